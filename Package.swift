@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No package dependencies, by rule: only the Swift toolchain.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "CallbackRouter",
+    products: [
+        .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
+        .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
+        .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
+        .executable(name: "callback-router", targets: ["callback-router"]),
+    ],
+    targets: [
+        // The one URL parser of the project. Imports nothing.
+        .target(name: "CallbackParsing", swiftSettings: strict),
+        // Redirect-URI policy, dialects, attempts, router. Imports nothing but CallbackParsing,
+        // Synchronization and the C library.
+        .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
+        // The only module that imports Foundation.
+        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        // The helper binary's logic, as a library so that tests drive it in-process.
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
+
+        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

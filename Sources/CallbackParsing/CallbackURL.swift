@@ -1,0 +1,148 @@
+/// An absolute URI (RFC 3986) as a redirect callback delivers it, parsed once, over bytes.
+///
+/// Components are kept exactly as written (for exact matching) and are available decoded.
+/// The query and the fragment are also read as `application/x-www-form-urlencoded`
+/// parameters (RFC 6749 §4.1.2). Parsing refuses what no browser delivers (controls,
+/// spaces, non-ASCII, malformed escapes, a missing scheme) with a ``ParseError``; see
+/// docs/parsing.md for the grammar and the character table of every component.
+///
+/// ```swift
+/// let url = try CallbackURL(parsing: "com.example.app:/oauth2redirect?code=abc&state=xyz")
+/// url.scheme                               // "com.example.app"
+/// try url.queryParameters.value(named: "code")  // "abc"
+/// ```
+///
+/// `description` never shows parameter values or userinfo: print it freely.
+public struct CallbackURL: Sendable {
+    /// The input as given; only ASCII once parsing succeeded.
+    let source: String
+    let schemeEnd: Int
+    let authority: AuthorityRanges?
+    let pathRange: Range<Int>
+    let queryRange: Range<Int>?
+    let fragmentRange: Range<Int>?
+    let rawParameters: [RawParameter]
+    /// How many of `rawParameters` come from the query (the rest are the fragment's).
+    let queryParameterCount: Int
+
+    struct AuthorityRanges: Sendable {
+        let userinfo: Range<Int>?
+        let host: Host
+        let port: Int?
+    }
+
+    /// The scheme, lowercased (`myapp`, `com.example.app`, `https`).
+    public var scheme: String {
+        let raw = substring(0 ..< schemeEnd)
+        return raw.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? raw.lowercased() : raw
+    }
+
+    /// Whether the URI has an authority (`scheme://…`).
+    public var hasAuthority: Bool { authority != nil }
+
+    /// The userinfo as written (before `@`), or nil. Policy refuses it in callbacks.
+    public var userinfo: String? { authority?.userinfo.map(substring) }
+
+    /// The host, or nil when there is no authority (`com.example.app:/path`).
+    public var host: Host? { authority?.host }
+
+    /// The port number, or nil when none is written.
+    public var port: Int? { authority?.port }
+
+    /// The path exactly as written (not decoded); may be empty.
+    public var path: String { substring(pathRange) }
+
+    /// The query as written, without `?`; nil when there is no `?`, empty for a bare `?`.
+    public var query: String? { queryRange.map(substring) }
+
+    /// The fragment as written, without `#`; nil when there is no `#`.
+    public var fragment: String? { fragmentRange.map(substring) }
+
+    /// The query's parameters, decoded, in order, duplicates kept.
+    public var queryParameters: Parameters {
+        Parameters(source: source, raw: rawParameters[..<queryParameterCount])
+    }
+
+    /// The fragment's parameters, decoded, in order, duplicates kept.
+    public var fragmentParameters: Parameters {
+        Parameters(source: source, raw: rawParameters[queryParameterCount...])
+    }
+
+    /// The path, percent-decoded. Throws `invalid_utf8` when the decoded bytes are not UTF-8.
+    public func decodedPath() throws(ParseError) -> String {
+        try decodedComponent(pathRange, name: "path")
+    }
+
+    /// The fragment, percent-decoded (`+` stays `+`), or nil when there is none.
+    public func decodedFragment() throws(ParseError) -> String? {
+        guard let fragmentRange else { return nil }
+        return try decodedComponent(fragmentRange, name: "fragment")
+    }
+
+    /// The URL printed back from its components: scheme lowercased, registered-name host
+    /// lowercased, port in plain decimal, everything else as written. Parsing it gives
+    /// components identical to this one's (the round trip the fuzzer checks).
+    public var serialized: String {
+        var out = scheme + ":"
+        if let authority {
+            out += "//"
+            if let userinfo = authority.userinfo { out += substring(userinfo) + "@" }
+            out += authority.host.text
+            if let port = authority.port { out += ":" + String(port) }
+        }
+        out += path
+        if let query { out += "?" + query }
+        if let fragment { out += "#" + fragment }
+        return out
+    }
+
+    func substring(_ range: Range<Int>) -> String {
+        let utf8 = source.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        let end = utf8.index(start, offsetBy: range.count)
+        return String(source[start ..< end])
+    }
+
+    private func decodedComponent(_ range: Range<Int>, name: String) throws(ParseError) -> String {
+        var source = source
+        return try source.withUTF8 { bytes -> Result<String, ParseError> in
+            let raw = UnsafeBufferPointer(rebasing: bytes[range])
+            if let bad = PercentDecoding.firstInvalidUTF8(raw, plusIsSpace: false) {
+                return .failure(ParseError(.invalidUTF8, at: range.lowerBound + bad, "the decoded \(name) is not valid UTF-8"))
+            }
+            return .success(PercentDecoding.decode(raw, plusIsSpace: false))
+        }.get()
+    }
+}
+
+extension CallbackURL: Equatable {
+    /// Equal when every component is identical (as written; scheme and registered-name
+    /// host compared lowercased, ports by value).
+    public static func == (a: CallbackURL, b: CallbackURL) -> Bool {
+        a.scheme == b.scheme && a.userinfo == b.userinfo && a.host?.text == b.host?.text
+            && a.host?.kind == b.host?.kind && a.port == b.port && a.path == b.path
+            && a.query == b.query && a.fragment == b.fragment
+    }
+}
+
+extension CallbackURL: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Scheme, host, port and path; parameter names only; userinfo and values redacted.
+    public var description: String {
+        var out = "CallbackURL(" + scheme + ":"
+        if let authority {
+            out += "//"
+            if let userinfo = authority.userinfo { out += "<redacted userinfo, \(userinfo.count) bytes>@" }
+            out += authority.host.text
+            if let port = authority.port { out += ":" + String(port) }
+        }
+        out += path
+        if queryRange != nil { out += ", query: " + queryParameters.redactedSummary }
+        if fragmentRange != nil { out += ", fragment: " + fragmentParameters.redactedSummary }
+        return out + ")"
+    }
+
+    public var debugDescription: String { description }
+
+    /// `dump()` shows the redacted description, never the stored input.
+    public var customMirror: Mirror { Mirror(self, children: ["url": description], displayStyle: .struct) }
+}

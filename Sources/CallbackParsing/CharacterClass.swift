@@ -1,0 +1,72 @@
+/// Which raw bytes each component accepts. The tables are documented, byte for byte, in
+/// docs/parsing.md; keep the two in step.
+///
+/// Baseline is RFC 3986. Beyond it, what WHATWG-conforming browsers leave raw when they
+/// serialize a URL is accepted where it is harmless data (`[ ] { } | ^ \` and backtick in
+/// the query, `#` inside the fragment), because a browser-serialized callback must never
+/// be refused for its characters. Controls, space, DEL and non-ASCII are refused
+/// everywhere: no browser delivers them raw.
+struct CharacterClass: OptionSet {
+    let rawValue: UInt8
+
+    static let scheme = CharacterClass(rawValue: 1 << 0)
+    static let userinfo = CharacterClass(rawValue: 1 << 1)
+    static let regName = CharacterClass(rawValue: 1 << 2)
+    static let path = CharacterClass(rawValue: 1 << 3)
+    static let query = CharacterClass(rawValue: 1 << 4)
+    static let fragment = CharacterClass(rawValue: 1 << 5)
+    static let hexDigit = CharacterClass(rawValue: 1 << 6)
+
+    /// 256 entries, one per byte value.
+    static let table: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        func add(_ bytes: some Sequence<UInt8>, _ classes: CharacterClass) {
+            for byte in bytes { table[Int(byte)] |= classes.rawValue }
+        }
+        let alpha = Array(UInt8(ascii: "A")...UInt8(ascii: "Z")) + Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
+        let digit = Array(UInt8(ascii: "0")...UInt8(ascii: "9"))
+        let unreserved = alpha + digit + Array("-._~".utf8)
+        let subDelims = Array("!$&'()*+,;=".utf8)
+        let everyComponent: CharacterClass = [.userinfo, .regName, .path, .query, .fragment]
+
+        add(alpha + digit + Array("+-.".utf8), .scheme)
+        add(unreserved + subDelims, everyComponent)
+        add(Array(":".utf8), [.userinfo, .path, .query, .fragment])
+        add(Array("@/".utf8), [.path, .query, .fragment])
+        add(Array("?".utf8), [.query, .fragment])
+        // What browsers leave raw (WHATWG percent-encode sets): harmless in data components.
+        add(Array("[]|".utf8), [.path, .query, .fragment])
+        add(Array("{}^\\`".utf8), [.query])
+        add(Array("{}^\\#".utf8), [.fragment])
+        add(digit + Array("abcdefABCDEF".utf8), .hexDigit)
+        return table
+    }()
+}
+
+@inline(__always)
+func hexValue(_ byte: UInt8) -> UInt8 {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte &- UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte &- UInt8(ascii: "a") &+ 10
+    default: return byte &- UInt8(ascii: "A") &+ 10
+    }
+}
+
+/// A byte that no component accepts raw: C0 controls, space, DEL, and every non-ASCII byte.
+@inline(__always)
+func isForbiddenEverywhere(_ byte: UInt8) -> Bool {
+    byte <= 0x20 || byte >= 0x7F
+}
+
+/// How a refused byte is named in an error's detail: never the byte itself when printable
+/// (it may be part of a secret), only its class and value for controls and non-ASCII.
+func describeByte(_ byte: UInt8) -> String {
+    let hex = Array("0123456789ABCDEF")
+    let code = "0x" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+    switch byte {
+    case 0x20: return "a raw space"
+    case 0x00..<0x20, 0x7F: return "a control character (\(code))"
+    case 0x80...: return "a raw non-ASCII byte (\(code))"
+    default: return "'\(Character(Unicode.Scalar(byte)))'"
+    }
+}

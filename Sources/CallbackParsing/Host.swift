@@ -1,0 +1,212 @@
+/// The host of an authority: a registered name, an IPv4 address, or an IPv6 literal.
+///
+/// Two hosts are equal when they name the same thing: registered names compare
+/// case-insensitively (they are stored lowercased), IP addresses by value, so
+/// `[::1]` equals `[0:0:0:0:0:0:0:1]`.
+public struct Host: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// A registered name (`example.com`, `callback`), lowercased; may be empty.
+        case registeredName
+        /// A dotted-decimal IPv4 address (`127.0.0.1`), the only IPv4 form accepted.
+        case ipv4
+        /// An IPv6 literal (`[::1]`).
+        case ipv6
+    }
+
+    /// What kind of host this is.
+    public let kind: Kind
+    /// The host as written, lowercased for a registered name; IPv6 with its brackets.
+    public let text: String
+    /// The address bytes (4 or 16) for an IP address, empty for a registered name.
+    public let addressBytes: [UInt8]
+
+    init(kind: Kind, text: String, addressBytes: [UInt8]) {
+        self.kind = kind
+        self.text = text
+        self.addressBytes = addressBytes
+    }
+
+    /// Parses a host the way the URL parser does (`example.com`, `127.0.0.1`, `[::1]`).
+    public init(parsing text: String) throws(ParseError) {
+        var text = text
+        let parsed: Result<Host, ParseError> = text.withUTF8 { bytes in
+            Result { () throws(ParseError) in try Host.parse(bytes, base: 0) }
+        }
+        self = try parsed.get()
+    }
+
+    /// Whether this is a loopback IP literal: 127.0.0.0/8 or `::1` (RFC 8252 §7.3). A
+    /// registered name such as `localhost` is not: it depends on name resolution (§8.3).
+    public var isLoopbackAddress: Bool {
+        switch kind {
+        case .ipv4: return addressBytes.first == 127
+        case .ipv6: return addressBytes == [UInt8](repeating: 0, count: 15) + [1]
+        case .registeredName: return false
+        }
+    }
+
+    public var description: String { text }
+
+    public static func == (a: Host, b: Host) -> Bool {
+        guard a.kind == b.kind else { return false }
+        return a.kind == .registeredName ? a.text == b.text : a.addressBytes == b.addressBytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        if kind == .registeredName { hasher.combine(text) } else { hasher.combine(addressBytes) }
+    }
+}
+
+extension Host {
+    /// Parses the raw host bytes (no port). `base` is their offset in the whole input,
+    /// for error offsets.
+    static func parse(_ raw: UnsafeBufferPointer<UInt8>, base: Int) throws(ParseError) -> Host {
+        if raw.first == UInt8(ascii: "[") {
+            guard raw.count >= 2, raw.last == UInt8(ascii: "]") else {
+                throw ParseError(.invalidHost, at: base, "an IP literal must end with ']'")
+            }
+            let inner = UnsafeBufferPointer(rebasing: raw[1 ..< raw.count - 1])
+            if let first = inner.first, first == UInt8(ascii: "v") || first == UInt8(ascii: "V") {
+                throw ParseError(.invalidHost, at: base + 1, "IPvFuture literals are not accepted")
+            }
+            if let percent = inner.firstIndex(of: UInt8(ascii: "%")) {
+                throw ParseError(.invalidHost, at: base + 1 + percent, "IPv6 zone identifiers are not accepted")
+            }
+            guard let bytes = parseIPv6(inner) else {
+                throw ParseError(.invalidHost, at: base + 1, "not a valid IPv6 address")
+            }
+            return Host(kind: .ipv6, text: String(decoding: raw, as: UTF8.self), addressBytes: bytes)
+        }
+
+        let table = CharacterClass.table
+        var hasUpper = false
+        for (i, byte) in raw.enumerated() {
+            if table[Int(byte)] & CharacterClass.regName.rawValue == 0 {
+                if isForbiddenEverywhere(byte) {
+                    throw ParseError(.invalidCharacter, at: base + i, "the host contains \(describeByte(byte))")
+                }
+                if byte == UInt8(ascii: "%") {
+                    throw ParseError(.invalidHost, at: base + i, "percent-encoding is not accepted in a host")
+                }
+                throw ParseError(.invalidHost, at: base + i, "the host contains \(describeByte(byte))")
+            }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUpper = true }
+        }
+        if endsInANumber(raw) {
+            guard let address = parseDottedDecimal(raw) else {
+                throw ParseError(.invalidHost, at: base,
+                                 "a host that ends in a number must be a dotted-decimal IPv4 address (browsers read forms like 0x7f.1 or 127.1 as IPv4)")
+            }
+            return Host(kind: .ipv4, text: String(decoding: raw, as: UTF8.self), addressBytes: address)
+        }
+        let text: String
+        if hasUpper {
+            text = String(decoding: raw.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        } else {
+            text = String(decoding: raw, as: UTF8.self)
+        }
+        return Host(kind: .registeredName, text: text, addressBytes: [])
+    }
+
+    /// WHATWG's "ends in a number": the last label (ignoring one trailing dot) is all
+    /// digits, or `0x`/`0X` followed by hex digits. Such a host is an IPv4 address to a
+    /// browser, so it must be one to us too.
+    static func endsInANumber(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = raw.count
+        if end > 0 && raw[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        var start = end
+        while start > 0 && raw[start - 1] != UInt8(ascii: ".") { start -= 1 }
+        guard start < end else { return false }
+        let label = UnsafeBufferPointer(rebasing: raw[start ..< end])
+        if label.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return true }
+        if label.count >= 2 && label[0] == UInt8(ascii: "0") && (label[1] | 0x20) == UInt8(ascii: "x") {
+            return label.dropFirst(2).allSatisfy { CharacterClass.table[Int($0)] & CharacterClass.hexDigit.rawValue != 0 }
+        }
+        return false
+    }
+
+    /// Four decimal octets 0–255 without leading zeros (which some parsers read as octal).
+    static func parseDottedDecimal(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var octets: [UInt8] = []
+        octets.reserveCapacity(4)
+        var value = 0
+        var digits = 0
+        var leadingZero = false
+        for byte in raw {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, octets.count < 3 else { return nil }
+                octets.append(UInt8(value))
+                value = 0; digits = 0; leadingZero = false
+                continue
+            }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            if digits == 0 && byte == UInt8(ascii: "0") { leadingZero = true } else if leadingZero { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+            guard value <= 255 else { return nil }
+        }
+        guard digits > 0, octets.count == 3 else { return nil }
+        octets.append(UInt8(value))
+        return octets
+    }
+
+    /// RFC 3986 §3.2.2 `IPv6address`, including the `::` shorthand and an IPv4 tail.
+    static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var pieces: [UInt16] = []
+        pieces.reserveCapacity(8)
+        var compressAt: Int? = nil
+        var i = 0
+        let n = raw.count
+        if n >= 2 && raw[0] == UInt8(ascii: ":") && raw[1] == UInt8(ascii: ":") {
+            compressAt = 0
+            i = 2
+            if i == n { return [UInt8](repeating: 0, count: 16) }
+        } else if n > 0 && raw[0] == UInt8(ascii: ":") {
+            return nil
+        }
+        while i < n {
+            guard pieces.count < 8 else { return nil }
+            // An IPv4 tail: digits followed by '.' before the next ':'.
+            var j = i
+            while j < n && raw[j] != UInt8(ascii: ":") && raw[j] != UInt8(ascii: ".") { j += 1 }
+            if j < n && raw[j] == UInt8(ascii: ".") {
+                guard pieces.count <= 6,
+                      let v4 = parseDottedDecimal(UnsafeBufferPointer(rebasing: raw[i ..< n])) else { return nil }
+                pieces.append(UInt16(v4[0]) << 8 | UInt16(v4[1]))
+                pieces.append(UInt16(v4[2]) << 8 | UInt16(v4[3]))
+                i = n
+                break
+            }
+            let length = j - i
+            guard length >= 1 && length <= 4 else { return nil }
+            var value: UInt16 = 0
+            for k in i ..< j {
+                guard CharacterClass.table[Int(raw[k])] & CharacterClass.hexDigit.rawValue != 0 else { return nil }
+                value = value << 4 | UInt16(hexValue(raw[k]))
+            }
+            pieces.append(value)
+            i = j
+            if i == n { break }
+            // raw[i] == ":"
+            if i + 1 < n && raw[i + 1] == UInt8(ascii: ":") {
+                guard compressAt == nil else { return nil }
+                compressAt = pieces.count
+                i += 2
+                if i == n { break }
+            } else {
+                i += 1
+                guard i < n else { return nil } // a trailing single ':'
+            }
+        }
+        if let compressAt {
+            guard pieces.count <= 7 else { return nil }
+            pieces.insert(contentsOf: repeatElement(0, count: 8 - pieces.count), at: compressAt)
+        }
+        guard pieces.count == 8 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for piece in pieces { bytes.append(UInt8(piece >> 8)); bytes.append(UInt8(piece & 0xFF)) }
+        return bytes
+    }
+}

@@ -1,0 +1,23 @@
+/// Why the parser refused an input, and where.
+///
+/// The `detail` is written for people and never contains a parameter value: at most a
+/// component name and the offending byte when it is not a letter or digit of a value.
+public struct ParseError: ReasonCarrying, Hashable, Sendable, CustomStringConvertible {
+    /// The stable reason (design.md's syntax codes).
+    public let reason: ReasonCode
+    /// The byte offset into the input where the problem is, when one applies.
+    public let offset: Int?
+    /// A human sentence, free of secrets.
+    public let detail: String
+
+    public init(_ reason: ReasonCode, at offset: Int?, _ detail: String) {
+        self.reason = reason
+        self.offset = offset
+        self.detail = detail
+    }
+
+    public var description: String {
+        if let offset { return "\(reason.rawValue) at byte \(offset): \(detail)" }
+        return "\(reason.rawValue): \(detail)"
+    }
+}

@@ -1,0 +1,19 @@
+/// The limits every parse enforces. Past a limit the input is refused with a reason
+/// (`too_long`, `too_many_parameters`), never truncated.
+public struct ParsingLimits: Sendable, Hashable {
+    /// The longest URL accepted, in bytes. Default 16 KiB.
+    public var maxLength: Int
+    /// The most parameters accepted, query and fragment together. Default 64.
+    public var maxParameters: Int
+    /// The longest parameter name or value accepted, in bytes as written. Default 8 KiB.
+    public var maxValueLength: Int
+
+    public init(maxLength: Int = 16 * 1024, maxParameters: Int = 64, maxValueLength: Int = 8 * 1024) {
+        self.maxLength = max(0, maxLength)
+        self.maxParameters = max(0, maxParameters)
+        self.maxValueLength = max(0, maxValueLength)
+    }
+
+    /// 16 KiB, 64 parameters, 8 KiB a value.
+    public static let `default` = ParsingLimits()
+}

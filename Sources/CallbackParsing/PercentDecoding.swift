@@ -1,0 +1,99 @@
+/// Percent-decoding over already-validated raw bytes (every `%` is known to be followed by
+/// two hex digits), with `+` as a space in form-urlencoded parameters.
+enum PercentDecoding {
+    /// Whether decoding `raw` would change it (it holds `%`, or `+` when `plusIsSpace`).
+    @inline(__always)
+    static func needsDecoding(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> Bool {
+        for byte in raw where byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) {
+            return true
+        }
+        return false
+    }
+
+    /// Calls `body` with each decoded byte, in order.
+    @inline(__always)
+    static func forEachDecodedByte(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool, _ body: (UInt8) -> Void) {
+        var i = 0
+        while i < raw.count {
+            let byte = raw[i]
+            if byte == UInt8(ascii: "%") {
+                body(hexValue(raw[i + 1]) << 4 | hexValue(raw[i + 2]))
+                i += 3
+            } else {
+                body(plusIsSpace && byte == UInt8(ascii: "+") ? 0x20 : byte)
+                i += 1
+            }
+        }
+    }
+
+    /// The decoded bytes as a `String`. The caller has already checked they are UTF-8.
+    static func decode(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String {
+        if !needsDecoding(raw, plusIsSpace: plusIsSpace) {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        return String(unsafeUninitializedCapacity: raw.count) { buffer in
+            var count = 0
+            forEachDecodedByte(raw, plusIsSpace: plusIsSpace) { byte in
+                buffer[count] = byte
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// Whether the decoded bytes of `raw` are valid UTF-8; nil when they are, else the
+    /// offset in `raw` of the escape where the bad sequence starts.
+    static func firstInvalidUTF8(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> Int? {
+        var validator = UTF8Validator()
+        var i = 0
+        var sequenceStart = 0
+        while i < raw.count {
+            let byte: UInt8
+            let width: Int
+            if raw[i] == UInt8(ascii: "%") {
+                byte = hexValue(raw[i + 1]) << 4 | hexValue(raw[i + 2])
+                width = 3
+            } else {
+                byte = plusIsSpace && raw[i] == UInt8(ascii: "+") ? 0x20 : raw[i]
+                width = 1
+            }
+            if validator.isAtBoundary { sequenceStart = i }
+            if !validator.consume(byte) { return sequenceStart }
+            i += width
+        }
+        return validator.isAtBoundary ? nil : sequenceStart
+    }
+}
+
+/// A streaming UTF-8 validator (Unicode 15, Table 3-7): refuses overlongs, surrogates,
+/// code points past U+10FFFF and truncated sequences.
+struct UTF8Validator {
+    private var remaining = 0
+    private var lower: UInt8 = 0x80
+    private var upper: UInt8 = 0xBF
+
+    var isAtBoundary: Bool { remaining == 0 }
+
+    /// Feeds one byte; false when the sequence so far is invalid.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        if remaining == 0 {
+            switch byte {
+            case 0x00...0x7F: return true
+            case 0xC2...0xDF: remaining = 1; lower = 0x80; upper = 0xBF
+            case 0xE0: remaining = 2; lower = 0xA0; upper = 0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: remaining = 2; lower = 0x80; upper = 0xBF
+            case 0xED: remaining = 2; lower = 0x80; upper = 0x9F
+            case 0xF0: remaining = 3; lower = 0x90; upper = 0xBF
+            case 0xF1...0xF3: remaining = 3; lower = 0x80; upper = 0xBF
+            case 0xF4: remaining = 3; lower = 0x80; upper = 0x8F
+            default: return false
+            }
+            return true
+        }
+        guard byte >= lower && byte <= upper else { return false }
+        remaining -= 1
+        lower = 0x80
+        upper = 0xBF
+        return true
+    }
+}

@@ -1,0 +1,122 @@
+/// A stable, machine-readable reason for refusing a callback.
+///
+/// Reason codes are the contract scripts and apps match on: they are added, never renamed
+/// (`shared/design.md`, "Reason codes"). The type is a struct with static members rather
+/// than an enum so that new codes do not break exhaustive `switch`es in users' code.
+///
+/// Match a thrown error against a code with `catch`:
+/// ```swift
+/// do { try router.handle(url) }
+/// catch ReasonCode.stateMismatch { … }
+/// ```
+public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The wire name, e.g. `"state_mismatch"`.
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    /// Every code of design.md's table, in its order.
+    public static let allCases: [ReasonCode] = [
+        .emptyInput, .tooLong, .invalidCharacter, .invalidScheme, .relativeReference,
+        .invalidAuthority, .invalidHost, .invalidPort, .invalidPercentEncoding, .invalidUTF8,
+        .tooManyParameters, .duplicateParameter,
+        .invalidConfiguration, .schemeNotAllowed, .redirectURIMismatch, .userinfoNotAllowed,
+        .missingParameter, .invalidParameter, .ambiguousResponse, .parametersInFragment,
+        .implicitGrantNotSupported, .unknownStatus, .stateMissing, .stateMismatch,
+        .issuerMissing, .issuerMismatch,
+        .unknownState, .replayed, .attemptExpired, .conflict, .cancelled, .timeout, .noRoute,
+    ]
+
+    // MARK: Syntax
+
+    /// `empty_input`: the URL is empty.
+    public static let emptyInput = ReasonCode(rawValue: "empty_input")
+    /// `too_long`: the URL, or one parameter, is longer than its limit.
+    public static let tooLong = ReasonCode(rawValue: "too_long")
+    /// `invalid_character`: a byte no browser leaves raw in that component (controls,
+    /// space, non-ASCII, and the component's own exclusions; see docs/parsing.md).
+    public static let invalidCharacter = ReasonCode(rawValue: "invalid_character")
+    /// `invalid_scheme`: the scheme is not `ALPHA *(ALPHA / DIGIT / "+" / "-" / ".")`.
+    public static let invalidScheme = ReasonCode(rawValue: "invalid_scheme")
+    /// `relative_reference`: there is no scheme; a callback URL is always absolute.
+    public static let relativeReference = ReasonCode(rawValue: "relative_reference")
+    /// `invalid_authority`: the authority is malformed (e.g. two `@`).
+    public static let invalidAuthority = ReasonCode(rawValue: "invalid_authority")
+    /// `invalid_host`: the host is malformed or ambiguous (e.g. `0x7f.1`, an IPv6 zone).
+    public static let invalidHost = ReasonCode(rawValue: "invalid_host")
+    /// `invalid_port`: the port is not decimal digits up to 65535.
+    public static let invalidPort = ReasonCode(rawValue: "invalid_port")
+    /// `invalid_percent_encoding`: `%` not followed by two hexadecimal digits.
+    public static let invalidPercentEncoding = ReasonCode(rawValue: "invalid_percent_encoding")
+    /// `invalid_utf8`: percent-decoded bytes that are not valid UTF-8.
+    public static let invalidUTF8 = ReasonCode(rawValue: "invalid_utf8")
+    /// `too_many_parameters`: more parameters than the limit.
+    public static let tooManyParameters = ReasonCode(rawValue: "too_many_parameters")
+    /// `duplicate_parameter`: a parameter occurs more than once (RFC 6749 §3.1).
+    public static let duplicateParameter = ReasonCode(rawValue: "duplicate_parameter")
+
+    // MARK: Policy
+
+    /// `invalid_configuration`: a registered redirect URI (or other setting) breaks a rule.
+    public static let invalidConfiguration = ReasonCode(rawValue: "invalid_configuration")
+    /// `scheme_not_allowed`: the scheme is refused by the policy.
+    public static let schemeNotAllowed = ReasonCode(rawValue: "scheme_not_allowed")
+    /// `redirect_uri_mismatch`: the callback answers no registered redirect URI.
+    public static let redirectURIMismatch = ReasonCode(rawValue: "redirect_uri_mismatch")
+    /// `userinfo_not_allowed`: the callback carries userinfo (`user@host`).
+    public static let userinfoNotAllowed = ReasonCode(rawValue: "userinfo_not_allowed")
+
+    // MARK: Meaning
+
+    /// `missing_parameter`: a parameter the dialect requires is absent.
+    public static let missingParameter = ReasonCode(rawValue: "missing_parameter")
+    /// `invalid_parameter`: a parameter's value breaks its syntax.
+    public static let invalidParameter = ReasonCode(rawValue: "invalid_parameter")
+    /// `ambiguous_response`: the callback says two things at once (e.g. `code` and `error`).
+    public static let ambiguousResponse = ReasonCode(rawValue: "ambiguous_response")
+    /// `parameters_in_fragment`: response parameters in the fragment where the query is expected.
+    public static let parametersInFragment = ReasonCode(rawValue: "parameters_in_fragment")
+    /// `implicit_grant_not_supported`: tokens in the URL (`access_token`, `id_token`).
+    public static let implicitGrantNotSupported = ReasonCode(rawValue: "implicit_grant_not_supported")
+    /// `unknown_status`: a status the dialect does not define.
+    public static let unknownStatus = ReasonCode(rawValue: "unknown_status")
+    /// `state_missing`: a state was expected and none came.
+    public static let stateMissing = ReasonCode(rawValue: "state_missing")
+    /// `state_mismatch`: the state is not the expected one.
+    public static let stateMismatch = ReasonCode(rawValue: "state_mismatch")
+    /// `issuer_missing`: the route requires `iss` (RFC 9207) and none came.
+    public static let issuerMissing = ReasonCode(rawValue: "issuer_missing")
+    /// `issuer_mismatch`: `iss` is not the expected issuer (RFC 9207).
+    public static let issuerMismatch = ReasonCode(rawValue: "issuer_mismatch")
+
+    // MARK: Lifecycle
+
+    /// `unknown_state`: no pending attempt has this state.
+    public static let unknownState = ReasonCode(rawValue: "unknown_state")
+    /// `replayed`: the attempt was already answered.
+    public static let replayed = ReasonCode(rawValue: "replayed")
+    /// `attempt_expired`: the attempt's deadline has passed.
+    public static let attemptExpired = ReasonCode(rawValue: "attempt_expired")
+    /// `conflict`: another login is already in progress on this route.
+    public static let conflict = ReasonCode(rawValue: "conflict")
+    /// `cancelled`: the attempt was cancelled.
+    public static let cancelled = ReasonCode(rawValue: "cancelled")
+    /// `timeout`: nothing arrived before the deadline.
+    public static let timeout = ReasonCode(rawValue: "timeout")
+    /// `no_route`: no registered route matches the callback.
+    public static let noRoute = ReasonCode(rawValue: "no_route")
+}
+
+/// An error that carries a ``ReasonCode``: ``ParseError`` and the router's `CallbackError`.
+public protocol ReasonCarrying: Error {
+    var reason: ReasonCode { get }
+}
+
+extension ReasonCode {
+    /// Lets `catch ReasonCode.stateMismatch` match any error carrying that reason.
+    public static func ~= (code: ReasonCode, error: any Error) -> Bool {
+        (error as? any ReasonCarrying)?.reason == code
+    }
+}

@@ -1,0 +1,35 @@
+/// Why a callback, a registration or an attempt was refused: one struct for every layer
+/// above the parser, carrying a stable ``ReasonCode``.
+///
+/// ```swift
+/// do { let outcome = try router.handle(url) }
+/// catch ReasonCode.stateMismatch { … }      // or: catch CallbackError.stateMismatch
+/// catch let error as CallbackError { print(error.reason, error.detail) }
+/// ```
+///
+/// `detail` is a sentence for people; it never contains a code, token, state, session id
+/// or verifier.
+public struct CallbackError: ReasonCarrying, Hashable, Sendable, CustomStringConvertible {
+    public typealias Code = ReasonCode
+
+    public let reason: ReasonCode
+    /// The byte offset into the callback URL, when one applies.
+    public let offset: Int?
+    public let detail: String
+
+    public init(_ reason: ReasonCode, at offset: Int? = nil, _ detail: String) {
+        self.reason = reason
+        self.offset = offset
+        self.detail = detail
+    }
+
+    /// A parser refusal, carried up unchanged.
+    public init(_ error: ParseError) {
+        self.init(error.reason, at: error.offset, error.detail)
+    }
+
+    public var description: String {
+        if let offset { return "\(reason.rawValue) at byte \(offset): \(detail)" }
+        return "\(reason.rawValue): \(detail)"
+    }
+}

@@ -1,0 +1,83 @@
+/// A small, strict command-line option reader shared by every command.
+///
+/// Accepts `--name value`, `--name=value`, repeated options, boolean flags, `--` to end
+/// options, and positionals. Unknown options and missing values are usage errors (exit 64).
+struct Arguments {
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    /// - Parameters:
+    ///   - options: names (without `--`) that take a value.
+    ///   - flags: names (without `--`) that take none. `help` is always a flag.
+    init(_ arguments: some Collection<String>, options: Set<String>, flags: Set<String>) throws(UsageError) {
+        var iterator = arguments.makeIterator()
+        var onlyPositionals = false
+        while let argument = iterator.next() {
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            guard argument.hasPrefix("--") else {
+                if argument == "-h" { self.flags.insert("help"); continue }
+                throw UsageError(description: "unknown option '\(argument)'")
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if name == "help" || flags.contains(name) {
+                if inlineValue != nil { throw UsageError(description: "--\(name) takes no value") }
+                self.flags.insert(name)
+            } else if options.contains(name) {
+                guard let value = inlineValue ?? iterator.next() else {
+                    throw UsageError(description: "--\(name) needs a value")
+                }
+                values[name, default: []].append(value)
+            } else {
+                throw UsageError(description: "unknown option '--\(name)'")
+            }
+        }
+    }
+
+    var wantsHelp: Bool { flags.contains("help") }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The value of an option given at most once.
+    func single(_ name: String) throws(UsageError) -> String? {
+        guard let all = values[name] else { return nil }
+        guard all.count == 1 else { throw UsageError(description: "--\(name) is given more than once") }
+        return all[0]
+    }
+
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// Exactly one positional argument, named `what` in the error.
+    func onePositional(_ what: String) throws(UsageError) -> String {
+        guard positionals.count == 1 else {
+            throw UsageError(description: positionals.isEmpty ? "missing \(what)" : "expected one \(what), got \(positionals.count) arguments")
+        }
+        return positionals[0]
+    }
+
+    func noPositionals() throws(UsageError) {
+        if let first = positionals.first { throw UsageError(description: "unexpected argument '\(first)'") }
+    }
+
+    /// An option's value as a whole number in `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = try single(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(description: "--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,68 @@
+/// The `callback-router` helper, as a library: `main` only forwards to ``run(_:context:)``.
+public enum CallbackRouterTool {
+    public static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [
+        InspectCommand.self,
+        ParseCommand.self,
+        PKCECommand.self,
+        AuthorizeURLCommand.self,
+        RegisterCommand.self,
+        UnregisterCommand.self,
+        StatusCommand.self,
+        OpenCommand.self,
+        ListenCommand.self,
+        LoopbackCommand.self,
+    ]
+
+    static var help: String {
+        var text = """
+        OVERVIEW: Parse, validate and route OAuth / OIDC redirect callbacks.
+
+        USAGE: callback-router <command> [options]
+
+        COMMANDS:
+
+        """
+        var width = 0
+        for command in commands { width = max(width, command.name.count) }
+        for command in commands {
+            let name = command.name
+            text += "  " + name + String(repeating: " ", count: width - name.count + 2) + command.summary + "\n"
+        }
+        text += """
+
+        OPTIONS:
+          -h, --help   Show this help; 'callback-router <command> --help' for a command's.
+          --version    Print the version.
+
+        Output is one JSON object on stdout. Exit codes: 0 success, 1 the provider reported
+        a failure, 64 usage, 65 rejected input, 69 nobody to deliver to, 75 timed out or
+        conflict (try again), 77 permission.
+
+        """
+        return text
+    }
+
+    /// Runs the helper with `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
+        guard let first = arguments.first else {
+            context.output.writeErr(help)
+            return ExitCode.usage
+        }
+        switch first {
+        case "-h", "--help", "help":
+            context.output.writeOut(help)
+            return ExitCode.success
+        case "--version":
+            context.output.writeOut("callback-router \(version)\n")
+            return ExitCode.success
+        default:
+            guard let command = commands.first(where: { $0.name == first }) else {
+                context.printError("unknown command '\(first)'\nTry 'callback-router --help'.")
+                return ExitCode.usage
+            }
+            return command.run(arguments.dropFirst(), context: context)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// What every command gets: its output streams and the environment it runs in.
+public struct CommandContext: Sendable {
+    public var output: any CommandOutput
+    /// The process environment (tests pass an isolated one).
+    public var environment: [String: String]
+    /// The helper's own absolute path, written into `.desktop` files by `register`.
+    public var executablePath: String
+
+    public init(output: any CommandOutput, environment: [String: String], executablePath: String) {
+        self.output = output
+        self.environment = environment
+        self.executablePath = executablePath
+    }
+
+    func printJSON(_ value: JSONValue) { output.writeOut(value.serialized + "\n") }
+    func printError(_ text: String) { output.writeErr("callback-router: " + text + "\n") }
+}
+
+/// One subcommand of `callback-router`.
+protocol Command: Sendable {
+    /// The word after `callback-router`.
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// The whole `--help` text.
+    static var help: String { get }
+    /// Runs with the arguments after the command's name; returns the exit code.
+    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32
+}
+
+extension Command {
+    /// Prints a usage error with a pointer to `--help`; returns 64.
+    static func usageError(_ message: String, context: CommandContext) -> Int32 {
+        context.printError("\(name): \(message)\nTry 'callback-router \(name) --help'.")
+        return ExitCode.usage
+    }
+
+    /// Reads the arguments, answering `--help` and usage errors itself. Returns nil when
+    /// the command is done (help shown or usage error), with `exit` set.
+    static func readArguments(_ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>,
+                              context: CommandContext, exit: inout Int32) -> Arguments? {
+        do {
+            let parsed = try Arguments(arguments, options: options, flags: flags)
+            if parsed.wantsHelp {
+                context.output.writeOut(help)
+                exit = ExitCode.success
+                return nil
+            }
+            return parsed
+        } catch {
+            exit = usageError(error.description, context: context)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// The helper's exit codes (sysexits.h), as design.md fixes them.
+public enum ExitCode {
+    /// A success outcome.
+    public static let success: Int32 = 0
+    /// The provider reported a failure (`authorization_error`, `login_failure`).
+    public static let providerFailure: Int32 = 1
+    /// Bad usage (EX_USAGE), including a bad `--redirect-uri` (`invalid_configuration`).
+    public static let usage: Int32 = 64
+    /// Rejected input (EX_DATAERR).
+    public static let rejected: Int32 = 65
+    /// Nobody to deliver to (EX_UNAVAILABLE).
+    public static let unavailable: Int32 = 69
+    /// Timed out or conflict: try again (EX_TEMPFAIL).
+    public static let tryAgain: Int32 = 75
+    /// Permission: wrong peer, bad modes (EX_NOPERM).
+    public static let permission: Int32 = 77
+}

@@ -1,0 +1,91 @@
+import CallbackRouter
+
+/// `callback-router inspect URL`: the parsed components as one JSON object.
+enum InspectCommand: Command {
+    static let name = "inspect"
+    static let summary = "Print the parsed components of a URL as JSON"
+    static let help = """
+    OVERVIEW: Print the parsed components of a URL as one JSON object.
+
+    USAGE: callback-router inspect [--max-length N] [--max-parameters N] [--max-value-length N] URL
+
+    ARGUMENTS:
+      URL                     The absolute URL, exactly as delivered (quote it in the shell).
+
+    OPTIONS:
+      --max-length N          Longest URL accepted, in bytes (default 16384).
+      --max-parameters N      Most parameters accepted (default 64).
+      --max-value-length N    Longest parameter name or value, in bytes (default 8192).
+      -h, --help              Show this help.
+
+    OUTPUT:
+      {"scheme":…,"userinfo":…|null,"host":…|null,"port":N|null,"path":…,
+       "query":[[name,value],…]|null,"fragment":…|null}
+      scheme lowercased; host as written (lowercased when a registered name, IP literals
+      with their brackets); userinfo, path and fragment as written; query decoded pairs.
+      A refusal prints {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
+
+    EXIT CODES:
+      0 parsed, 64 usage, 65 rejected.
+
+    EXAMPLE:
+      callback-router inspect 'com.example.app:/oauth2redirect?code=abc&state=xyz'
+
+    """
+
+    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: limitOptions, flags: [], context: context, exit: &exit) else {
+            return exit
+        }
+        let text: String
+        let limits: ParsingLimits
+        do {
+            text = try args.onePositional("URL")
+            limits = try readLimits(args)
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        do {
+            let url = try CallbackURL(parsing: text, limits: limits)
+            context.printJSON(componentsJSON(url))
+            return ExitCode.success
+        } catch {
+            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset))
+            return ExitCode.rejected
+        }
+    }
+
+    static func componentsJSON(_ url: CallbackURL) -> JSONValue {
+        .object([
+            ("scheme", .string(url.scheme)),
+            ("userinfo", .string(url.userinfo)),
+            ("host", .string(url.host?.text)),
+            ("port", .int(url.port)),
+            ("path", .string(url.path)),
+            ("query", url.query == nil ? .null : .array(url.queryParameters.map { .array([.string($0.name), .string($0.value)]) })),
+            ("fragment", .string(url.fragment)),
+        ])
+    }
+}
+
+/// The options every command that parses a URL accepts for its limits.
+let limitOptions: Set<String> = ["max-length", "max-parameters", "max-value-length"]
+
+func readLimits(_ args: Arguments) throws(Arguments.UsageError) -> ParsingLimits {
+    let defaults = ParsingLimits.default
+    return ParsingLimits(
+        maxLength: try args.integer("max-length", in: 1 ... 1 << 24) ?? defaults.maxLength,
+        maxParameters: try args.integer("max-parameters", in: 0 ... 1 << 16) ?? defaults.maxParameters,
+        maxValueLength: try args.integer("max-value-length", in: 0 ... 1 << 24) ?? defaults.maxValueLength)
+}
+
+/// `{"outcome":"rejected","reason":…,"detail":…,"offset":N|null}`: the same shape for every command.
+func rejectionJSON(reason: ReasonCode, detail: String, offset: Int?) -> JSONValue {
+    .object([
+        ("outcome", .string("rejected")),
+        ("reason", .string(reason.rawValue)),
+        ("detail", .string(detail)),
+        ("offset", .int(offset)),
+    ])
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
+import Synchronization
+
+/// Where a command writes. The executable writes through at once (a script may read the
+/// loopback redirect URI before the command ends); tests collect into a buffer.
+public protocol CommandOutput: AnyObject, Sendable {
+    func writeOut(_ text: String)
+    func writeErr(_ text: String)
+}
+
+/// Writes straight to file descriptors 1 and 2, unbuffered.
+public final class StandardStreams: CommandOutput {
+    public init() {}
+    public func writeOut(_ text: String) { Self.write(text, to: 1) }
+    public func writeErr(_ text: String) { Self.write(text, to: 2) }
+
+    static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+}
+
+/// Collects what a command writes, for in-process tests.
+public final class CapturedOutput: CommandOutput {
+    private let buffers = Mutex<(out: String, err: String)>(("", ""))
+    public init() {}
+    public var stdout: String { buffers.withLock { $0.out } }
+    public var stderr: String { buffers.withLock { $0.err } }
+    public func writeOut(_ text: String) { buffers.withLock { $0.out += text } }
+    public func writeErr(_ text: String) { buffers.withLock { $0.err += text } }
+}

@@ -1,0 +1,3 @@
+// The only module of the package that imports Foundation.
+import Foundation
+@_exported import CallbackRouter

@@ -1,0 +1,16 @@
+import CallbackRouterCLI
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Thin entry point: everything lives in CallbackRouterCLI so that tests drive it in-process.
+// No Foundation here: this binary starts once per redirect, so its start-up is user-visible.
+
+let context = CommandContext(
+    output: StandardStreams(),
+    environment: ProcessEnvironment.current(),
+    executablePath: ProcessEnvironment.executablePath(fallback: CommandLine.arguments[0])
+)
+exit(CallbackRouterTool.run(Array(CommandLine.arguments.dropFirst()), context: context))
