@@ -32,11 +32,13 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     let source: String
     let raw: ArraySlice<RawParameter>
 
-    public var startIndex: Int { raw.startIndex }
-    public var endIndex: Int { raw.endIndex }
+    /// Positions count from 0 in both lists: `fragmentParameters[0]` is the fragment's
+    /// first parameter even when the query has some (the storage is one shared array).
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { raw.count }
 
     public subscript(position: Int) -> Parameter {
-        let item = raw[position]
+        let item = raw[raw.startIndex + position]
         return Parameter(name: decode(item.nameStart, item.nameEnd), value: decode(item.valueStart, item.valueEnd))
     }
 
@@ -83,7 +85,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     }
 
     /// Where the parameter at `position` starts in the URL (its name's first byte).
-    public func offset(at position: Int) -> Int { Int(raw[position].nameStart) }
+    public func offset(at position: Int) -> Int { Int(raw[raw.startIndex + position].nameStart) }
 
     /// Where the value of the first parameter with this name starts in the URL.
     public func valueOffset(named name: String) -> Int? {
