@@ -16,4 +16,24 @@ import Testing
         #expect(Array(url.queryParameters.indices) == [0, 1])
         #expect(url.queryParameters[1] == Parameter(name: "state", value: "s"))
     }
+
+    @Test func hugeLimitsCannotOverflowStoredOffsets() {
+        // Offsets are stored as Int32: a limit past Int32.max would let a > 2 GiB input
+        // reach `Int32(offset)` and trap. The limit is clamped instead.
+        let limits = ParsingLimits(maxLength: .max, maxParameters: .max, maxValueLength: .max)
+        #expect(limits.maxLength <= Int(Int32.max))
+        #expect(limits.maxValueLength <= Int(Int32.max))
+        #expect(parse("x:?a=b", limits: limits).value != nil)
+    }
+
+    @Test func limitsSetAfterInitAreStillBounded() {
+        var limits = ParsingLimits.default
+        limits.maxLength = .max  // bypasses init's clamp: the parser clamps again
+        limits.maxValueLength = -1
+        #expect(parse("x:?a=b", limits: limits).error?.reason == .tooLong, "a negative value limit refuses any value")
+        limits.maxLength = -7
+        let error = parse("x:", limits: limits).error
+        #expect(error?.reason == .tooLong)
+        #expect(error?.offset == 0)
+    }
 }
