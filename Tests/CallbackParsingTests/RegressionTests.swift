@@ -36,4 +36,19 @@ import Testing
         #expect(error?.reason == .tooLong)
         #expect(error?.offset == 0)
     }
+
+    @Test func dumpOfParametersShowsNoValue() throws {
+        // `dump(url.queryParameters)` printed the stored input (every value), and
+        // `dump(parameter)` the value: neither type had a redacting mirror.
+        let url = try CallbackURL(parsing: "myapp://cb?code=S3cr3tV4lu3&state=S3cr3tV4lu3#id=S3cr3tV4lu3")
+        for value in [url.queryParameters, url.fragmentParameters] as [Any] + url.queryParameters.map({ $0 as Any }) {
+            var dumped = ""
+            dump(value, to: &dumped)
+            #expect(!dumped.contains("S3cr3t"), "\(dumped)")
+            #expect(!String(reflecting: value).contains("S3cr3t"))
+        }
+        var dumped = ""
+        dump(url.queryParameters, to: &dumped)
+        #expect(dumped.contains("code: <redacted, 11 bytes>"))
+    }
 }
