@@ -9,7 +9,9 @@
 //   the reparsed value gives the same string (the printer is a fixed point);
 // - `description` never shows a parameter value: it is identical for the same URL with
 //   every value replaced by as many `a`s, and contains no value longer than 3 bytes
-//   that the value-blind description does not also contain (host, path, names).
+//   that the value-blind description does not also contain (host, path, names); the
+//   same for debugDescription and dump() of the URL, its parameter lists and each
+//   parameter (both lists indexed from 0).
 // Linear time is checked by libFuzzer's `-timeout` over inputs up to `-max_len`.
 import CallbackParsing
 
@@ -113,4 +115,21 @@ func checkRedaction(_ url: CallbackURL) {
     }
     check(description == blindDescription, "description depends on parameter values")
     check(String(reflecting: url) == description, "debugDescription differs from description")
+    // dump() and debugDescription of the parameter lists and of each parameter too.
+    check(printed(url) == printed(blinded), "dump(url) depends on parameter values")
+    check(printed(url.queryParameters) == printed(blinded.queryParameters), "dump(queryParameters) depends on values")
+    check(printed(url.fragmentParameters) == printed(blinded.fragmentParameters), "dump(fragmentParameters) depends on values")
+    // Both lists index from 0, whatever the other holds.
+    for (list, other) in [(url.queryParameters, blinded.queryParameters), (url.fragmentParameters, blinded.fragmentParameters)] {
+        check(list.startIndex == 0 && list.count == other.count, "parameter lists must index from 0")
+        for position in 0 ..< list.count {
+            check(printed(list[position]) == printed(other[position]), "dump(parameter) depends on its value")
+        }
+    }
+}
+
+func printed(_ value: some Any) -> String {
+    var out = String(reflecting: value)
+    dump(value, to: &out)
+    return out
 }
