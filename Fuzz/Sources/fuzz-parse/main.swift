@@ -11,7 +11,7 @@
 //   every value replaced by as many `a`s, and contains no value longer than 3 bytes
 //   that the value-blind description does not also contain (host, path, names); the
 //   same for debugDescription and dump() of the URL, its parameter lists and each
-//   parameter (both lists indexed from 0).
+//   parameter (both lists indexed from 0), on inputs whose length is a multiple of 8.
 // Linear time is checked by libFuzzer's `-timeout` over inputs up to `-max_len`.
 import CallbackParsing
 
@@ -44,7 +44,10 @@ public func fuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case .success(let url):
         checkRoundTrip(url)
-        checkRedaction(url)
+        // dump() through Mirror costs ~7× the rest of the checks (3,000 against 23,000
+        // execs/s): run it on one input length in eight, a choice fixed by the input so
+        // that a reproducer replays it.
+        checkRedaction(url, dumps: size % 8 == 0)
     }
     return 0
 }
@@ -96,7 +99,7 @@ func blindValues(_ raw: String, _ parameters: Parameters) -> String {
     return String(out.dropLast())
 }
 
-func checkRedaction(_ url: CallbackURL) {
+func checkRedaction(_ url: CallbackURL, dumps: Bool) {
     var blind = url.scheme + ":"
     if let host = url.host {
         blind += "//" + (url.userinfo.map { $0 + "@" } ?? "") + host.text + (url.port.map { ":" + String($0) } ?? "")
@@ -115,6 +118,7 @@ func checkRedaction(_ url: CallbackURL) {
     }
     check(description == blindDescription, "description depends on parameter values")
     check(String(reflecting: url) == description, "debugDescription differs from description")
+    guard dumps else { return }
     // dump() and debugDescription of the parameter lists and of each parameter too.
     check(printed(url) == printed(blinded), "dump(url) depends on parameter values")
     check(printed(url.queryParameters) == printed(blinded.queryParameters), "dump(queryParameters) depends on values")
