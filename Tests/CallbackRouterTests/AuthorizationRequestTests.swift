@@ -97,6 +97,7 @@ import Testing
         "https://example.com/authorize?state=fixed",      // would be sent twice
         "https://example.com/authorize?client_id=other",
         "https://example.com/authorize?code_challenge_method=plain",
+        "https://example.com/authorize?st%61te=fixed",     // names are compared decoded
     ])
     func refusesBadEndpoints(endpoint: String) {
         #expect(throws: CallbackError.self) { try Self.request(endpoint: endpoint) }
