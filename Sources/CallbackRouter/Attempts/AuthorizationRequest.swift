@@ -27,7 +27,8 @@
 ///   loopback IP literal (RFC 8252 §8.3: a local test server); it may not carry userinfo
 ///   or a fragment. Its own query parameters are kept, in front of ours.
 /// - The finished URL is parsed again with ``ParsingLimits/default``: a request our own
-///   parser would refuse (longer than 16 KiB, more than 64 parameters) is refused here.
+///   parser would refuse (longer than 16 KiB, more than 64 parameters) is refused here,
+///   and so is one that would not decode back to exactly the parameters given.
 ///
 /// Not checked: that the endpoint really is the provider's authorization endpoint, and
 /// that the redirect URI is one the provider has registered (the provider refuses it).
@@ -149,12 +150,12 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
             throw CallbackError(.invalidConfiguration,
                                 "the authorization request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
         }
-        #if DEBUG
-        // The printer/parser round trip: what we encoded is exactly what a reader decodes.
-        let decoded = Array(reparsed.queryParameters.suffix(parameters.count))
-        precondition(decoded == parameters, "AuthorizationRequest: the built URL does not decode to its parameters")
-        #endif
-        _ = reparsed
+        // The printer/parser round trip, checked on every build (a dozen parameters, once per
+        // login): a request that would not say exactly what was given is never returned.
+        guard Array(reparsed.queryParameters.suffix(parameters.count)) == parameters else {
+            throw CallbackError(.invalidConfiguration,
+                                "the built authorization request does not decode back to its parameters (an encoder bug; please report it)")
+        }
 
         self.url = url
         self.endpoint = endpointURL
