@@ -24,7 +24,8 @@
 ///   parameter given twice is an `invalid_configuration` error. (`resource`, RFC 8707
 ///   §2, may repeat.)
 /// - The endpoint is parsed with ``CallbackURL``, and must be `https`, or `http` to a
-///   loopback IP literal (RFC 8252 §8.3: a local test server); it may not carry userinfo
+///   loopback IP literal (a local test server; as in RFC 8252 §8.3, the name `localhost`
+///   is not trusted to be local); it may not carry userinfo
 ///   or a fragment. Its own query parameters are kept, in front of ours.
 /// - The finished URL is parsed again with ``ParsingLimits/default``: a request our own
 ///   parser would refuse (longer than 16 KiB, more than 64 parameters) is refused here,
