@@ -16,7 +16,7 @@ extension RedirectURI {
         var component: String {
             switch self {
             case .scheme: return "scheme"
-            case .authority: return "authority (present in one, absent in the other)"
+            case .authority: return "authority"
             case .host: return "host"
             case .port: return "port"
             case .path: return "path"
