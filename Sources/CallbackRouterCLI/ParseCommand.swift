@@ -46,7 +46,10 @@ enum ParseCommand: Command {
       state_key, identifier, message, rotating_token_nonce, created_session_id, error,
       error_description, error_uri). Human text that breaks its syntax is left out and
       named in "withheld":[…]. A refusal prints
-      {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
+      {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}; the offset is into
+      the URL, or into the --redirect-uri value the detail names.
+      A private-use --redirect-uri scheme without a dot (myapp) is accepted with a warning
+      on stderr (RFC 8252 §7.1 recommends a reverse domain name).
 
     EXIT CODES:
       0 success outcome, 1 the provider reported a failure (authorization_error,
@@ -76,7 +79,11 @@ enum ParseCommand: Command {
         var redirectURIs: [RedirectURI] = []
         for (index, text) in args.all("redirect-uri").enumerated() {
             do {
-                redirectURIs.append(try RedirectURI(text, policy: request.policy, allowLocalhost: request.allowLocalhost))
+                let redirect = try RedirectURI(text, policy: request.policy, allowLocalhost: request.allowLocalhost)
+                if !redirect.isReverseDNS {
+                    context.printError("\(name): warning: --redirect-uri #\(index + 1): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide")
+                }
+                redirectURIs.append(redirect)
             } catch {
                 let detail = "--redirect-uri #\(index + 1): " + error.detail
                 context.printJSON(CallbackRouterCLI.rejectionJSON(reason: error.reason, detail: detail, offset: error.offset))

@@ -22,6 +22,8 @@ import CallbackRouter
         let arguments: [String]
         let exit: Int32
         let json: String
+        /// Whether a `--redirect-uri` scheme without a dot makes `parse` warn on stderr.
+        var warns = false
         var testDescription: String { source }
     }
 
@@ -44,7 +46,7 @@ import CallbackRouter
         Case(source: "Prelude under custom-scheme-only",
              arguments: ["--dialect", "prelude", "--policy", "custom-scheme-only", "--redirect-uri", "myapp://oauth-callback",
                          "myapp://oauth-callback?challenge_token=ct_1"],
-             exit: 0, json: #"{"outcome":"challenge_token","dialect":"prelude","challenge_token":"ct_1","extra":{}}"#),
+             exit: 0, json: #"{"outcome":"challenge_token","dialect":"prelude","challenge_token":"ct_1","extra":{}}"#, warns: true),
         Case(source: "Ory return_to with localhost allowed",
              arguments: ["--dialect", "ory", "--allow-localhost", "--redirect-uri", "http://localhost:19006/Callback",
                          "http://localhost:19006/Callback?code=ory_sec_1"],
@@ -87,11 +89,13 @@ import CallbackRouter
              arguments: ["--policy", "custom-scheme-only", "--redirect-uri", "myapp://cb", "--redirect-uri", "https://app.example.com/cb",
                          "myapp://cb?challenge_token=t"],
              exit: 64,
-             json: #"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #2: rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#),
+             json: #"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #2: rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#,
+             warns: true),
         Case(source: "redirect URI mismatch",
              arguments: ["--redirect-uri", "myapp://oauth-callback", "myapp://evil?code=c"],
              exit: 65,
-             json: #"{"outcome":"rejected","reason":"redirect_uri_mismatch","detail":"the callback's host differs from the registered redirect URI","offset":null}"#),
+             json: #"{"outcome":"rejected","reason":"redirect_uri_mismatch","detail":"the callback's host differs from the registered redirect URI","offset":null}"#,
+             warns: true),
         Case(source: "http under custom-scheme-only",
              arguments: ["--policy", "custom-scheme-only", "HTTPS://app.example.com/cb?challenge_token=t"],
              exit: 65,
@@ -119,7 +123,18 @@ import CallbackRouter
         let run = parse(case_.arguments)
         #expect(run.exit == case_.exit)
         #expect(run.stdout == case_.json + "\n")
-        #expect(run.stderr.isEmpty)
+        if case_.warns {
+            #expect(run.stderr.hasPrefix("callback-router: parse: warning: --redirect-uri #1: the scheme 'myapp' is not a reverse domain name"))
+        } else {
+            #expect(run.stderr.isEmpty)
+        }
+    }
+
+    @Test func reportsWhereABadRedirectURIIsInIt() {
+        let run = parse(["--redirect-uri", "com.example.app:/cb?x=%zz", "com.example.app:/cb?code=c"])
+        #expect(run.exit == 64)
+        #expect(run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #1: rule syntax: the redirect URI does not parse: "#))
+        #expect(run.stdout.hasSuffix(#","offset":22}"# + "\n"))
     }
 
     @Test(arguments: [
