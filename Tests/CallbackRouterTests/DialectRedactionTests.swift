@@ -59,3 +59,20 @@ import Testing
         }
     }
 }
+
+/// What a route expects holds the expected state: it prints redacted too, alone or inside
+/// a validator.
+@Suite struct DialectExpectationsRedactionTests {
+    @Test func expectationsAndValidatorsPrintNoState() throws {
+        let expecting = CallbackExpectations(state: "SECRETstate", issuer: "https://as.example", requireIssuer: true)
+        let validator = try CallbackValidator(redirectURIs: [RedirectURI("myapp://cb")], expecting: expecting)
+        var dumped = ""
+        dump(validator, to: &dumped)
+        dump(expecting, to: &dumped)
+        for text in [expecting.description, expecting.debugDescription, String(describing: validator),
+                     String(reflecting: validator), dumped] {
+            #expect(!text.contains("SECRET"), "\(text)")
+        }
+        #expect(expecting.description == "CallbackExpectations(state: <redacted, 11 bytes>, issuer: https://as.example, requireIssuer: true, responseMode: query)")
+    }
+}

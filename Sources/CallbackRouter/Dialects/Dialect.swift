@@ -119,3 +119,15 @@ public struct CallbackExpectations: Sendable, Hashable {
         self.responseMode = responseMode
     }
 }
+
+extension CallbackExpectations: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The expected state is a secret: shown as its length only.
+    public var description: String {
+        "CallbackExpectations(state: " + (state.map(redacted) ?? "nil") + ", issuer: " + (issuer ?? "nil")
+            + ", requireIssuer: \(requireIssuer), responseMode: \(responseMode.rawValue))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror { Mirror(self, children: ["expectations": description], displayStyle: .struct) }
+}
