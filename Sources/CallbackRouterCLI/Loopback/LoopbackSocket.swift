@@ -39,12 +39,13 @@ enum LoopbackSocket {
     /// Binds `address`:`port` (0 = a port the kernel picks) and listens. Returns the
     /// descriptor and the port actually bound.
     ///
-    /// `SO_REUSEADDR` is set only for a fixed port: each answered request is closed by us,
-    /// which leaves its connection in TIME_WAIT for a minute, and without the option a
-    /// second run on the same fixed port would fail with EADDRINUSE meanwhile. On Linux the
-    /// option never lets two sockets listen on one port at once (that takes SO_REUSEPORT,
-    /// which is never set), so it opens no door to a port-squatting process. An ephemeral
-    /// port is fresh by construction and does not need it.
+    /// `SO_REUSEADDR` is set: each answered request is closed by us first, which leaves its
+    /// connection in TIME_WAIT for a minute, and a later run on the same fixed `--port`
+    /// would fail with EADDRINUSE meanwhile. Linux lets the new bind through only when both
+    /// the new socket and the one in TIME_WAIT (which inherits it from this listener) carry
+    /// the option, so it is set on every listener, ephemeral ones included. On Linux it
+    /// never lets two sockets listen on one port at once (that takes SO_REUSEPORT, which is
+    /// never set), so it opens no door to a process that wants to squat our port.
     static func listen(on address: LoopbackAddress, port: Int, backlog: Int32 = 64) throws(SocketError) -> (fd: Int32, port: Int) {
         let family = address == .ipv4 ? AF_INET : AF_INET6
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -53,10 +54,8 @@ enum LoopbackSocket {
         defer { if !succeeded { close(fd) } }
 
         var one: Int32 = 1
-        if port != 0 {
-            guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
-                throw SocketError("setsockopt(SO_REUSEADDR)")
-            }
+        guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw SocketError("setsockopt(SO_REUSEADDR)")
         }
 
         let bound: Int32
