@@ -33,7 +33,8 @@ enum LoopbackCommand: Command {
       --timeout SECONDS       How long to wait (default 300; fractions allowed).
       --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
                               once bound.
-      --dialect D             auto (default) or oauth2.
+      --dialect D             auto (default), oauth2, prelude, ory, zephr or clerk, as for
+                              parse. Prelude, Ory and Zephr send no state: use --no-state.
       --issuer I              The expected 'iss' (RFC 9207), checked when present.
       --require-issuer        Refuse a callback without 'iss'.
       --max-length N, --max-parameters N, --max-value-length N
@@ -77,13 +78,13 @@ enum LoopbackCommand: Command {
             return exit
         }
         let configuration: LoopbackConfiguration
-        var validation: LoopbackValidation
+        let settings: LoopbackValidation.Settings
         let redirectURIFile: String?
         let timeoutText: String
         do throws(Arguments.UsageError) {
             try args.noPositionals()
             (configuration, timeoutText) = try readConfiguration(args)
-            validation = try readValidation(args)
+            settings = try readSettings(args)
             redirectURIFile = try args.single("redirect-uri-file")
             if redirectURIFile?.isEmpty == true { throw Arguments.UsageError(description: "--redirect-uri-file needs a path") }
         } catch {
@@ -101,7 +102,14 @@ enum LoopbackCommand: Command {
             default: return ExitCode.unavailable
             }
         }
-        validation.redirectURI = server.redirectURI
+        let validation: LoopbackValidation
+        do {
+            validation = try LoopbackValidation(settings, redirectURI: server.redirectURI)
+        } catch {
+            // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
+            context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+            return ExitCode.usage
+        }
 
         if let redirectURIFile {
             if let failure = writeAtomically(server.redirectURI + "\n", to: redirectURIFile) {
@@ -143,24 +151,32 @@ enum LoopbackCommand: Command {
         return (configuration, timeoutText)
     }
 
-    static func readValidation(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackValidation {
+    static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackValidation.Settings {
+        var settings = LoopbackValidation.Settings()
         let state = try args.single("state")
         switch (state, args.has("no-state")) {
         case (nil, false):
             throw Arguments.UsageError(description: "give --state S (the state of the authorization request), or --no-state for a dialect without state")
         case (.some, true):
             throw Arguments.UsageError(description: "--state and --no-state exclude each other")
-        case (.some(let value), false) where value.isEmpty || !LoopbackValidation.isVSCHAR(value):
+        case (.some(let value), false) where value.isEmpty || !value.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }):
+            // A callback's state is VSCHAR (RFC 6749 Appendix A.5): any other could never match.
             throw Arguments.UsageError(description: "--state must be non-empty printable ASCII")
         default:
             break
         }
-        let dialect = try args.single("dialect") ?? "auto"
-        guard LoopbackValidation.dialects.contains(dialect) else {
-            throw Arguments.UsageError(description: "--dialect takes one of: \(LoopbackValidation.dialects.joined(separator: ", "))")
+        settings.expectedState = state
+        let dialectName = try args.single("dialect") ?? "auto"
+        guard let dialect = Dialect(rawValue: dialectName) else {
+            throw Arguments.UsageError(description: "unknown dialect '\(dialectName)' (expected "
+                + Dialect.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
-        return LoopbackValidation(dialect: dialect, expectedState: state, issuer: try args.single("issuer"),
-                                  requireIssuer: args.has("require-issuer"), limits: try readLimits(args), redirectURI: "")
+        settings.dialect = dialect
+        settings.issuer = try args.single("issuer")
+        if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
+        settings.requireIssuer = args.has("require-issuer")
+        settings.limits = try readLimits(args)
+        return settings
     }
 
     /// A path the URL parser reads back unchanged, with no query or fragment.

@@ -89,13 +89,6 @@ import Testing
         #expect(smaller.scan(Array(text.utf8)) != .complete(length: text.utf8.count))
     }
 
-    @Test(arguments: [
-        ("abc", "abc", true), ("abc", "abd", false), ("abc", "ab", false), ("", "", true), ("a", "", false),
-    ])
-    func stateComparison(_ a: String, _ b: String, _ equal: Bool) {
-        #expect(LoopbackValidation.constantTimeEqual(a, b) == equal)
-    }
-
     @Test func pagesEscapeWhatTheyShow() {
         #expect(htmlEscaped("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         #expect(LoopbackPage.displayableErrorCode("access_denied") == "access_denied")
@@ -132,8 +125,7 @@ import Testing
         configuration.connectionTimeout = .milliseconds(300)
         configuration.timeout = .seconds(10)
         let server = try LoopbackServer(configuration: configuration)
-        let validation = LoopbackValidation(dialect: "auto", expectedState: "st", issuer: nil, requireIssuer: false,
-                                            limits: .default, redirectURI: server.redirectURI)
+        let validation = try LoopbackValidation(LoopbackValidation.Settings(expectedState: "st"), redirectURI: server.redirectURI)
         let box = ServerBox(server)
         let result = Locked<LoopbackResult?>(nil)
         let thread = try startThread { let r = box.server.run(validation: validation); result.withLock { $0 = r } }

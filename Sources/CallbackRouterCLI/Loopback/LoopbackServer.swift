@@ -156,11 +156,7 @@ final class LoopbackServer {
     }
 
     private func reasonOf(_ evaluation: LoopbackEvaluation) -> String {
-        if case .object(let members) = evaluation.json.storage,
-           let reason = members.first(where: { $0.0 == "reason" }), case .string(let text) = reason.1.storage {
-            return text
-        }
-        return evaluation.kind == .rejected ? "rejected" : "accepted"
+        evaluation.reason?.rawValue ?? "accepted"
     }
 
     /// The exact authority of the redirect URI. `localhost` and other spellings of the
