@@ -13,7 +13,7 @@ enum LoopbackCommand: Command {
     OVERVIEW: Receive one OAuth callback on a loopback address (RFC 8252 §7.3) and print it
     as parse does.
 
-    USAGE: callback-router loopback (--state S | --no-state) [options]
+    USAGE: callback-router loopback (--state S | --state-from-stdin | --no-state) [options]
 
     OUTPUT (two lines on stdout):
       line 1, as soon as the port is bound:   {"redirect_uri":"http://127.0.0.1:PORT/callback"}
@@ -24,9 +24,14 @@ enum LoopbackCommand: Command {
     OPTIONS:
       --state S               The state sent in the authorization request. Only a callback
                               carrying exactly this state ends the wait.
+      --state-from-stdin      Read the state from the first line of stdin, after line 1 is
+                              printed: keeps it off the command line (other local users
+                              can read that in /proc) and lets a script get it from
+                              authorize-url, which needs the redirect URI first.
       --no-state              Expect no state (dialects without one). Then any valid
                               callback ends the wait: any local process or web page can
-                              end it. One of --state and --no-state is required.
+                              end it. One of --state, --state-from-stdin and --no-state
+                              is required.
       --port N                Port to bind (default 0: one the system picks).
       --path P                Callback path, starting with '/' (default /callback).
       --ipv6                  Bind [::1] instead of 127.0.0.1.
@@ -60,17 +65,20 @@ enum LoopbackCommand: Command {
       64 usage; 65 a callback with the right state was refused; 69 the address cannot be
       bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges.
 
-    EXAMPLE:
-      state=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
-      coproc LB { callback-router loopback --state "$state"; }
-      read -r first <&"${LB[0]}"      # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
-      # … build the authorization URL with that redirect_uri and state, open it …
-      read -r outcome <&"${LB[0]}"
+    EXAMPLE (bash; jq for brevity):
+      coproc LB { callback-router loopback --state-from-stdin; }
+      read -r first <&"${LB[0]}"              # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
+      uri=$(jq -r .redirect_uri <<<"$first")
+      req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \
+            --client-id abc123 --redirect-uri "$uri")
+      jq -r .state <<<"$req" >&"${LB[1]}"     # the expected state, on stdin
+      xdg-open "$(jq -r .url <<<"$req")"
+      read -r outcome <&"${LB[0]}"            # the outcome, as parse prints it
 
     """
 
     static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer"]).union(limitOptions)
-    static let flags: Set<String> = ["no-state", "ipv6", "require-issuer"]
+    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -91,6 +99,7 @@ enum LoopbackCommand: Command {
             return usageError(error.description, context: context)
         }
 
+        let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
         let server: LoopbackServer
         do {
             server = try LoopbackServer(configuration: configuration)
@@ -119,7 +128,28 @@ enum LoopbackCommand: Command {
         }
         context.printJSON(.object([("redirect_uri", .string(server.redirectURI))]))
 
-        let result = server.run(validation: validation) { line in context.printError("\(name): \(line)") }
+        var validated = validation
+        if args.has("state-from-stdin") {
+            switch readStateLine(from: 0, until: deadline) {
+            case .success(let state):
+                do {
+                    var withState = settings
+                    withState.expectedState = state
+                    validated = try LoopbackValidation(withState, redirectURI: server.redirectURI)
+                } catch {
+                    context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+                    return ExitCode.usage
+                }
+            case .failure(.timedOut):
+                context.printJSON(rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
+                return ExitCode.tryAgain
+            case .failure(let problem):
+                context.printJSON(rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
+                return ExitCode.usage
+            }
+        }
+
+        let result = server.run(validation: validated, until: deadline) { line in context.printError("\(name): \(line)") }
         switch result {
         case .finished(let evaluation):
             context.printJSON(evaluation.json)
@@ -154,13 +184,13 @@ enum LoopbackCommand: Command {
     static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackValidation.Settings {
         var settings = LoopbackValidation.Settings()
         let state = try args.single("state")
-        switch (state, args.has("no-state")) {
-        case (nil, false):
-            throw Arguments.UsageError(description: "give --state S (the state of the authorization request), or --no-state for a dialect without state")
-        case (.some, true):
-            throw Arguments.UsageError(description: "--state and --no-state exclude each other")
-        case (.some(let value), false) where value.isEmpty || !value.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }):
-            // A callback's state is VSCHAR (RFC 6749 Appendix A.5): any other could never match.
+        let choices = (state == nil ? 0 : 1) + (args.has("no-state") ? 1 : 0) + (args.has("state-from-stdin") ? 1 : 0)
+        switch (state, choices) {
+        case (_, 0):
+            throw Arguments.UsageError(description: "give --state S or --state-from-stdin (the state of the authorization request), or --no-state for a dialect without state")
+        case (_, 2...):
+            throw Arguments.UsageError(description: "--state, --state-from-stdin and --no-state exclude each other")
+        case (.some(let value), _) where !isPlausibleState(value):
             throw Arguments.UsageError(description: "--state must be non-empty printable ASCII")
         default:
             break
@@ -177,6 +207,64 @@ enum LoopbackCommand: Command {
         settings.requireIssuer = args.has("require-issuer")
         settings.limits = try readLimits(args)
         return settings
+    }
+
+    /// A callback's state is VSCHAR (RFC 6749 Appendix A.5): any other could never match.
+    static func isPlausibleState(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+    }
+
+    enum StateLineProblem: Error, CustomStringConvertible {
+        case timedOut
+        case empty
+        case tooLong
+        case notPrintable
+        case unreadable(Int32)
+
+        var description: String {
+            switch self {
+            case .timedOut: return "no state arrived in time"
+            case .empty: return "stdin ended before a state was written"
+            case .tooLong: return "the state line is longer than 4096 bytes"
+            case .notPrintable: return "the state must be printable ASCII"
+            case .unreadable(let code): return "cannot read stdin: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// Reads one line (the expected state) from `fd`, waiting at most until `deadline`. The
+    /// line ends at LF (an optional CR before it is dropped) or at end of input.
+    static func readStateLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, StateLineProblem> {
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while true {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, LoopbackServer.milliseconds(until: deadline, now: .now))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .failure(.unreadable(errno))
+            }
+            if ready == 0 { return .failure(.timedOut) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .failure(.unreadable(errno))
+            }
+            let received = chunk[..<count]
+            if let newline = received.firstIndex(of: 0x0A) {
+                line += received[..<newline]
+                break
+            }
+            line += received
+            if count == 0 { break }
+            if line.count > 4096 { return .failure(.tooLong) }
+        }
+        if line.last == 0x0D { line.removeLast() }
+        guard line.count <= 4096 else { return .failure(.tooLong) }
+        guard !line.isEmpty else { return .failure(.empty) }
+        let state = String(decoding: line, as: UTF8.self)
+        guard isPlausibleState(state) else { return .failure(.notPrintable) }
+        return .success(state)
     }
 
     /// A path the URL parser reads back unchanged, with no query or fragment.

@@ -1,4 +1,5 @@
 @testable import CallbackRouterCLI
+import Glibc
 import Testing
 
 /// The command line of `loopback`: what it refuses before binding anything.
@@ -13,6 +14,8 @@ import Testing
     @Test(arguments: [
         ("no state choice", []),
         ("both", ["--state", "s", "--no-state"]),
+        ("stdin and no state", ["--state-from-stdin", "--no-state"]),
+        ("stdin and state", ["--state-from-stdin", "--state", "s"]),
         ("empty state", ["--state", ""]),
         ("state with a newline", ["--state", "a\nb"]),
         ("state not ASCII", ["--state", "caf\u{e9}"]),
@@ -59,5 +62,41 @@ import Testing
     @Test(arguments: ["/", "/callback", "/a/b-c_d.e~f", "/%7Euser", "/cb;x=1"])
     func acceptsPathsTheParserReadsBackUnchanged(_ path: String) {
         #expect(LoopbackCommand.isValidPath(path))
+    }
+
+    /// Writes `input` into a pipe (closing it when `close` is set) and reads the state line.
+    func stateLine(_ input: String, closeAfter: Bool = true, wait: Duration = .seconds(2)) -> Result<String, LoopbackCommand.StateLineProblem> {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return .failure(.unreadable(errno)) }
+        defer { close(fds[0]); if !closeAfter { close(fds[1]) } }
+        let bytes = Array(input.utf8)
+        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        if closeAfter { close(fds[1]) }
+        return LoopbackCommand.readStateLine(from: fds[0], until: ContinuousClock.now.advanced(by: wait))
+    }
+
+    @Test(arguments: [
+        ("abc\n", "abc"), ("abc\r\n", "abc"), ("abc", "abc"), ("a b~\nrest ignored\n", "a b~"),
+    ])
+    func readsTheStateLineFromStdin(_ input: String, _ state: String) {
+        #expect((try? stateLine(input).get()) == state)
+    }
+
+    @Test func refusesABadStateLine() {
+        guard case .failure(.empty) = stateLine("") else { Issue.record("empty input accepted"); return }
+        guard case .failure(.empty) = stateLine("\n") else { Issue.record("empty line accepted"); return }
+        guard case .failure(.notPrintable) = stateLine("caf\u{e9}\n") else { Issue.record("non-ASCII accepted"); return }
+        guard case .failure(.tooLong) = stateLine(String(repeating: "x", count: 5000) + "\n") else {
+            Issue.record("an endless line accepted"); return
+        }
+    }
+
+    @Test func stateLineWaitEndsAtTheDeadline() {
+        let clock = ContinuousClock()
+        let started = clock.now
+        guard case .failure(.timedOut) = stateLine("abc", closeAfter: false, wait: .milliseconds(200)) else {
+            Issue.record("a line without its end and an open pipe did not time out"); return
+        }
+        #expect(clock.now - started >= .milliseconds(150))
     }
 }

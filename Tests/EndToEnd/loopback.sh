@@ -214,6 +214,28 @@ wait_exit "$LB_PID" 15
 check "the genuine callback still succeeds afterwards" test "$EXIT_STATUS" = 0
 check "only the genuine code is printed" bash -c 'grep -q "e2e-code-after-attacks" "$1" && ! grep -q "e2e-code-img\|e2e-code-localhost" "$1"' _ "$LB_OUT"
 
+# 6. The scripted flow of docs/loopback.md: the receiver first, then authorize-url with
+#    its redirect URI, the state handed over on stdin (never on a command line).
+coproc RECEIVER { "$helper" loopback --state-from-stdin --timeout 60 2>"$work/scripted.err"; }
+pids+=("$RECEIVER_PID")
+receiver_pid=$RECEIVER_PID
+exec {to_receiver}>&"${RECEIVER[1]}" {from_receiver}<&"${RECEIVER[0]}"
+read -r -t 10 first <&"$from_receiver"
+redirect_uri=$(json_field "$first" redirect_uri)
+start_authorize scripted --redirect-uri "$redirect_uri" --code "e2e-code-scripted"
+request=$("$helper" authorize-url --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e \
+    --redirect-uri "$redirect_uri" --scope "openid email")
+printf '%s\n' "$(json_field "$request" state)" >&"$to_receiver"
+exec {to_receiver}>&-
+browse scripted "$(json_field "$request" url)"
+outcome=""
+read -r -t 15 outcome <&"$from_receiver" || true
+wait_exit "$receiver_pid" 10
+check "the scripted flow (authorize-url, state on stdin) exits 0" test "$EXIT_STATUS" = 0
+check "the scripted flow prints the code" bash -c '[[ "$1" == *"\"code\":\"e2e-code-scripted\""* ]]' _ "$outcome"
+check "the scripted flow's state is the one authorize-url made" \
+    test "$(json_field "$outcome" state)" = "$(json_field "$request" state)"
+
 summarized=1
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -187,9 +187,11 @@ final class LoopbackServer {
 
     /// Serves until a callback ends the wait or the timeout passes. `log` gets one line per
     /// request that did not end the wait.
-    func run(validation: LoopbackValidation, log: (String) -> Void = { _ in }) -> LoopbackResult {
+    /// `deadline` defaults to ``LoopbackConfiguration/timeout`` from now.
+    func run(validation: LoopbackValidation, until deadline: ContinuousClock.Instant? = nil,
+             log: (String) -> Void = { _ in }) -> LoopbackResult {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: configuration.timeout)
+        let deadline = deadline ?? clock.now.advanced(by: configuration.timeout)
         var connections: [Connection] = []
         var serial = 0
         var verdict: LoopbackEvaluation?
