@@ -69,7 +69,7 @@ enum LoopbackCommand: Command {
       coproc LB { callback-router loopback --state-from-stdin; }
       read -r first <&"${LB[0]}"              # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
       uri=$(jq -r .redirect_uri <<<"$first")
-      req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \
+      req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
             --client-id abc123 --redirect-uri "$uri")
       jq -r .state <<<"$req" >&"${LB[1]}"     # the expected state, on stdin
       xdg-open "$(jq -r .url <<<"$req")"
