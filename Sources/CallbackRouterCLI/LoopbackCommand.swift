@@ -67,13 +67,14 @@ enum LoopbackCommand: Command {
 
     EXAMPLE (bash; jq for brevity):
       coproc LB { callback-router loopback --state-from-stdin; }
-      read -r first <&"${LB[0]}"              # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
+      exec {from_lb}<&"${LB[0]}" {to_lb}>&"${LB[1]}"   # bash drops LB when it exits
+      read -r first <&"$from_lb"      # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
       uri=$(jq -r .redirect_uri <<<"$first")
       req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
             --client-id abc123 --redirect-uri "$uri")
-      jq -r .state <<<"$req" >&"${LB[1]}"     # the expected state, on stdin
+      jq -r .state <<<"$req" >&"$to_lb"                # the expected state, on stdin
       xdg-open "$(jq -r .url <<<"$req")"
-      read -r outcome <&"${LB[0]}"            # the outcome, as parse prints it
+      read -r outcome <&"$from_lb"    # the outcome, as parse prints it
 
     """
 
