@@ -1,10 +1,3 @@
-extension ReasonCode {
-    /// `parameters_in_query`: response parameters in the query where the route expects them
-    /// in the fragment (`response_mode=fragment`); the mirror of `parameters_in_fragment`.
-    // Proposed for design.md's table; lives here until ReasonCode.swift adopts it.
-    public static let parametersInQuery = ReasonCode(rawValue: "parameters_in_query")
-}
-
 /// The parameters of the component the route expects the response in, after the rules
 /// every dialect shares: no implicit-grant tokens anywhere, nothing in the other
 /// component, no duplicates.
