@@ -121,6 +121,21 @@ private struct Parser {
 
     /// Returns the offset of the scheme's ':'.
     private func parseScheme() throws(ParseError) -> Int {
+        // Fast path: a run of scheme characters, starting with a letter, then ':'.
+        let table = CharacterClass.lookup
+        let bit = CharacterClass.scheme.rawValue
+        let n = bytes.count
+        var end = 0
+        while end < n && table[Int(bytes[end])] & bit != 0 { end += 1 }
+        if end > 0 && end < n && bytes[end] == UInt8(ascii: ":") && (bytes[0] | 0x20) >= UInt8(ascii: "a")
+            && (bytes[0] | 0x20) <= UInt8(ascii: "z") {
+            return end
+        }
+        return try parseSchemeReportingError()
+    }
+
+    /// The slow path: finds the first problem and names it precisely.
+    private func parseSchemeReportingError() throws(ParseError) -> Int {
         var i = 0
         while i < bytes.count {
             let byte = bytes[i]

@@ -113,7 +113,7 @@ public struct CallbackURL: Sendable {
     func slice(_ range: Range<Int>) -> Substring {
         let utf8 = source.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        return source[start ..< utf8.index(start, offsetBy: range.count)]
+        return Substring(utf8[start ..< utf8.index(start, offsetBy: range.count)])
     }
 
     private func decodedComponent(_ range: Range<Int>, name: String) throws(ParseError) -> String {

@@ -111,6 +111,12 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         try source.withUTF8 { bytes in
             var scratchSize = 0
             for item in raws where item.escapes != 0 { scratchSize = Swift.max(scratchSize, Int(item.end &- item.start)) }
+            if scratchSize == 0 {
+                for item in raws {
+                    try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]), UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
+                }
+                return
+            }
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(1, scratchSize)) { scratch in
                 for item in raws {
                     let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
