@@ -26,7 +26,7 @@ final class HandoffListener {
         case timedOut
     }
 
-    init(runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?) throws(HandoffFailure) {
+    init(runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?) throws(HelperFailure) {
         self.runtime = runtime
         self.scheme = scheme
         self.expectedState = expectedState
@@ -58,14 +58,14 @@ final class HandoffListener {
     /// A matching callback from the spool, if one waits there. Call after `init` (the
     /// socket exists first, so a callback is either in the spool already or will be
     /// offered on the socket).
-    func takeFromSpool() throws(HandoffFailure) -> String? {
+    func takeFromSpool() throws(HelperFailure) -> String? {
         let spool = try Spool(runtime)
         spool.sweepExpired()
         return spool.take(scheme: scheme, expectedState: expectedState)
     }
 
     /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.
-    func wait(until deadline: Deadline) throws(HandoffFailure) -> Result {
+    func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
         while true {
             let connection: Descriptor?
             do {

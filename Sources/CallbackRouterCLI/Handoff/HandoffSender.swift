@@ -37,7 +37,7 @@ struct HandoffSender {
         var ttlSeconds: Int
     }
 
-    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HandoffFailure) -> Outcome {
+    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
         var spooled: (spool: Spool, entry: Spool.Entry)?
         if spoolPolicy.enabled {
             let spool = try Spool(runtime)
@@ -103,7 +103,7 @@ struct HandoffSender {
     }
 
     /// Connects to every listener of the scheme and collects their answers.
-    private func offer(_ route: CallbackRoute) throws(HandoffFailure) -> [Offered] {
+    private func offer(_ route: CallbackRoute) throws(HelperFailure) -> [Offered] {
         let directory = runtime.listenerDirectory(for: route.scheme)
         guard let status = try? FileSystem.status(directory) else { return [] }
         guard status.kind == .directory, status.owner == runtime.uid, status.isPrivate else {
@@ -145,14 +145,14 @@ struct HandoffSender {
                 try UnixSocket.send(connection, offerBytes, deadline: deadline)
                 switch try HandoffWire.readReply(connection, deadline: deadline) {
                 case .peerRefused?:
-                    throw HandoffFailure.permission("the listener at '\(path)' refused this process")
+                    throw HelperFailure.permission("the listener at '\(path)' refused this process")
                 case let reply?:
                     guard let answer = reply.answer else { continue }
                     offered.append(Offered(connection: connection, answer: answer))
                 case nil:
                     continue // garbage: not a listener of ours
                 }
-            } catch let failure as HandoffFailure {
+            } catch let failure as HelperFailure {
                 throw failure
             } catch let error as SystemError where error.code == ETIMEDOUT {
                 offered.append(Offered(connection: connection, answer: nil))

@@ -6,7 +6,7 @@ enum ListenValidation {
         "dialect", "redirect-uri", "policy", "state", "issuer", "response-mode",
         "max-length", "max-parameters", "max-value-length",
     ]
-    static let parseFlags: [String] = ["require-issuer"]
+    static let parseFlags: [String] = ["require-issuer", "allow-localhost"]
 
     /// `parse`'s arguments for these `listen` arguments, in a stable order.
     static func parseArguments(from args: Arguments) -> [String] {

@@ -17,7 +17,7 @@ struct RuntimeDirectory {
     let uid: uid_t
 
     /// Finds, creates and checks the directory. `uid` is the user it must belong to.
-    static func resolve(environment: [String: String], uid: uid_t) throws(HandoffFailure) -> RuntimeDirectory {
+    static func resolve(environment: [String: String], uid: uid_t) throws(HelperFailure) -> RuntimeDirectory {
         let root: String
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty {
             guard base.hasPrefix("/") else { throw .permission("XDG_RUNTIME_DIR is not an absolute path") }
@@ -40,7 +40,7 @@ struct RuntimeDirectory {
     }
 
     /// Creates `path` with mode 0700 unless it exists, then checks it as any other.
-    func makePrivateDirectory(_ path: String) throws(HandoffFailure) {
+    func makePrivateDirectory(_ path: String) throws(HelperFailure) {
         do {
             try FileSystem.makeDirectory(path, mode: 0o700)
         } catch {
@@ -50,7 +50,7 @@ struct RuntimeDirectory {
     }
 
     /// A real directory (not a link), owned by `uid`, with no access for group or others.
-    static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HandoffFailure) {
+    static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HelperFailure) {
         let status: FileStatus?
         do { status = try FileSystem.status(path) } catch { throw .permission(error.description) }
         guard let status else { throw .permission("\(what) '\(path)' does not exist") }
@@ -65,7 +65,7 @@ struct RuntimeDirectory {
 
     /// The fallback lives in /tmp only if nobody else can rename things out of it: root's
     /// (or our) directory, and sticky when others may write to it.
-    static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HandoffFailure) {
+    static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
         guard let status = try? FileSystem.status(path), status.kind == .directory,
               status.owner == 0 || status.owner == uid,
               status.permissions & 0o022 == 0 || status.permissions & 0o1000 != 0 else {

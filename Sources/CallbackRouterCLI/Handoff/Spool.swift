@@ -21,7 +21,7 @@ struct Spool {
     private static let temporaryPrefix = ".tmp-"
     private static let claimedPrefix = ".claimed-"
 
-    init(_ runtime: RuntimeDirectory) throws(HandoffFailure) {
+    init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
         directory = runtime.spoolDirectory
         uid = runtime.uid
         try runtime.makePrivateDirectory(directory)
