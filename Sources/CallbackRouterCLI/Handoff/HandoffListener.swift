@@ -18,6 +18,8 @@ final class HandoffListener {
     private let listening: Descriptor
     /// How long one connection may take, from accept to `open`'s decision.
     var connectionTimeoutMilliseconds: Int64 = 5000
+    /// The only uid whose processes may connect: the runtime directory's.
+    var allowedPeer: uid_t
 
     enum Result: Equatable {
         case received(url: String)
@@ -30,6 +32,7 @@ final class HandoffListener {
         self.runtime = runtime
         self.scheme = scheme
         self.expectedState = expectedState
+        allowedPeer = runtime.uid
         try runtime.makePrivateDirectory(runtime.listenersDirectory)
         let directory = runtime.listenerDirectory(for: scheme)
         try runtime.makePrivateDirectory(directory)
@@ -82,7 +85,7 @@ final class HandoffListener {
     /// One connection; nil when it did not end this listener's wait.
     private func serve(_ connection: Descriptor, deadline: Deadline) -> Result? {
         defer { connection.close() }
-        guard let peer = try? UnixSocket.peerCredentials(connection), peer.uid == runtime.uid else {
+        guard let peer = try? UnixSocket.peerCredentials(connection), peer.uid == allowedPeer else {
             try? UnixSocket.send(connection, [HandoffWire.Reply.peerRefused.rawValue], deadline: deadline)
             return nil
         }

@@ -48,7 +48,11 @@ enum FileSystem {
     /// `mkdir` with `mode`; true when it was created, false when something already exists.
     @discardableResult
     static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) -> Bool {
-        if mkdir(path, mode) == 0 { return true }
+        if mkdir(path, mode) == 0 {
+            // The umask may have removed bits; set exactly what was asked.
+            _ = chmod(path, mode)
+            return true
+        }
         if errno == EEXIST { return false }
         throw SystemError("mkdir", path: path)
     }

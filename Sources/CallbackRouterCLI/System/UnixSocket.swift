@@ -47,15 +47,15 @@ enum UnixSocket {
     static func listen(at path: String, backlog: Int32 = 16) throws(SystemError) -> Descriptor {
         var address = try address(path)
         let descriptor = try newSocket()
-        // bind creates the file with 0777 & ~umask: make it 0600 from its first instant.
-        let previousMask = umask(0o177)
+        // bind creates the file with 0777 & ~umask. Callers bind inside a 0700 directory of
+        // their own, so nobody else can reach it before the chmod below; the umask is not
+        // touched (it is process-wide, and tests run listeners on several threads).
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         let bindErrno = errno
-        umask(previousMask)
         guard bound == 0 else { throw SystemError("bind", path: path, code: bindErrno) }
         guard chmod(path, 0o600) == 0, Glibc.listen(descriptor.rawValue, backlog) == 0 else {
             let failure = SystemError("listen", path: path)
