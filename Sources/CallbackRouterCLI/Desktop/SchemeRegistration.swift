@@ -61,7 +61,7 @@ struct SchemeRegistration {
 
     func register(executablePath: String) throws(HelperFailure) -> Report {
         let existing = try readOurEntry()
-        let mimeText = try readText(directories.mimeAppsList)
+        let mimeText = try readText(mimeAppsTarget())
         let edit: (text: String, edit: MimeAppsList.Edit)
         do {
             edit = try MimeAppsList.setDefault(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName)
@@ -92,7 +92,7 @@ struct SchemeRegistration {
         guard let entry = try readOurEntry() else { return nil }
         var changedMimeApps = false
         var wasOurs = false
-        if let mimeText = try readText(directories.mimeAppsList) {
+        if let mimeText = try readText(mimeAppsTarget()) {
             let restored = MimeAppsList.restore(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName, edit: entry.mimeAppsEdit)
             wasOurs = restored.wasOurs
             if let text = restored.text {
@@ -120,7 +120,7 @@ struct SchemeRegistration {
     }
 
     func currentDefault() throws(HelperFailure) -> String? {
-        try readText(directories.mimeAppsList).flatMap { MimeAppsList.defaultDesktopFile($0, mimeType: scheme.mimeType) }
+        try readText(mimeAppsTarget()).flatMap { MimeAppsList.defaultDesktopFile($0, mimeType: scheme.mimeType) }
     }
 
     /// What `xdg-mime query default` answers, or nil when xdg-mime is not installed.
