@@ -87,6 +87,11 @@ final class HandoffListener {
         defer { connection.close() }
         guard let peer = try? UnixSocket.peerCredentials(connection), peer.uid == allowedPeer else {
             try? UnixSocket.send(connection, [HandoffWire.Reply.peerRefused.rawValue], deadline: deadline)
+            // Let the stranger finish writing before closing, so that it reads the refusal
+            // instead of failing on a broken pipe; what it sent is discarded unread.
+            _ = shutdown(connection.rawValue, Int32(SHUT_WR))
+            let drainUntil = Deadline.after(milliseconds: 250).earlier(deadline)
+            while (try? UnixSocket.receive(connection, count: 1024, deadline: drainUntil)) != nil {}
             return nil
         }
         do {

@@ -142,7 +142,9 @@ struct HandoffSender {
             }
             let deadline = Deadline.after(milliseconds: replyTimeoutMilliseconds)
             do {
-                try UnixSocket.send(connection, offerBytes, deadline: deadline)
+                // A listener that refuses this process answers 'P' and closes at once: the
+                // offer may then fail to send, but the answer is still there to read.
+                try? UnixSocket.send(connection, offerBytes, deadline: deadline)
                 switch try HandoffWire.readReply(connection, deadline: deadline) {
                 case .peerRefused?:
                     throw HelperFailure.permission("the listener at '\(path)' refused this process")
