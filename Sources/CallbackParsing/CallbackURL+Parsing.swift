@@ -77,8 +77,10 @@ private struct Parser {
     mutating func parse() throws(ParseError) -> CallbackURL.Parts {
         let n = bytes.count
         guard n > 0 else { throw ParseError(.emptyInput, at: nil, "the URL is empty") }
-        guard n <= limits.maxLength else {
-            throw ParseError(.tooLong, at: limits.maxLength, "the URL is longer than \(limits.maxLength) bytes")
+        // The properties are settable past what init clamps: offsets are stored in 32 bits.
+        let maxLength = min(max(0, limits.maxLength), ParsingLimits.largestLength)
+        guard n <= maxLength else {
+            throw ParseError(.tooLong, at: maxLength, "the URL is longer than \(maxLength) bytes")
         }
         var i = try parseScheme()
         parts.schemeEnd = i

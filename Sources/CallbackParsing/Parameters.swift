@@ -9,7 +9,10 @@ struct RawParameter: Sendable {
 }
 
 /// One decoded form-urlencoded parameter (`+` is a space, `%XX` decoded).
-public struct Parameter: Sendable, Hashable, CustomStringConvertible {
+///
+/// `description`, `debugDescription` and `dump()` show the name and the value's length,
+/// never the value: read ``value`` explicitly.
+public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let name: String
     public let value: String
 
@@ -20,6 +23,13 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible {
 
     /// The name and the value's length: values are secrets until proven otherwise.
     public var description: String { "\(Parameters.displayName(name)): <redacted, \(value.utf8.count) bytes>" }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["name": Parameters.displayName(name), "value": "<redacted, \(value.utf8.count) bytes>"],
+               displayStyle: .struct)
+    }
 }
 
 /// The parameters of a query or a fragment, decoded on access, in order, duplicates kept.
@@ -28,15 +38,18 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible {
 /// with `duplicate_parameter` instead of silently picking the first or the last
 /// (RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once").
 /// Names are compared after decoding, so `st%61te` and `state` are the same name.
-public struct Parameters: RandomAccessCollection, Sendable, CustomStringConvertible {
+public struct Parameters: RandomAccessCollection, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable {
     let source: String
     let raw: ArraySlice<RawParameter>
 
-    public var startIndex: Int { raw.startIndex }
-    public var endIndex: Int { raw.endIndex }
+    /// Positions count from 0 in both lists: `fragmentParameters[0]` is the fragment's
+    /// first parameter even when the query has some (the storage is one shared array).
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { raw.count }
 
     public subscript(position: Int) -> Parameter {
-        let item = raw[position]
+        let item = raw[raw.startIndex + position]
         return Parameter(name: decode(item.nameStart, item.nameEnd), value: decode(item.valueStart, item.valueEnd))
     }
 
@@ -83,7 +96,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     }
 
     /// Where the parameter at `position` starts in the URL (its name's first byte).
-    public func offset(at position: Int) -> Int { Int(raw[position].nameStart) }
+    public func offset(at position: Int) -> Int { Int(raw[raw.startIndex + position].nameStart) }
 
     /// Where the value of the first parameter with this name starts in the URL.
     public func valueOffset(named name: String) -> Int? {
@@ -92,6 +105,13 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
 
     /// `[code: <redacted, 10 bytes>, state: <redacted, 43 bytes>]`.
     public var description: String { redactedSummary }
+
+    public var debugDescription: String { redactedSummary }
+
+    /// `dump()` shows the redacted parameters, never the stored input.
+    public var customMirror: Mirror {
+        Mirror(self, children: map { (label: String?.none, value: $0 as Any) }, displayStyle: .collection)
+    }
 
     var redactedSummary: String {
         "[" + map(\.description).joined(separator: ", ") + "]"

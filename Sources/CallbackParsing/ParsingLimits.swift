@@ -8,11 +8,15 @@ public struct ParsingLimits: Sendable, Hashable {
     /// The longest parameter name or value accepted, in bytes as written. Default 8 KiB.
     public var maxValueLength: Int
 
+    /// Negative limits are read as 0. Lengths are capped at `Int32.max` (2 GiB): offsets
+    /// are stored in 32 bits, so a larger limit must not let a larger input through.
     public init(maxLength: Int = 16 * 1024, maxParameters: Int = 64, maxValueLength: Int = 8 * 1024) {
-        self.maxLength = max(0, maxLength)
+        self.maxLength = min(max(0, maxLength), Self.largestLength)
         self.maxParameters = max(0, maxParameters)
-        self.maxValueLength = max(0, maxValueLength)
+        self.maxValueLength = min(max(0, maxValueLength), Self.largestLength)
     }
+
+    static let largestLength = Int(Int32.max)
 
     /// 16 KiB, 64 parameters, 8 KiB a value.
     public static let `default` = ParsingLimits()

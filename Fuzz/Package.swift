@@ -1,0 +1,26 @@
+// swift-tools-version:5.3
+// The libFuzzer targets. A nested package because SwiftPM renames an executable target's
+// entry point, and libFuzzer brings its own `main`: each fuzzer is a plain target whose
+// main.swift holds `@_cdecl("LLVMFuzzerTestOneInput")` (shared/notes/swift-on-linux.md).
+//
+// Adding a fuzzer: a directory `Sources/fuzz-NAME/main.swift`, a seed directory
+// `seeds/NAME/`, and one entry in `fuzzers` below. `./run.sh NAME SECONDS` runs it;
+// `./run.sh all SECONDS` runs every `Sources/fuzz-*` directory.
+import PackageDescription
+
+/// Fuzzer name (without the `fuzz-` prefix) → the root package's products it tests.
+let fuzzers: [(name: String, products: [String])] = [
+    ("parse", ["CallbackParsing"]),
+]
+
+let package = Package(
+    name: "CallbackRouterFuzz",
+    products: fuzzers.map { .executable(name: "fuzz-" + $0.name, targets: ["fuzz-" + $0.name]) },
+    dependencies: [.package(name: "CallbackRouter", path: "..")],
+    targets: fuzzers.map { fuzzer in
+        .target(
+            name: "fuzz-" + fuzzer.name,
+            dependencies: fuzzer.products.map { .product(name: $0, package: "CallbackRouter") },
+            swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])])
+    }
+)

@@ -1,0 +1,116 @@
+// fuzz-parse: any byte string either parses or is refused with a well-formed ParseError,
+// and whatever parses prints back to a string that parses to identical components.
+//
+// Checked on every input (a violation traps, libFuzzer keeps the reproducer):
+// - exactly one outcome: a CallbackURL or a ParseError (typed throws), and the `String`
+//   and byte-collection entry points agree on it;
+// - a ParseError's reason is one of `ReasonCode.allCases`, its offset inside the input;
+// - parse → serialized → parse gives identical components and parameters, and printing
+//   the reparsed value gives the same string (the printer is a fixed point);
+// - `description` never shows a parameter value: it is identical for the same URL with
+//   every value replaced by as many `a`s, and contains no value longer than 3 bytes
+//   that the value-blind description does not also contain (host, path, names).
+// Linear time is checked by libFuzzer's `-timeout` over inputs up to `-max_len`.
+import CallbackParsing
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let outcome = parse(bytes)
+
+    // The String entry point must agree whenever the bytes are a String's UTF-8.
+    let text = String(decoding: bytes, as: UTF8.self)
+    if Array(text.utf8) == bytes {
+        let fromString = parse(text)
+        switch (outcome, fromString) {
+        case (.success(let a), .success(let b)):
+            check(a == b && a.serialized == b.serialized, "String and bytes parse differently")
+        case (.failure(let a), .failure(let b)):
+            check(a == b, "String and bytes refuse differently: \(a) vs \(b)")
+        default:
+            check(false, "String and bytes disagree on success")
+        }
+    }
+
+    switch outcome {
+    case .failure(let error):
+        check(ReasonCode.allCases.contains(error.reason), "unknown reason \(error.reason)")
+        if let offset = error.offset {
+            check(offset >= 0 && offset < size, "offset \(offset) outside an input of \(size) bytes")
+        } else {
+            check(error.reason == .emptyInput, "\(error.reason) without an offset")
+        }
+    case .success(let url):
+        checkRoundTrip(url)
+        checkRedaction(url)
+    }
+    return 0
+}
+
+func parse(_ bytes: [UInt8]) -> Result<CallbackURL, ParseError> {
+    Result { () throws(ParseError) in try CallbackURL(parsing: bytes) }
+}
+
+func parse(_ text: String) -> Result<CallbackURL, ParseError> {
+    Result { () throws(ParseError) in try CallbackURL(parsing: text) }
+}
+
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
+func checkRoundTrip(_ url: CallbackURL) {
+    let printed = url.serialized
+    guard case .success(let again) = parse(printed) else {
+        fatalError("the serialization does not parse again")
+    }
+    check(again == url, "reparse changed a component")
+    check(again.scheme == url.scheme && again.userinfo == url.userinfo && again.port == url.port
+          && again.path == url.path && again.query == url.query && again.fragment == url.fragment,
+          "reparse changed a raw component")
+    check(again.hasAuthority == url.hasAuthority, "reparse changed whether there is an authority")
+    check(again.host?.kind == url.host?.kind && again.host?.text == url.host?.text
+          && again.host?.addressBytes == url.host?.addressBytes, "reparse changed the host")
+    check(Array(again.queryParameters) == Array(url.queryParameters), "reparse changed the query parameters")
+    check(Array(again.fragmentParameters) == Array(url.fragmentParameters), "reparse changed the fragment parameters")
+    check(again.serialized == printed, "printing is not a fixed point")
+    check((try? again.decodedPath()) == (try? url.decodedPath()), "reparse changed the decoded path")
+}
+
+/// Rewrites a raw query or fragment with every value replaced by as many `a`s as its
+/// decoded length, keeping names and separators.
+func blindValues(_ raw: String, _ parameters: Parameters) -> String {
+    var out = ""
+    var index = parameters.startIndex
+    for pair in raw.split(separator: "&", omittingEmptySubsequences: false) {
+        if pair.isEmpty { out += "&"; continue }
+        if let equals = pair.firstIndex(of: "="), index < parameters.endIndex {
+            out += pair[..<equals] + "=" + String(repeating: "a", count: parameters[index].value.utf8.count) + "&"
+        } else {
+            out += pair + "&"
+        }
+        index += 1
+    }
+    return String(out.dropLast())
+}
+
+func checkRedaction(_ url: CallbackURL) {
+    var blind = url.scheme + ":"
+    if let host = url.host {
+        blind += "//" + (url.userinfo.map { $0 + "@" } ?? "") + host.text + (url.port.map { ":" + String($0) } ?? "")
+    }
+    blind += url.path
+    if let query = url.query { blind += "?" + blindValues(query, url.queryParameters) }
+    if let fragment = url.fragment { blind += "#" + blindValues(fragment, url.fragmentParameters) }
+    guard case .success(let blinded) = parse(blind) else {
+        fatalError("the value-blind rewrite does not parse")
+    }
+    let description = url.description
+    let blindDescription = blinded.description
+    for parameter in Array(url.queryParameters) + Array(url.fragmentParameters)
+    where parameter.value.utf8.count > 3 && description.contains(parameter.value) {
+        check(blindDescription.contains(parameter.value), "description shows a parameter value")
+    }
+    check(description == blindDescription, "description depends on parameter values")
+    check(String(reflecting: url) == description, "debugDescription differs from description")
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Build and run one libFuzzer target, or all of them.
+#
+#   Fuzz/run.sh TARGET SECONDS     e.g. Fuzz/run.sh parse 60
+#   Fuzz/run.sh all SECONDS        every Sources/fuzz-*/ directory, SECONDS each
+#
+# TARGET is a directory name under Sources/ without its `fuzz-` prefix. Each run starts
+# from a fresh working corpus Fuzz/corpus/TARGET seeded from the committed Fuzz/seeds/TARGET,
+# uses Fuzz/dictionaries/TARGET.dict (or url.dict), and writes reproducers to
+# Fuzz/artifacts/TARGET/. Exits non-zero when the fuzzer finds a crash, a timeout or a leak.
+# Extra arguments after SECONDS go to libFuzzer (e.g. -jobs=2, -seed=1).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+
+if [[ $# -lt 2 || "$1" == "-h" || "$1" == "--help" ]]; then
+    usage
+    [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]] && exit 0 || exit 64
+fi
+target="$1"; seconds="$2"; shift 2
+if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then echo "run.sh: SECONDS must be a number, got '$seconds'" >&2; exit 64; fi
+
+if [[ "$target" == "all" ]]; then
+    targets=()
+    for dir in "$here"/Sources/fuzz-*/; do
+        name="$(basename "$dir")"; targets+=("${name#fuzz-}")
+    done
+else
+    if [[ ! -d "$here/Sources/fuzz-$target" ]]; then
+        echo "run.sh: no fuzz target '$target' (expected $here/Sources/fuzz-$target/)" >&2
+        exit 64
+    fi
+    targets=("$target")
+fi
+
+echo "== building ${targets[*]} (release, -sanitize=fuzzer,address)" >&2
+log="$(mktemp)"
+if ! (cd "$here" && swift build -c release -Xswiftc -sanitize=fuzzer,address >"$log" 2>&1); then
+    grep -v "Cannot export local symbol '__asan" "$log" >&2   # the gold linker's noise
+    rm -f "$log"
+    echo "run.sh: the fuzz build failed" >&2
+    exit 70
+fi
+rm -f "$log"
+bin="$(cd "$here" && swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)"
+
+status=0
+for name in "${targets[@]}"; do
+    exe="$bin/fuzz-$name"
+    if [[ ! -x "$exe" ]]; then
+        echo "run.sh: the build produced no $exe (is 'fuzz-$name' listed in Fuzz/Package.swift?)" >&2
+        exit 70
+    fi
+    corpus="$here/corpus/$name"
+    artifacts="$here/artifacts/$name"
+    rm -rf "$corpus"
+    mkdir -p "$corpus" "$artifacts"
+    if [[ -d "$here/seeds/$name" ]]; then cp -R "$here/seeds/$name/." "$corpus/"; fi
+    dict="$here/dictionaries/$name.dict"
+    [[ -f "$dict" ]] || dict="$here/dictionaries/url.dict"
+    dictarg=()
+    [[ -f "$dict" ]] && dictarg=("-dict=$dict")
+
+    echo "== fuzz-$name for ${seconds}s (corpus $corpus, artifacts $artifacts)" >&2
+    if SWIFT_BACKTRACE=enable=no "$exe" "$corpus" \
+        -max_total_time="$seconds" -max_len=20000 -timeout=5 -rss_limit_mb=4096 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/" "${dictarg[@]}" "$@"; then
+        echo "== fuzz-$name: no crash in ${seconds}s" >&2
+    else
+        code=$?
+        echo "== fuzz-$name FAILED (exit $code); reproducers:" >&2
+        ls -1 "$artifacts" >&2 || true
+        status=1
+    fi
+done
+exit $status
