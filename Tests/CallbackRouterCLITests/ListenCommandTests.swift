@@ -50,7 +50,7 @@ import Testing
         let listened = listening.join()
         let parsed = runTool(["parse"] + options + ["--", url], environment: environment)
         #expect(listened.stdout == parsed.stdout)
-        #expect(listened.exit == parsed.exit)
+        #expect(listened.exit == parsed.exit, "stderr: \(listened.stderr)")
         #expect(listened.stdout.hasPrefix("{\"outcome\":"))
     }
 

@@ -44,7 +44,23 @@ enum UnixSocket {
     }
 
     /// Binds a listening socket at `path` with mode 0600. The path must not exist.
+    ///
+    /// The socket is bound under a temporary name and renamed to `path` only once it
+    /// accepts connections: a client that finds `path` never sees the instant between
+    /// `bind` and `listen` (when connecting is refused, as it is for a dead listener's).
     static func listen(at path: String, backlog: Int32 = 16) throws(SystemError) -> Descriptor {
+        // No longer than the final name of a listener (16 hex digits + ".sock").
+        let temporary = parentDirectory(path) + "/.b" + RandomName.hex(bytes: 8) + "~"
+        let descriptor = try bindAndListen(temporary, backlog: backlog)
+        guard Glibc.rename(temporary, path) == 0 else {
+            let failure = SystemError("rename", path: path)
+            _ = unlink(temporary)
+            throw failure
+        }
+        return descriptor
+    }
+
+    private static func bindAndListen(_ path: String, backlog: Int32) throws(SystemError) -> Descriptor {
         var address = try address(path)
         let descriptor = try newSocket()
         // bind creates the file with 0777 & ~umask. Callers bind inside a 0700 directory of
