@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
         .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
         .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
+        // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
+        .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
         .executable(name: "callback-bench", targets: ["callback-bench"]),
     ],

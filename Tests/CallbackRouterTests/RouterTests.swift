@@ -101,7 +101,7 @@ private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
         _ = try router.begin(on: "google")
         expectReason(.noRoute) { try router.handle("com.example.app:/other?code=abc&state=x") }
         expectReason(.noRoute) { try router.handle("com.evil.app:/oauth2redirect?code=abc&state=x") }
-        expectReason(.noRoute) { try router.begin(on: "nonexistent") }
+        expectReason(.noRoute) { _ = try router.begin(on: "nonexistent") }
     }
 
     @Test func refusesUserinfoInACallback() throws {
@@ -146,7 +146,7 @@ private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
     @Test func allowsOnePendingAttemptPerRoute() throws {
         let router = try makeRouter()
         _ = try router.begin(on: "prelude")
-        expectReason(.conflict) { try router.begin(on: "prelude") }
+        expectReason(.conflict) { _ = try router.begin(on: "prelude") }
         // A stateful route next to it is not affected.
         #expect(throws: Never.self) { try router.begin(on: "google") }
     }
