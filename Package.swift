@@ -12,7 +12,10 @@ let package = Package(
         .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
         .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
         .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
+        // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
+        .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
+        .executable(name: "callback-bench", targets: ["callback-bench"]),
     ],
     targets: [
         // The one URL parser of the project. Imports nothing.
@@ -26,7 +29,13 @@ let package = Package(
         .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter"], swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
-        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing"], swiftSettings: strict),
+        // Benchmarks: ours against Foundation in one release-mode run (swift run -c release callback-bench).
+        // Counts heap allocations by interposing glibc's allocator (a C target, not a dependency).
+        .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+        .executableTarget(name: "callback-bench", dependencies: ["CallbackRouter", "CallbackRouterCLI", "MallocCounter"],
+                          path: "Benchmarks/callback-bench", swiftSettings: strict),
+
+        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),

@@ -16,20 +16,27 @@
 public struct CallbackURL: Sendable {
     /// The input as given; only ASCII once parsing succeeded.
     let source: String
-    let schemeEnd: Int
-    let authority: AuthorityRanges?
-    let pathRange: Range<Int>
-    let queryRange: Range<Int>?
-    let fragmentRange: Range<Int>?
-    let rawParameters: [RawParameter]
-    /// How many of `rawParameters` come from the query (the rest are the fragment's).
-    let queryParameterCount: Int
+    /// Where each component stands in `source`: offsets only, so parsing allocates nothing.
+    let parts: Parts
+
+    var schemeEnd: Int { parts.schemeEnd }
+    var authority: AuthorityRanges? { parts.authority }
+    var pathRange: Range<Int> { parts.path }
+    var queryRange: Range<Int>? { parts.query }
+    var fragmentRange: Range<Int>? { parts.fragment }
+    var parameters: ParameterStorage { parts.parameters }
+    /// How many of `parameters` come from the query (the rest are the fragment's).
+    var queryParameterCount: Int { parts.queryParameterCount }
 
     struct AuthorityRanges: Sendable {
         let userinfo: Range<Int>?
         let host: Host
         let port: Int?
     }
+
+    /// The URL exactly as given to the parser (printable ASCII only, since it parsed).
+    /// Send this, not ``serialized``, where a peer compares strings (`redirect_uri`).
+    public var string: String { source }
 
     /// The scheme, lowercased (`myapp`, `com.example.app`, `https`).
     public var scheme: String {
@@ -52,6 +59,9 @@ public struct CallbackURL: Sendable {
     /// The path exactly as written (not decoded); may be empty.
     public var path: String { substring(pathRange) }
 
+    /// The path as written, as a `Substring` of the URL: no copy.
+    public var pathSlice: Substring { slice(pathRange) }
+
     /// The query as written, without `?`; nil when there is no `?`, empty for a bare `?`.
     public var query: String? { queryRange.map(substring) }
 
@@ -60,12 +70,12 @@ public struct CallbackURL: Sendable {
 
     /// The query's parameters, decoded, in order, duplicates kept.
     public var queryParameters: Parameters {
-        Parameters(source: source, raw: rawParameters[..<queryParameterCount])
+        Parameters(source: source, storage: parameters, positions: 0 ..< queryParameterCount)
     }
 
     /// The fragment's parameters, decoded, in order, duplicates kept.
     public var fragmentParameters: Parameters {
-        Parameters(source: source, raw: rawParameters[queryParameterCount...])
+        Parameters(source: source, storage: parameters, positions: queryParameterCount ..< parameters.count)
     }
 
     /// The path, percent-decoded. Throws `invalid_utf8` when the decoded bytes are not UTF-8.
@@ -97,10 +107,13 @@ public struct CallbackURL: Sendable {
     }
 
     func substring(_ range: Range<Int>) -> String {
+        String(slice(range))
+    }
+
+    func slice(_ range: Range<Int>) -> Substring {
         let utf8 = source.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        let end = utf8.index(start, offsetBy: range.count)
-        return String(source[start ..< end])
+        return Substring(utf8[start ..< utf8.index(start, offsetBy: range.count)])
     }
 
     private func decodedComponent(_ range: Range<Int>, name: String) throws(ParseError) -> String {

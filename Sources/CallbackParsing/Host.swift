@@ -15,32 +15,60 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 
     /// What kind of host this is.
     public let kind: Kind
-    /// The host as written, lowercased for a registered name; IPv6 with its brackets.
-    public let text: String
-    /// The address bytes (4 or 16) for an IP address, empty for a registered name.
-    public let addressBytes: [UInt8]
+    /// The string the host was parsed from, and where in it the host stands: the text is
+    /// made on access, so that parsing a URL allocates nothing for its host.
+    let source: String
+    let range: Range<Int>
+    let hasUppercase: Bool
+    /// The address, big-endian: IPv4 in the low 32 bits of `low`, IPv6 across both.
+    let high: UInt64
+    let low: UInt64
 
-    init(kind: Kind, text: String, addressBytes: [UInt8]) {
+    init(kind: Kind, source: String, range: Range<Int>, hasUppercase: Bool, high: UInt64 = 0, low: UInt64 = 0) {
         self.kind = kind
-        self.text = text
-        self.addressBytes = addressBytes
+        self.source = source
+        self.range = range
+        self.hasUppercase = hasUppercase
+        self.high = high
+        self.low = low
     }
 
     /// Parses a host the way the URL parser does (`example.com`, `127.0.0.1`, `[::1]`).
     public init(parsing text: String) throws(ParseError) {
         var text = text
+        text.makeContiguousUTF8()
         let parsed: Result<Host, ParseError> = text.withUTF8 { bytes in
             Result { () throws(ParseError) in try Host.parse(bytes, base: 0) }
         }
-        self = try parsed.get()
+        self = try parsed.get().attached(to: text, base: 0)
+    }
+
+    /// The host as written, lowercased for a registered name; IPv6 with its brackets.
+    public var text: String {
+        let utf8 = source.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        let end = utf8.index(start, offsetBy: range.count)
+        let raw = String(source[start ..< end])
+        return hasUppercase && kind == .registeredName ? raw.lowercased() : raw
+    }
+
+    /// The address bytes (4 or 16) for an IP address, empty for a registered name.
+    public var addressBytes: [UInt8] {
+        switch kind {
+        case .registeredName: return []
+        case .ipv4: return (0 ..< 4).map { UInt8(truncatingIfNeeded: low >> (24 - 8 * $0)) }
+        case .ipv6:
+            return (0 ..< 8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+                + (0 ..< 8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+        }
     }
 
     /// Whether this is a loopback IP literal: 127.0.0.0/8 or `::1` (RFC 8252 §7.3). A
     /// registered name such as `localhost` is not: it depends on name resolution (§8.3).
     public var isLoopbackAddress: Bool {
         switch kind {
-        case .ipv4: return addressBytes.first == 127
-        case .ipv6: return addressBytes == [UInt8](repeating: 0, count: 15) + [1]
+        case .ipv4: return low >> 24 == 127
+        case .ipv6: return high == 0 && low == 1
         case .registeredName: return false
         }
     }
@@ -49,12 +77,31 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (a: Host, b: Host) -> Bool {
         guard a.kind == b.kind else { return false }
-        return a.kind == .registeredName ? a.text == b.text : a.addressBytes == b.addressBytes
+        guard a.kind == .registeredName else { return a.high == b.high && a.low == b.low }
+        guard a.range.count == b.range.count else { return false }
+        var x = a.source, y = b.source
+        return x.withUTF8 { xs in
+            y.withUTF8 { ys in
+                for i in 0 ..< a.range.count where xs[a.range.lowerBound + i] | 0x20 != ys[b.range.lowerBound + i] | 0x20 {
+                    // Registered names hold no byte whose case-folding (| 0x20) collides
+                    // with another allowed byte except letters, so this is an exact
+                    // case-insensitive comparison.
+                    return false
+                }
+                return true
+            }
+        }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
-        if kind == .registeredName { hasher.combine(text) } else { hasher.combine(addressBytes) }
+        if kind == .registeredName { hasher.combine(text) } else { hasher.combine(high); hasher.combine(low) }
+    }
+
+    /// The same host, pointing into `source` at `base` (parsing works on a buffer).
+    func attached(to source: String, base: Int) -> Host {
+        Host(kind: kind, source: source, range: (range.lowerBound + base) ..< (range.upperBound + base),
+             hasUppercase: hasUppercase, high: high, low: low)
     }
 }
 
@@ -76,13 +123,15 @@ extension Host {
             guard let bytes = parseIPv6(inner) else {
                 throw ParseError(.invalidHost, at: base + 1, "not a valid IPv6 address")
             }
-            return Host(kind: .ipv6, text: String(decoding: raw, as: UTF8.self), addressBytes: bytes)
+            var high: UInt64 = 0, low: UInt64 = 0
+            for i in 0 ..< 8 { high = high << 8 | UInt64(bytes[i]) }
+            for i in 8 ..< 16 { low = low << 8 | UInt64(bytes[i]) }
+            return Host(kind: .ipv6, source: "", range: 0 ..< raw.count, hasUppercase: false, high: high, low: low)
         }
 
-        let table = CharacterClass.table
         var hasUpper = false
         for (i, byte) in raw.enumerated() {
-            if table[Int(byte)] & CharacterClass.regName.rawValue == 0 {
+            if !CharacterClass.regName.contains(byte) {
                 if isForbiddenEverywhere(byte) {
                     throw ParseError(.invalidCharacter, at: base + i, "the host contains \(describeByte(byte))")
                 }
@@ -98,15 +147,10 @@ extension Host {
                 throw ParseError(.invalidHost, at: base,
                                  "a host that ends in a number must be a dotted-decimal IPv4 address (browsers read forms like 0x7f.1 or 127.1 as IPv4)")
             }
-            return Host(kind: .ipv4, text: String(decoding: raw, as: UTF8.self), addressBytes: address)
+            let value = address.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return Host(kind: .ipv4, source: "", range: 0 ..< raw.count, hasUppercase: false, low: value)
         }
-        let text: String
-        if hasUpper {
-            text = String(decoding: raw.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        } else {
-            text = String(decoding: raw, as: UTF8.self)
-        }
-        return Host(kind: .registeredName, text: text, addressBytes: [])
+        return Host(kind: .registeredName, source: "", range: 0 ..< raw.count, hasUppercase: hasUpper)
     }
 
     /// WHATWG's "ends in a number": the last label (ignoring one trailing dot) is all
@@ -121,7 +165,7 @@ extension Host {
         let label = UnsafeBufferPointer(rebasing: raw[start ..< end])
         if label.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return true }
         if label.count >= 2 && label[0] == UInt8(ascii: "0") && (label[1] | 0x20) == UInt8(ascii: "x") {
-            return label.dropFirst(2).allSatisfy { CharacterClass.table[Int($0)] & CharacterClass.hexDigit.rawValue != 0 }
+            return label.dropFirst(2).allSatisfy { CharacterClass.hexDigit.contains($0) }
         }
         return false
     }
@@ -182,7 +226,7 @@ extension Host {
             guard length >= 1 && length <= 4 else { return nil }
             var value: UInt16 = 0
             for k in i ..< j {
-                guard CharacterClass.table[Int(raw[k])] & CharacterClass.hexDigit.rawValue != 0 else { return nil }
+                guard CharacterClass.hexDigit.contains(raw[k]) else { return nil }
                 value = value << 4 | UInt16(hexValue(raw[k]))
             }
             pieces.append(value)

@@ -27,6 +27,8 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         .implicitGrantNotSupported, .unknownStatus, .stateMissing, .stateMismatch,
         .issuerMissing, .issuerMismatch,
         .unknownState, .replayed, .attemptExpired, .conflict, .cancelled, .timeout, .noRoute,
+        // Added after design.md's first table (codes are added, never renamed):
+        .parametersInQuery,
     ]
 
     // MARK: Syntax
@@ -78,6 +80,9 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let ambiguousResponse = ReasonCode(rawValue: "ambiguous_response")
     /// `parameters_in_fragment`: response parameters in the fragment where the query is expected.
     public static let parametersInFragment = ReasonCode(rawValue: "parameters_in_fragment")
+    /// `parameters_in_query`: response parameters in the query where the route expects them
+    /// in the fragment (`response_mode=fragment`); the mirror of `parameters_in_fragment`.
+    public static let parametersInQuery = ReasonCode(rawValue: "parameters_in_query")
     /// `implicit_grant_not_supported`: tokens in the URL (`access_token`, `id_token`).
     public static let implicitGrantNotSupported = ReasonCode(rawValue: "implicit_grant_not_supported")
     /// `unknown_status`: a status the dialect does not define.

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// do { let outcome = try router.handle(url) }
-/// catch ReasonCode.stateMismatch { … }      // or: catch CallbackError.stateMismatch
+/// catch ReasonCode.stateMismatch { … }
 /// catch let error as CallbackError { print(error.reason, error.detail) }
 /// ```
 ///

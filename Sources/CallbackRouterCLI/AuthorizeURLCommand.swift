@@ -1,18 +1,135 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+import CallbackRouter
+
+/// `callback-router authorize-url …`: an authorization request URL and its fresh secrets.
 enum AuthorizeURLCommand: Command {
     static let name = "authorize-url"
     static let summary = "Build an OAuth 2.0 / OIDC authorization request URL"
     static let help = """
-    OVERVIEW: Build an OAuth 2.0 / OIDC authorization request URL.
+    OVERVIEW: Build an OAuth 2.0 / OIDC authorization request URL with PKCE, with a fresh
+    random state, code verifier and nonce, for scripts that drive a login.
 
-    USAGE: callback-router authorize-url [options]
+    USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U
+                                         [--scope S] [--param NAME=VALUE]...
+                                         [--policy P] [--allow-localhost]
 
-    Not available in this build yet.
+    OPTIONS:
+      --endpoint URL          The provider's authorization endpoint, e.g.
+                              https://example.auth0.com/authorize. https, or http only to
+                              a loopback IP literal (127.0.0.1, [::1]); no userinfo, no
+                              fragment. Its own query parameters are kept.
+      --client-id ID          The client_id (printable ASCII).
+      --redirect-uri U        Where the provider sends the browser back, sent exactly as
+                              given. Checked as 'parse' checks a --redirect-uri: an absolute
+                              URI without fragment or userinfo, not javascript:, data:, file:,
+                              vbscript:, about: or blob:, no repeated query parameter and none
+                              named like a response parameter (code, state…), and allowed by
+                              the policy.
+      --scope S               Space-separated scopes (default: openid).
+      --param NAME=VALUE      An extra parameter (audience, prompt, login_hint…); repeat
+                              for more. It may not be one the request sets itself
+                              (response_type, client_id, redirect_uri, scope, state,
+                              code_challenge, code_challenge_method, nonce), nor one the
+                              endpoint's query already has, nor be given twice (resource,
+                              RFC 8707, may repeat). The first '=' splits name from value.
+      --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
+                              or http://[::1] any port, claimed https) or custom-scheme-only
+                              (http and https refused), as for 'parse'.
+      --allow-localhost       Accept http://localhost as a loopback redirect (RFC 8252 §8.3
+                              advises against it).
+      -h, --help              Show this help.
+
+    The URL carries response_type=code, client_id, redirect_uri, scope, state,
+    code_challenge, code_challenge_method=S256 and nonce, then the extra parameters. The
+    state, the verifier and the nonce are each 32 bytes from the system CSPRNG,
+    base64url-encoded (43 characters). Every value is percent-encoded: only
+    A-Z a-z 0-9 - . _ ~ stay raw, a space is %20 (never '+', which form decoders and
+    RFC 3986 decoders read differently).
+
+    OUTPUT:
+      {"url":…,"state":…,"code_verifier":…,"nonce":…}
+      Keep state to check the callback (callback-router parse --state) and code_verifier
+      for the token request; both are secrets. A bad setting prints
+      {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":N|null}
+      (the offset, when there is one, is into the --redirect-uri value). A private-use
+      scheme without a dot (myapp) is accepted with a warning on stderr (RFC 8252 §7.1
+      recommends a reverse domain name).
+
+    EXIT CODES:
+      0 printed, 64 usage or invalid configuration.
+
+    EXAMPLE:
+      callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
+          --client-id abc123 --redirect-uri http://127.0.0.1:8400/callback \\
+          --scope 'openid profile offline_access' --param audience=https://api.example.com
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy"]
+        guard let args = readArguments(arguments, options: options, flags: ["allow-localhost"],
+                                       context: context, exit: &exit) else {
+            return exit
+        }
+        let endpoint: String, clientID: String, redirectURI: String, scope: String
+        let policy: RedirectURIPolicy
+        var extra: [(String, String)] = []
+        do throws(Arguments.UsageError) {
+            try args.noPositionals()
+            endpoint = try required("endpoint", args)
+            clientID = try required("client-id", args)
+            redirectURI = try required("redirect-uri", args)
+            scope = try args.single("scope") ?? "openid"
+            switch try args.single("policy") ?? "native" {
+            case "native": policy = .native
+            case "custom-scheme-only": policy = .customSchemeOnly
+            case let other:
+                throw Arguments.UsageError(description: "unknown policy '\(other)' (expected native or custom-scheme-only)")
+            }
+            for pair in args.all("param") {
+                guard let equals = pair.firstIndex(of: "=") else {
+                    throw Arguments.UsageError(description: "--param takes NAME=VALUE")
+                }
+                extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+            }
+        } catch {
+            return usageError(error.description, context: context)
+        }
+
+        // The same rules as parse's --redirect-uri; the string itself is sent unchanged
+        // (providers compare redirect_uri by exact string, RFC 9700 §2.1).
+        do {
+            let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
+            if !redirect.isReverseDNS {
+                context.printError("\(name): warning: the --redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide")
+            }
+        } catch {
+            context.printJSON(rejectionJSON(reason: error.reason, detail: "--redirect-uri: " + error.detail, offset: error.offset))
+            return ExitCode.usage
+        }
+
+        let secrets = AttemptSecrets()
+        let request: AuthorizationRequest
+        do {
+            request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI,
+                                               scope: scope, secrets: secrets, extraParameters: extra)
+        } catch {
+            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+            return ExitCode.usage
+        }
+        context.printJSON(.object([
+            ("url", .string(request.url)),
+            ("state", .string(secrets.state)),
+            ("code_verifier", .string(secrets.pkce.verifier)),
+            ("nonce", .string(secrets.nonce)),
+        ]))
+        return ExitCode.success
+    }
+
+    private static func required(_ name: String, _ args: Arguments) throws(Arguments.UsageError) -> String {
+        guard let value = try args.single(name) else {
+            throw Arguments.UsageError(description: "missing --\(name)")
+        }
+        return value
     }
 }

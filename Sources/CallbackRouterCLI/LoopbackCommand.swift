@@ -1,18 +1,305 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallbackRouter
+
+/// `callback-router loopback`: the RFC 8252 §7.3 receiver on 127.0.0.1.
 enum LoopbackCommand: Command {
     static let name = "loopback"
     static let summary = "Receive one callback on 127.0.0.1 (RFC 8252 §7.3)"
     static let help = """
-    OVERVIEW: Receive one callback on 127.0.0.1 (RFC 8252 §7.3).
+    OVERVIEW: Receive one OAuth callback on a loopback address (RFC 8252 §7.3) and print it
+    as parse does.
 
-    USAGE: callback-router loopback [options]
+    USAGE: callback-router loopback (--state S | --state-from-stdin | --no-state) [options]
 
-    Not available in this build yet.
+    OUTPUT (two lines on stdout):
+      line 1, as soon as the port is bound:   {"redirect_uri":"http://127.0.0.1:PORT/callback"}
+      last line, when the wait ends:          the outcome JSON, exactly as 'parse' prints it
+      Read line 1, put the redirect URI in the authorization request, open the browser,
+      then read the last line. Progress and refused requests are reported on stderr.
+
+    OPTIONS:
+      --state S               The state sent in the authorization request. Only a callback
+                              carrying exactly this state ends the wait.
+      --state-from-stdin      Read the state from the first line of stdin, after line 1 is
+                              printed: keeps it off the command line (other local users
+                              can read that in /proc) and lets a script get it from
+                              authorize-url, which needs the redirect URI first.
+      --no-state              Expect no state (dialects without one). Then any valid
+                              callback ends the wait: any local process or web page can
+                              end it. One of --state, --state-from-stdin and --no-state
+                              is required.
+      --port N                Port to bind (default 0: one the system picks).
+      --path P                Callback path, starting with '/' (default /callback).
+      --ipv6                  Bind [::1] instead of 127.0.0.1.
+      --timeout SECONDS       How long to wait (default 300; fractions allowed).
+      --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
+                              once bound.
+      --dialect D             auto (default), oauth2, prelude, ory, zephr or clerk, as for
+                              parse. Prelude, Ory and Zephr send no state: use --no-state.
+      --issuer I              The expected 'iss' (RFC 9207), checked when present.
+      --require-issuer        Refuse a callback without 'iss'.
+      --max-length N, --max-parameters N, --max-value-length N
+                              Parsing limits, as for parse.
+      -h, --help              Show this help.
+
+    BEHAVIOUR:
+      Binds only the loopback literal, never a wildcard address. Answers one page per
+      request and closes the connection. Only a GET to the path ends the wait, and only
+      when it carries the expected state: then the outcome (success, provider error, or
+      a refusal such as issuer_mismatch) is printed and the command exits. Any other
+      request is answered and ignored: wrong or missing state (400), other paths (404),
+      HEAD and OPTIONS (never consume the login), other methods (405), a Host header
+      other than the redirect URI's IP literal and port, 'localhost' included (403:
+      DNS rebinding), a cross-site subresource request (Sec-Fetch-Mode other than
+      navigate: 403), oversized (414/431) or malformed (400) requests. Requests are
+      served concurrently, each within 10 seconds and 16 KiB. Pages carry no script,
+      never show the state or the code, and are sent with Cache-Control: no-store and
+      Referrer-Policy: no-referrer. See docs/loopback.md.
+
+    EXIT CODES:
+      0 success outcome; 1 the provider reported an error (with the right state);
+      64 usage; 65 a callback with the right state was refused; 69 the address cannot be
+      bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges.
+
+    EXAMPLE (bash; jq for brevity):
+      coproc LB { callback-router loopback --state-from-stdin; }
+      exec {from_lb}<&"${LB[0]}" {to_lb}>&"${LB[1]}"   # bash drops LB when it exits
+      read -r first <&"$from_lb"      # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
+      uri=$(jq -r .redirect_uri <<<"$first")
+      req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
+            --client-id abc123 --redirect-uri "$uri")
+      jq -r .state <<<"$req" >&"$to_lb"                # the expected state, on stdin
+      xdg-open "$(jq -r .url <<<"$req")"
+      read -r outcome <&"$from_lb"    # the outcome, as parse prints it
 
     """
 
+    static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer"]).union(limitOptions)
+    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer"]
+
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
+            return exit
+        }
+        let configuration: LoopbackConfiguration
+        let settings: LoopbackValidation.Settings
+        let redirectURIFile: String?
+        let timeoutText: String
+        do throws(Arguments.UsageError) {
+            try args.noPositionals()
+            (configuration, timeoutText) = try readConfiguration(args)
+            settings = try readSettings(args)
+            redirectURIFile = try args.single("redirect-uri-file")
+            if redirectURIFile?.isEmpty == true { throw Arguments.UsageError(description: "--redirect-uri-file needs a path") }
+        } catch {
+            return usageError(error.description, context: context)
+        }
+
+        let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
+        let server: LoopbackServer
+        do {
+            server = try LoopbackServer(configuration: configuration)
+        } catch {
+            context.printError("\(name): cannot listen on \(configuration.address.uriHost) port \(configuration.port): \(error)")
+            switch error.code {
+            case EADDRINUSE: return ExitCode.tryAgain
+            case EACCES, EPERM: return ExitCode.permission
+            default: return ExitCode.unavailable
+            }
+        }
+        let validation: LoopbackValidation
+        do {
+            validation = try LoopbackValidation(settings, redirectURI: server.redirectURI)
+        } catch {
+            // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
+            context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+            return ExitCode.usage
+        }
+
+        if let redirectURIFile {
+            if let failure = writeAtomically(server.redirectURI + "\n", to: redirectURIFile) {
+                context.printError("\(name): cannot write --redirect-uri-file: \(failure)")
+                return ExitCode.usage
+            }
+        }
+        context.printJSON(.object([("redirect_uri", .string(server.redirectURI))]))
+
+        var validated = validation
+        if args.has("state-from-stdin") {
+            switch readStateLine(from: 0, until: deadline) {
+            case .success(let state):
+                do {
+                    var withState = settings
+                    withState.expectedState = state
+                    validated = try LoopbackValidation(withState, redirectURI: server.redirectURI)
+                } catch {
+                    context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+                    return ExitCode.usage
+                }
+            case .failure(.timedOut):
+                context.printJSON(rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
+                return ExitCode.tryAgain
+            case .failure(let problem):
+                context.printJSON(rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
+                return ExitCode.usage
+            }
+        }
+
+        let result = server.run(validation: validated, until: deadline) { line in context.printError("\(name): \(line)") }
+        switch result {
+        case .finished(let evaluation):
+            context.printJSON(evaluation.json)
+            return evaluation.exitCode
+        case .timedOut(let ignored):
+            let extra = ignored == 0 ? "" : " (\(ignored) request\(ignored == 1 ? "" : "s") to the callback path ignored)"
+            context.printJSON(rejectionJSON(reason: .timeout,
+                                            detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
+                                            offset: nil))
+            return ExitCode.tryAgain
+        }
+    }
+
+    static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackConfiguration, String) {
+        var configuration = LoopbackConfiguration()
+        configuration.address = args.has("ipv6") ? .ipv6 : .ipv4
+        configuration.port = try args.integer("port", in: 0 ... 65535) ?? 0
+        if let path = try args.single("path") {
+            guard isValidPath(path) else {
+                throw Arguments.UsageError(description: "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
+            }
+            configuration.path = path
+        }
+        let timeoutText = try args.single("timeout") ?? "300"
+        guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
+        }
+        configuration.timeout = .seconds(seconds)
+        return (configuration, timeoutText)
+    }
+
+    static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackValidation.Settings {
+        var settings = LoopbackValidation.Settings()
+        let state = try args.single("state")
+        let choices = (state == nil ? 0 : 1) + (args.has("no-state") ? 1 : 0) + (args.has("state-from-stdin") ? 1 : 0)
+        switch (state, choices) {
+        case (_, 0):
+            throw Arguments.UsageError(description: "give --state S or --state-from-stdin (the state of the authorization request), or --no-state for a dialect without state")
+        case (_, 2...):
+            throw Arguments.UsageError(description: "--state, --state-from-stdin and --no-state exclude each other")
+        case (.some(let value), _) where !isPlausibleState(value):
+            throw Arguments.UsageError(description: "--state must be non-empty printable ASCII")
+        default:
+            break
+        }
+        settings.expectedState = state
+        let dialectName = try args.single("dialect") ?? "auto"
+        guard let dialect = Dialect(rawValue: dialectName) else {
+            throw Arguments.UsageError(description: "unknown dialect '\(dialectName)' (expected "
+                + Dialect.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+        settings.dialect = dialect
+        settings.issuer = try args.single("issuer")
+        if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
+        settings.requireIssuer = args.has("require-issuer")
+        settings.limits = try readLimits(args)
+        return settings
+    }
+
+    /// A callback's state is VSCHAR (RFC 6749 Appendix A.5): any other could never match.
+    static func isPlausibleState(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+    }
+
+    enum StateLineProblem: Error, CustomStringConvertible {
+        case timedOut
+        case empty
+        case tooLong
+        case notPrintable
+        case unreadable(Int32)
+
+        var description: String {
+            switch self {
+            case .timedOut: return "no state arrived in time"
+            case .empty: return "stdin ended before a state was written"
+            case .tooLong: return "the state line is longer than 4096 bytes"
+            case .notPrintable: return "the state must be printable ASCII"
+            case .unreadable(let code): return "cannot read stdin: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// Reads one line (the expected state) from `fd`, waiting at most until `deadline`. The
+    /// line ends at LF (an optional CR before it is dropped) or at end of input.
+    static func readStateLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, StateLineProblem> {
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while true {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, LoopbackServer.milliseconds(until: deadline, now: .now))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .failure(.unreadable(errno))
+            }
+            if ready == 0 { return .failure(.timedOut) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .failure(.unreadable(errno))
+            }
+            let received = chunk[..<count]
+            if let newline = received.firstIndex(of: 0x0A) {
+                line += received[..<newline]
+                break
+            }
+            line += received
+            if count == 0 { break }
+            if line.count > 4096 { return .failure(.tooLong) }
+        }
+        if line.last == 0x0D { line.removeLast() }
+        guard line.count <= 4096 else { return .failure(.tooLong) }
+        guard !line.isEmpty else { return .failure(.empty) }
+        let state = String(decoding: line, as: UTF8.self)
+        guard isPlausibleState(state) else { return .failure(.notPrintable) }
+        return .success(state)
+    }
+
+    /// A path the URL parser reads back unchanged, with no query or fragment.
+    static func isValidPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), path.utf8.count <= 1024,
+              let url = try? CallbackURL(parsing: "http://127.0.0.1" + path) else { return false }
+        return url.path == path && url.query == nil && url.fragment == nil
+    }
+
+    /// Writes `text` to a temporary file next to `path`, then renames it over `path`, so a
+    /// reader never sees a partial redirect URI. Returns a description of the failure.
+    static func writeAtomically(_ text: String, to path: String) -> String? {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "\(temporary): \(String(cString: strerror(errno)))" }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let failure = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                return "\(temporary): \(failure)"
+            }
+            written += n
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let failure = String(cString: strerror(errno))
+            unlink(temporary)
+            return "\(path): \(failure)"
+        }
+        return nil
     }
 }

@@ -1,18 +1,69 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+import CallbackRouter
+
+/// `callback-router pkce [--verifier V]`: a PKCE verifier and its S256 challenge.
 enum PKCECommand: Command {
     static let name = "pkce"
     static let summary = "Print a PKCE code verifier and its S256 challenge"
     static let help = """
-    OVERVIEW: Print a PKCE code verifier and its S256 challenge.
+    OVERVIEW: Print a PKCE code verifier and its S256 code challenge (RFC 7636).
 
-    USAGE: callback-router pkce [options]
+    USAGE: callback-router pkce [--verifier V]
 
-    Not available in this build yet.
+    OPTIONS:
+      --verifier V            Compute the challenge of this verifier instead of a fresh
+                              one. It must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~
+                              (RFC 7636 §4.1). Command-line arguments are visible to other
+                              local users (ps, /proc): use this for test vectors, not for a
+                              verifier that will be redeemed.
+      -h, --help              Show this help.
+
+    A fresh verifier is 32 bytes from the system CSPRNG (getrandom), base64url-encoded
+    without padding: 43 characters, 256 bits. The challenge is
+    BASE64URL(SHA-256(ASCII(verifier))), method S256 ("plain" is never offered).
+
+    OUTPUT:
+      {"code_verifier":…,"code_challenge":…,"code_challenge_method":"S256"}
+      A verifier that breaks the rules prints
+      {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":null}
+      (the detail gives its length, never the verifier).
+
+    EXIT CODES:
+      0 printed, 64 usage or invalid verifier.
+
+    EXAMPLE:
+      callback-router pkce --verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk
+      {"code_verifier":"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk","code_challenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","code_challenge_method":"S256"}
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: ["verifier"], flags: [], context: context, exit: &exit) else {
+            return exit
+        }
+        let given: String?
+        do {
+            try args.noPositionals()
+            given = try args.single("verifier")
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        let pkce: PKCE
+        if let given {
+            do {
+                pkce = try PKCE(verifier: given)
+            } catch {
+                context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+                return ExitCode.usage
+            }
+        } else {
+            pkce = PKCE()
+        }
+        context.printJSON(.object([
+            ("code_verifier", .string(pkce.verifier)),
+            ("code_challenge", .string(pkce.challenge)),
+            ("code_challenge_method", .string(PKCE.method)),
+        ]))
+        return ExitCode.success
     }
 }

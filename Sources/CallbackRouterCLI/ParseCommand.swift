@@ -1,18 +1,146 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+import CallbackRouter
+
+/// `callback-router parse URL`: validate a callback and print what it means.
 enum ParseCommand: Command {
     static let name = "parse"
     static let summary = "Validate a callback URL and print what it means"
     static let help = """
-    OVERVIEW: Validate a callback URL and print what it means.
+    OVERVIEW: Validate a callback URL and print what it means, as one JSON object.
 
-    USAGE: callback-router parse [options]
+    USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
+                                 [--allow-localhost] [--state S] [--issuer I]
+                                 [--require-issuer] [--response-mode query|fragment]
+                                 [--max-length N] [--max-parameters N] [--max-value-length N] URL
 
-    Not available in this build yet.
+    ARGUMENTS:
+      URL                     The callback URL, exactly as delivered (quote it in the shell).
+
+    OPTIONS:
+      --dialect D             auto (default), oauth2, prelude, ory, zephr or clerk.
+                              auto picks by the parameters present and never picks ory.
+      --redirect-uri U        A registered redirect URI; repeat for several. The callback
+                              must answer one of them (scheme and host case-insensitive,
+                              port exact except loopback, path exact, registered query
+                              parameters present). None given: any the policy allows.
+      --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
+                              or http://[::1] any port, claimed https) or custom-scheme-only
+                              (http and https refused).
+      --allow-localhost       Accept http://localhost as a loopback redirect (RFC 8252 §8.3
+                              advises against it).
+      --state S               The expected state: none in the callback is state_missing,
+                              another is state_mismatch (constant-time comparison).
+      --issuer I              The expected iss (RFC 9207), checked when the callback has one.
+      --require-issuer        The callback must carry iss (issuer_missing otherwise).
+      --response-mode M       query (default) or fragment: where the response parameters are.
+      --max-length N          Longest URL accepted, in bytes (default 16384).
+      --max-parameters N      Most parameters accepted (default 64).
+      --max-value-length N    Longest parameter name or value, in bytes (default 8192).
+      -h, --help              Show this help.
+
+    OUTPUT:
+      {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
+      outcome is authorization_code, challenge_token, session_token_exchange_code,
+      login_success, partial_registration, login_failure, rotating_token_nonce or
+      authorization_error; dialect the one that decided; fields under their wire names
+      (code, state, iss, challenge_token, action, status, session_id, tracking_id,
+      state_key, identifier, message, rotating_token_nonce, created_session_id, error,
+      error_description, error_uri). Human text that breaks its syntax is left out and
+      named in "withheld":[…]. A refusal prints
+      {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}; the offset is into
+      the URL, or into the --redirect-uri value the detail names.
+      A private-use --redirect-uri scheme without a dot (myapp) is accepted with a warning
+      on stderr (RFC 8252 §7.1 recommends a reverse domain name).
+
+    EXIT CODES:
+      0 success outcome, 1 the provider reported a failure (authorization_error,
+      login_failure), 64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
+
+    EXAMPLES:
+      callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\
+          --state af0ifjsldkj 'com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj'
+      callback-router parse --policy custom-scheme-only 'myapp://oauth-callback?challenge_token=ct_1'
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        let options = limitOptions.union(["dialect", "redirect-uri", "policy", "state", "issuer", "response-mode"])
+        guard let args = readArguments(arguments, options: options, flags: ["require-issuer", "allow-localhost"],
+                                       context: context, exit: &exit) else {
+            return exit
+        }
+        let request: Request
+        do {
+            request = try Request(args)
+        } catch {
+            return usageError(error.description, context: context)
+        }
+
+        var redirectURIs: [RedirectURI] = []
+        for (index, text) in args.all("redirect-uri").enumerated() {
+            do {
+                let redirect = try RedirectURI(text, policy: request.policy, allowLocalhost: request.allowLocalhost)
+                if !redirect.isReverseDNS {
+                    context.printError("\(name): warning: --redirect-uri #\(index + 1): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide")
+                }
+                redirectURIs.append(redirect)
+            } catch {
+                let detail = "--redirect-uri #\(index + 1): " + error.detail
+                context.printJSON(CallbackRouterCLI.rejectionJSON(reason: error.reason, detail: detail, offset: error.offset))
+                return exitCode(for: error)
+            }
+        }
+        do {
+            let validator = try CallbackValidator(redirectURIs: redirectURIs, policy: request.policy,
+                                                  allowLocalhost: request.allowLocalhost, dialect: request.dialect,
+                                                  expecting: request.expectations)
+            let outcome = try validator.validate(request.url, limits: request.limits)
+            context.printJSON(outcomeJSON(outcome))
+            return exitCode(for: outcome)
+        } catch {
+            context.printJSON(rejectionJSON(error))
+            return exitCode(for: error)
+        }
+    }
+
+    /// The command line, read and checked (usage errors only: nothing about the URL).
+    struct Request {
+        let url: String
+        let dialect: Dialect
+        let policy: RedirectURIPolicy
+        let allowLocalhost: Bool
+        let expectations: CallbackExpectations
+        let limits: ParsingLimits
+
+        init(_ args: Arguments) throws(Arguments.UsageError) {
+            url = try args.onePositional("URL")
+            limits = try readLimits(args)
+
+            let dialectName = try args.single("dialect") ?? "auto"
+            guard let dialect = Dialect(rawValue: dialectName) else {
+                throw Arguments.UsageError(description: "unknown dialect '\(dialectName)' (expected "
+                    + Dialect.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            self.dialect = dialect
+
+            switch try args.single("policy") ?? "native" {
+            case "native": policy = .native
+            case "custom-scheme-only": policy = .customSchemeOnly
+            case let other:
+                throw Arguments.UsageError(description: "unknown policy '\(other)' (expected native or custom-scheme-only)")
+            }
+            allowLocalhost = args.has("allow-localhost")
+
+            let modeName = try args.single("response-mode") ?? "query"
+            guard let mode = ResponseMode(rawValue: modeName) else {
+                throw Arguments.UsageError(description: "unknown response mode '\(modeName)' (expected query or fragment)")
+            }
+            let state = try args.single("state")
+            if state?.isEmpty == true { throw Arguments.UsageError(description: "--state must not be empty") }
+            let issuer = try args.single("issuer")
+            if issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
+            expectations = CallbackExpectations(state: state, issuer: issuer,
+                                                requireIssuer: args.has("require-issuer"), responseMode: mode)
+        }
     }
 }

@@ -1,0 +1,177 @@
+// callback-bench: ours against Foundation, in the same process run, release mode.
+//   swift run -c release callback-bench [--quick]
+// Prints one line per row:
+//   BENCH <name> ours_ns=<n> foundation_ns=<n> speedup=<x> allocs=<n> [bytes_per_s=<n>]
+// Times are medians over repetitions, in nanoseconds per operation.
+import CallbackRouter
+import Foundation
+import MallocCounter
+
+let quick = CommandLine.arguments.contains("--quick")
+let repetitions = quick ? 5 : 15
+/// `--only NAME`: run just the rows whose name starts with NAME (for profiling one row).
+let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
+func selected(_ name: String) -> Bool { only.map { name.hasPrefix($0) } ?? true }
+
+/// Keeps results alive so the optimiser cannot drop the work.
+nonisolated(unsafe) var sink = 0
+
+@inline(never)
+func consume(_ value: Int) { sink &+= value }
+
+func nanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Median ns per operation of `body`, which performs `operations` operations per call.
+func measure(operations: Int, minimumNanoseconds: UInt64 = 20_000_000, _ body: () -> Void) -> Double {
+    body() // warm up
+    var iterations = 1
+    while true {
+        let start = nanoseconds()
+        for _ in 0 ..< iterations { body() }
+        let elapsed = nanoseconds() - start
+        if elapsed >= minimumNanoseconds / UInt64(repetitions) || iterations >= 1 << 20 { break }
+        iterations *= 2
+    }
+    var samples: [Double] = []
+    for _ in 0 ..< repetitions {
+        let start = nanoseconds()
+        for _ in 0 ..< iterations { body() }
+        samples.append(Double(nanoseconds() - start) / Double(iterations * operations))
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+/// Heap allocations per operation of `body`.
+func allocations(operations: Int, _ body: () -> Void) -> Double {
+    body()
+    let before = malloc_counter_allocations()
+    body()
+    return Double(malloc_counter_allocations() - before) / Double(operations)
+}
+
+func format(_ value: Double) -> String {
+    let rounded = (value * 10).rounded() / 10
+    return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+}
+
+func report(_ name: String, ours: Double, foundation: Double?, allocs: Double, bytes: Int? = nil, note: String = "") {
+    var line = "BENCH \(name) ours_ns=\(format(ours))"
+    if let foundation {
+        line += " foundation_ns=\(format(foundation)) speedup=\(format(foundation / ours))x"
+    } else {
+        line += " foundation_ns=- speedup=-"
+    }
+    line += " allocs=\(format(allocs))"
+    if let bytes { line += " bytes_per_s=\(Int(Double(bytes) / ours * 1e9))" }
+    if !note.isEmpty { line += " # \(note)" }
+    print(line)
+}
+
+// MARK: The operations
+
+/// Ours: components and every decoded parameter, as UTF-8 bytes (`forEachDecodedUTF8`:
+/// no copy of what needs no decoding, a stack buffer for what does; the checksum reads
+/// every byte so the work cannot be skipped).
+@inline(never)
+func oursParse(_ inputs: [String]) {
+    for input in inputs {
+        guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
+        var total = url.pathSlice.utf8.count
+        url.queryParameters.forEachDecodedUTF8 { name, value in
+            for byte in name { total &+= Int(byte) }
+            for byte in value { total &+= Int(byte) }
+        }
+        consume(total)
+    }
+}
+
+/// Ours, materializing every name and value as a `String` (what `Parameter` gives).
+@inline(never)
+func oursParseStrings(_ inputs: [String]) {
+    for input in inputs {
+        guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
+        var total = url.path.utf8.count
+        for parameter in url.queryParameters { total &+= parameter.name.utf8.count &+ parameter.value.utf8.count }
+        consume(total)
+    }
+}
+
+/// Ours, validation only: is it well-formed, what are its components (no decoding).
+@inline(never)
+func oursValidate(_ inputs: [String]) {
+    for input in inputs {
+        guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
+        consume(url.queryParameters.count)
+    }
+}
+
+/// Foundation: URLComponents(string:) + queryItems, the usual way.
+@inline(never)
+func foundationParse(_ inputs: [String]) {
+    for input in inputs {
+        guard let components = URLComponents(string: input) else { consume(1); continue }
+        var total = components.path.utf8.count
+        for item in components.queryItems ?? [] { total &+= item.name.utf8.count &+ (item.value?.utf8.count ?? 0) }
+        consume(total)
+    }
+}
+
+// MARK: Rows
+
+func parseRow(_ name: String, _ inputs: [String], note: String = "") {
+    guard selected(name) else { return }
+    let bytes = inputs.reduce(0) { $0 + $1.utf8.count }
+    let ours = measure(operations: inputs.count) { oursParse(inputs) }
+    let theirs = measure(operations: inputs.count) { foundationParse(inputs) }
+    let allocs = allocations(operations: inputs.count) { oursParse(inputs) }
+    report(name, ours: ours, foundation: theirs, allocs: allocs, bytes: bytes / inputs.count, note: note)
+}
+
+/// `--profile N`: parse the typical callback N times and exit, for callgrind
+/// (instructions per parse = total / N after subtracting a `--profile 0` run).
+if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
+   let count = Int(CommandLine.arguments[index + 1]) {
+    let inputs = [Corpus.typical]
+    if CommandLine.arguments.contains("--foundation") {
+        for _ in 0 ..< count { foundationParse(inputs) }
+    } else {
+        for _ in 0 ..< count { oursParse(inputs) }
+    }
+    exit(0)
+}
+
+print("# callback-bench: \(repetitions) repetitions, medians, ns per URL")
+parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic callbacks, components + decoded parameters")
+parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
+if selected("parse_strings") {
+    let inputs = Corpus.realistic
+    let ours = measure(operations: inputs.count) { oursParseStrings(inputs) }
+    let theirs = measure(operations: inputs.count) { foundationParse(inputs) }
+    let allocs = allocations(operations: inputs.count) { oursParseStrings(inputs) }
+    report("parse_strings", ours: ours, foundation: theirs, allocs: allocs,
+           note: "as parse, every name and value copied into a String")
+}
+if selected("validate_only") {
+    let inputs = Corpus.realistic
+    let ours = measure(operations: inputs.count) { oursValidate(inputs) }
+    let allocs = allocations(operations: inputs.count) { oursValidate(inputs) }
+    let theirs = measure(operations: inputs.count) {
+        for input in inputs { consume(URLComponents(string: input) == nil ? 0 : 1) }
+    }
+    report("validate_only", ours: ours, foundation: theirs, allocs: allocs, note: "parse without decoding values")
+}
+parseRow("parse_hostile", Corpus.hostile, note: "\(Corpus.hostile.count) hostile inputs, most refused")
+for size in [1024, 4096, 16 * 1024 - 64] {
+    parseRow("parse_\(size / 1024)KiB", [Corpus.sized(size)], note: "\(Corpus.sized(size).utf8.count) bytes")
+}
+for count in [1, 8, 32, 64] {
+    parseRow("parse_\(count)_parameters", [Corpus.withParameters(count)])
+}
+BenchRouter.run()

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A point on a monotonic clock, in nanoseconds. Only differences mean anything.
+public struct ClockInstant: Comparable, Hashable, Sendable {
+    public let nanoseconds: Int64
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static func < (a: ClockInstant, b: ClockInstant) -> Bool { a.nanoseconds < b.nanoseconds }
+
+    public func advanced(by duration: Duration) -> ClockInstant {
+        ClockInstant(nanoseconds: nanoseconds &+ duration.nanosecondsSaturated)
+    }
+}
+
+extension Duration {
+    var nanosecondsSaturated: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        let (total, overflow2) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflow2 ? (seconds < 0 ? .min : .max) : total
+    }
+}
+
+/// Where attempts read the time. The router takes one so that tests can move time by hand.
+public protocol AttemptClock: Sendable {
+    func now() -> ClockInstant
+}
+
+/// The system's monotonic clock (`CLOCK_MONOTONIC`): immune to wall-clock changes.
+public struct SystemAttemptClock: AttemptClock {
+    public init() {}
+    public func now() -> ClockInstant {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return ClockInstant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+}
+
+/// A clock that moves only when told to: for tests of expiry.
+public final class ManualAttemptClock: AttemptClock {
+    private let current: Mutex<ClockInstant>
+    public init(start: ClockInstant = ClockInstant(nanoseconds: 0)) { current = Mutex(start) }
+    public func now() -> ClockInstant { current.withLock { $0 } }
+    public func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
+}

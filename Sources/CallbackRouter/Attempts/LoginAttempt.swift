@@ -1,0 +1,41 @@
+/// One login the app started: the secrets that tie its callback to it, and its deadline.
+///
+/// Made by ``CallbackRouter/begin(on:lifetime:)``, which registers it as pending. The state,
+/// PKCE verifier and nonce are fresh CSPRNG output for every attempt; `description`,
+/// `debugDescription` and `dump` never show them.
+public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable {
+    /// Unique within a router.
+    public let id: UInt64
+    /// The route the callback must arrive on.
+    public let route: RouteID
+    /// The `state` sent in the authorization request (256 random bits, base64url).
+    public let state: String
+    /// The PKCE pair; send `pkce.challenge`, keep `pkce.verifier` for the token request.
+    public let pkce: PKCE
+    /// The OpenID Connect `nonce` to send and to check in the ID token.
+    public let nonce: String
+    /// The redirect URI to send as `redirect_uri`.
+    public let redirectURI: RedirectURI
+    public let dialect: Dialect
+    /// The issuer expected in `iss` (RFC 9207), if the route names one.
+    public let expectedIssuer: String?
+    public let createdAt: ClockInstant
+    public let expiresAt: ClockInstant
+
+    public static func == (a: LoginAttempt, b: LoginAttempt) -> Bool { a.id == b.id && a.route == b.route }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    public var description: String {
+        "LoginAttempt(#\(id), route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), state: <redacted, \(state.utf8.count) bytes>)"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["attempt": description], displayStyle: .struct) }
+
+    /// Builds the OAuth 2.0 / OIDC authorization request for this attempt.
+    public func authorizationRequest(endpoint: String, clientID: String, scope: String = "openid",
+                                     extraParameters: [(String, String)] = []) throws(CallbackError) -> AuthorizationRequest {
+        try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI.url.string,
+                                 scope: scope, state: state, pkce: pkce, nonce: nonce, extraParameters: extraParameters)
+    }
+}

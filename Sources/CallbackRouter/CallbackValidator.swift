@@ -1,0 +1,76 @@
+/// The whole validation of a callback, shared by the router, `callback-router parse`,
+/// `listen` and `loopback`: one place decides, in one order.
+///
+/// 1. Scheme policy (``RedirectURIPolicy``) → `scheme_not_allowed`.
+/// 2. Userinfo → `userinfo_not_allowed`; the registered redirect URIs → `redirect_uri_mismatch`
+///    (none registered: any callback the policy allows).
+/// 3. The dialect's rules, then state, then issuer (``CallbackClassifier``).
+///
+/// ```swift
+/// let validator = try CallbackValidator(
+///     redirectURIs: [RedirectURI("com.example.app:/oauth2redirect")],
+///     dialect: .oauth2, expecting: CallbackExpectations(state: attempt.state))
+/// let outcome = try validator.validate(try CallbackURL(parsing: delivered))
+/// ```
+public struct CallbackValidator: Sendable {
+    public let redirectURIs: [RedirectURI]
+    public let policy: RedirectURIPolicy
+    /// Whether an `http://localhost` callback passes the scheme policy (RFC 8252 §8.3 advises
+    /// against it). Also true when a registered redirect URI allows localhost.
+    public let allowLocalhost: Bool
+    public let dialect: Dialect
+    public let expectations: CallbackExpectations
+
+    /// - Throws: `invalid_configuration` when a redirect URI breaks `policy`.
+    public init(redirectURIs: [RedirectURI] = [], policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
+                dialect: Dialect = .auto, expecting expectations: CallbackExpectations = CallbackExpectations())
+        throws(CallbackError) {
+        for redirect in redirectURIs {
+            if let violation = RedirectURI.violation(of: redirect.url, policy: policy,
+                                                     allowLocalhost: allowLocalhost || redirect.allowsLocalhost) {
+                throw CallbackError(.invalidConfiguration, at: nil, violation.detail)
+            }
+        }
+        self.redirectURIs = redirectURIs
+        self.policy = policy
+        self.allowLocalhost = allowLocalhost || redirectURIs.contains(where: \.allowsLocalhost)
+        self.dialect = dialect
+        self.expectations = expectations
+    }
+
+    /// Steps 1 and 2: whether the callback is allowed and answers a registered redirect URI.
+    /// Returns the redirect URI it answers, nil when none is registered.
+    @discardableResult
+    public func checkRedirect(_ callback: CallbackURL) throws(CallbackError) -> RedirectURI? {
+        if let violation = policy.violation(of: callback, allowLocalhost: allowLocalhost) {
+            throw CallbackError(.schemeNotAllowed, at: nil, violation.detail)
+        }
+        try RedirectURI.checkUserinfo(callback)
+        if !redirectURIs.isEmpty { return try redirectURIs.check(callback) }
+        if case .allowlist(let entries) = policy { return try entries.check(callback) }
+        return nil
+    }
+
+    /// Every step; returns what the callback means.
+    public func validate(_ callback: CallbackURL) throws(CallbackError) -> CallbackOutcome {
+        try checkRedirect(callback)
+        return try CallbackClassifier.classify(callback, dialect: dialect, expecting: expectations)
+    }
+
+    /// Parses `string` (a parse failure keeps its syntax reason and offset), then validates.
+    public func validate(_ string: String, limits: ParsingLimits = .default) throws(CallbackError) -> CallbackOutcome {
+        let callback: CallbackURL
+        do { callback = try CallbackURL(parsing: string, limits: limits) } catch { throw CallbackError(error) }
+        return try validate(callback)
+    }
+}
+
+/// ``CallbackValidator`` in one call.
+public func validateCallback(_ callback: CallbackURL, redirectURIs: [RedirectURI] = [],
+                             policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
+                             dialect: Dialect = .auto,
+                             expecting expectations: CallbackExpectations = CallbackExpectations())
+    throws(CallbackError) -> CallbackOutcome {
+    try CallbackValidator(redirectURIs: redirectURIs, policy: policy, allowLocalhost: allowLocalhost,
+                          dialect: dialect, expecting: expectations).validate(callback)
+}

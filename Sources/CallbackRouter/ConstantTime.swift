@@ -1,0 +1,42 @@
+/// Compares two byte sequences in time that depends only on the length of `received`,
+/// never on where the first difference is.
+///
+/// Use it for every comparison of a secret the attacker can probe (the `state` of a
+/// callback against the expected one): an early-exit `==` tells a timing attacker how
+/// many leading bytes were right. Pass the untrusted value as `received`: the loop runs
+/// over it, so the running time does not reveal the length of `expected` either.
+///
+/// ```swift
+/// constantTimeEquals(callbackState.utf8, attempt.state.utf8)
+/// ```
+@inline(never)
+public func constantTimeEquals<Received: Collection, Expected: Collection>(
+    _ received: Received, _ expected: Expected
+) -> Bool where Received.Element == UInt8, Expected.Element == UInt8 {
+    var difference: UInt8 = 0
+    var expectedBytes = expected.makeIterator()
+    var expectedCount = 0
+    var receivedCount = 0
+    for byte in received {
+        // Past the end of `expected` keep comparing against 0 so the loop length stays
+        // that of `received`; the length check below makes the result false anyway.
+        let other: UInt8
+        if let next = expectedBytes.next() {
+            other = next
+            expectedCount &+= 1
+        } else {
+            other = 0
+        }
+        difference |= byte ^ other
+        receivedCount &+= 1
+    }
+    // `expected` may be longer than `received`.
+    if expectedBytes.next() != nil { expectedCount &+= 1 }
+    let lengthDiffers: UInt8 = receivedCount == expectedCount ? 0 : 1
+    return (difference | lengthDiffers) == 0
+}
+
+/// ``constantTimeEquals(_:_:)`` over the UTF-8 of two strings.
+public func constantTimeEquals(_ received: String, _ expected: String) -> Bool {
+    constantTimeEquals(received.utf8, expected.utf8)
+}

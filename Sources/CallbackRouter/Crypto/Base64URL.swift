@@ -1,0 +1,75 @@
+/// The URL- and filename-safe base64 alphabet (RFC 4648 §5: `-` and `_` instead of `+` and
+/// `/`), without `=` padding, as RFC 7636 Appendix A requires for PKCE and as states and
+/// nonces are written. Every output character is RFC 3986 unreserved, so the values need
+/// no percent-encoding in a URL.
+///
+/// ```swift
+/// Base64URL.encode([0xFB, 0xFF])      // "-_8"
+/// Base64URL.decode("-_8")             // [0xFB, 0xFF]
+/// Base64URL.decode("-_8=")            // nil: padding is refused
+/// ```
+public enum Base64URL {
+    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// 256 entries: the 6-bit value of each alphabet byte, 0xFF for every other byte.
+    static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
+
+    /// The encoding of `bytes`, unpadded: 4 characters per 3 bytes, 2 or 3 for a tail.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var iterator = bytes.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next()
+            let third = second == nil ? nil : iterator.next()
+            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            out.append(alphabet[Int(group >> 18 & 0x3F)])
+            out.append(alphabet[Int(group >> 12 & 0x3F)])
+            if second != nil { out.append(alphabet[Int(group >> 6 & 0x3F)]) }
+            if third != nil { out.append(alphabet[Int(group & 0x3F)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes `text` encodes, or nil unless it is the canonical unpadded encoding of
+    /// some bytes: only the alphabet above (no `=`, `+`, `/`, whitespace), not a length
+    /// of 1 mod 4, and the unused low bits of the last character zero (so each byte
+    /// string has exactly one accepted text).
+    public static func decode(_ text: String) -> [UInt8]? {
+        let utf8 = text.utf8
+        guard utf8.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count * 3 / 4)
+        var group: UInt32 = 0
+        var count = 0
+        for byte in utf8 {
+            let value = values[Int(byte)]
+            guard value != 0xFF else { return nil }
+            group = group << 6 | UInt32(value)
+            count += 1
+            if count == 4 {
+                out.append(UInt8(truncatingIfNeeded: group >> 16))
+                out.append(UInt8(truncatingIfNeeded: group >> 8))
+                out.append(UInt8(truncatingIfNeeded: group))
+                group = 0
+                count = 0
+            }
+        }
+        switch count {
+        case 2: // 12 bits: one byte and 4 unused bits
+            guard group & 0xF == 0 else { return nil }
+            out.append(UInt8(truncatingIfNeeded: group >> 4))
+        case 3: // 18 bits: two bytes and 2 unused bits
+            guard group & 0x3 == 0 else { return nil }
+            out.append(UInt8(truncatingIfNeeded: group >> 10))
+            out.append(UInt8(truncatingIfNeeded: group >> 2))
+        default:
+            break
+        }
+        return out
+    }
+}

@@ -1,0 +1,133 @@
+/// Which provider's callback grammar reads a callback: what its parameters mean.
+///
+/// A struct with static members rather than an enum, so that new dialects do not break
+/// exhaustive `switch`es in users' code. See docs/dialects.md for every dialect's callback.
+///
+/// | dialect | callback | outcome |
+/// |---|---|---|
+/// | ``oauth2`` | `code`, `state`, optional `iss` | ``OutcomeKind/authorizationCode`` |
+/// | ``prelude`` | `challenge_token` | ``OutcomeKind/challengeToken`` |
+/// | ``ory`` | `code` | ``OutcomeKind/sessionTokenExchangeCode`` |
+/// | ``zephr`` | `status=success\|partial\|failure` | ``OutcomeKind/loginSuccess``, ``OutcomeKind/partialRegistration``, ``OutcomeKind/loginFailure`` |
+/// | ``clerk`` | `rotating_token_nonce` | ``OutcomeKind/rotatingTokenNonce`` |
+/// | any | `error` | ``OutcomeKind/authorizationError`` |
+/// | ``auto`` | picks by the parameters present, never ``ory`` | as above |
+public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The name used on the command line and in the JSON output (`"oauth2"`).
+    public let rawValue: String
+
+    /// The dialect with this name; nil for a name that is not one of ``allCases``.
+    public init?(rawValue: String) {
+        guard let known = Dialect.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = known
+    }
+
+    private init(uncheckedName: String) { self.rawValue = uncheckedName }
+
+    /// Picks the dialect from the parameters present: `code` → ``oauth2``,
+    /// `challenge_token` → ``prelude``, `rotating_token_nonce` → ``clerk``, `status` →
+    /// ``zephr``, `error` alone → an ``OutcomeKind/authorizationError`` read as ``oauth2``.
+    /// Never picks ``ory``: its `code` cannot be told apart from OAuth's.
+    public static let auto = Dialect(uncheckedName: "auto")
+    /// OAuth 2.0 / OpenID Connect authorization code response (RFC 6749 §4.1.2, RFC 9207).
+    public static let oauth2 = Dialect(uncheckedName: "oauth2")
+    /// Prelude social login: `challenge_token`.
+    public static let prelude = Dialect(uncheckedName: "prelude")
+    /// Ory native flow `return_to`: `code`, the second half of a session token exchange code.
+    public static let ory = Dialect(uncheckedName: "ory")
+    /// Zephr OAuth: `status=success|partial|failure` with a session id, a state key or a message.
+    public static let zephr = Dialect(uncheckedName: "zephr")
+    /// Clerk native OAuth: `rotating_token_nonce`, optional `created_session_id`.
+    public static let clerk = Dialect(uncheckedName: "clerk")
+
+    /// Every dialect, ``auto`` first.
+    public static let allCases: [Dialect] = [.auto, .oauth2, .prelude, .ory, .zephr, .clerk]
+
+    /// Whether the provider's callback carries no `state` of the app's own (Prelude, Zephr,
+    /// Ory): such a route can have only one pending attempt at a time.
+    public var isStateless: Bool { self == .prelude || self == .zephr || self == .ory }
+
+    public var description: String { rawValue }
+}
+
+/// What a callback means, as a wire name (`"authorization_code"`).
+public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The wire name printed as `"outcome"` by `callback-router parse`.
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `authorization_code`: OAuth 2.0 `code` (+ `state`, `iss`), to redeem with PKCE.
+    public static let authorizationCode = OutcomeKind(rawValue: "authorization_code")
+    /// `challenge_token`: Prelude's single-use token, to finalize with the code verifier.
+    public static let challengeToken = OutcomeKind(rawValue: "challenge_token")
+    /// `session_token_exchange_code`: Ory's second half of the exchange code.
+    public static let sessionTokenExchangeCode = OutcomeKind(rawValue: "session_token_exchange_code")
+    /// `login_success`: Zephr `status=success` with a `session_id`.
+    public static let loginSuccess = OutcomeKind(rawValue: "login_success")
+    /// `partial_registration`: Zephr `status=partial` with a `state_key` to finish registering.
+    public static let partialRegistration = OutcomeKind(rawValue: "partial_registration")
+    /// `login_failure`: Zephr `status=failure`, optional `message`. A provider failure.
+    public static let loginFailure = OutcomeKind(rawValue: "login_failure")
+    /// `rotating_token_nonce`: Clerk's nonce, optional `created_session_id`.
+    public static let rotatingTokenNonce = OutcomeKind(rawValue: "rotating_token_nonce")
+    /// `authorization_error`: `error` (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6). A provider failure.
+    public static let authorizationError = OutcomeKind(rawValue: "authorization_error")
+
+    /// Every kind, in design.md's order.
+    public static let allCases: [OutcomeKind] = [
+        .authorizationCode, .challengeToken, .sessionTokenExchangeCode, .loginSuccess,
+        .partialRegistration, .loginFailure, .rotatingTokenNonce, .authorizationError,
+    ]
+
+    /// Whether the provider reported a failure (the helper exits 1): the callback is
+    /// genuine, but the login did not succeed.
+    public var isProviderFailure: Bool { self == .authorizationError || self == .loginFailure }
+
+    public var description: String { rawValue }
+}
+
+/// Where the provider puts its response parameters (OAuth 2.0 Multiple Response Type
+/// Encoding Practices, `response_mode`).
+public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
+    /// In the query (`?code=…`): the default for the authorization code flow.
+    case query
+    /// In the fragment (`#code=…`).
+    case fragment
+}
+
+/// What the route, or the login attempt, expects of a callback.
+public struct CallbackExpectations: Sendable, Hashable {
+    /// The expected `state`; nil when it is not checked here (the router checks it against
+    /// its attempts). Compared in constant time: missing → `state_missing`, different →
+    /// `state_mismatch`.
+    public var state: String?
+    /// The expected `iss` (RFC 9207), compared as a simple string when the callback has one:
+    /// different → `issuer_mismatch`.
+    public var issuer: String?
+    /// Whether the authorization server always sends `iss` (its metadata says
+    /// `authorization_response_iss_parameter_supported`): then none is `issuer_missing`.
+    public var requireIssuer: Bool
+    /// Where the response parameters are expected; the other component must not carry them.
+    public var responseMode: ResponseMode
+
+    public init(state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
+                responseMode: ResponseMode = .query) {
+        self.state = state
+        self.issuer = issuer
+        self.requireIssuer = requireIssuer
+        self.responseMode = responseMode
+    }
+}
+
+extension CallbackExpectations: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The expected state is a secret: shown as its length only.
+    public var description: String {
+        "CallbackExpectations(state: " + (state.map(redacted) ?? "nil") + ", issuer: " + (issuer ?? "nil")
+            + ", requireIssuer: \(requireIssuer), responseMode: \(responseMode.rawValue))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror { Mirror(self, children: ["expectations": description], displayStyle: .struct) }
+}

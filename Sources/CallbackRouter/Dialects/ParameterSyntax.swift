@@ -1,0 +1,93 @@
+/// The syntax each known response parameter must follow, and what happens when it doesn't.
+///
+/// Token-like values are machine data: a value that breaks its syntax refuses the whole
+/// callback (`invalid_parameter`). Human text is only informative: a value that breaks its
+/// syntax is withheld (never passed through), and the outcome stands with the field flagged.
+enum ParameterSyntax: Sendable {
+    /// RFC 6749 Appendix A `1*VSCHAR` (%x20-7E): `code`, `state`, tokens, ids, `iss`.
+    case token
+    /// RFC 6749 Appendix A.7 `error`: `1*NQSCHAR` (%x20-21 / %x23-5B / %x5D-7E).
+    case errorCode
+    /// RFC 6749 Appendix A.8 `error_description`: `NQSCHAR` text; withheld when it breaks it
+    /// (Azure AD's CR LF, quotes, non-ASCII).
+    case errorDescription
+    /// RFC 6749 Appendix A.9 `error_uri`: %x21 / %x23-5B / %x5D-7E (no space); withheld
+    /// when it breaks it.
+    case errorURI
+    /// Free human text of a provider that defines no syntax (Zephr `message`, `identifier`):
+    /// any Unicode but controls (C0, DEL, C1), bidirectional formatting and line separators,
+    /// which forge or reorder what a person reads. Withheld when it holds one.
+    case humanText
+
+    /// Whether a bad value is withheld (outcome stands) rather than refused.
+    var isWithheldWhenInvalid: Bool {
+        switch self {
+        case .token, .errorCode: return false
+        case .errorDescription, .errorURI, .humanText: return true
+        }
+    }
+
+    /// Whether the value is well formed. Token-like values must not be empty.
+    func accepts(_ value: String) -> Bool {
+        switch self {
+        case .token:
+            return !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+        case .errorCode:
+            return !value.isEmpty && value.utf8.allSatisfy(ParameterSyntax.isNQSChar)
+        case .errorDescription:
+            return value.utf8.allSatisfy(ParameterSyntax.isNQSChar)
+        case .errorURI:
+            return !value.isEmpty && value.utf8.allSatisfy { $0 != 0x20 && ParameterSyntax.isNQSChar($0) }
+        case .humanText:
+            return value.unicodeScalars.allSatisfy(ParameterSyntax.isReadableScalar)
+        }
+    }
+
+    /// %x20-21 / %x23-5B / %x5D-7E: printable ASCII but `"` and `\`.
+    static func isNQSChar(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte <= 0x7E && byte != 0x22 && byte != 0x5C
+    }
+
+    static func isReadableScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00 ... 0x1F, 0x7F ... 0x9F: return false          // C0, DEL, C1 controls
+        case 0x061C, 0x200E, 0x200F: return false                // bidi marks
+        case 0x202A ... 0x202E, 0x2066 ... 0x2069: return false  // bidi embeddings, overrides, isolates
+        case 0x2028, 0x2029: return false                        // line and paragraph separators
+        case 0xFEFF: return false                                // byte order mark / zero-width no-break space
+        default: return true
+        }
+    }
+}
+
+/// The response parameters this library knows by name, in the order the outcome (and
+/// the CLI's JSON) lists them.
+enum KnownField {
+    static let order: [String] = [
+        "code", "state", "iss", "challenge_token", "action", "status", "session_id", "tracking_id",
+        "state_key", "identifier", "message", "rotating_token_nonce", "created_session_id",
+        "error", "error_description", "error_uri",
+    ]
+
+    static func syntax(of name: String) -> ParameterSyntax {
+        switch name {
+        case "error": return .errorCode
+        case "error_description": return .errorDescription
+        case "error_uri": return .errorURI
+        case "message", "identifier": return .humanText
+        default: return .token
+        }
+    }
+
+    /// Tokens of the implicit (and hybrid) grant: refused wherever they appear.
+    static let implicitGrantTokens: [String] = ["access_token", "id_token"]
+
+    /// Parameters that carry a success credential: with `error` they make a response ambiguous.
+    static let successCredentials: [String] = [
+        "code", "challenge_token", "rotating_token_nonce", "created_session_id", "session_id",
+        "state_key", "status",
+    ]
+
+    /// Every name a provider response uses: in the wrong component they are refused.
+    static let responseParameters: Set<String> = Set(order + implicitGrantTokens + ["token_type", "expires_in"])
+}

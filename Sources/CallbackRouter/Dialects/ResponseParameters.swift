@@ -1,0 +1,72 @@
+/// The parameters of the component the route expects the response in, after the rules
+/// every dialect shares: no implicit-grant tokens anywhere, nothing in the other
+/// component, no duplicates.
+struct ResponseParameters {
+    struct Item {
+        let name: String
+        let value: String
+        /// Where the name starts in the URL.
+        let offset: Int
+        /// Where the value starts in the URL.
+        let valueOffset: Int?
+    }
+
+    /// The response component's parameters, in order.
+    private(set) var items: [Item] = []
+    /// Parameters of the other component that are not response parameters (in fragment
+    /// mode: the registered redirect URI's own query). They go to the outcome's extras.
+    private(set) var passive: [Item] = []
+
+    init(_ url: CallbackURL, mode: ResponseMode) throws(CallbackError) {
+        let query = url.queryParameters
+        let fragmentIsIgnorable = url.fragment == nil || url.fragment == "" || url.fragment == "_=_"
+        let fragment = fragmentIsIgnorable ? nil : url.fragmentParameters
+
+        for parameters in [query, fragment].compactMap({ $0 }) {
+            for token in KnownField.implicitGrantTokens {
+                if let index = parameters.firstIndex(where: { $0.name == token }) {
+                    throw CallbackError(.implicitGrantNotSupported, at: parameters.offset(at: index),
+                                        "the callback carries '\(token)': tokens in a URL (the implicit or hybrid grant) are refused; use the authorization code flow with PKCE")
+                }
+            }
+        }
+
+        switch mode {
+        case .query:
+            if let fragment {
+                throw CallbackError(.parametersInFragment, at: fragment.isEmpty ? nil : fragment.offset(at: fragment.startIndex),
+                                    "the fragment carries data but this route expects its response in the query")
+            }
+            items = try ResponseParameters.read(query)
+        case .fragment:
+            if let index = query.firstIndex(where: { KnownField.responseParameters.contains($0.name) }) {
+                throw CallbackError(.parametersInQuery, at: query.offset(at: index),
+                                    "the query carries the response parameter '\(query[index].name)' but this route expects its response in the fragment")
+            }
+            passive = try ResponseParameters.read(query)
+            items = try fragment.map(ResponseParameters.read) ?? []
+            let passiveNames = Set(passive.map(\.name))
+            if let clash = items.first(where: { passiveNames.contains($0.name) }) {
+                throw CallbackError(.duplicateParameter, at: clash.offset,
+                                    "the parameter '\(displayName(clash.name))' is in both the query and the fragment")
+            }
+        }
+    }
+
+    /// Reads a component's parameters, refusing a duplicated name (RFC 6749 §3.1).
+    private static func read(_ parameters: Parameters) throws(CallbackError) -> [Item] {
+        if let duplicate = parameters.firstDuplicate() {
+            throw CallbackError(.duplicateParameter, at: duplicate.offset,
+                                "the parameter '\(displayName(duplicate.name))' occurs more than once (RFC 6749 §3.1)")
+        }
+        return parameters.indices.map { index in
+            let parameter = parameters[index]
+            return Item(name: parameter.name, value: parameter.value, offset: parameters.offset(at: index),
+                        valueOffset: parameters.valueOffset(named: parameter.name))
+        }
+    }
+
+    func item(_ name: String) -> Item? { items.first { $0.name == name } }
+
+    func has(_ name: String) -> Bool { items.contains { $0.name == name } }
+}

@@ -1,0 +1,116 @@
+/// Matching a callback to a registered redirect URI: exact (RFC 9700 §2.1), with only the
+/// equivalences a browser introduces.
+///
+/// - scheme and host compare case-insensitively (hosts by address for IP literals);
+/// - the port is exact, an absent port equal to the scheme's default (80, 443: browsers
+///   drop it); a loopback redirect accepts any port (RFC 8252 §7.3);
+/// - the path compares byte for byte as written (`/Callback` ≠ `/callback`, `%2F` ≠ `/`);
+///   only an empty `http(s)` path equals `/`, which is how browsers send it;
+/// - every query parameter of the registered URI is present once, with the same decoded
+///   value (RFC 6749 §3.1.2); the callback adds the response parameters.
+extension RedirectURI {
+    enum Difference: Equatable {
+        case scheme, authority, host, port, path, query(String)
+        case duplicate(name: String, offset: Int)
+
+        var component: String {
+            switch self {
+            case .scheme: return "scheme"
+            case .authority: return "authority"
+            case .host: return "host"
+            case .port: return "port"
+            case .path: return "path"
+            case .query(let name): return "query parameter '\(displayName(name))'"
+            case .duplicate(let name, _): return "query parameter '\(displayName(name))'"
+            }
+        }
+    }
+
+    /// Whether `callback` answers this redirect URI. Userinfo in the callback never matches.
+    public func matches(_ callback: CallbackURL) -> Bool {
+        callback.userinfo == nil && difference(from: callback) == nil
+    }
+
+    /// Throws unless `callback` answers this redirect URI: `userinfo_not_allowed` for a
+    /// callback with userinfo, `duplicate_parameter` when it repeats a registered query
+    /// parameter, `redirect_uri_mismatch` naming the first component that differs.
+    public func check(_ callback: CallbackURL) throws(CallbackError) {
+        try RedirectURI.checkUserinfo(callback)
+        switch difference(from: callback) {
+        case nil: return
+        case .duplicate(let name, let offset)?:
+            throw CallbackError(.duplicateParameter, at: offset,
+                                "the parameter '\(displayName(name))' occurs more than once (RFC 6749 §3.1)")
+        case let difference?:
+            throw CallbackError(.redirectURIMismatch, at: nil,
+                                "the callback's \(difference.component) differs from the registered redirect URI")
+        }
+    }
+
+    static func checkUserinfo(_ callback: CallbackURL) throws(CallbackError) {
+        if callback.userinfo != nil {
+            throw CallbackError(.userinfoNotAllowed, at: nil, "the callback carries userinfo (user@host), which no redirect URI has")
+        }
+    }
+
+    func difference(from callback: CallbackURL) -> Difference? {
+        let registered = url
+        if registered.scheme != callback.scheme { return .scheme }
+        if registered.hasAuthority != callback.hasAuthority { return .authority }
+        if registered.host != callback.host { return .host }
+        if !isLoopback && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(callback) { return .port }
+        if registered.path != callback.path && !RedirectURI.areEquivalentEmptyPaths(registered, callback) { return .path }
+        let callbackQuery = callback.queryParameters
+        for parameter in registered.queryParameters {
+            let values = callbackQuery.values(named: parameter.name)
+            if values.count > 1 {
+                let second = callbackQuery.indices.filter { callbackQuery[$0].name == parameter.name }[1]
+                return .duplicate(name: parameter.name, offset: callbackQuery.offset(at: second))
+            }
+            if values.first != parameter.value { return .query(parameter.name) }
+        }
+        return nil
+    }
+
+    private static func effectivePort(_ url: CallbackURL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+
+    /// `https://app.example.com` and `https://app.example.com/` are the same URL to a
+    /// browser (it always sends the `/`).
+    private static func areEquivalentEmptyPaths(_ a: CallbackURL, _ b: CallbackURL) -> Bool {
+        guard a.hasAuthority, a.scheme == "http" || a.scheme == "https" else { return false }
+        return (a.path == "" || a.path == "/") && (b.path == "" || b.path == "/")
+    }
+}
+
+extension Collection where Element == RedirectURI {
+    /// The first redirect URI `callback` answers; throws like ``RedirectURI/check(_:)``:
+    /// with one redirect URI the detail names the component that differs.
+    public func check(_ callback: CallbackURL) throws(CallbackError) -> RedirectURI {
+        try RedirectURI.checkUserinfo(callback)
+        var firstDuplicate: RedirectURI.Difference?
+        for redirect in self {
+            switch redirect.difference(from: callback) {
+            case nil: return redirect
+            case .duplicate(let name, let offset)?: firstDuplicate = firstDuplicate ?? .duplicate(name: name, offset: offset)
+            default: continue
+            }
+        }
+        if case .duplicate(let name, let offset)? = firstDuplicate {
+            throw CallbackError(.duplicateParameter, at: offset,
+                                "the parameter '\(displayName(name))' occurs more than once (RFC 6749 §3.1)")
+        }
+        if count == 1, let only = first, let difference = only.difference(from: callback) {
+            throw CallbackError(.redirectURIMismatch, at: nil,
+                                "the callback's \(difference.component) differs from the registered redirect URI")
+        }
+        throw CallbackError(.redirectURIMismatch, at: nil,
+                            "the callback answers none of the \(count) registered redirect URIs")
+    }
+}

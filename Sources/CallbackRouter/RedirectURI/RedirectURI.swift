@@ -1,0 +1,98 @@
+/// A redirect URI an app registers with a provider, validated when it is created, before
+/// any network call: a bad one is an `invalid_configuration` error whose detail names the
+/// rule it broke (``RedirectURIRule``), never a late surprise.
+///
+/// ```swift
+/// let redirect = try RedirectURI("com.example.app:/oauth2redirect")          // ✅ native
+/// let loopback = try RedirectURI("http://127.0.0.1/callback")                 // ✅ any port
+/// try RedirectURI("https://app.example.com/cb", policy: .customSchemeOnly)   // ❌ custom_scheme_required
+/// try RedirectURI("http://localhost:8080/cb")                                // ❌ localhost_not_allowed
+/// try redirect.check(callback)   // redirect_uri_mismatch / userinfo_not_allowed
+/// ```
+///
+/// What is *not* checked: that the provider's dashboard has the same URI, or that this app
+/// is the one the OS hands the scheme to (any app can claim a private-use scheme: that is
+/// what PKCE and `state` are for).
+public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
+    /// The parsed URI.
+    public let url: CallbackURL
+    /// Whether this is a loopback redirect (`http://127.0.0.1`, `http://[::1]`, or an
+    /// explicitly allowed `http://localhost`): callbacks may then use any port.
+    public let isLoopback: Bool
+    /// Whether the scheme is private-use (neither `http` nor `https`).
+    public let isPrivateUseScheme: Bool
+    /// False for a private-use scheme without a dot (`myapp`): RFC 8252 §7.1 asks for a
+    /// reverse domain name (`com.example.app`) so that apps do not collide. Accepted, but
+    /// tools should warn. True for every other redirect URI.
+    public let isReverseDNS: Bool
+    /// Whether `localhost` was explicitly allowed when this URI was created.
+    public let allowsLocalhost: Bool
+
+    /// Validates `string` as a redirect URI under `policy`.
+    /// - Throws: `invalid_configuration`, the detail starting with `rule <name>:`.
+    public init(_ string: String, policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false) throws(CallbackError) {
+        let url: CallbackURL
+        do {
+            url = try CallbackURL(parsing: string)
+        } catch {
+            throw CallbackError(.invalidConfiguration, at: error.offset,
+                                RuleViolation(rule: .syntax, explanation: "the redirect URI does not parse: \(error.detail)").detail)
+        }
+        try self.init(url: url, policy: policy, allowLocalhost: allowLocalhost)
+    }
+
+    /// Validates an already parsed URI as a redirect URI under `policy`.
+    public init(url: CallbackURL, policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false) throws(CallbackError) {
+        if let violation = RedirectURI.violation(of: url, policy: policy, allowLocalhost: allowLocalhost) {
+            throw CallbackError(.invalidConfiguration, at: nil, violation.detail)
+        }
+        self.url = url
+        let scheme = url.scheme
+        isPrivateUseScheme = scheme != "http" && scheme != "https"
+        isReverseDNS = !isPrivateUseScheme || scheme.utf8.contains(UInt8(ascii: "."))
+        isLoopback = scheme == "http" && url.host.map {
+            RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowLocalhost && RedirectURIPolicy.isLocalhost($0))
+        } ?? false
+        allowsLocalhost = allowLocalhost
+    }
+
+    static func violation(of url: CallbackURL, policy: RedirectURIPolicy, allowLocalhost: Bool) -> RuleViolation? {
+        if url.userinfo != nil {
+            return RuleViolation(rule: .noUserinfo, explanation: "a redirect URI must not contain userinfo (user@host)")
+        }
+        if url.fragment != nil {
+            return RuleViolation(rule: .noFragment, explanation: "a redirect URI must not contain a fragment (RFC 6749 §3.1.2)")
+        }
+        if let violation = policy.violation(of: url, allowLocalhost: allowLocalhost) { return violation }
+        let query = url.queryParameters
+        if let duplicate = query.firstDuplicate() {
+            return RuleViolation(rule: .duplicateQueryParameter,
+                                 explanation: "the query repeats '\(displayName(duplicate.name))' (RFC 6749 §3.1)")
+        }
+        if let reserved = query.names.first(where: { KnownField.responseParameters.contains($0) }) {
+            return RuleViolation(rule: .reservedQueryParameter,
+                                 explanation: "the query uses '\(reserved)', a name of the provider's response")
+        }
+        if case .allowlist(let entries) = policy {
+            let isListed = entries.contains { entry in
+                entry.url.scheme == url.scheme && entry.matches(url) && entry.url.queryParameters.count == query.count
+            }
+            if !isListed {
+                return RuleViolation(rule: .notAllowlisted, explanation: "the redirect URI is not on the allowlist")
+            }
+        }
+        return nil
+    }
+
+    /// The URI as registered (scheme and host lowercased).
+    public var description: String { url.serialized }
+
+    public static func == (a: RedirectURI, b: RedirectURI) -> Bool {
+        a.url == b.url && a.allowsLocalhost == b.allowsLocalhost
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url.serialized)
+        hasher.combine(allowsLocalhost)
+    }
+}

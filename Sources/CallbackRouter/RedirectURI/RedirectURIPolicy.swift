@@ -1,0 +1,120 @@
+/// Which redirect URIs an app may register, and which callbacks it accepts.
+///
+/// Every policy refuses the schemes that run code or read local data (`javascript`,
+/// `data`, `file`, `vbscript`, `about`, `blob`), a fragment and userinfo in a registered
+/// redirect URI. See docs/redirect-uris.md for ✅/❌ examples.
+public enum RedirectURIPolicy: Sendable, Hashable {
+    /// RFC 8252 (OAuth 2.0 for Native Apps): a private-use scheme (§7.1; reverse-DNS
+    /// recommended, see ``RedirectURI/isReverseDNS``), the loopback IP literals
+    /// `http://127.0.0.1` and `http://[::1]` with any port (§7.3; `localhost` only when
+    /// explicitly allowed, §8.3), or a claimed `https` URI (§7.2).
+    case native
+    /// A private-use scheme only: `http` and `https` are refused whatever their case
+    /// (Prelude, Clerk: "Passing an http/https redirect throws an invalid-configuration
+    /// error before any network call").
+    case customSchemeOnly
+    /// Only these redirect URIs (each already validated under its own policy): a
+    /// registration must match one of them.
+    case allowlist([RedirectURI])
+}
+
+/// The rule a redirect URI (or a callback's scheme and host) broke. Its raw value starts
+/// the detail of the `invalid_configuration` / `scheme_not_allowed` error, so tools can
+/// tell the rules apart: `rule custom_scheme_required: …`.
+public struct RedirectURIRule: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// `syntax`: the string is not an absolute URI our parser accepts.
+    public static let syntax = RedirectURIRule(rawValue: "syntax")
+    /// `forbidden_scheme`: `javascript`, `data`, `file`, `vbscript`, `about` or `blob`.
+    public static let forbiddenScheme = RedirectURIRule(rawValue: "forbidden_scheme")
+    /// `no_fragment`: a redirect URI must not have a fragment (RFC 6749 §3.1.2).
+    public static let noFragment = RedirectURIRule(rawValue: "no_fragment")
+    /// `no_userinfo`: a redirect URI must not have userinfo (`user@host`).
+    public static let noUserinfo = RedirectURIRule(rawValue: "no_userinfo")
+    /// `custom_scheme_required`: the custom-scheme-only policy refuses `http` and `https`.
+    public static let customSchemeRequired = RedirectURIRule(rawValue: "custom_scheme_required")
+    /// `http_requires_loopback_ip`: `http` only with `127.0.0.1` or `[::1]` (RFC 8252 §7.3, §8.3).
+    public static let httpRequiresLoopbackIP = RedirectURIRule(rawValue: "http_requires_loopback_ip")
+    /// `localhost_not_allowed`: `localhost` is refused unless explicitly allowed (RFC 8252 §8.3).
+    public static let localhostNotAllowed = RedirectURIRule(rawValue: "localhost_not_allowed")
+    /// `https_requires_host`: a claimed `https` redirect URI names a host (RFC 8252 §7.2).
+    public static let httpsRequiresHost = RedirectURIRule(rawValue: "https_requires_host")
+    /// `not_allowlisted`: the allowlist policy has no such redirect URI (or scheme).
+    public static let notAllowlisted = RedirectURIRule(rawValue: "not_allowlisted")
+    /// `duplicate_query_parameter`: the registered query repeats a name (RFC 6749 §3.1).
+    public static let duplicateQueryParameter = RedirectURIRule(rawValue: "duplicate_query_parameter")
+    /// `reserved_query_parameter`: the registered query uses a name the provider's response
+    /// uses (`code`, `state`, `error`…): every callback would then repeat it.
+    public static let reservedQueryParameter = RedirectURIRule(rawValue: "reserved_query_parameter")
+    /// `invalid_bundle_id` / `invalid_domain`: a provider builder's input cannot form a URI.
+    public static let invalidBundleID = RedirectURIRule(rawValue: "invalid_bundle_id")
+    public static let invalidDomain = RedirectURIRule(rawValue: "invalid_domain")
+}
+
+/// A broken rule and a sentence about it (free of secrets).
+struct RuleViolation: Error {
+    let rule: RedirectURIRule
+    let explanation: String
+
+    var detail: String { "rule \(rule.rawValue): \(explanation)" }
+}
+
+extension RedirectURIPolicy {
+    /// Schemes that run code or read local data in a browser or an OS: never a redirect.
+    static let forbiddenSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "about", "blob"]
+
+    /// Whether the scheme, host and (for `http`) loopback rules of this policy hold for
+    /// `url`. Fragment and userinfo are the caller's business (they differ between a
+    /// registered redirect URI and a callback).
+    func violation(of url: CallbackURL, allowLocalhost: Bool) -> RuleViolation? {
+        let scheme = url.scheme
+        if RedirectURIPolicy.forbiddenSchemes.contains(scheme) {
+            return RuleViolation(rule: .forbiddenScheme, explanation: "the scheme '\(scheme)' is never allowed for a redirect")
+        }
+        switch self {
+        case .customSchemeOnly:
+            if scheme == "http" || scheme == "https" {
+                return RuleViolation(rule: .customSchemeRequired,
+                                     explanation: "this policy accepts only a custom scheme (myapp://callback), not \(scheme)")
+            }
+        case .native:
+            if scheme == "http" {
+                guard let host = url.host else {
+                    return RuleViolation(rule: .httpRequiresLoopbackIP, explanation: "an http redirect must name the loopback IP 127.0.0.1 or [::1]")
+                }
+                if RedirectURIPolicy.isLoopbackIPLiteral(host) { return nil }
+                if RedirectURIPolicy.isLocalhost(host) {
+                    return allowLocalhost ? nil : RuleViolation(
+                        rule: .localhostNotAllowed,
+                        explanation: "'localhost' depends on name resolution and firewalls (RFC 8252 §8.3); use 127.0.0.1 or [::1], or allow localhost explicitly")
+                }
+                return RuleViolation(rule: .httpRequiresLoopbackIP,
+                                     explanation: "plain http is allowed only for the loopback IP literals 127.0.0.1 and [::1] (RFC 8252 §7.3)")
+            }
+            if scheme == "https" && (url.host?.text ?? "").isEmpty {
+                return RuleViolation(rule: .httpsRequiresHost, explanation: "a claimed https redirect must name a host (RFC 8252 §7.2)")
+            }
+        case .allowlist(let entries):
+            if !entries.contains(where: { $0.url.scheme == scheme }) {
+                return RuleViolation(rule: .notAllowlisted, explanation: "no allowlisted redirect URI has the scheme '\(scheme)'")
+            }
+        }
+        return nil
+    }
+
+    /// `127.0.0.1` or `::1`: the two literals RFC 8252 §7.3 names.
+    static func isLoopbackIPLiteral(_ host: Host) -> Bool {
+        switch host.kind {
+        case .ipv4: return host.addressBytes == [127, 0, 0, 1]
+        case .ipv6: return host.isLoopbackAddress
+        case .registeredName: return false
+        }
+    }
+
+    static func isLocalhost(_ host: Host) -> Bool {
+        host.kind == .registeredName && (host.text == "localhost" || host.text == "localhost.")
+    }
+}

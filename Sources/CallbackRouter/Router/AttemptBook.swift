@@ -1,0 +1,190 @@
+/// The key pending attempts are found by: the first 128 bits of SHA-256(state).
+///
+/// Looking states up by their hash keeps dispatch O(1) without comparing secret states
+/// with `==` (whose running time depends on how many leading bytes match); the full state
+/// is then compared in constant time.
+struct StateKey: Hashable, Sendable {
+    let high: UInt64
+    let low: UInt64
+
+    init(_ state: String) {
+        let digest = SHA256.hash(state.utf8)
+        var high: UInt64 = 0, low: UInt64 = 0
+        for i in 0 ..< 8 { high = high << 8 | UInt64(digest[i]) }
+        for i in 8 ..< 16 { low = low << 8 | UInt64(digest[i]) }
+        self.high = high
+        self.low = low
+    }
+}
+
+/// The router's mutable part, always used under its `Mutex`.
+struct AttemptBook: ~Copyable {
+    typealias Continuation = CheckedContinuation<Result<Delivery, CallbackError>, Never>
+
+    enum Ending: Sendable {
+        case answered, cancelled, expired, timedOut
+
+        var error: CallbackError {
+            switch self {
+            case .answered: return CallbackError(.replayed, "this login was already answered; a callback is delivered once")
+            case .cancelled: return CallbackError(.cancelled, "the login was cancelled")
+            case .expired: return CallbackError(.attemptExpired, "the login expired before its callback arrived")
+            case .timedOut: return CallbackError(.timeout, "nobody waited for the callback in time; the login ended")
+            }
+        }
+    }
+
+    /// Who gets a claimed callback.
+    enum Receiver {
+        case waiter(Continuation)
+        case none
+    }
+
+    enum Claim {
+        /// The callback ties to `attempt`; `expired` is set when it came too late.
+        case claimed(LoginAttempt, Receiver, expired: CallbackError?)
+        case rejected(CallbackError)
+    }
+
+    struct Pending {
+        let attempt: LoginAttempt
+        let key: StateKey
+        let routeIndex: Int
+        let stateless: Bool
+    }
+
+    /// What is remembered of a finished attempt, so that a late or repeated callback gets
+    /// the true reason; kept for the attempt's lifetime after it ended, then forgotten.
+    struct Tombstone {
+        let ending: Ending
+        let forgetAt: ClockInstant
+    }
+
+    struct Waiter {
+        let continuation: Continuation
+        let timer: Task<Void, Never>?
+    }
+
+    var nextID: UInt64 = 0
+    private(set) var pendingByID: [UInt64: Pending] = [:]
+    private var idByKey: [StateKey: UInt64] = [:]
+    private(set) var statelessPending: [Int: UInt64] = [:]
+    private var tombstonesByKey: [StateKey: Tombstone] = [:]
+    private var tombstonesByID: [UInt64: Tombstone] = [:]
+    private var statelessLastEnding: [Int: Tombstone] = [:]
+    private(set) var waiters: [UInt64: Waiter] = [:]
+    private var unclaimed: [UInt64: (result: Result<Delivery, CallbackError>, forgetAt: ClockInstant)] = [:]
+    private var nextSweep = ClockInstant(nanoseconds: .min)
+
+    var pendingCount: Int { pendingByID.count }
+
+    mutating func insert(_ attempt: LoginAttempt, routeIndex: Int, stateless: Bool) {
+        let key = StateKey(attempt.state)
+        pendingByID[attempt.id] = Pending(attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless)
+        idByKey[key] = attempt.id
+        if stateless { statelessPending[routeIndex] = attempt.id }
+    }
+
+    /// A stateful callback: find the attempt by state, compare in constant time, consume it.
+    mutating func claim(key: StateKey, state: String, now: ClockInstant) -> Claim {
+        guard let id = idByKey[key], let pending = pendingByID[id],
+              constantTimeEquals(Array(pending.attempt.state.utf8), Array(state.utf8)) else {
+            if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
+                return .rejected(tombstone.ending.error)
+            }
+            return .rejected(CallbackError(.unknownState, "no login in progress has this state"))
+        }
+        return consume(pending, now: now)
+    }
+
+    /// A stateless callback: the route's single pending attempt takes it.
+    mutating func claimStateless(routeIndex: Int, now: ClockInstant) -> Claim {
+        guard let id = statelessPending[routeIndex], let pending = pendingByID[id] else {
+            if let last = statelessLastEnding[routeIndex], now < last.forgetAt {
+                return .rejected(last.ending.error)
+            }
+            return .rejected(CallbackError(.unknownState, "no login is in progress on this route"))
+        }
+        return consume(pending, now: now)
+    }
+
+    private mutating func consume(_ pending: Pending, now: ClockInstant) -> Claim {
+        let attempt = pending.attempt
+        let expired = now >= attempt.expiresAt
+        let waiter = remove(pending, ending: expired ? .expired : .answered, now: now)
+        waiter?.timer?.cancel()
+        let receiver: Receiver = waiter.map { .waiter($0.continuation) } ?? .none
+        return .claimed(attempt, receiver, expired: expired ? Ending.expired.error : nil)
+    }
+
+    /// Ends a pending attempt (cancel, timeout); returns its waiter to resume, if any.
+    mutating func finish(_ id: UInt64, as ending: Ending, now: ClockInstant) -> Continuation? {
+        guard let pending = pendingByID[id] else {
+            // Already ended: only an open wait (none normally) is closed.
+            let waiter = waiters.removeValue(forKey: id)
+            waiter?.timer?.cancel()
+            return waiter?.continuation
+        }
+        let waiter = remove(pending, ending: ending, now: now)
+        waiter?.timer?.cancel()
+        return waiter?.continuation
+    }
+
+    private mutating func remove(_ pending: Pending, ending: Ending, now: ClockInstant) -> Waiter? {
+        let attempt = pending.attempt
+        pendingByID[attempt.id] = nil
+        idByKey[pending.key] = nil
+        if pending.stateless { statelessPending[pending.routeIndex] = nil }
+        let lifetime = Duration.nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)
+        let tombstone = Tombstone(ending: ending, forgetAt: max(now, attempt.expiresAt).advanced(by: lifetime))
+        tombstonesByKey[pending.key] = tombstone
+        tombstonesByID[attempt.id] = tombstone
+        if pending.stateless { statelessLastEnding[pending.routeIndex] = tombstone }
+        return waiters.removeValue(forKey: attempt.id)
+    }
+
+    /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
+    mutating func keepUnclaimed(_ result: Result<Delivery, CallbackError>, for attempt: LoginAttempt) {
+        unclaimed[attempt.id] = (result, attempt.expiresAt.advanced(
+            by: .nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)))
+    }
+
+    /// Registers a task waiting for `attempt`; returns a result at once when there is one
+    /// (the attempt already ended, or is unknown), else nil and the waiter is stored.
+    mutating func addWaiter(_ continuation: Continuation, timer: Task<Void, Never>?, for attempt: LoginAttempt,
+                            now: ClockInstant) -> Result<Delivery, CallbackError>? {
+        if let kept = unclaimed.removeValue(forKey: attempt.id) { return kept.result }
+        guard let pending = pendingByID[attempt.id], pending.attempt.route == attempt.route else {
+            if let tombstone = tombstonesByID[attempt.id] { return .failure(tombstone.ending.error) }
+            return .failure(CallbackError(.unknownState, "this router has no such login in progress"))
+        }
+        if now >= attempt.expiresAt {
+            _ = remove(pending, ending: .expired, now: now)
+            return .failure(Ending.expired.error)
+        }
+        guard waiters[attempt.id] == nil else {
+            return .failure(CallbackError(.conflict, "another task is already waiting for this login"))
+        }
+        waiters[attempt.id] = Waiter(continuation: continuation, timer: timer)
+        return nil
+    }
+
+    /// Forgets expired attempts and old tombstones, at most about once a second, so that
+    /// nothing grows without bound and dispatch stays O(1) amortised.
+    mutating func sweep(now: ClockInstant) -> [Continuation] {
+        guard now >= nextSweep else { return [] }
+        nextSweep = now.advanced(by: .seconds(1))
+        var expiredWaiters: [Continuation] = []
+        for (_, pending) in pendingByID where now >= pending.attempt.expiresAt {
+            if let waiter = remove(pending, ending: .expired, now: now) {
+                waiter.timer?.cancel()
+                expiredWaiters.append(waiter.continuation)
+            }
+        }
+        tombstonesByKey = tombstonesByKey.filter { now < $0.value.forgetAt }
+        tombstonesByID = tombstonesByID.filter { now < $0.value.forgetAt }
+        statelessLastEnding = statelessLastEnding.filter { now < $0.value.forgetAt }
+        unclaimed = unclaimed.filter { now < $0.value.forgetAt }
+        return expiredWaiters
+    }
+}

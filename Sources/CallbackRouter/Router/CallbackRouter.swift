@@ -1,0 +1,229 @@
+import Synchronization
+
+/// Ties each callback to the one login attempt that started it and delivers it exactly once.
+///
+/// Built by ``RouterBuilder``; its routes are frozen. `handle(_:)` is synchronous (call it
+/// from `onOpenURL`, an app delegate, a C callback or the helper binary) and
+/// thread-safe: the mutable part (pending attempts, waiters, tombstones) sits behind one
+/// `Mutex` from Synchronization. A `Mutex` rather than an actor because every critical
+/// section is short and never suspends, and because callers must be able to hand a callback
+/// over without `await`.
+///
+/// Order of checks for a callback (the first failure is reported):
+/// 1. syntax (`ParseError` reasons), 2. a route whose redirect URI matches (`no_route`,
+/// `userinfo_not_allowed`), 3. the route's dialect rules, 4. the attempt: matched by state
+/// in constant time and consumed (`state_missing`, `unknown_state`, `replayed`,
+/// `attempt_expired`, `cancelled`), then its issuer (`issuer_mismatch`, `issuer_missing`).
+public final class CallbackRouter: Sendable {
+    let routes: [Route]
+    let clock: any AttemptClock
+    let limits: ParsingLimits
+    let maxPendingAttempts: Int
+    let book: Mutex<AttemptBook>
+
+    init(routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int) {
+        self.routes = routes
+        self.clock = clock
+        self.limits = limits
+        self.maxPendingAttempts = maxPendingAttempts
+        self.book = Mutex(AttemptBook())
+    }
+
+    /// The ids of the registered routes, in registration order.
+    public var routeIDs: [RouteID] { routes.map(\.id) }
+
+    /// How many attempts are pending (begun, not yet answered, cancelled or expired).
+    public var pendingCount: Int {
+        let now = clock.now()
+        let (count, expired) = book.withLock { book in
+            let expired = book.sweep(now: now)
+            return (book.pendingCount, expired)
+        }
+        Self.resumeExpired(expired)
+        return count
+    }
+
+    private static func resumeExpired(_ waiters: [AttemptBook.Continuation]) {
+        for waiter in waiters {
+            waiter.resume(returning: .failure(AttemptBook.Ending.expired.error))
+        }
+    }
+
+    // MARK: Beginning and cancelling
+
+    /// Starts a login on a route: fresh state, PKCE pair and nonce, registered as pending.
+    ///
+    /// Throws `no_route` for an unknown route id, and `conflict` when the route's dialect has
+    /// no state (Prelude, Zephr, Ory) and another attempt is already pending there
+    /// ("another login is already in progress"), or when too many attempts are pending.
+    public func begin(on routeID: RouteID, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        guard let index = routes.firstIndex(where: { $0.id == routeID }) else {
+            throw CallbackError(.noRoute, "no route is named '\(routeID)'")
+        }
+        let route = routes[index]
+        let now = clock.now()
+        let secrets = AttemptSecrets()
+        let (result, expired) = book.withLock { book -> (Result<LoginAttempt, CallbackError>, [AttemptBook.Continuation]) in
+            let expired = book.sweep(now: now)
+            guard book.pendingCount < maxPendingAttempts else {
+                return (.failure(CallbackError(.conflict, "too many logins are in progress (\(maxPendingAttempts)); try again later")), expired)
+            }
+            if route.isStateless, book.statelessPending[index] != nil {
+                return (.failure(CallbackError(.conflict, "another login is already in progress on route '\(route.id)'")), expired)
+            }
+            book.nextID += 1
+            let attempt = LoginAttempt(
+                id: book.nextID, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
+                redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
+                createdAt: now, expiresAt: now.advanced(by: lifetime ?? route.attemptLifetime))
+            book.insert(attempt, routeIndex: index, stateless: route.isStateless)
+            return (.success(attempt), expired)
+        }
+        Self.resumeExpired(expired)
+        return try result.get()
+    }
+
+    /// Cancels a pending attempt: a later callback for it is `cancelled`, and a task
+    /// awaiting it resumes with `cancelled`. Cancelling a finished attempt does nothing.
+    public func cancel(_ attempt: LoginAttempt) {
+        let now = clock.now()
+        let waiter = book.withLock { book in
+            book.finish(attempt.id, as: .cancelled, now: now)
+        }
+        waiter?.resume(returning: .failure(CallbackError(.cancelled, "the login was cancelled")))
+    }
+
+    // MARK: Handling callbacks
+
+    /// Handles a callback URL string. See ``handle(_:)-(CallbackURL)``.
+    @discardableResult
+    public func handle(_ url: String) throws(CallbackError) -> Delivery {
+        let parsed: CallbackURL
+        do { parsed = try CallbackURL(parsing: url, limits: limits) } catch { throw CallbackError(error) }
+        return try handle(parsed)
+    }
+
+    /// Handles a parsed callback: finds its route, checks the dialect rules, matches and
+    /// consumes its attempt, and delivers it to exactly one receiver: the task awaiting the
+    /// attempt, else the route's handler, else it is kept for a later
+    /// ``callback(for:timeout:)``. Returns the delivery; throws the rejection otherwise.
+    ///
+    /// A rejection tied to an attempt by its state (`issuer_mismatch`, `issuer_missing`,
+    /// `attempt_expired`) ends that attempt and is delivered to its receiver too; one that
+    /// is not (no route, bad syntax, an unknown state) reaches no attempt: anyone can send
+    /// such a callback, and it must not end a login in progress.
+    @discardableResult
+    public func handle(_ url: CallbackURL) throws(CallbackError) -> Delivery {
+        let (routeIndex, route) = try findRoute(for: url)
+        let outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
+        let now = clock.now()
+
+        var key: StateKey? = nil
+        var state = ""
+        if !route.isStateless {
+            guard let callbackState = outcome.state else {
+                throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
+            }
+            state = callbackState
+            key = StateKey(callbackState)
+        }
+        let issuerError = Self.checkIssuer(of: outcome, route: route)
+        let keepIfUnreceived = route.handler == nil
+
+        // Claim, decide and (when nobody is there to receive it) keep the result in one
+        // critical section, so a waiter arriving meanwhile can never miss it.
+        let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
+            let claim = key.map { book.claim(key: $0, state: state, now: now) }
+                ?? book.claimStateless(routeIndex: routeIndex, now: now)
+            switch claim {
+            case .rejected(let error):
+                return (.failure(error), nil)
+            case let .claimed(attempt, receiver, expiredError):
+                let result: Result<Delivery, CallbackError> = if let error = expiredError ?? issuerError {
+                    .failure(error)
+                } else {
+                    .success(Delivery(outcome: outcome, attempt: attempt))
+                }
+                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
+                return (result, receiver)
+            }
+        }
+        switch receiver {
+        case .waiter(let continuation)?:
+            continuation.resume(returning: result)
+        case .none?:
+            route.handler?(result)
+        case nil:
+            break // not tied to any attempt: only the caller hears of it
+        }
+        return try result.get()
+    }
+
+    private func findRoute(for url: CallbackURL) throws(CallbackError) -> (Int, Route) {
+        var userinfoRefusal: CallbackError?
+        for (index, route) in routes.enumerated() {
+            do {
+                try route.redirectURI.check(url)
+                return (index, route)
+            } catch ReasonCode.userinfoNotAllowed {
+                userinfoRefusal = CallbackError(.userinfoNotAllowed, "the callback carries userinfo")
+            } catch {
+                continue
+            }
+        }
+        if let userinfoRefusal { throw userinfoRefusal }
+        throw CallbackError(.noRoute, "no registered redirect URI matches the callback")
+    }
+
+    private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> CallbackError? {
+        guard let expected = route.issuer else { return nil }
+        guard let issuer = outcome.value("iss") else {
+            return route.requireIssuer ? CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it") : nil
+        }
+        return constantTimeEquals(Array(issuer.utf8), Array(expected.utf8))
+            ? nil : CallbackError(.issuerMismatch, "the callback's issuer is not the one this login was sent to")
+    }
+
+    // MARK: Waiting
+
+    /// Waits for the callback of `attempt`. Resumes exactly once: with the delivery, with
+    /// the rejection tied to the attempt, with `timeout` after `timeout`, or with
+    /// `cancelled` (``cancel(_:)`` or the task's cancellation). Timing out or being
+    /// cancelled ends the attempt: nothing is left pending.
+    ///
+    /// Only one task may wait for an attempt; a second gets `conflict`.
+    public func callback(for attempt: LoginAttempt, timeout: Duration) async throws(CallbackError) -> Delivery {
+        let result: Result<Delivery, CallbackError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: AttemptBook.Continuation) in
+                let timer = Task { [weak self] in
+                    do { try await Task.sleep(for: timeout) } catch { return }
+                    self?.endWaiting(attempt, with: CallbackError(.timeout, "no callback arrived within \(timeout)"))
+                }
+                let now = clock.now()
+                let immediate = book.withLock { book in
+                    book.addWaiter(continuation, timer: timer, for: attempt, now: now)
+                }
+                if let immediate {
+                    timer.cancel()
+                    continuation.resume(returning: immediate)
+                } else if Task.isCancelled {
+                    endWaiting(attempt, with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
+                }
+            }
+        } onCancel: {
+            endWaiting(attempt, with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
+        }
+        return try result.get()
+    }
+
+    /// Ends a wait (timeout or cancellation) if it is still open: finishes the attempt and
+    /// resumes its waiter, exactly once.
+    private func endWaiting(_ attempt: LoginAttempt, with error: CallbackError) {
+        let now = clock.now()
+        let waiter = book.withLock { book -> CheckedContinuation<Result<Delivery, CallbackError>, Never>? in
+            guard book.waiters[attempt.id] != nil else { return nil }
+            return book.finish(attempt.id, as: error.reason == .timeout ? .timedOut : .cancelled, now: now)
+        }
+        waiter?.resume(returning: .failure(error))
+    }
+}

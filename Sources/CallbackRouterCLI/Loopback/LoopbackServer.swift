@@ -1,0 +1,374 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How the receiver listens and how long it waits.
+struct LoopbackConfiguration: Sendable {
+    var address: LoopbackAddress = .ipv4
+    /// 0: a port the kernel picks (the default; RFC 8252 §7.3).
+    var port: Int = 0
+    /// The callback path, starting with `/`.
+    var path: String = "/callback"
+    /// How long to wait for a callback that ends the wait.
+    var timeout: Duration = .seconds(300)
+    /// How long one connection may take to send its request head and take the answer.
+    var connectionTimeout: Duration = .seconds(10)
+    /// How long to wait for the browser to close after the last answer, before exiting.
+    var lingerTimeout: Duration = .seconds(1)
+    /// The largest request head (request line and fields) accepted.
+    var maxHeadBytes = 16 * 1024
+    /// Open connections beyond this close the oldest one still sending its request.
+    var maxConnections = 64
+}
+
+/// How the wait ended.
+enum LoopbackResult: Sendable {
+    /// A callback ended the wait (success, provider failure, or a refused answer that
+    /// carried the expected state).
+    case finished(LoopbackEvaluation)
+    /// The deadline passed; `ignored` requests reached the callback path without ending it.
+    case timedOut(ignored: Int)
+}
+
+/// The RFC 8252 §7.3 receiver: one listening socket on a loopback address and a
+/// single-threaded `poll` loop that serves every connection at once.
+///
+/// Concurrency without threads: each connection is a non-blocking descriptor with its
+/// own buffer and deadline, so a preconnected socket that never speaks, a peer that
+/// trickles one byte a second, or junk cannot delay the browser's real request.
+final class LoopbackServer {
+    let configuration: LoopbackConfiguration
+    /// The port actually bound.
+    let port: Int
+    private var listener: Int32
+
+    /// `http://127.0.0.1:PORT/path`: the IP literal actually bound, the port actually bound.
+    var redirectURI: String { "http://\(authority)\(configuration.path)" }
+
+    /// What a browser following ``redirectURI`` sends as `Host`.
+    var authority: String { "\(configuration.address.uriHost):\(port)" }
+
+    init(configuration: LoopbackConfiguration) throws(SocketError) {
+        self.configuration = configuration
+        let (fd, port) = try LoopbackSocket.listen(on: configuration.address, port: configuration.port)
+        self.listener = fd
+        self.port = port
+    }
+
+    deinit { if listener >= 0 { close(listener) } }
+
+    private func stopListening() {
+        if listener >= 0 { close(listener) }
+        listener = -1
+    }
+
+    // MARK: - Deciding what to answer
+
+    /// What the receiver does with one complete request head.
+    struct Decision {
+        var response: LoopbackResponse
+        /// Set when this request ends the wait.
+        var verdict: LoopbackEvaluation?
+        /// Set when the request reached validation and was not accepted.
+        var ignoredReason: String?
+        /// One line for stderr, free of secrets (no query, no foreign path).
+        var log: String?
+    }
+
+    func decide(_ head: HTTPRequestHead, validation: LoopbackValidation) -> Decision {
+        // Host first: a page on another origin that reaches us through DNS rebinding
+        // learns nothing, not even which paths exist.
+        let hosts = head.values(of: "host")
+        guard hosts.count == 1 else {
+            return Decision(response: .refusal(.badRequest, "A request needs exactly one Host header."),
+                            log: "answered 400 to a request with \(hosts.count) Host headers")
+        }
+        guard isExpectedHost(hosts[0]) else {
+            return Decision(response: .refusal(.forbidden, "This server answers only requests addressed to \(authority)."),
+                            log: "answered 403 to a request addressed to another host (DNS rebinding defence)")
+        }
+        // A cross-site subresource (img, fetch, script…) carries Sec-Fetch-Mode other than
+        // navigate; only a top-level or frame navigation is a redirect from the provider.
+        let modes = head.values(of: "sec-fetch-mode")
+        if modes.count > 1 || (modes.count == 1 && modes[0].lowercased() != "navigate") {
+            return Decision(response: .refusal(.forbidden, "Only a browser navigation is accepted here."),
+                            log: "answered 403 to a non-navigation request (Sec-Fetch-Mode)")
+        }
+        if !head.values(of: "transfer-encoding").isEmpty {
+            return Decision(response: .refusal(.notImplemented, "Request bodies are not accepted."),
+                            log: "answered 501 to a request with Transfer-Encoding")
+        }
+        let lengths = head.values(of: "content-length")
+        if lengths.contains(where: { $0 != "0" }) {
+            return Decision(response: .refusal(.contentTooLarge, "Request bodies are not accepted."),
+                            log: "answered 413 to a request with a body")
+        }
+        if head.target == "*" {
+            guard head.method == "OPTIONS" else {
+                return Decision(response: .refusal(.badRequest, "Bad request."), log: "answered 400 to a '*' target")
+            }
+            return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: "GET, HEAD, OPTIONS"))
+        }
+        guard head.path == configuration.path else {
+            return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to a request for another path")
+        }
+        switch head.method {
+        case "GET":
+            break
+        case "HEAD":
+            // Link scanners and prefetchers probe with HEAD: never a callback.
+            return Decision(response: LoopbackResponse(status: .ok, page: .waiting, omitBody: true),
+                            log: "answered HEAD on the callback path without consuming the login")
+        case "OPTIONS":
+            return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: "GET, HEAD, OPTIONS"),
+                            log: "answered OPTIONS on the callback path without consuming the login")
+        default:
+            return Decision(response: .refusal(.methodNotAllowed, "Only GET is accepted here.", allow: "GET, HEAD, OPTIONS"),
+                            log: "answered 405 to a method other than GET, HEAD or OPTIONS on the callback path")
+        }
+
+        let evaluation = validation.evaluate(callbackURL: "http://\(authority)\(head.target)")
+        if endsWait(evaluation, validation: validation) {
+            switch evaluation.kind {
+            case .success:
+                return Decision(response: LoopbackResponse(status: .ok, page: .success), verdict: evaluation)
+            case .providerFailure:
+                let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
+                return Decision(response: LoopbackResponse(status: .ok, page: .providerError(code: code)), verdict: evaluation)
+            case .rejected:
+                return Decision(response: LoopbackResponse(status: .badRequest, page: .rejected), verdict: evaluation,
+                                log: "refused the callback for this login: \(reasonOf(evaluation))")
+            }
+        }
+        let reason = reasonOf(evaluation)
+        return Decision(response: LoopbackResponse(status: .badRequest, page: .ignored), ignoredReason: reason,
+                        log: "ignored a callback that does not belong to this login (\(reason)); still waiting")
+    }
+
+    /// Only a callback proven to answer this login ends the wait: one carrying the expected
+    /// state (whatever validation concluded: with the right state even a refusal is the
+    /// provider's final word), or, when no state is expected, a valid callback.
+    func endsWait(_ evaluation: LoopbackEvaluation, validation: LoopbackValidation) -> Bool {
+        if validation.expectedState != nil { return evaluation.carriesExpectedState }
+        return evaluation.kind != .rejected
+    }
+
+    private func reasonOf(_ evaluation: LoopbackEvaluation) -> String {
+        evaluation.reason?.rawValue ?? "accepted"
+    }
+
+    /// The exact authority of the redirect URI. `localhost` and other spellings of the
+    /// address are refused: a browser following our redirect URI sends the literal.
+    func isExpectedHost(_ value: String) -> Bool {
+        let host = configuration.address.uriHost
+        return value == authority || (port == 80 && value == host)
+    }
+
+    // MARK: - The loop
+
+    private enum Phase {
+        case reading(HTTPHeadScanner)
+        case writing([UInt8], sent: Int)
+        case draining
+    }
+
+    private struct Connection {
+        let fd: Int32
+        var buffer: [UInt8] = []
+        var phase: Phase
+        var deadline: ContinuousClock.Instant
+        let serial: Int
+        var isFinal = false
+
+        var isReading: Bool { if case .reading = phase { return true } else { return false } }
+    }
+
+    /// Serves until a callback ends the wait or the timeout passes. `log` gets one line per
+    /// request that did not end the wait.
+    /// `deadline` defaults to ``LoopbackConfiguration/timeout`` from now.
+    func run(validation: LoopbackValidation, until deadline: ContinuousClock.Instant? = nil,
+             log: (String) -> Void = { _ in }) -> LoopbackResult {
+        let clock = ContinuousClock()
+        let deadline = deadline ?? clock.now.advanced(by: configuration.timeout)
+        var connections: [Connection] = []
+        var serial = 0
+        var verdict: LoopbackEvaluation?
+        var finishBy: ContinuousClock.Instant?
+        var ignored = 0
+        defer {
+            for connection in connections { close(connection.fd) }
+            stopListening()
+        }
+
+        while true {
+            var now = clock.now
+            connections.removeAll { connection in
+                guard now >= connection.deadline else { return false }
+                close(connection.fd)
+                return true
+            }
+            if let verdict {
+                let finalPending = connections.contains { $0.isFinal }
+                if !finalPending || now >= (finishBy ?? now) { return .finished(verdict) }
+            } else if now >= deadline {
+                return .timedOut(ignored: ignored)
+            }
+
+            var fds: [pollfd] = []
+            if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            var wake = verdict == nil ? deadline : (finishBy ?? deadline)
+            for connection in connections {
+                let events: Int16
+                switch connection.phase {
+                case .reading, .draining: events = Int16(POLLIN)
+                case .writing: events = Int16(POLLOUT)
+                }
+                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                wake = min(wake, connection.deadline)
+            }
+            let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(until: wake, now: now))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                // Nothing sensible is left to wait on; let the deadline decide.
+                usleep(10_000)
+                continue
+            }
+            if ready == 0 { continue }
+            now = clock.now
+
+            // The descriptors after the listener's are the connections, in order, as they
+            // were before this round's accepts.
+            let firstConnection = listener >= 0 ? 1 : 0
+            var events = fds[firstConnection...].map(\.revents)
+            if firstConnection == 1, fds[0].revents != 0 {
+                acceptAll(into: &connections, serial: &serial, now: now, events: &events)
+            }
+            var closed: [Int] = []
+            for i in connections.indices where events[i] != 0 {
+                if service(&connections[i], now: now, validation: validation, verdict: &verdict, ignored: &ignored, log: log) {
+                    closed.append(i)
+                }
+                if verdict != nil && finishBy == nil {
+                    finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1))
+                    // The login is consumed: later requests find nobody listening.
+                    stopListening()
+                }
+            }
+            for i in closed.reversed() {
+                close(connections[i].fd)
+                connections.remove(at: i)
+            }
+        }
+    }
+
+    private func acceptAll(into connections: inout [Connection], serial: inout Int, now: ContinuousClock.Instant,
+                           events: inout [Int16]) {
+        for _ in 0 ..< configuration.maxConnections {
+            guard case .connection(let fd) = LoopbackSocket.accept(listener) else { return }
+            serial += 1
+            connections.append(Connection(fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
+                                          deadline: now.advanced(by: configuration.connectionTimeout), serial: serial))
+            // A new connection is worth a read attempt now: browsers send at once.
+            events.append(Int16(POLLIN))
+            if connections.count > configuration.maxConnections,
+               let oldest = connections.indices.filter({ connections[$0].isReading && !connections[$0].isFinal })
+                   .min(by: { connections[$0].serial < connections[$1].serial }) {
+                close(connections[oldest].fd)
+                connections.remove(at: oldest)
+                events.remove(at: oldest)
+            }
+        }
+    }
+
+    /// Moves one connection forward. Returns true when it is finished and must be closed.
+    private func service(_ connection: inout Connection, now: ContinuousClock.Instant, validation: LoopbackValidation,
+                         verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void) -> Bool {
+        switch connection.phase {
+        case .reading(var scanner):
+            let room = configuration.maxHeadBytes + 1 - connection.buffer.count
+            switch LoopbackSocket.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
+            case .closed: return true
+            case .wouldBlock: return false
+            case .transferred: break
+            }
+            let state = scanner.scan(connection.buffer)
+            connection.phase = .reading(scanner)
+            switch state {
+            case .incomplete:
+                return false
+            case .refused(let status):
+                log("answered \(status.code) to a malformed or oversized request")
+                startWriting(&connection, LoopbackResponse.refusal(status, status.reason + "."))
+            case .complete(let length):
+                let response: LoopbackResponse
+                switch HTTPRequestHead.parse(connection.buffer[..<length]) {
+                case .failure(let status):
+                    log("answered \(status.code) to a malformed request")
+                    response = .refusal(status, status.reason + ".")
+                case .success where verdict != nil:
+                    // Two callbacks in one round: only the first one ends the wait, and
+                    // the page must not tell the second one it succeeded.
+                    log("answered 410 to a request that arrived after the wait ended")
+                    response = .refusal(.gone, "This sign-in has already finished.")
+                case .success(let head):
+                    let decision = decide(head, validation: validation)
+                    if verdict == nil, let ending = decision.verdict {
+                        verdict = ending
+                        connection.isFinal = true
+                    }
+                    if decision.ignoredReason != nil { ignored += 1 }
+                    if let line = decision.log { log(line) }
+                    response = decision.response
+                }
+                startWriting(&connection, response)
+            }
+            return serviceWrite(&connection, now: now)
+        case .writing:
+            return serviceWrite(&connection, now: now)
+        case .draining:
+            var discard: [UInt8] = []
+            while true {
+                discard.removeAll(keepingCapacity: true)
+                switch LoopbackSocket.read(connection.fd, into: &discard, limit: 4096) {
+                case .closed: return true
+                case .wouldBlock: return false
+                case .transferred: continue
+                }
+            }
+        }
+    }
+
+    private func startWriting(_ connection: inout Connection, _ response: LoopbackResponse) {
+        connection.buffer = []
+        connection.phase = .writing(response.bytes, sent: 0)
+    }
+
+    private func serviceWrite(_ connection: inout Connection, now: ContinuousClock.Instant) -> Bool {
+        guard case .writing(let bytes, var sent) = connection.phase else { return false }
+        while sent < bytes.count {
+            switch LoopbackSocket.write(connection.fd, bytes, from: sent) {
+            case .closed: return true
+            case .wouldBlock:
+                connection.phase = .writing(bytes, sent: sent)
+                return false
+            case .transferred(let count): sent += count
+            }
+        }
+        // Half-close and read until the peer closes: closing with unread bytes would send
+        // a reset that can destroy the answer before the browser reads it.
+        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.phase = .draining
+        connection.deadline = min(connection.deadline, now.advanced(by: configuration.lingerTimeout))
+        return false
+    }
+
+    /// Milliseconds from `now` to `instant`, rounded up, for `poll`.
+    static func milliseconds(until instant: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Int32 {
+        guard instant > now else { return 0 }
+        let (seconds, attoseconds) = now.duration(to: instant).components
+        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: total)
+    }
+}

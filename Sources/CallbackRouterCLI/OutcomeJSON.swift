@@ -1,0 +1,47 @@
+import CallbackRouter
+
+/// design.md's JSON for an outcome or a refusal, and its exit code: what `parse` prints,
+/// and what `listen` and `loopback` print "as parse does".
+extension ParseCommand {
+    /// `{"outcome":…,"dialect":…,…fields…,"withheld":[…],"extra":{…}}`.
+    ///
+    /// Fields are the known wire parameters present, under their wire names, in design.md's
+    /// order; `"withheld"` (only when not empty) names the human-text fields whose value
+    /// broke its syntax and was not passed through; `"extra"` holds every other decoded
+    /// parameter, always present (`{}` when none).
+    static func outcomeJSON(_ outcome: CallbackOutcome) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("outcome", .string(outcome.kind.rawValue)),
+            ("dialect", .string(outcome.dialect.rawValue)),
+        ]
+        for field in outcome.fields { members.append((field.name, .string(field.value))) }
+        if !outcome.withheldFields.isEmpty {
+            members.append(("withheld", .array(outcome.withheldFields.map { .string($0) })))
+        }
+        members.append(("extra", .object(outcome.extra.map { ($0.name, .string($0.value)) })))
+        return .object(members)
+    }
+
+    /// 0 for a success outcome, 1 when the provider reported a failure
+    /// (`authorization_error`, `login_failure`).
+    static func exitCode(for outcome: CallbackOutcome) -> Int32 {
+        outcome.kind.isProviderFailure ? ExitCode.providerFailure : ExitCode.success
+    }
+
+    /// `{"outcome":"rejected","reason":…,"detail":…,"offset":N|null}`.
+    static func rejectionJSON(_ error: CallbackError) -> JSONValue {
+        CallbackRouterCLI.rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset)
+    }
+
+    /// The exit code of a refusal: 64 for `invalid_configuration` (a bad `--redirect-uri`
+    /// is a usage problem), 69 for `no_route` (nobody to deliver to), 75 for `conflict` and
+    /// `timeout` (try again), 65 for every other rejected input.
+    static func exitCode(for error: CallbackError) -> Int32 {
+        switch error.reason {
+        case .invalidConfiguration: return ExitCode.usage
+        case .noRoute: return ExitCode.unavailable
+        case .conflict, .timeout: return ExitCode.tryAgain
+        default: return ExitCode.rejected
+        }
+    }
+}

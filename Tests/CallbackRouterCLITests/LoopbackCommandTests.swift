@@ -1,0 +1,102 @@
+@testable import CallbackRouterCLI
+import Glibc
+import Testing
+
+/// The command line of `loopback`: what it refuses before binding anything.
+@Suite struct LoopbackCommandTests {
+    func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
+        let output = CapturedOutput()
+        let code = CallbackRouterTool.run(["loopback"] + arguments,
+                                          context: CommandContext(output: output, environment: [:], executablePath: "/x"))
+        return (code, output.stdout, output.stderr)
+    }
+
+    @Test(arguments: [
+        ("no state choice", []),
+        ("both", ["--state", "s", "--no-state"]),
+        ("stdin and no state", ["--state-from-stdin", "--no-state"]),
+        ("stdin and state", ["--state-from-stdin", "--state", "s"]),
+        ("empty state", ["--state", ""]),
+        ("state with a newline", ["--state", "a\nb"]),
+        ("state not ASCII", ["--state", "caf\u{e9}"]),
+        ("state given twice", ["--state", "a", "--state", "b"]),
+        ("port too large", ["--no-state", "--port", "65536"]),
+        ("negative port", ["--no-state", "--port", "-1"]),
+        ("path without slash", ["--no-state", "--path", "callback"]),
+        ("path with query", ["--no-state", "--path", "/cb?x=1"]),
+        ("path with fragment", ["--no-state", "--path", "/cb#x"]),
+        ("path with space", ["--no-state", "--path", "/c b"]),
+        ("path with bad escape", ["--no-state", "--path", "/c%zz"]),
+        ("zero timeout", ["--no-state", "--timeout", "0"]),
+        ("negative timeout", ["--no-state", "--timeout", "-3"]),
+        ("nan timeout", ["--no-state", "--timeout", "nan"]),
+        ("huge timeout", ["--no-state", "--timeout", "1e9"]),
+        ("unknown dialect", ["--no-state", "--dialect", "saml"]),
+        ("positional", ["--no-state", "http://127.0.0.1/"]),
+        ("unknown option", ["--no-state", "--bind", "0.0.0.0"]),
+        ("empty file name", ["--no-state", "--redirect-uri-file", ""]),
+    ])
+    func refusesBadUsageBeforeBinding(_ name: String, _ arguments: [String]) {
+        let result = run(arguments)
+        #expect(result.code == ExitCode.usage, "\(name)")
+        #expect(result.stdout.isEmpty, "\(name): nothing on stdout, so a script reading line 1 sees EOF")
+        #expect(result.stderr.contains("Try 'callback-router loopback --help'"), "\(name)")
+    }
+
+    @Test func helpDocumentsTheTwoLineContractAndEveryOption() {
+        let result = run(["--help"])
+        #expect(result.code == ExitCode.success)
+        #expect(result.stdout.contains("{\"redirect_uri\":\"http://127.0.0.1:PORT/callback\"}"))
+        for option in LoopbackCommand.options.union(LoopbackCommand.flags) {
+            #expect(result.stdout.contains("--\(option)"), "--\(option) is not in --help")
+        }
+    }
+
+    @Test func unwritableRedirectURIFileIsAUsageError() {
+        let result = run(["--no-state", "--timeout", "5", "--redirect-uri-file", "/nonexistent-directory/uri"])
+        #expect(result.code == ExitCode.usage)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--redirect-uri-file"))
+    }
+
+    @Test(arguments: ["/", "/callback", "/a/b-c_d.e~f", "/%7Euser", "/cb;x=1"])
+    func acceptsPathsTheParserReadsBackUnchanged(_ path: String) {
+        #expect(LoopbackCommand.isValidPath(path))
+    }
+
+    /// Writes `input` into a pipe (closing it when `close` is set) and reads the state line.
+    func stateLine(_ input: String, closeAfter: Bool = true, wait: Duration = .seconds(2)) -> Result<String, LoopbackCommand.StateLineProblem> {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return .failure(.unreadable(errno)) }
+        defer { close(fds[0]); if !closeAfter { close(fds[1]) } }
+        let bytes = Array(input.utf8)
+        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        if closeAfter { close(fds[1]) }
+        return LoopbackCommand.readStateLine(from: fds[0], until: ContinuousClock.now.advanced(by: wait))
+    }
+
+    @Test(arguments: [
+        ("abc\n", "abc"), ("abc\r\n", "abc"), ("abc", "abc"), ("a b~\nrest ignored\n", "a b~"),
+    ])
+    func readsTheStateLineFromStdin(_ input: String, _ state: String) {
+        #expect((try? stateLine(input).get()) == state)
+    }
+
+    @Test func refusesABadStateLine() {
+        guard case .failure(.empty) = stateLine("") else { Issue.record("empty input accepted"); return }
+        guard case .failure(.empty) = stateLine("\n") else { Issue.record("empty line accepted"); return }
+        guard case .failure(.notPrintable) = stateLine("caf\u{e9}\n") else { Issue.record("non-ASCII accepted"); return }
+        guard case .failure(.tooLong) = stateLine(String(repeating: "x", count: 5000) + "\n") else {
+            Issue.record("an endless line accepted"); return
+        }
+    }
+
+    @Test func stateLineWaitEndsAtTheDeadline() {
+        let clock = ContinuousClock()
+        let started = clock.now
+        guard case .failure(.timedOut) = stateLine("abc", closeAfter: false, wait: .milliseconds(200)) else {
+            Issue.record("a line without its end and an open pipe did not time out"); return
+        }
+        #expect(clock.now - started >= .milliseconds(150))
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import CallbackRouter
+
+/// Outcomes print no secret: `description`, `debugDescription` and `dump` show names and
+/// lengths, never a code, token, state or id.
+@Suite struct DialectRedactionTests {
+    /// Every outcome kind, with a recognisable secret in every value.
+    static let outcomes: [(String, Dialect)] = [
+        ("myapp://cb?code=SECRETcode1&state=SECRETstate1&iss=https://SECRETiss&scope=SECRETextra", .oauth2),
+        ("myapp://cb?challenge_token=SECRETtoken&state=SECRETstate2", .prelude),
+        ("myapp://cb?code=SECRETorycode", .ory),
+        ("myapp://cb?action=login&status=success&session_id=SECRETsession&tracking_id=SECRETtracking", .zephr),
+        ("myapp://cb?status=partial&state_key=SECRETkey&identifier=SECRETuser@example.com", .zephr),
+        ("myapp://cb?status=failure&message=SECRETmessage", .zephr),
+        ("myapp://cb?rotating_token_nonce=SECRETnonce&created_session_id=SECRETcreated", .clerk),
+        ("myapp://cb?error=access_denied&error_description=SECRETdescription&error_uri=https://SECRETuri&state=SECRETstate3", .oauth2),
+        ("myapp://cb?error=access_denied&error_description=SECRET%0Awithheld", .oauth2),
+        ("myapp://cb?code=c&SECRET/name=1", .oauth2),
+    ]
+
+    @Test func coversEveryOutcomeKind() throws {
+        let kinds = Set(try Self.outcomes.map { try classify($0.0, $0.1).kind })
+        #expect(kinds == Set(OutcomeKind.allCases))
+    }
+
+    @Test(arguments: outcomes)
+    func printsNoSecret(_ url: String, _ dialect: Dialect) throws {
+        let outcome = try classify(url, dialect)
+        var dumped = ""
+        dump(outcome, to: &dumped)
+        for text in [outcome.description, outcome.debugDescription, dumped, String(describing: outcome),
+                     String(reflecting: outcome), "\(outcome)"] {
+            #expect(!text.contains("SECRET"), "\(text)")
+            #expect(text.contains(outcome.kind.rawValue))
+        }
+    }
+
+    @Test func showsLengthsAndTheErrorCode() throws {
+        let outcome = try classify("myapp://cb?code=abcdefghij&state=xyz", .oauth2)
+        #expect(outcome.description == "CallbackOutcome(authorization_code, dialect: oauth2, code: <redacted, 10 bytes>, state: <redacted, 3 bytes>)")
+        let failure = try classify("myapp://cb?error=access_denied&error_description=%0A&x=1")
+        #expect(failure.description == "CallbackOutcome(authorization_error, dialect: oauth2, error: access_denied, error_description: <withheld>, extra: [x: <redacted, 1 bytes>])")
+    }
+
+    @Test func errorDetailsCarryNoValue() {
+        let cases: [(String, CallbackExpectations)] = [
+            ("myapp://cb?code=SECRET%0A", CallbackExpectations()),
+            ("myapp://cb?code=a&state=SECRETx", CallbackExpectations(state: "SECRETy")),
+            ("myapp://cb?code=a&iss=SECRETiss", CallbackExpectations(issuer: "SECRETother")),
+            ("myapp://cb?status=SECRETstatus", CallbackExpectations()),
+            ("myapp://cb?SECRET/x=1&SECRET/x=2", CallbackExpectations()),
+            ("myapp://cb?code=a#SECRET", CallbackExpectations()),
+        ]
+        for (url, expecting) in cases {
+            let error = refusal { try classify(url, .auto, expecting) }
+            #expect(error != nil)
+            #expect(error?.detail.contains("SECRET") == false, "\(String(describing: error))")
+            #expect(error?.description.contains("SECRET") == false)
+        }
+    }
+}
+
+/// What a route expects holds the expected state: it prints redacted too, alone or inside
+/// a validator.
+@Suite struct DialectExpectationsRedactionTests {
+    @Test func expectationsAndValidatorsPrintNoState() throws {
+        let expecting = CallbackExpectations(state: "SECRETstate", issuer: "https://as.example", requireIssuer: true)
+        let validator = try CallbackValidator(redirectURIs: [RedirectURI("myapp://cb")], expecting: expecting)
+        var dumped = ""
+        dump(validator, to: &dumped)
+        dump(expecting, to: &dumped)
+        for text in [expecting.description, expecting.debugDescription, String(describing: validator),
+                     String(reflecting: validator), dumped] {
+            #expect(!text.contains("SECRET"), "\(text)")
+        }
+        #expect(expecting.description == "CallbackExpectations(state: <redacted, 11 bytes>, issuer: https://as.example, requireIssuer: true, responseMode: query)")
+    }
+}

@@ -1,0 +1,269 @@
+import Testing
+@testable import CallbackRouter
+
+/// A router with one stateful (OAuth 2.0) route and one stateless (Prelude) route.
+private func makeRouter(clock: ManualAttemptClock = ManualAttemptClock(), issuer: String? = nil,
+                        requireIssuer: Bool = false,
+                        handler: CallbackHandler? = nil) throws -> CallbackRouter {
+    var builder = RouterBuilder()
+    builder.add(Route("google", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
+                      issuer: issuer, requireIssuer: requireIssuer, handler: handler))
+    builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
+                      dialect: .prelude, handler: handler))
+    return try builder.build(clock: clock)
+}
+
+private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        try body()
+        Issue.record("expected \(reason), got success", sourceLocation: sourceLocation)
+    } catch {
+        #expect((error as? CallbackError)?.reason == reason, "got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite struct RouterDeliveryTests {
+    @Test func deliversTheCallbackToTheAttemptWithItsState() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "google")
+        let delivery = try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.kind == .authorizationCode)
+        #expect(delivery.outcome.value("code") == "abc")
+        #expect(router.pendingCount == 0)
+    }
+
+    @Test func refusesASecondDeliveryAsReplayed() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "google")
+        let url = "com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)"
+        try router.handle(url)
+        expectReason(.replayed) { try router.handle(url) }
+    }
+
+    @Test func refusesAnUnknownState() throws {
+        let router = try makeRouter()
+        _ = try router.begin(on: "google")
+        expectReason(.unknownState) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=forged") }
+        #expect(router.pendingCount == 1, "a forged callback must not end the login in progress")
+    }
+
+    @Test func refusesACallbackWithoutStateOnAStatefulRoute() throws {
+        let router = try makeRouter()
+        _ = try router.begin(on: "google")
+        expectReason(.stateMissing) { try router.handle("com.example.app:/oauth2redirect?code=abc") }
+    }
+
+    @Test func refusesAForgedErrorResponseWithoutTheRightState() throws {
+        let router = try makeRouter()
+        _ = try router.begin(on: "google")
+        expectReason(.unknownState) { try router.handle("com.example.app:/oauth2redirect?error=access_denied&state=nope") }
+        expectReason(.stateMissing) { try router.handle("com.example.app:/oauth2redirect?error=access_denied") }
+        #expect(router.pendingCount == 1)
+    }
+
+    @Test func deliversAnErrorResponseWithTheRightState() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "google")
+        let delivery = try router.handle("com.example.app:/oauth2redirect?error=access_denied&state=\(attempt.state)")
+        #expect(delivery.outcome.kind == .authorizationError)
+        #expect(router.pendingCount == 0)
+    }
+
+    @Test func refusesALateCallbackAsExpired() throws {
+        let clock = ManualAttemptClock()
+        let router = try makeRouter(clock: clock)
+        let attempt = try router.begin(on: "google")
+        clock.advance(by: .seconds(601))
+        expectReason(.attemptExpired) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
+        expectReason(.attemptExpired) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
+    }
+
+    @Test func acceptsACallbackJustBeforeTheDeadline() throws {
+        let clock = ManualAttemptClock()
+        let router = try makeRouter(clock: clock)
+        let attempt = try router.begin(on: "google", lifetime: .seconds(30))
+        clock.advance(by: .seconds(29))
+        #expect(throws: Never.self) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
+    }
+
+    @Test func refusesACallbackOfACancelledAttempt() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "google")
+        router.cancel(attempt)
+        expectReason(.cancelled) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
+        #expect(router.pendingCount == 0)
+    }
+
+    @Test func refusesACallbackNoRouteMatches() throws {
+        let router = try makeRouter()
+        _ = try router.begin(on: "google")
+        expectReason(.noRoute) { try router.handle("com.example.app:/other?code=abc&state=x") }
+        expectReason(.noRoute) { try router.handle("com.evil.app:/oauth2redirect?code=abc&state=x") }
+        expectReason(.noRoute) { _ = try router.begin(on: "nonexistent") }
+    }
+
+    @Test func refusesUserinfoInACallback() throws {
+        let router = try makeRouter()
+        expectReason(.userinfoNotAllowed) { try router.handle("myapp://user@oauth-callback?challenge_token=t") }
+    }
+
+    @Test func carriesSyntaxErrorsUp() throws {
+        let router = try makeRouter()
+        expectReason(.invalidPercentEncoding) { try router.handle("com.example.app:/oauth2redirect?code=%zz") }
+        expectReason(.emptyInput) { try router.handle("") }
+    }
+
+    @Test func checksTheIssuerOfTheAttempt() throws {
+        let router = try makeRouter(issuer: "https://issuer.example", requireIssuer: true)
+        let good = try router.begin(on: "google")
+        let delivery = try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(good.state)&iss=https%3A%2F%2Fissuer.example")
+        #expect(delivery.outcome.kind == .authorizationCode)
+
+        let mixedUp = try router.begin(on: "google")
+        expectReason(.issuerMismatch) {
+            try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(mixedUp.state)&iss=https%3A%2F%2Fevil.example")
+        }
+        // The mix-up response answered the attempt: it is over, not open to a second try.
+        expectReason(.replayed) {
+            try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(mixedUp.state)&iss=https%3A%2F%2Fissuer.example")
+        }
+        let missing = try router.begin(on: "google")
+        expectReason(.issuerMissing) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(missing.state)") }
+    }
+
+    @Test func handsTheCallbackToTheRouteHandlerWhenNobodyWaits() throws {
+        let received = Box()
+        let router = try makeRouter(handler: { result in received.append(result) })
+        let attempt = try router.begin(on: "google")
+        try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)")
+        #expect(received.count == 1)
+    }
+}
+
+@Suite struct StatelessRouteTests {
+    @Test func allowsOnePendingAttemptPerRoute() throws {
+        let router = try makeRouter()
+        _ = try router.begin(on: "prelude")
+        expectReason(.conflict) { _ = try router.begin(on: "prelude") }
+        // A stateful route next to it is not affected.
+        #expect(throws: Never.self) { try router.begin(on: "google") }
+    }
+
+    @Test func deliversToTheSinglePendingAttempt() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "prelude")
+        let delivery = try router.handle("myapp://oauth-callback?challenge_token=tok")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.kind == .challengeToken)
+        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
+        // The route is free again.
+        #expect(throws: Never.self) { try router.begin(on: "prelude") }
+    }
+
+    @Test func refusesACallbackWhenNoAttemptIsPending() throws {
+        let router = try makeRouter()
+        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
+    }
+
+    @Test func refusesACallbackOfACancelledStatelessAttempt() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "prelude")
+        router.cancel(attempt)
+        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
+    }
+}
+
+@Suite struct RouterBuilderTests {
+    @Test func refusesTwoRoutesThatCouldMatchTheSameCallback() throws {
+        var builder = RouterBuilder()
+        builder.add(Route("a", redirectURI: try RedirectURI("com.example.app:/cb"), dialect: .oauth2))
+        builder.add(Route("b", redirectURI: try RedirectURI("COM.EXAMPLE.APP:/cb"), dialect: .clerk))
+        expectReason(.invalidConfiguration) { try builder.validate() }
+    }
+
+    @Test func refusesTwoLoopbackRoutesOnDifferentPortsButTheSamePath() throws {
+        var builder = RouterBuilder()
+        builder.add(Route("a", redirectURI: try RedirectURI("http://127.0.0.1:5000/cb"), dialect: .oauth2))
+        builder.add(Route("b", redirectURI: try RedirectURI("http://127.0.0.1:6000/cb"), dialect: .oauth2))
+        expectReason(.invalidConfiguration) { try builder.validate() }
+    }
+
+    @Test func acceptsRoutesThatDifferInPathOrRequiredQueryValue() throws {
+        var builder = RouterBuilder()
+        builder.add(Route("a", redirectURI: try RedirectURI("com.example.app:/cb"), dialect: .oauth2))
+        builder.add(Route("b", redirectURI: try RedirectURI("com.example.app:/other"), dialect: .oauth2))
+        builder.add(Route("c", redirectURI: try RedirectURI("com.example.app:/q?provider=x"), dialect: .oauth2))
+        builder.add(Route("d", redirectURI: try RedirectURI("com.example.app:/q?provider=y"), dialect: .oauth2))
+        #expect(throws: Never.self) { try builder.validate() }
+    }
+
+    @Test func refusesDuplicateIDsAndAutoDialect() throws {
+        var builder = RouterBuilder()
+        builder.add(Route("a", redirectURI: try RedirectURI("com.example.app:/one"), dialect: .oauth2))
+        builder.add(Route("a", redirectURI: try RedirectURI("com.example.app:/two"), dialect: .oauth2))
+        expectReason(.invalidConfiguration) { try builder.validate() }
+
+        var auto = RouterBuilder()
+        auto.add(Route("x", redirectURI: try RedirectURI("com.example.app:/one"), dialect: .auto))
+        expectReason(.invalidConfiguration) { try auto.validate() }
+    }
+}
+
+@Suite struct LoginAttemptTests {
+    @Test func makesFreshSecretsForEveryAttempt() throws {
+        let router = try makeRouter()
+        let a = try router.begin(on: "google"), b = try router.begin(on: "google")
+        #expect(a.state != b.state && a.nonce != b.nonce && a.pkce.verifier != b.pkce.verifier)
+        #expect(a.state.utf8.count >= 22, "at least 128 bits, base64url")
+        #expect(a.state.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F })
+        #expect(a.pkce.challenge == PKCE.challenge(for: a.pkce.verifier))
+    }
+
+    @Test func neverPrintsItsSecrets() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "google")
+        var dumped = ""
+        dump(attempt, to: &dumped)
+        for text in [attempt.description, attempt.debugDescription, dumped, String(describing: attempt)] {
+            #expect(!text.contains(attempt.state))
+            #expect(!text.contains(attempt.nonce))
+            #expect(!text.contains(attempt.pkce.verifier))
+        }
+    }
+
+    @Test func buildsItsAuthorizationRequest() throws {
+        let router = try makeRouter()
+        let attempt = try router.begin(on: "google")
+        let request = try attempt.authorizationRequest(endpoint: "https://accounts.example/authorize", clientID: "client-1")
+        let url = try CallbackURL(parsing: request.url)
+        #expect(try url.queryParameters.value(named: "state") == attempt.state)
+        #expect(try url.queryParameters.value(named: "code_challenge") == attempt.pkce.challenge)
+        #expect(try url.queryParameters.value(named: "nonce") == attempt.nonce)
+        #expect(try url.queryParameters.value(named: "redirect_uri") == "com.example.app:/oauth2redirect")
+    }
+}
+
+/// A thread-safe list of results for handler tests.
+final class Box: @unchecked Sendable {
+    private let lock = Mutex<[Result<Delivery, CallbackError>]>([])
+    func append(_ result: Result<Delivery, CallbackError>) { lock.withLock { $0.append(result) } }
+    var count: Int { lock.withLock { $0.count } }
+}
+
+import Synchronization
+
+@Suite struct LoginAttemptRedirectURITests {
+    /// Providers compare `redirect_uri` as a string (RFC 9700 §2.1): the request must carry
+    /// the registered URI exactly as written, not a case-normalized form.
+    @Test func sendsTheRedirectURIExactlyAsRegistered() throws {
+        let registered = "com.Example.App://Example.auth0.com/ios/com.Example.App/callback"
+        var builder = RouterBuilder()
+        builder.add(Route("auth0", redirectURI: try RedirectURI(registered), dialect: .oauth2))
+        let attempt = try builder.build().begin(on: "auth0")
+        let request = try attempt.authorizationRequest(endpoint: "https://example.auth0.com/authorize", clientID: "c")
+        let url = try CallbackURL(parsing: request.url)
+        #expect(try url.queryParameters.value(named: "redirect_uri") == registered)
+    }
+}

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# End-to-end test of `callback-router loopback` with a real browser.
+#
+# Headless Chromium loads a page of a toy authorization endpoint (authorize_server.py),
+# which answers 302 to the loopback redirect URI with `code` and `state`; the loopback
+# receiver must print the code and exit 0. Negative cases: a wrong state is answered and
+# ignored (the wait goes on and ends at the deadline with 75, or with the later correct
+# callback), a provider error ends with 1, a `localhost` Host and a cross-site <img> are
+# refused without ending the wait.
+#
+# Usage: Tests/EndToEnd/loopback.sh [path/to/callback-router]
+#   (or CALLBACK_ROUTER=path; else the debug build is built and used).
+# Needs: chromium, python3. A missing one is a failure, never a skip.
+# Every server binds 127.0.0.1 only and stops by itself.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+helper=${1:-${CALLBACK_ROUTER:-}}
+if [[ -z "$helper" ]]; then
+    (cd "$root" && swift build --product callback-router >&2)
+    helper="$root/.build/debug/callback-router"
+fi
+helper=$(cd "$(dirname "$helper")" && pwd)/$(basename "$helper")
+
+passed=0
+failed=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/loopback-e2e.XXXXXX")
+pids=()
+
+summarized=0
+
+cleanup() {
+    local status=$?
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+    if [[ $summarized -eq 0 ]]; then
+        failed=$((failed + 1))
+        echo "FAIL - the suite stopped early (status $status)" >&2
+        echo "$passed passed, $failed failed"
+        exit 1
+    fi
+}
+trap cleanup EXIT
+
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; }
+
+require() {
+    if ! command -v "$1" >/dev/null 2>&1; then
+        fail "$1 is not installed (required, not optional)"
+        summarized=1
+        echo "$passed passed, $failed failed"
+        exit 1
+    fi
+}
+require chromium
+require python3
+[[ -x "$helper" ]] || { fail "helper $helper is not executable"; summarized=1; echo "$passed passed, $failed failed"; exit 1; }
+
+# waitline FILE: waits (10 s at most) until FILE holds a complete first line; prints it.
+waitline() {
+    local i
+    for i in $(seq 1 200); do
+        if [[ -s "$1" ]] && [[ $(wc -l <"$1") -ge 1 ]]; then
+            head -n 1 "$1"
+            return 0
+        fi
+        sleep 0.05
+    done
+    return 1
+}
+
+# json_field JSON NAME: the string value of a top-level member (enough for our output).
+json_field() {
+    python3 -c 'import json,sys; v=json.loads(sys.argv[1]).get(sys.argv[2]); print("" if v is None else v)' "$1" "$2"
+}
+
+urlencode() { python3 -c 'import sys,urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
+
+# start_loopback NAME ARGS…: runs the receiver in the background; sets LB_PID, LB_OUT,
+# LB_ERR and REDIRECT_URI (read from its first line).
+start_loopback() {
+    local name=$1
+    shift
+    LB_OUT="$work/$name.out"
+    LB_ERR="$work/$name.err"
+    "$helper" loopback "$@" >"$LB_OUT" 2>"$LB_ERR" &
+    LB_PID=$!
+    pids+=("$LB_PID")
+    local first
+    first=$(waitline "$LB_OUT") || { cat "$LB_ERR" >&2; return 1; }
+    REDIRECT_URI=$(json_field "$first" redirect_uri)
+}
+
+# start_authorize NAME ARGS…: runs the toy authorization endpoint; sets AS_PID and AS_PORT.
+start_authorize() {
+    local name=$1
+    shift
+    local out="$work/$name.as.out"
+    python3 "$here/authorize_server.py" "$@" >"$out" 2>"$work/$name.as.err" &
+    AS_PID=$!
+    pids+=("$AS_PID")
+    AS_PORT=$(waitline "$out") || return 1
+}
+
+# browse NAME URL: headless Chromium loads URL (following redirects); the DOM goes to
+# $work/NAME.dom.
+browse() {
+    local profile
+    profile=$(mktemp -d "$work/profile.XXXXXX")
+    timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$profile" --dump-dom "$2" >"$work/$1.dom" 2>"$work/$1.chromium.err" || true
+}
+
+authorize_url() { # STATE
+    echo "http://127.0.0.1:$AS_PORT/authorize?response_type=code&client_id=e2e&redirect_uri=$(urlencode "$REDIRECT_URI")&state=$(urlencode "$1")"
+}
+
+# wait_exit PID SECONDS: sets EXIT_STATUS to the exit status of PID, or 124 when it is
+# still running after SECONDS. (Not in a command substitution: only this shell can
+# `wait` for its own children.)
+wait_exit() {
+    local i
+    EXIT_STATUS=124
+    for i in $(seq 1 $(($2 * 20))); do
+        if ! kill -0 "$1" 2>/dev/null; then
+            EXIT_STATUS=0
+            wait "$1" || EXIT_STATUS=$?
+            return 0
+        fi
+        sleep 0.05
+    done
+}
+
+check() { # DESCRIPTION COMMAND…
+    local description=$1
+    shift
+    if "$@"; then pass "$description"; else fail "$description"; fi
+}
+
+contains() { grep -qF -- "$2" "$1"; }
+not_contains() { ! grep -qF -- "$2" "$1"; }
+last_line() { tail -n 1 "$1"; }
+
+state="e2e-state-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+
+# 1. The happy path: authorization endpoint → 302 → loopback; the code is printed, exit 0.
+start_loopback happy --state "$state" --timeout 60
+check "the redirect URI names the bound IPv4 literal" \
+    bash -c '[[ "$1" =~ ^http://127\.0\.0\.1:[0-9]+/callback$ ]]' _ "$REDIRECT_URI"
+start_authorize happy --redirect-uri "$REDIRECT_URI" --code "e2e-code-happy"
+browse happy "$(authorize_url "$state")"
+wait_exit "$LB_PID" 15
+check "loopback exits 0 after the browser followed the redirect" test "$EXIT_STATUS" = 0
+check "the outcome line carries the code" contains "$LB_OUT" '"code":"e2e-code-happy"'
+check "the outcome is authorization_code" bash -c '[[ $(tail -n 1 "$1") == "{\"outcome\":\"authorization_code\""* ]]' _ "$LB_OUT"
+check "stdout has exactly two lines" test "$(wc -l <"$LB_OUT")" = 2
+check "the browser shows the success page" contains "$work/happy.dom" "received the sign-in response"
+check "the page does not show the state" not_contains "$work/happy.dom" "$state"
+check "the page does not show the code" not_contains "$work/happy.dom" "e2e-code-happy"
+wait_exit "$AS_PID" 10
+check "the authorization endpoint stopped by itself" test "$EXIT_STATUS" = 0
+
+# 2. A wrong state is answered and ignored; the later correct callback is accepted.
+start_loopback retry --state "$state" --timeout 60
+start_authorize retry-wrong --redirect-uri "$REDIRECT_URI" --code "e2e-code-forged" --state-override "not-the-state"
+browse retry-wrong "$(authorize_url "$state")"
+check "a wrong state gets the 'does not belong' page" contains "$work/retry-wrong.dom" "does not belong to the sign-in in progress"
+check "a wrong state does not end the wait" kill -0 "$LB_PID"
+start_authorize retry-right --redirect-uri "$REDIRECT_URI" --code "e2e-code-genuine"
+browse retry-right "$(authorize_url "$state")"
+wait_exit "$LB_PID" 15
+check "the later correct callback ends the wait with 0" test "$EXIT_STATUS" = 0
+check "the genuine code is printed" contains "$LB_OUT" '"code":"e2e-code-genuine"'
+check "the forged code is not printed" not_contains "$LB_OUT" "e2e-code-forged"
+check "the ignored request is reported on stderr" contains "$LB_ERR" "state_mismatch"
+
+# 3. Only a wrong state: the deadline ends the wait with 75.
+start_loopback timeout --state "$state" --timeout 4
+start_authorize timeout --redirect-uri "$REDIRECT_URI" --state-override "not-the-state"
+browse timeout "$(authorize_url "$state")"
+wait_exit "$LB_PID" 15
+check "with only a wrong state, loopback times out with 75" test "$EXIT_STATUS" = 75
+check "the timeout outcome names the reason" bash -c '[[ $(tail -n 1 "$1") == "{\"outcome\":\"rejected\",\"reason\":\"timeout\""* ]]' _ "$LB_OUT"
+
+# 4. The provider reports an error with the right state: exit 1, the page says so.
+start_loopback denied --state "$state" --timeout 60
+start_authorize denied --redirect-uri "$REDIRECT_URI" --error access_denied
+browse denied "$(authorize_url "$state")"
+wait_exit "$LB_PID" 15
+check "a provider error with the right state exits 1" test "$EXIT_STATUS" = 1
+check "the outcome is authorization_error" contains "$LB_OUT" '"outcome":"authorization_error"'
+check "the page names the error code" contains "$work/denied.dom" "(access_denied)"
+check "the page does not reflect error_description" not_contains "$work/denied.dom" "denied</b>"
+
+# 5. A real browser's requests that must not consume the login: `localhost` as Host and a
+#    cross-site <img> pointing at the callback with the right state.
+start_loopback hostile --state "$state" --timeout 60
+port=${REDIRECT_URI#http://127.0.0.1:}
+port=${port%%/*}
+browse localhost "http://localhost:$port/callback?code=e2e-code-localhost&state=$(urlencode "$state")"
+check "Host: localhost is refused (DNS rebinding defence)" contains "$work/localhost.dom" "only requests addressed to 127.0.0.1:$port"
+start_authorize hostile --redirect-uri "$REDIRECT_URI" --timeout 10
+browse attack "http://127.0.0.1:$AS_PORT/subresource-attack?target=$(urlencode "$REDIRECT_URI?code=e2e-code-img&state=$state")"
+check "the cross-site <img> request is refused (Sec-Fetch-Mode)" contains "$LB_ERR" "non-navigation request (Sec-Fetch-Mode)"
+check "neither ended the wait" kill -0 "$LB_PID"
+kill "$AS_PID" 2>/dev/null || true
+start_authorize hostile-right --redirect-uri "$REDIRECT_URI" --code "e2e-code-after-attacks"
+browse hostile-right "$(authorize_url "$state")"
+wait_exit "$LB_PID" 15
+check "the genuine callback still succeeds afterwards" test "$EXIT_STATUS" = 0
+check "only the genuine code is printed" bash -c 'grep -q "e2e-code-after-attacks" "$1" && ! grep -q "e2e-code-img\|e2e-code-localhost" "$1"' _ "$LB_OUT"
+
+# 6. The scripted flow of docs/loopback.md: the receiver first, then authorize-url with
+#    its redirect URI, the state handed over on stdin (never on a command line).
+coproc RECEIVER { "$helper" loopback --state-from-stdin --timeout 60 2>"$work/scripted.err"; }
+pids+=("$RECEIVER_PID")
+receiver_pid=$RECEIVER_PID
+exec {to_receiver}>&"${RECEIVER[1]}" {from_receiver}<&"${RECEIVER[0]}"
+read -r -t 10 first <&"$from_receiver"
+redirect_uri=$(json_field "$first" redirect_uri)
+start_authorize scripted --redirect-uri "$redirect_uri" --code "e2e-code-scripted"
+request=$("$helper" authorize-url --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e \
+    --redirect-uri "$redirect_uri" --scope "openid email")
+printf '%s\n' "$(json_field "$request" state)" >&"$to_receiver"
+exec {to_receiver}>&-
+browse scripted "$(json_field "$request" url)"
+outcome=""
+read -r -t 15 outcome <&"$from_receiver" || true
+wait_exit "$receiver_pid" 10
+check "the scripted flow (authorize-url, state on stdin) exits 0" test "$EXIT_STATUS" = 0
+check "the scripted flow prints the code" bash -c '[[ "$1" == *"\"code\":\"e2e-code-scripted\""* ]]' _ "$outcome"
+check "the scripted flow's state is the one authorize-url made" \
+    test "$(json_field "$outcome" state)" = "$(json_field "$request" state)"
+
+summarized=1
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
