@@ -139,7 +139,9 @@ func parseRow(_ name: String, _ inputs: [String], note: String = "") {
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
    let count = Int(CommandLine.arguments[index + 1]) {
     let inputs = [Corpus.typical]
-    if CommandLine.arguments.contains("--foundation") {
+    if CommandLine.arguments.contains("--classify") {
+        for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
+    } else if CommandLine.arguments.contains("--foundation") {
         for _ in 0 ..< count { foundationParse(inputs) }
     } else {
         for _ in 0 ..< count { oursParse(inputs) }
