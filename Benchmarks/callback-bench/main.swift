@@ -160,6 +160,17 @@ if selected("parse_strings") {
     report("parse_strings", ours: ours, foundation: theirs, allocs: allocs,
            note: "as parse, every name and value copied into a String")
 }
+if CommandLine.arguments.contains("--allocations-per-url") {
+    for input in Corpus.realistic + Corpus.hostile {
+        let one = [input]
+        let validation = allocations(operations: 1) { oursValidate(one) }
+        let decoding = allocations(operations: 1) { oursParse(one) }
+        if validation > 0 || decoding > 0 {
+            print("ALLOCS validate=\(format(validation)) parse=\(format(decoding)) \(input.prefix(100))")
+        }
+    }
+    exit(0)
+}
 if selected("validate_only") {
     let inputs = Corpus.realistic
     let ours = measure(operations: inputs.count) { oursValidate(inputs) }

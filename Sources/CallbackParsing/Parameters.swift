@@ -38,6 +38,7 @@ struct ParameterStorage: Sendable {
             let offset = count * MemoryLayout<RawParameter>.stride
             withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: parameter, toByteOffset: offset, as: RawParameter.self) }
         } else {
+            if overflow.isEmpty { overflow.reserveCapacity(Self.inlineCapacity * 2) }
             overflow.append(parameter)
         }
         count += 1
