@@ -139,7 +139,9 @@ func parseRow(_ name: String, _ inputs: [String], note: String = "") {
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
    let count = Int(CommandLine.arguments[index + 1]) {
     let inputs = [Corpus.typical]
-    if CommandLine.arguments.contains("--foundation") {
+    if CommandLine.arguments.contains("--classify") {
+        for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
+    } else if CommandLine.arguments.contains("--foundation") {
         for _ in 0 ..< count { foundationParse(inputs) }
     } else {
         for _ in 0 ..< count { oursParse(inputs) }
@@ -157,6 +159,17 @@ if selected("parse_strings") {
     let allocs = allocations(operations: inputs.count) { oursParseStrings(inputs) }
     report("parse_strings", ours: ours, foundation: theirs, allocs: allocs,
            note: "as parse, every name and value copied into a String")
+}
+if CommandLine.arguments.contains("--allocations-per-url") {
+    for input in Corpus.realistic + Corpus.hostile {
+        let one = [input]
+        let validation = allocations(operations: 1) { oursValidate(one) }
+        let decoding = allocations(operations: 1) { oursParse(one) }
+        if validation > 0 || decoding > 0 {
+            print("ALLOCS validate=\(format(validation)) parse=\(format(decoding)) \(input.prefix(100))")
+        }
+    }
+    exit(0)
 }
 if selected("validate_only") {
     let inputs = Corpus.realistic

@@ -44,6 +44,40 @@ public struct CallbackURL: Sendable {
         return raw.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? raw.lowercased() : raw
     }
 
+    /// Whether two URLs have the same scheme (case-insensitively), without making strings.
+    public func hasSameScheme(as other: CallbackURL) -> Bool {
+        guard schemeEnd == other.schemeEnd else { return false }
+        return withBytes(0 ..< schemeEnd, of: other, 0 ..< other.schemeEnd) { a, b in
+            zip(a, b).allSatisfy { $0 | 0x20 == $1 | 0x20 } // scheme bytes: letters fold, the rest are fixed by | 0x20
+        }
+    }
+
+    /// Whether the scheme is `name` (give it lowercased), without making a string.
+    public func hasScheme(_ name: String) -> Bool {
+        var name = name
+        guard name.utf8.count == schemeEnd else { return false }
+        var source = source
+        return source.withUTF8 { bytes in
+            name.withUTF8 { expected in
+                zip(bytes[0 ..< schemeEnd], expected).allSatisfy { $0 | 0x20 == $1 }
+            }
+        }
+    }
+
+    /// Whether two URLs have byte-for-byte the same path as written, without making strings.
+    public func hasSamePath(as other: CallbackURL) -> Bool {
+        guard pathRange.count == other.pathRange.count else { return false }
+        return withBytes(pathRange, of: other, other.pathRange) { $0.elementsEqual($1) }
+    }
+
+    private func withBytes(_ range: Range<Int>, of other: CallbackURL, _ otherRange: Range<Int>,
+                           _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var a = source, b = other.source
+        return a.withUTF8 { x in
+            b.withUTF8 { y in body(UnsafeBufferPointer(rebasing: x[range]), UnsafeBufferPointer(rebasing: y[otherRange])) }
+        }
+    }
+
     /// Whether the URI has an authority (`scheme://…`).
     public var hasAuthority: Bool { authority != nil }
 

@@ -127,13 +127,11 @@ extension Host {
             if let percent = inner.firstIndex(of: UInt8(ascii: "%")) {
                 throw ParseError(.invalidHost, at: base + 1 + percent, "IPv6 zone identifiers are not accepted")
             }
-            guard let bytes = parseIPv6(inner) else {
+            guard let address = parseIPv6(inner) else {
                 throw ParseError(.invalidHost, at: base + 1, "not a valid IPv6 address")
             }
-            var high: UInt64 = 0, low: UInt64 = 0
-            for i in 0 ..< 8 { high = high << 8 | UInt64(bytes[i]) }
-            for i in 8 ..< 16 { low = low << 8 | UInt64(bytes[i]) }
-            return Host(kind: .ipv6, source: "", range: 0 ..< raw.count, hasUppercase: false, high: high, low: low)
+            return Host(kind: .ipv6, source: "", range: 0 ..< raw.count, hasUppercase: false,
+                        high: address.high, low: address.low)
         }
 
         var hasUpper = false
@@ -154,8 +152,7 @@ extension Host {
                 throw ParseError(.invalidHost, at: base,
                                  "a host that ends in a number must be a dotted-decimal IPv4 address (browsers read forms like 0x7f.1 or 127.1 as IPv4)")
             }
-            let value = address.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            return Host(kind: .ipv4, source: "", range: 0 ..< raw.count, hasUppercase: false, low: value)
+            return Host(kind: .ipv4, source: "", range: 0 ..< raw.count, hasUppercase: false, low: UInt64(address))
         }
         return Host(kind: .registeredName, source: "", range: 0 ..< raw.count, hasUppercase: hasUpper)
     }
@@ -178,54 +175,61 @@ extension Host {
     }
 
     /// Four decimal octets 0–255 without leading zeros (which some parsers read as octal).
-    static func parseDottedDecimal(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var octets: [UInt8] = []
-        octets.reserveCapacity(4)
-        var value = 0
+    static func parseDottedDecimal(_ raw: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var address: UInt32 = 0
+        var octets = 0
+        var value: UInt32 = 0
         var digits = 0
         var leadingZero = false
         for byte in raw {
             if byte == UInt8(ascii: ".") {
-                guard digits > 0, octets.count < 3 else { return nil }
-                octets.append(UInt8(value))
+                guard digits > 0, octets < 3 else { return nil }
+                address = address << 8 | value
+                octets += 1
                 value = 0; digits = 0; leadingZero = false
                 continue
             }
             guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
             if digits == 0 && byte == UInt8(ascii: "0") { leadingZero = true } else if leadingZero { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            value = value * 10 + UInt32(byte - UInt8(ascii: "0"))
             digits += 1
             guard value <= 255 else { return nil }
         }
-        guard digits > 0, octets.count == 3 else { return nil }
-        octets.append(UInt8(value))
-        return octets
+        guard digits > 0, octets == 3 else { return nil }
+        return address << 8 | value
     }
 
-    /// RFC 3986 §3.2.2 `IPv6address`, including the `::` shorthand and an IPv4 tail.
-    static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var pieces: [UInt16] = []
-        pieces.reserveCapacity(8)
+    /// RFC 3986 §3.2.2 `IPv6address`, including the `::` shorthand and an IPv4 tail; the
+    /// address as two big-endian halves. Parses into a stack buffer: no allocation.
+    static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 8) { pieces in
+            parseIPv6(raw, into: pieces)
+        }
+    }
+
+    private static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>,
+                                  into pieces: UnsafeMutableBufferPointer<UInt16>) -> (high: UInt64, low: UInt64)? {
+        var count = 0
         var compressAt: Int? = nil
         var i = 0
         let n = raw.count
         if n >= 2 && raw[0] == UInt8(ascii: ":") && raw[1] == UInt8(ascii: ":") {
             compressAt = 0
             i = 2
-            if i == n { return [UInt8](repeating: 0, count: 16) }
+            if i == n { return (0, 0) }
         } else if n > 0 && raw[0] == UInt8(ascii: ":") {
             return nil
         }
         while i < n {
-            guard pieces.count < 8 else { return nil }
+            guard count < 8 else { return nil }
             // An IPv4 tail: digits followed by '.' before the next ':'.
             var j = i
             while j < n && raw[j] != UInt8(ascii: ":") && raw[j] != UInt8(ascii: ".") { j += 1 }
             if j < n && raw[j] == UInt8(ascii: ".") {
-                guard pieces.count <= 6,
-                      let v4 = parseDottedDecimal(UnsafeBufferPointer(rebasing: raw[i ..< n])) else { return nil }
-                pieces.append(UInt16(v4[0]) << 8 | UInt16(v4[1]))
-                pieces.append(UInt16(v4[2]) << 8 | UInt16(v4[3]))
+                guard count <= 6, let v4 = parseDottedDecimal(UnsafeBufferPointer(rebasing: raw[i ..< n])) else { return nil }
+                pieces[count] = UInt16(truncatingIfNeeded: v4 >> 16)
+                pieces[count + 1] = UInt16(truncatingIfNeeded: v4)
+                count += 2
                 i = n
                 break
             }
@@ -236,13 +240,14 @@ extension Host {
                 guard CharacterClass.hexDigit.contains(raw[k]) else { return nil }
                 value = value << 4 | UInt16(hexValue(raw[k]))
             }
-            pieces.append(value)
+            pieces[count] = value
+            count += 1
             i = j
             if i == n { break }
             // raw[i] == ":"
             if i + 1 < n && raw[i + 1] == UInt8(ascii: ":") {
                 guard compressAt == nil else { return nil }
-                compressAt = pieces.count
+                compressAt = count
                 i += 2
                 if i == n { break }
             } else {
@@ -251,13 +256,22 @@ extension Host {
             }
         }
         if let compressAt {
-            guard pieces.count <= 7 else { return nil }
-            pieces.insert(contentsOf: repeatElement(0, count: 8 - pieces.count), at: compressAt)
+            guard count <= 7 else { return nil }
+            // Move the pieces after `::` to the end; zeros fill the gap.
+            let tail = count - compressAt
+            let gap = 8 - count
+            var k = tail - 1
+            while k >= 0 {
+                pieces[compressAt + gap + k] = pieces[compressAt + k]
+                k -= 1
+            }
+            for z in compressAt ..< compressAt + gap { pieces[z] = 0 }
+            count = 8
         }
-        guard pieces.count == 8 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        for piece in pieces { bytes.append(UInt8(piece >> 8)); bytes.append(UInt8(piece & 0xFF)) }
-        return bytes
+        guard count == 8 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        for k in 0 ..< 4 { high = high << 16 | UInt64(pieces[k]) }
+        for k in 4 ..< 8 { low = low << 16 | UInt64(pieces[k]) }
+        return (high, low)
     }
 }

@@ -38,6 +38,7 @@ struct ParameterStorage: Sendable {
             let offset = count * MemoryLayout<RawParameter>.stride
             withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: parameter, toByteOffset: offset, as: RawParameter.self) }
         } else {
+            if overflow.isEmpty { overflow.reserveCapacity(Self.inlineCapacity * 2) }
             overflow.append(parameter)
         }
         count += 1
@@ -179,6 +180,17 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
 
     /// The first name that occurs more than once, with the offset of its second occurrence.
     public func firstDuplicate() -> (name: String, offset: Int)? {
+        // Up to 16 parameters, compare pairs of names in place (no allocation); past that a
+        // set keeps it linear.
+        if count <= 16 {
+            for later in 1 ..< Swift.max(1, count) {
+                let item = raw(later)
+                for earlier in 0 ..< later where namesEqual(raw(earlier), item) {
+                    return (decode(item.nameRange), Int(item.start))
+                }
+            }
+            return nil
+        }
         var seen = Set<String>()
         for item in raws {
             let name = decode(item.nameRange)
@@ -189,6 +201,9 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
 
     /// Where the parameter at `position` starts in the URL (its name's first byte).
     public func offset(at position: Int) -> Int { Int(raw(position).start) }
+
+    /// Where the value of the parameter at `position` starts in the URL.
+    public func valueOffset(at position: Int) -> Int { raw(position).valueRange.lowerBound }
 
     /// Where the value of the first parameter with this name starts in the URL.
     public func valueOffset(named name: String) -> Int? {
@@ -223,6 +238,20 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         var source = source
         return source.withUTF8 { bytes in
             PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[range]), plusIsSpace: true)
+        }
+    }
+
+    /// Compares two decoded names without allocating.
+    private func namesEqual(_ a: RawParameter, _ b: RawParameter) -> Bool {
+        var source = source
+        return source.withUTF8 { bytes in
+            let x = UnsafeBufferPointer(rebasing: bytes[a.nameRange])
+            let y = UnsafeBufferPointer(rebasing: bytes[b.nameRange])
+            if !a.nameNeedsDecoding && !b.nameNeedsDecoding { return x.elementsEqual(y) }
+            var left: [UInt8] = [], right: [UInt8] = []
+            PercentDecoding.forEachDecodedByte(x, plusIsSpace: true) { left.append($0) }
+            PercentDecoding.forEachDecodedByte(y, plusIsSpace: true) { right.append($0) }
+            return left == right
         }
     }
 

@@ -46,3 +46,23 @@ import Testing
         }
     }
 }
+
+@Suite struct ComponentComparisonTests {
+    @Test(arguments: [
+        ("MyApp://h/p", "myapp://H/p", true, true),
+        ("myapp://h/p", "myapp2://h/p", false, true),
+        ("a+b.c-d:/x", "A+B.C-D:/x", true, true),
+        ("x:/Callback", "x:/callback", true, false),
+        ("x:/a%2Fb", "x:/a/b", true, false),
+        ("x://h", "x://h/", true, false),
+    ])
+    func comparesSchemesAndPathsWithoutStrings(_ a: String, _ b: String, sameScheme: Bool, samePath: Bool) throws {
+        let x = try CallbackURL(parsing: a), y = try CallbackURL(parsing: b)
+        #expect(x.hasSameScheme(as: y) == sameScheme)
+        #expect(x.hasSameScheme(as: y) == (x.scheme == y.scheme))
+        #expect(x.hasSamePath(as: y) == samePath)
+        #expect(x.hasSamePath(as: y) == (x.path == y.path))
+        #expect(x.hasScheme(x.scheme))
+        #expect(!x.hasScheme(x.scheme + "x"))
+    }
+}

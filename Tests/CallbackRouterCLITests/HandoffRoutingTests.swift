@@ -44,8 +44,8 @@ import CallbackRouter
     @Test(arguments: [("abc", "abc", true), ("abc", "abd", false), ("abc", "ab", false), ("", "", true),
                       ("", "a", false), (String(repeating: "x", count: 256), "", false)])
     func comparesStatesInConstantTime(a: String, b: String, equal: Bool) {
-        #expect(HandoffMatch.constantTimeEquals(a, b) == equal)
-        #expect(HandoffMatch.constantTimeEquals(b, a) == equal)
+        #expect(constantTimeEquals(a, b) == equal)
+        #expect(constantTimeEquals(b, a) == equal)
     }
 
     @Test(arguments: [

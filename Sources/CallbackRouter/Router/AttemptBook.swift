@@ -88,7 +88,7 @@ struct AttemptBook: ~Copyable {
     /// A stateful callback: find the attempt by state, compare in constant time, consume it.
     mutating func claim(key: StateKey, state: String, now: ClockInstant) -> Claim {
         guard let id = idByKey[key], let pending = pendingByID[id],
-              constantTimeEquals(Array(pending.attempt.state.utf8), Array(state.utf8)) else {
+              constantTimeEquals(state, pending.attempt.state) else {
             if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
                 return .rejected(tombstone.ending.error)
             }

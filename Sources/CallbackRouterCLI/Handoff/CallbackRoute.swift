@@ -72,17 +72,4 @@ enum HandoffMatch {
         if candidates.count == 1 { return .deliver(to: candidates[0]) }
         return .nobody
     }
-
-    /// Compares two secrets in time that depends only on their lengths.
-    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
-        difference |= x.count == y.count ? 0 : 1
-        for index in 0 ..< max(x.count, y.count) {
-            let left = index < x.count ? x[index] : 0
-            let right = index < y.count ? y[index] : 0
-            difference |= left ^ right
-        }
-        return difference == 0
-    }
 }
