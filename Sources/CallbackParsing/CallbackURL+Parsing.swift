@@ -3,9 +3,20 @@ extension CallbackURL {
     public init(parsing string: String, limits: ParsingLimits = .default) throws(ParseError) {
         var source = string
         source.makeContiguousUTF8()
-        var parser = Parser(source: source, limits: limits)
-        if let failure = source.withUTF8({ parser.run($0) }) { throw failure }
-        self.init(storing: source, parts: parser.parts)
+        self.source = source
+        self.parts = Parts()
+        let owner = source // what hosts keep to read their text from
+        // The parser writes the parts in place: the ~200-byte result is never copied.
+        let failure: ParseError? = source.withUTF8 { bytes in
+            withUnsafeMutablePointer(to: &self.parts) { parts in
+                var parser = Parser(source: owner, limits: limits, bytes: bytes, parts: parts)
+                return parser.run()
+            }
+        }
+        if let failure { throw failure }
+        #if DEBUG
+        checkInvariants()
+        #endif
     }
 
     /// Parses a URL from any collection of UTF-8 bytes (`[UInt8]`, `ArraySlice`, a buffer…).
@@ -31,14 +42,6 @@ extension CallbackURL {
         }
         let first = original.firstIndex { $0 >= 0x80 } ?? 0
         throw ParseError(.invalidCharacter, at: first, "the URL contains \(describeByte(original[first]))")
-    }
-
-    private init(storing source: String, parts: Parts) {
-        self.source = source
-        self.parts = parts
-        #if DEBUG
-        checkInvariants()
-        #endif
     }
 
     #if DEBUG
@@ -71,17 +74,20 @@ extension CallbackURL {
 private struct Parser {
     let source: String
     let limits: ParsingLimits
-    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-    var parts = CallbackURL.Parts()
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The `CallbackURL`'s own parts, written in place.
+    let parts: UnsafeMutablePointer<CallbackURL.Parts>
 
-    init(source: String, limits: ParsingLimits) {
+    init(source: String, limits: ParsingLimits, bytes: UnsafeBufferPointer<UInt8>,
+         parts: UnsafeMutablePointer<CallbackURL.Parts>) {
         self.source = source
         self.limits = limits
+        self.bytes = bytes
+        self.parts = parts
     }
 
     /// Parses `bytes` (the UTF-8 of `source`) into `parts`; returns the refusal, if any.
-    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) -> ParseError? {
-        self.bytes = bytes
+    mutating func run() -> ParseError? {
         do {
             try parse()
             return nil
@@ -99,7 +105,7 @@ private struct Parser {
             throw ParseError(.tooLong, at: maxLength, "the URL is longer than \(maxLength) bytes")
         }
         var i = try parseScheme()
-        parts.schemeEnd = i
+        parts.pointee.schemeEnd = i
         i += 1 // ':'
 
         if i + 1 < n && bytes[i] == UInt8(ascii: "/") && bytes[i + 1] == UInt8(ascii: "/") {
@@ -109,13 +115,13 @@ private struct Parser {
         if i < n && bytes[i] == UInt8(ascii: "?") {
             let start = i + 1
             i = try scanParameters(from: start, allowed: .query, name: "query")
-            parts.query = start ..< i
+            parts.pointee.query = start ..< i
         }
-        parts.queryParameterCount = parts.parameters.count
+        parts.pointee.queryParameterCount = parts.pointee.parameters.count
         if i < n && bytes[i] == UInt8(ascii: "#") {
             let start = i + 1
             i = try scanParameters(from: start, allowed: .fragment, name: "fragment")
-            parts.fragment = start ..< i
+            parts.pointee.fragment = start ..< i
         }
     }
 
@@ -227,7 +233,7 @@ private struct Parser {
             }
             if end > hostEnd + 1 { port = value }
         }
-        parts.authority = CallbackURL.AuthorityRanges(userinfo: userinfo, host: host, port: port)
+        parts.pointee.authority = CallbackURL.AuthorityRanges(userinfo: userinfo, host: host, port: port)
         return end
     }
 
@@ -256,7 +262,7 @@ private struct Parser {
             if stopAtQuestionMark && byte == UInt8(ascii: "?") { break }
             throw ParseError(.invalidCharacter, at: i, "the \(name) contains \(describeByte(byte))")
         }
-        if allowed == .path { parts.path = start ..< i }
+        if allowed == .path { parts.pointee.path = start ..< i }
         return i
     }
 
@@ -329,7 +335,7 @@ private struct Parser {
     /// Records one pair after checking the limits and, when it holds escapes, that its
     /// decoded bytes are UTF-8 (raw bytes are already known to be ASCII).
     private mutating func addParameter(_ pair: Range<Int>, equals: Int, checkUTF8: Bool, escapes: UInt8) throws(ParseError) {
-        guard parts.parameters.count < limits.maxParameters else {
+        guard parts.pointee.parameters.count < limits.maxParameters else {
             throw ParseError(.tooManyParameters, at: pair.lowerBound, "more than \(limits.maxParameters) parameters")
         }
         let nameEnd = equals >= 0 ? equals : pair.upperBound
@@ -345,7 +351,7 @@ private struct Parser {
             try checkDecodedUTF8(pair.lowerBound ..< nameEnd)
             try checkDecodedUTF8(valueStart ..< pair.upperBound)
         }
-        parts.parameters.append(RawParameter(start: UInt32(pair.lowerBound), nameEnd: UInt32(nameEnd),
+        parts.pointee.parameters.append(RawParameter(start: UInt32(pair.lowerBound), nameEnd: UInt32(nameEnd),
                                              end: UInt32(pair.upperBound), escapes: escapes))
     }
 

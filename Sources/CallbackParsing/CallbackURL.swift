@@ -17,7 +17,8 @@ public struct CallbackURL: Sendable {
     /// The input as given; only ASCII once parsing succeeded.
     let source: String
     /// Where each component stands in `source`: offsets only, so parsing allocates nothing.
-    let parts: Parts
+    /// (A `var` only so the parser can write it in place during `init`.)
+    var parts: Parts
 
     var schemeEnd: Int { parts.schemeEnd }
     var authority: AuthorityRanges? { parts.authority }
