@@ -86,7 +86,18 @@ struct AttemptBook: ~Copyable {
     }
 
     /// A stateful callback: find the attempt by state, compare in constant time, consume it.
-    mutating func claim(key: StateKey, state: String, now: ClockInstant) -> Claim {
+    ///
+    /// The attempt must have been begun on the route the callback arrived on: a state that
+    /// belongs to another route's attempt is refused and that attempt left pending. Per-route
+    /// redirect URIs are the mix-up defence of RFC 9700 §4.4.2 (an authorization response for
+    /// one authorization server arriving at the redirect URI of another), so a response must
+    /// never cross from one route to another's login.
+    mutating func claim(key: StateKey, state: String, routeIndex: Int, now: ClockInstant) -> Claim {
+        if let id = idByKey[key], let pending = pendingByID[id], pending.routeIndex != routeIndex,
+           constantTimeEquals(Array(pending.attempt.state.utf8), Array(state.utf8)) {
+            return .rejected(CallbackError(.unknownState,
+                                           "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"))
+        }
         guard let id = idByKey[key], let pending = pendingByID[id],
               constantTimeEquals(Array(pending.attempt.state.utf8), Array(state.utf8)) else {
             if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
