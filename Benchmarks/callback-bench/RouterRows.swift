@@ -12,18 +12,23 @@ enum BenchRouter {
 
     /// Parse + classify + validate against a registered redirect URI: what
     /// `callback-router parse --dialect oauth2 --redirect-uri … --state …` does.
+    static let redirect = try! RedirectURI("com.example.app:/oauth2redirect")
+    static let expectations = CallbackExpectations(state: "af0ifjsldkjAbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_")
+
+    /// What `callback-router parse --dialect oauth2 --redirect-uri … --state …` does.
+    @inline(never)
+    static func classifyOnce(_ input: String) {
+        guard let url = try? CallbackURL(parsing: input), (try? redirect.check(url)) != nil,
+              let outcome = try? CallbackClassifier.classify(url, dialect: .oauth2, expecting: expectations) else {
+            consume(1); return
+        }
+        consume(outcome.value("code")?.utf8.count ?? 0)
+    }
+
     static func classifyRow() {
         guard selected("parse_classify_validate") else { return }
-        let redirect = try! RedirectURI("com.example.app:/oauth2redirect")
-        let expectations = CallbackExpectations(state: "af0ifjsldkjAbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_")
         let input = Corpus.typical
-        func ours() {
-            guard let url = try? CallbackURL(parsing: input), (try? redirect.check(url)) != nil,
-                  let outcome = try? CallbackClassifier.classify(url, dialect: .oauth2, expecting: expectations) else {
-                consume(1); return
-            }
-            consume(outcome.value("code")?.utf8.count ?? 0)
-        }
+        func ours() { classifyOnce(input) }
         let oursNs = measure(operations: 1) { ours() }
         let allocs = allocations(operations: 1) { ours() }
         let theirs = measure(operations: 1) { foundationParse([input]) }

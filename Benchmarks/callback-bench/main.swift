@@ -76,9 +76,25 @@ func report(_ name: String, ours: Double, foundation: Double?, allocs: Double, b
 
 // MARK: The operations
 
-/// Ours: components and every decoded parameter.
+/// Ours: components and every decoded parameter, as UTF-8 bytes (`forEachDecodedUTF8`:
+/// no copy of what needs no decoding, a stack buffer for what does; the checksum reads
+/// every byte so the work cannot be skipped).
 @inline(never)
 func oursParse(_ inputs: [String]) {
+    for input in inputs {
+        guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
+        var total = url.pathSlice.utf8.count
+        url.queryParameters.forEachDecodedUTF8 { name, value in
+            for byte in name { total &+= Int(byte) }
+            for byte in value { total &+= Int(byte) }
+        }
+        consume(total)
+    }
+}
+
+/// Ours, materializing every name and value as a `String` (what `Parameter` gives).
+@inline(never)
+func oursParseStrings(_ inputs: [String]) {
     for input in inputs {
         guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
         var total = url.path.utf8.count
@@ -123,13 +139,38 @@ func parseRow(_ name: String, _ inputs: [String], note: String = "") {
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
    let count = Int(CommandLine.arguments[index + 1]) {
     let inputs = [Corpus.typical]
-    for _ in 0 ..< count { oursParse(inputs) }
+    if CommandLine.arguments.contains("--classify") {
+        for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
+    } else if CommandLine.arguments.contains("--foundation") {
+        for _ in 0 ..< count { foundationParse(inputs) }
+    } else {
+        for _ in 0 ..< count { oursParse(inputs) }
+    }
     exit(0)
 }
 
 print("# callback-bench: \(repetitions) repetitions, medians, ns per URL")
 parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic callbacks, components + decoded parameters")
 parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
+if selected("parse_strings") {
+    let inputs = Corpus.realistic
+    let ours = measure(operations: inputs.count) { oursParseStrings(inputs) }
+    let theirs = measure(operations: inputs.count) { foundationParse(inputs) }
+    let allocs = allocations(operations: inputs.count) { oursParseStrings(inputs) }
+    report("parse_strings", ours: ours, foundation: theirs, allocs: allocs,
+           note: "as parse, every name and value copied into a String")
+}
+if CommandLine.arguments.contains("--allocations-per-url") {
+    for input in Corpus.realistic + Corpus.hostile {
+        let one = [input]
+        let validation = allocations(operations: 1) { oursValidate(one) }
+        let decoding = allocations(operations: 1) { oursParse(one) }
+        if validation > 0 || decoding > 0 {
+            print("ALLOCS validate=\(format(validation)) parse=\(format(decoding)) \(input.prefix(100))")
+        }
+    }
+    exit(0)
+}
 if selected("validate_only") {
     let inputs = Corpus.realistic
     let ours = measure(operations: inputs.count) { oursValidate(inputs) }

@@ -3,30 +3,39 @@ extension CallbackURL {
     public init(parsing string: String, limits: ParsingLimits = .default) throws(ParseError) {
         var source = string
         source.makeContiguousUTF8()
-        let parts = try source.withUTF8 { bytes in Parser.run(bytes, limits) }.get()
-        self.init(source: source, parts: parts)
+        var parser = Parser(source: source, limits: limits)
+        if let failure = source.withUTF8({ parser.run($0) }) { throw failure }
+        self.init(storing: source, parts: parser.parts)
     }
 
     /// Parses a URL from any collection of UTF-8 bytes (`[UInt8]`, `ArraySlice`, a buffer…).
     public init<Bytes: Collection>(parsing utf8: Bytes, limits: ParsingLimits = .default) throws(ParseError)
     where Bytes.Element == UInt8 {
-        if let result = utf8.withContiguousStorageIfAvailable({ bytes in Parser.run(bytes, limits) }) {
-            let parts = try result.get()
-            self.init(source: String(decoding: utf8, as: UTF8.self), parts: parts)
-        } else {
-            try self.init(parsing: Array(utf8), limits: limits)
+        guard utf8.contains(where: { $0 >= 0x80 }) else {
+            // Printable ASCII or not, every byte is its own character: the String is exact.
+            try self.init(parsing: String(decoding: utf8, as: UTF8.self), limits: limits)
+            return
         }
+        // `String(decoding:)` would repair invalid UTF-8, so the parser must not see that
+        // String. No component accepts a raw non-ASCII byte, and the parser treats one
+        // exactly as it treats DEL: parse with DEL in its place (same reason, same offset),
+        // then name the real byte.
+        let original = Array(utf8)
+        let substituted = String(decoding: original.map { $0 >= 0x80 ? 0x7F : $0 }, as: UTF8.self)
+        do {
+            _ = try CallbackURL(parsing: substituted, limits: limits)
+        } catch {
+            guard let offset = error.offset, offset < original.count, original[offset] >= 0x80 else { throw error }
+            throw ParseError(error.reason, at: offset,
+                             error.detail.replacing(describeByte(0x7F), with: describeByte(original[offset])))
+        }
+        let first = original.firstIndex { $0 >= 0x80 } ?? 0
+        throw ParseError(.invalidCharacter, at: first, "the URL contains \(describeByte(original[first]))")
     }
 
-    private init(source: String, parts: Parts) {
+    private init(storing source: String, parts: Parts) {
         self.source = source
-        self.schemeEnd = parts.schemeEnd
-        self.authority = parts.authority
-        self.pathRange = parts.path
-        self.queryRange = parts.query
-        self.fragmentRange = parts.fragment
-        self.rawParameters = parts.parameters
-        self.queryParameterCount = parts.queryParameterCount
+        self.parts = parts
         #if DEBUG
         checkInvariants()
         #endif
@@ -42,7 +51,7 @@ extension CallbackURL {
             precondition(fragmentRange.upperBound == source.utf8.count, "fragment runs to the end")
         }
         precondition(source.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "only printable ASCII survives parsing")
-        precondition(queryParameterCount <= rawParameters.count)
+        precondition(queryParameterCount <= parameters.count)
     }
     #endif
 
@@ -52,7 +61,7 @@ extension CallbackURL {
         var path = 0 ..< 0
         var query: Range<Int>?
         var fragment: Range<Int>?
-        var parameters: [RawParameter] = []
+        var parameters = ParameterStorage()
         var queryParameterCount = 0
     }
 }
@@ -60,21 +69,28 @@ extension CallbackURL {
 /// The single pass over the bytes. Every loop advances; nothing is rescanned more than a
 /// constant number of times, so parsing is linear in the input.
 private struct Parser {
-    let bytes: UnsafeBufferPointer<UInt8>
+    let source: String
     let limits: ParsingLimits
+    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     var parts = CallbackURL.Parts()
 
-    init(bytes: UnsafeBufferPointer<UInt8>, limits: ParsingLimits) {
-        self.bytes = bytes
+    init(source: String, limits: ParsingLimits) {
+        self.source = source
         self.limits = limits
     }
 
-    static func run(_ bytes: UnsafeBufferPointer<UInt8>, _ limits: ParsingLimits) -> Result<CallbackURL.Parts, ParseError> {
-        var parser = Parser(bytes: bytes, limits: limits)
-        return Result { () throws(ParseError) in try parser.parse() }
+    /// Parses `bytes` (the UTF-8 of `source`) into `parts`; returns the refusal, if any.
+    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) -> ParseError? {
+        self.bytes = bytes
+        do {
+            try parse()
+            return nil
+        } catch {
+            return error
+        }
     }
 
-    mutating func parse() throws(ParseError) -> CallbackURL.Parts {
+    mutating func parse() throws(ParseError) {
         let n = bytes.count
         guard n > 0 else { throw ParseError(.emptyInput, at: nil, "the URL is empty") }
         // The properties are settable past what init clamps: offsets are stored in 32 bits.
@@ -92,23 +108,34 @@ private struct Parser {
         i = try scanComponent(from: i, allowed: .path, stopAtQuestionMark: true, name: "path")
         if i < n && bytes[i] == UInt8(ascii: "?") {
             let start = i + 1
-            i = try scanComponent(from: start, allowed: .query, stopAtQuestionMark: false, name: "query")
+            i = try scanParameters(from: start, allowed: .query, name: "query")
             parts.query = start ..< i
-            try splitParameters(start ..< i)
         }
         parts.queryParameterCount = parts.parameters.count
         if i < n && bytes[i] == UInt8(ascii: "#") {
             let start = i + 1
-            i = try scanComponent(from: start, allowed: .fragment, stopAtQuestionMark: false, name: "fragment")
+            i = try scanParameters(from: start, allowed: .fragment, name: "fragment")
             parts.fragment = start ..< i
-            try splitParameters(start ..< i)
         }
-        return parts
     }
 
     /// Returns the offset of the scheme's ':'.
     private func parseScheme() throws(ParseError) -> Int {
-        let table = CharacterClass.table
+        // Fast path: a run of scheme characters, starting with a letter, then ':'.
+        let table = CharacterClass.lookup
+        let bit = CharacterClass.scheme.rawValue
+        let n = bytes.count
+        var end = 0
+        while end < n && table[Int(bytes[end])] & bit != 0 { end += 1 }
+        if end > 0 && end < n && bytes[end] == UInt8(ascii: ":") && (bytes[0] | 0x20) >= UInt8(ascii: "a")
+            && (bytes[0] | 0x20) <= UInt8(ascii: "z") {
+            return end
+        }
+        return try parseSchemeReportingError()
+    }
+
+    /// The slow path: finds the first problem and names it precisely.
+    private func parseSchemeReportingError() throws(ParseError) -> Int {
         var i = 0
         while i < bytes.count {
             let byte = bytes[i]
@@ -128,7 +155,7 @@ private struct Parser {
                 throw ParseError(.invalidCharacter, at: j, "the scheme contains \(describeByte(byte))")
             }
             let isAlpha = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            if j == 0 ? !isAlpha : table[Int(byte)] & CharacterClass.scheme.rawValue == 0 {
+            if j == 0 ? !isAlpha : !CharacterClass.scheme.contains(byte) {
                 throw ParseError(.invalidScheme, at: j,
                                  j == 0 ? "a scheme must start with a letter" : "the scheme contains \(describeByte(byte))")
             }
@@ -160,8 +187,7 @@ private struct Parser {
         var hostStart = start
         if let at {
             try checkPercentEncoding(start ..< at)
-            for j in start ..< at where CharacterClass.table[Int(bytes[j])] & CharacterClass.userinfo.rawValue == 0
-                && bytes[j] != UInt8(ascii: "%") {
+            for j in start ..< at where !CharacterClass.userinfo.contains(bytes[j]) && bytes[j] != UInt8(ascii: "%") {
                 throw ParseError(.invalidAuthority, at: j, "the userinfo contains \(describeByte(bytes[j]))")
             }
             userinfo = start ..< at
@@ -183,6 +209,7 @@ private struct Parser {
             while hostEnd < end && bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
         }
         let host = try Host.parse(UnsafeBufferPointer(rebasing: bytes[hostStart ..< hostEnd]), base: hostStart)
+            .attached(to: source, base: hostStart)
 
         var port: Int? = nil
         if hostEnd < end {
@@ -205,19 +232,21 @@ private struct Parser {
     }
 
     /// Checks one component's bytes from `start` to its end; returns the end offset.
+    /// Inlined so that `allowed` is a constant at each call and its mask folds in.
     /// The path stops at `?` or `#`, the query at `#`, the fragment at the end.
+    @inline(__always)
     private mutating func scanComponent(from start: Int, allowed: CharacterClass, stopAtQuestionMark: Bool,
                                         name: StaticString) throws(ParseError) -> Int {
-        let table = CharacterClass.table
         let n = bytes.count
+        let table = CharacterClass.lookup
+        let bit = allowed.rawValue
         var i = start
         while i < n {
             let byte = bytes[i]
-            if table[Int(byte)] & allowed.rawValue != 0 { i += 1; continue }
+            if table[Int(byte)] & bit != 0 { i += 1; continue }
             if byte == UInt8(ascii: "%") {
-                guard i + 2 < n,
-                      table[Int(bytes[i + 1])] & CharacterClass.hexDigit.rawValue != 0,
-                      table[Int(bytes[i + 2])] & CharacterClass.hexDigit.rawValue != 0 else {
+                guard i + 2 < n, CharacterClass.hexDigit.contains(bytes[i + 1]),
+                      CharacterClass.hexDigit.contains(bytes[i + 2]) else {
                     throw ParseError(.invalidPercentEncoding, at: i, "'%' in the \(name) is not followed by two hexadecimal digits")
                 }
                 i += 3
@@ -235,9 +264,8 @@ private struct Parser {
         var i = range.lowerBound
         while i < range.upperBound {
             if bytes[i] == UInt8(ascii: "%") {
-                guard i + 2 < range.upperBound,
-                      CharacterClass.table[Int(bytes[i + 1])] & CharacterClass.hexDigit.rawValue != 0,
-                      CharacterClass.table[Int(bytes[i + 2])] & CharacterClass.hexDigit.rawValue != 0 else {
+                guard i + 2 < range.upperBound, CharacterClass.hexDigit.contains(bytes[i + 1]),
+                      CharacterClass.hexDigit.contains(bytes[i + 2]) else {
                     throw ParseError(.invalidPercentEncoding, at: i, "'%' is not followed by two hexadecimal digits")
                 }
                 i += 3
@@ -247,42 +275,83 @@ private struct Parser {
         }
     }
 
-    /// Splits a validated query or fragment into form-urlencoded pairs: `&` separates,
-    /// empty pairs are skipped, the first `=` splits name from value.
-    private mutating func splitParameters(_ range: Range<Int>) throws(ParseError) {
-        var pairStart = range.lowerBound
-        var equals: Int? = nil
-        var i = range.lowerBound
-        while i <= range.upperBound {
-            if i == range.upperBound || bytes[i] == UInt8(ascii: "&") {
-                if i > pairStart { try addParameter(pairStart ..< i, equals: equals) }
+    /// Checks a query or a fragment and splits it into form-urlencoded pairs in the same
+    /// pass: `&` separates, empty pairs are skipped, the first `=` splits name from value.
+    /// The query stops at `#`; the fragment runs to the end.
+    private mutating func scanParameters(from start: Int, allowed: CharacterClass, name: StaticString) throws(ParseError) -> Int {
+        let n = bytes.count
+        let table = CharacterClass.lookup
+        let bit = allowed.rawValue
+        let plainBits = bit | CharacterClass.formDelimiter.rawValue
+        var pairStart = start
+        var equals = -1
+        var sawPercent = false
+        // Bit 0: the name needs decoding; bit 1: the value does.
+        var escapes: UInt8 = 0
+        var i = start
+        while i < n {
+            let byte = bytes[i]
+            let entry = table[Int(byte)]
+            if entry & plainBits == bit { i += 1; continue }
+            if byte == UInt8(ascii: "&") {
+                if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawPercent, escapes: escapes) }
                 pairStart = i + 1
-                equals = nil
-            } else if equals == nil && bytes[i] == UInt8(ascii: "=") {
-                equals = i
+                equals = -1
+                sawPercent = false
+                escapes = 0
+                i += 1
+            } else if byte == UInt8(ascii: "=") {
+                if equals < 0 { equals = i }
+                i += 1
+            } else if byte == UInt8(ascii: "%") {
+                guard i + 2 < n, CharacterClass.hexDigit.contains(bytes[i + 1]),
+                      CharacterClass.hexDigit.contains(bytes[i + 2]) else {
+                    throw ParseError(.invalidPercentEncoding, at: i, "'%' in the \(name) is not followed by two hexadecimal digits")
+                }
+                sawPercent = true
+                escapes |= equals < 0 ? 1 : 2
+                i += 3
+            } else if byte == UInt8(ascii: "+") {
+                escapes |= equals < 0 ? 1 : 2
+                i += 1
+            } else if entry & bit != 0 {
+                i += 1
+            } else if byte == UInt8(ascii: "#") && allowed == .query {
+                break
+            } else {
+                throw ParseError(.invalidCharacter, at: i, "the \(name) contains \(describeByte(byte))")
             }
-            i += 1
         }
+        if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawPercent, escapes: escapes) }
+        return i
     }
 
-    private mutating func addParameter(_ pair: Range<Int>, equals: Int?) throws(ParseError) {
+    /// Records one pair after checking the limits and, when it holds escapes, that its
+    /// decoded bytes are UTF-8 (raw bytes are already known to be ASCII).
+    private mutating func addParameter(_ pair: Range<Int>, equals: Int, checkUTF8: Bool, escapes: UInt8) throws(ParseError) {
         guard parts.parameters.count < limits.maxParameters else {
             throw ParseError(.tooManyParameters, at: pair.lowerBound, "more than \(limits.maxParameters) parameters")
         }
-        let name = pair.lowerBound ..< (equals ?? pair.upperBound)
-        let value = (equals.map { $0 + 1 } ?? pair.upperBound) ..< pair.upperBound
-        for part in [name, value] {
-            guard part.count <= limits.maxValueLength else {
-                throw ParseError(.tooLong, at: part.lowerBound, "a parameter is longer than \(limits.maxValueLength) bytes")
-            }
-            let raw = UnsafeBufferPointer(rebasing: bytes[part])
-            if let bad = PercentDecoding.firstInvalidUTF8(raw, plusIsSpace: true) {
-                throw ParseError(.invalidUTF8, at: part.lowerBound + bad, "a decoded parameter is not valid UTF-8")
-            }
+        let nameEnd = equals >= 0 ? equals : pair.upperBound
+        let valueStart = equals >= 0 ? equals + 1 : pair.upperBound
+        let maxValueLength = min(max(0, limits.maxValueLength), ParsingLimits.largestLength)
+        if nameEnd - pair.lowerBound > maxValueLength {
+            throw ParseError(.tooLong, at: pair.lowerBound, "a parameter name is longer than \(maxValueLength) bytes")
         }
-        parts.parameters.append(RawParameter(
-            nameStart: Int32(name.lowerBound), nameEnd: Int32(name.upperBound),
-            valueStart: Int32(value.lowerBound), valueEnd: Int32(value.upperBound),
-            hasEquals: equals != nil))
+        if pair.upperBound - valueStart > maxValueLength {
+            throw ParseError(.tooLong, at: valueStart, "a parameter value is longer than \(maxValueLength) bytes")
+        }
+        if checkUTF8 {
+            try checkDecodedUTF8(pair.lowerBound ..< nameEnd)
+            try checkDecodedUTF8(valueStart ..< pair.upperBound)
+        }
+        parts.parameters.append(RawParameter(start: UInt32(pair.lowerBound), nameEnd: UInt32(nameEnd),
+                                             end: UInt32(pair.upperBound), escapes: escapes))
+    }
+
+    private func checkDecodedUTF8(_ part: Range<Int>) throws(ParseError) {
+        if let bad = PercentDecoding.firstInvalidUTF8(UnsafeBufferPointer(rebasing: bytes[part]), plusIsSpace: true) {
+            throw ParseError(.invalidUTF8, at: part.lowerBound + bad, "a decoded parameter is not valid UTF-8")
+        }
     }
 }

@@ -16,14 +16,17 @@
 public struct CallbackURL: Sendable {
     /// The input as given; only ASCII once parsing succeeded.
     let source: String
-    let schemeEnd: Int
-    let authority: AuthorityRanges?
-    let pathRange: Range<Int>
-    let queryRange: Range<Int>?
-    let fragmentRange: Range<Int>?
-    let rawParameters: [RawParameter]
-    /// How many of `rawParameters` come from the query (the rest are the fragment's).
-    let queryParameterCount: Int
+    /// Where each component stands in `source`: offsets only, so parsing allocates nothing.
+    let parts: Parts
+
+    var schemeEnd: Int { parts.schemeEnd }
+    var authority: AuthorityRanges? { parts.authority }
+    var pathRange: Range<Int> { parts.path }
+    var queryRange: Range<Int>? { parts.query }
+    var fragmentRange: Range<Int>? { parts.fragment }
+    var parameters: ParameterStorage { parts.parameters }
+    /// How many of `parameters` come from the query (the rest are the fragment's).
+    var queryParameterCount: Int { parts.queryParameterCount }
 
     struct AuthorityRanges: Sendable {
         let userinfo: Range<Int>?
@@ -31,10 +34,48 @@ public struct CallbackURL: Sendable {
         let port: Int?
     }
 
+    /// The URL exactly as given to the parser (printable ASCII only, since it parsed).
+    /// Send this, not ``serialized``, where a peer compares strings (`redirect_uri`).
+    public var string: String { source }
+
     /// The scheme, lowercased (`myapp`, `com.example.app`, `https`).
     public var scheme: String {
         let raw = substring(0 ..< schemeEnd)
         return raw.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? raw.lowercased() : raw
+    }
+
+    /// Whether two URLs have the same scheme (case-insensitively), without making strings.
+    public func hasSameScheme(as other: CallbackURL) -> Bool {
+        guard schemeEnd == other.schemeEnd else { return false }
+        return withBytes(0 ..< schemeEnd, of: other, 0 ..< other.schemeEnd) { a, b in
+            zip(a, b).allSatisfy { $0 | 0x20 == $1 | 0x20 } // scheme bytes: letters fold, the rest are fixed by | 0x20
+        }
+    }
+
+    /// Whether the scheme is `name` (give it lowercased), without making a string.
+    public func hasScheme(_ name: String) -> Bool {
+        var name = name
+        guard name.utf8.count == schemeEnd else { return false }
+        var source = source
+        return source.withUTF8 { bytes in
+            name.withUTF8 { expected in
+                zip(bytes[0 ..< schemeEnd], expected).allSatisfy { $0 | 0x20 == $1 }
+            }
+        }
+    }
+
+    /// Whether two URLs have byte-for-byte the same path as written, without making strings.
+    public func hasSamePath(as other: CallbackURL) -> Bool {
+        guard pathRange.count == other.pathRange.count else { return false }
+        return withBytes(pathRange, of: other, other.pathRange) { $0.elementsEqual($1) }
+    }
+
+    private func withBytes(_ range: Range<Int>, of other: CallbackURL, _ otherRange: Range<Int>,
+                           _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var a = source, b = other.source
+        return a.withUTF8 { x in
+            b.withUTF8 { y in body(UnsafeBufferPointer(rebasing: x[range]), UnsafeBufferPointer(rebasing: y[otherRange])) }
+        }
     }
 
     /// Whether the URI has an authority (`scheme://…`).
@@ -52,6 +93,9 @@ public struct CallbackURL: Sendable {
     /// The path exactly as written (not decoded); may be empty.
     public var path: String { substring(pathRange) }
 
+    /// The path as written, as a `Substring` of the URL: no copy.
+    public var pathSlice: Substring { slice(pathRange) }
+
     /// The query as written, without `?`; nil when there is no `?`, empty for a bare `?`.
     public var query: String? { queryRange.map(substring) }
 
@@ -60,12 +104,12 @@ public struct CallbackURL: Sendable {
 
     /// The query's parameters, decoded, in order, duplicates kept.
     public var queryParameters: Parameters {
-        Parameters(source: source, raw: rawParameters[..<queryParameterCount])
+        Parameters(source: source, storage: parameters, positions: 0 ..< queryParameterCount)
     }
 
     /// The fragment's parameters, decoded, in order, duplicates kept.
     public var fragmentParameters: Parameters {
-        Parameters(source: source, raw: rawParameters[queryParameterCount...])
+        Parameters(source: source, storage: parameters, positions: queryParameterCount ..< parameters.count)
     }
 
     /// The path, percent-decoded. Throws `invalid_utf8` when the decoded bytes are not UTF-8.
@@ -97,10 +141,13 @@ public struct CallbackURL: Sendable {
     }
 
     func substring(_ range: Range<Int>) -> String {
+        String(slice(range))
+    }
+
+    func slice(_ range: Range<Int>) -> Substring {
         let utf8 = source.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        let end = utf8.index(start, offsetBy: range.count)
-        return String(source[start ..< end])
+        return Substring(utf8[start ..< utf8.index(start, offsetBy: range.count)])
     }
 
     private func decodedComponent(_ range: Range<Int>, name: String) throws(ParseError) -> String {

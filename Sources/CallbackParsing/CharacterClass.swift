@@ -16,6 +16,44 @@ struct CharacterClass: OptionSet {
     static let query = CharacterClass(rawValue: 1 << 4)
     static let fragment = CharacterClass(rawValue: 1 << 5)
     static let hexDigit = CharacterClass(rawValue: 1 << 6)
+    /// `&`, `=` and `+`: data to the URL grammar, structure (or a space) to
+    /// form-urlencoded parameters.
+    static let formDelimiter = CharacterClass(rawValue: 1 << 7)
+
+    /// Whether `byte` is in this class's set. Must be called on a single class.
+    ///
+    /// The sets are 128-bit masks written as constants (they equal ``table``, which a test
+    /// checks), so the hot loops test a byte with a shift and no memory access.
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        mask.contains(byte)
+    }
+
+    /// This single class as a ``ByteMask``.
+    @inline(__always)
+    var mask: ByteMask {
+        let (low, high): (UInt64, UInt64)
+        switch self {
+        case .scheme: (low, high) = (0x03FF_6800_0000_0000, 0x07FF_FFFE_07FF_FFFE)
+        case .userinfo: (low, high) = (0x2FFF_7FD2_0000_0000, 0x47FF_FFFE_87FF_FFFE)
+        case .regName: (low, high) = (0x2BFF_7FD2_0000_0000, 0x47FF_FFFE_87FF_FFFE)
+        case .path: (low, high) = (0x2FFF_FFD2_0000_0000, 0x57FF_FFFE_AFFF_FFFF)
+        case .query: (low, high) = (0xAFFF_FFD2_0000_0000, 0x7FFF_FFFF_FFFF_FFFF)
+        case .fragment: (low, high) = (0xAFFF_FFDA_0000_0000, 0x7FFF_FFFE_FFFF_FFFF)
+        case .hexDigit: (low, high) = (0x03FF_0000_0000_0000, 0x0000_007E_0000_007E)
+        default: preconditionFailure("a mask is for a single character class")
+        }
+        return ByteMask(low: low, high: high)
+    }
+
+    /// The table as a pointer that lives as long as the process: a hot loop reads it once
+    /// into a local and indexes it without the retain, release and bounds check an `Array`
+    /// access costs. Written once, before first use, and only read afterwards.
+    nonisolated(unsafe) static let lookup: UnsafePointer<UInt8> = {
+        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        pointer.initialize(from: table, count: 256)
+        return UnsafePointer(pointer)
+    }()
 
     /// 256 entries, one per byte value.
     static let table: [UInt8] = {
@@ -39,8 +77,20 @@ struct CharacterClass: OptionSet {
         add(Array("{}^\\`".utf8), [.query])
         add(Array("{}^\\#".utf8), [.fragment])
         add(digit + Array("abcdefABCDEF".utf8), .hexDigit)
+        add(Array("&=+".utf8), .formDelimiter)
         return table
     }()
+}
+
+/// A set of ASCII bytes as two 64-bit masks: membership is a shift, no memory access.
+struct ByteMask {
+    let low: UInt64
+    let high: UInt64
+
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? (low >> byte) & 1 == 1 : byte < 128 ? (high >> (byte &- 64)) & 1 == 1 : false
+    }
 }
 
 @inline(__always)

@@ -15,32 +15,60 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 
     /// What kind of host this is.
     public let kind: Kind
-    /// The host as written, lowercased for a registered name; IPv6 with its brackets.
-    public let text: String
-    /// The address bytes (4 or 16) for an IP address, empty for a registered name.
-    public let addressBytes: [UInt8]
+    /// The string the host was parsed from, and where in it the host stands: the text is
+    /// made on access, so that parsing a URL allocates nothing for its host.
+    let source: String
+    let range: Range<Int>
+    let hasUppercase: Bool
+    /// The address, big-endian: IPv4 in the low 32 bits of `low`, IPv6 across both.
+    let high: UInt64
+    let low: UInt64
 
-    init(kind: Kind, text: String, addressBytes: [UInt8]) {
+    init(kind: Kind, source: String, range: Range<Int>, hasUppercase: Bool, high: UInt64 = 0, low: UInt64 = 0) {
         self.kind = kind
-        self.text = text
-        self.addressBytes = addressBytes
+        self.source = source
+        self.range = range
+        self.hasUppercase = hasUppercase
+        self.high = high
+        self.low = low
     }
 
     /// Parses a host the way the URL parser does (`example.com`, `127.0.0.1`, `[::1]`).
     public init(parsing text: String) throws(ParseError) {
         var text = text
+        text.makeContiguousUTF8()
         let parsed: Result<Host, ParseError> = text.withUTF8 { bytes in
             Result { () throws(ParseError) in try Host.parse(bytes, base: 0) }
         }
-        self = try parsed.get()
+        self = try parsed.get().attached(to: text, base: 0)
+    }
+
+    /// The host as written, lowercased for a registered name; IPv6 with its brackets.
+    public var text: String {
+        let utf8 = source.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        let end = utf8.index(start, offsetBy: range.count)
+        let raw = String(source[start ..< end])
+        return hasUppercase && kind == .registeredName ? raw.lowercased() : raw
+    }
+
+    /// The address bytes (4 or 16) for an IP address, empty for a registered name.
+    public var addressBytes: [UInt8] {
+        switch kind {
+        case .registeredName: return []
+        case .ipv4: return (0 ..< 4).map { UInt8(truncatingIfNeeded: low >> (24 - 8 * $0)) }
+        case .ipv6:
+            return (0 ..< 8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+                + (0 ..< 8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+        }
     }
 
     /// Whether this is a loopback IP literal: 127.0.0.0/8 or `::1` (RFC 8252 §7.3). A
     /// registered name such as `localhost` is not: it depends on name resolution (§8.3).
     public var isLoopbackAddress: Bool {
         switch kind {
-        case .ipv4: return addressBytes.first == 127
-        case .ipv6: return addressBytes == [UInt8](repeating: 0, count: 15) + [1]
+        case .ipv4: return low >> 24 == 127
+        case .ipv6: return high == 0 && low == 1
         case .registeredName: return false
         }
     }
@@ -49,12 +77,31 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (a: Host, b: Host) -> Bool {
         guard a.kind == b.kind else { return false }
-        return a.kind == .registeredName ? a.text == b.text : a.addressBytes == b.addressBytes
+        guard a.kind == .registeredName else { return a.high == b.high && a.low == b.low }
+        guard a.range.count == b.range.count else { return false }
+        var x = a.source, y = b.source
+        return x.withUTF8 { xs in
+            y.withUTF8 { ys in
+                for i in 0 ..< a.range.count where xs[a.range.lowerBound + i] | 0x20 != ys[b.range.lowerBound + i] | 0x20 {
+                    // Registered names hold no byte whose case-folding (| 0x20) collides
+                    // with another allowed byte except letters, so this is an exact
+                    // case-insensitive comparison.
+                    return false
+                }
+                return true
+            }
+        }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
-        if kind == .registeredName { hasher.combine(text) } else { hasher.combine(addressBytes) }
+        if kind == .registeredName { hasher.combine(text) } else { hasher.combine(high); hasher.combine(low) }
+    }
+
+    /// The same host, pointing into `source` at `base` (parsing works on a buffer).
+    func attached(to source: String, base: Int) -> Host {
+        Host(kind: kind, source: source, range: (range.lowerBound + base) ..< (range.upperBound + base),
+             hasUppercase: hasUppercase, high: high, low: low)
     }
 }
 
@@ -73,16 +120,16 @@ extension Host {
             if let percent = inner.firstIndex(of: UInt8(ascii: "%")) {
                 throw ParseError(.invalidHost, at: base + 1 + percent, "IPv6 zone identifiers are not accepted")
             }
-            guard let bytes = parseIPv6(inner) else {
+            guard let address = parseIPv6(inner) else {
                 throw ParseError(.invalidHost, at: base + 1, "not a valid IPv6 address")
             }
-            return Host(kind: .ipv6, text: String(decoding: raw, as: UTF8.self), addressBytes: bytes)
+            return Host(kind: .ipv6, source: "", range: 0 ..< raw.count, hasUppercase: false,
+                        high: address.high, low: address.low)
         }
 
-        let table = CharacterClass.table
         var hasUpper = false
         for (i, byte) in raw.enumerated() {
-            if table[Int(byte)] & CharacterClass.regName.rawValue == 0 {
+            if !CharacterClass.regName.contains(byte) {
                 if isForbiddenEverywhere(byte) {
                     throw ParseError(.invalidCharacter, at: base + i, "the host contains \(describeByte(byte))")
                 }
@@ -98,15 +145,9 @@ extension Host {
                 throw ParseError(.invalidHost, at: base,
                                  "a host that ends in a number must be a dotted-decimal IPv4 address (browsers read forms like 0x7f.1 or 127.1 as IPv4)")
             }
-            return Host(kind: .ipv4, text: String(decoding: raw, as: UTF8.self), addressBytes: address)
+            return Host(kind: .ipv4, source: "", range: 0 ..< raw.count, hasUppercase: false, low: UInt64(address))
         }
-        let text: String
-        if hasUpper {
-            text = String(decoding: raw.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        } else {
-            text = String(decoding: raw, as: UTF8.self)
-        }
-        return Host(kind: .registeredName, text: text, addressBytes: [])
+        return Host(kind: .registeredName, source: "", range: 0 ..< raw.count, hasUppercase: hasUpper)
     }
 
     /// WHATWG's "ends in a number": the last label (ignoring one trailing dot) is all
@@ -121,60 +162,67 @@ extension Host {
         let label = UnsafeBufferPointer(rebasing: raw[start ..< end])
         if label.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return true }
         if label.count >= 2 && label[0] == UInt8(ascii: "0") && (label[1] | 0x20) == UInt8(ascii: "x") {
-            return label.dropFirst(2).allSatisfy { CharacterClass.table[Int($0)] & CharacterClass.hexDigit.rawValue != 0 }
+            return label.dropFirst(2).allSatisfy { CharacterClass.hexDigit.contains($0) }
         }
         return false
     }
 
     /// Four decimal octets 0–255 without leading zeros (which some parsers read as octal).
-    static func parseDottedDecimal(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var octets: [UInt8] = []
-        octets.reserveCapacity(4)
-        var value = 0
+    static func parseDottedDecimal(_ raw: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var address: UInt32 = 0
+        var octets = 0
+        var value: UInt32 = 0
         var digits = 0
         var leadingZero = false
         for byte in raw {
             if byte == UInt8(ascii: ".") {
-                guard digits > 0, octets.count < 3 else { return nil }
-                octets.append(UInt8(value))
+                guard digits > 0, octets < 3 else { return nil }
+                address = address << 8 | value
+                octets += 1
                 value = 0; digits = 0; leadingZero = false
                 continue
             }
             guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
             if digits == 0 && byte == UInt8(ascii: "0") { leadingZero = true } else if leadingZero { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            value = value * 10 + UInt32(byte - UInt8(ascii: "0"))
             digits += 1
             guard value <= 255 else { return nil }
         }
-        guard digits > 0, octets.count == 3 else { return nil }
-        octets.append(UInt8(value))
-        return octets
+        guard digits > 0, octets == 3 else { return nil }
+        return address << 8 | value
     }
 
-    /// RFC 3986 §3.2.2 `IPv6address`, including the `::` shorthand and an IPv4 tail.
-    static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var pieces: [UInt16] = []
-        pieces.reserveCapacity(8)
+    /// RFC 3986 §3.2.2 `IPv6address`, including the `::` shorthand and an IPv4 tail; the
+    /// address as two big-endian halves. Parses into a stack buffer: no allocation.
+    static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 8) { pieces in
+            parseIPv6(raw, into: pieces)
+        }
+    }
+
+    private static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>,
+                                  into pieces: UnsafeMutableBufferPointer<UInt16>) -> (high: UInt64, low: UInt64)? {
+        var count = 0
         var compressAt: Int? = nil
         var i = 0
         let n = raw.count
         if n >= 2 && raw[0] == UInt8(ascii: ":") && raw[1] == UInt8(ascii: ":") {
             compressAt = 0
             i = 2
-            if i == n { return [UInt8](repeating: 0, count: 16) }
+            if i == n { return (0, 0) }
         } else if n > 0 && raw[0] == UInt8(ascii: ":") {
             return nil
         }
         while i < n {
-            guard pieces.count < 8 else { return nil }
+            guard count < 8 else { return nil }
             // An IPv4 tail: digits followed by '.' before the next ':'.
             var j = i
             while j < n && raw[j] != UInt8(ascii: ":") && raw[j] != UInt8(ascii: ".") { j += 1 }
             if j < n && raw[j] == UInt8(ascii: ".") {
-                guard pieces.count <= 6,
-                      let v4 = parseDottedDecimal(UnsafeBufferPointer(rebasing: raw[i ..< n])) else { return nil }
-                pieces.append(UInt16(v4[0]) << 8 | UInt16(v4[1]))
-                pieces.append(UInt16(v4[2]) << 8 | UInt16(v4[3]))
+                guard count <= 6, let v4 = parseDottedDecimal(UnsafeBufferPointer(rebasing: raw[i ..< n])) else { return nil }
+                pieces[count] = UInt16(truncatingIfNeeded: v4 >> 16)
+                pieces[count + 1] = UInt16(truncatingIfNeeded: v4)
+                count += 2
                 i = n
                 break
             }
@@ -182,16 +230,17 @@ extension Host {
             guard length >= 1 && length <= 4 else { return nil }
             var value: UInt16 = 0
             for k in i ..< j {
-                guard CharacterClass.table[Int(raw[k])] & CharacterClass.hexDigit.rawValue != 0 else { return nil }
+                guard CharacterClass.hexDigit.contains(raw[k]) else { return nil }
                 value = value << 4 | UInt16(hexValue(raw[k]))
             }
-            pieces.append(value)
+            pieces[count] = value
+            count += 1
             i = j
             if i == n { break }
             // raw[i] == ":"
             if i + 1 < n && raw[i + 1] == UInt8(ascii: ":") {
                 guard compressAt == nil else { return nil }
-                compressAt = pieces.count
+                compressAt = count
                 i += 2
                 if i == n { break }
             } else {
@@ -200,13 +249,22 @@ extension Host {
             }
         }
         if let compressAt {
-            guard pieces.count <= 7 else { return nil }
-            pieces.insert(contentsOf: repeatElement(0, count: 8 - pieces.count), at: compressAt)
+            guard count <= 7 else { return nil }
+            // Move the pieces after `::` to the end; zeros fill the gap.
+            let tail = count - compressAt
+            let gap = 8 - count
+            var k = tail - 1
+            while k >= 0 {
+                pieces[compressAt + gap + k] = pieces[compressAt + k]
+                k -= 1
+            }
+            for z in compressAt ..< compressAt + gap { pieces[z] = 0 }
+            count = 8
         }
-        guard pieces.count == 8 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        for piece in pieces { bytes.append(UInt8(piece >> 8)); bytes.append(UInt8(piece & 0xFF)) }
-        return bytes
+        guard count == 8 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        for k in 0 ..< 4 { high = high << 16 | UInt64(pieces[k]) }
+        for k in 4 ..< 8 { low = low << 16 | UInt64(pieces[k]) }
+        return (high, low)
     }
 }

@@ -1,11 +1,48 @@
-/// Where one `name=value` pair stands in the input. Offsets are into the whole URL.
+/// Where one `name=value` pair stands in the input. Offsets are into the whole URL: the
+/// name is `start ..< nameEnd`; the value follows the `=` at `nameEnd` and runs to `end`
+/// (empty when there is no `=`).
 struct RawParameter: Sendable {
-    var nameStart: Int32
-    var nameEnd: Int32
-    var valueStart: Int32
-    var valueEnd: Int32
-    /// False for a bare `name` with no `=` (its value is empty).
-    var hasEquals: Bool
+    var start: UInt32
+    var nameEnd: UInt32
+    var end: UInt32
+    /// Whether the name (bit 0) and the value (bit 1) hold `%XX` or `+`, so need decoding.
+    var escapes: UInt8
+
+    var nameRange: Range<Int> { Int(start) ..< Int(nameEnd) }
+    var valueRange: Range<Int> { (nameEnd < end ? Int(nameEnd) + 1 : Int(end)) ..< Int(end) }
+    var nameNeedsDecoding: Bool { escapes & 1 != 0 }
+    var valueNeedsDecoding: Bool { escapes & 2 != 0 }
+
+    static let zero = RawParameter(start: 0, nameEnd: 0, end: 0, escapes: 0)
+}
+
+/// The positions of a URL's parameters: the first eight inline, the rest in an array, so
+/// that parsing a typical callback allocates nothing.
+struct ParameterStorage: Sendable {
+    static let inlineCapacity = 8
+    private var inline: (RawParameter, RawParameter, RawParameter, RawParameter,
+                         RawParameter, RawParameter, RawParameter, RawParameter)
+        = (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
+    private var overflow: [RawParameter] = []
+    private(set) var count = 0
+
+    subscript(position: Int) -> RawParameter {
+        if position < Self.inlineCapacity {
+            return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: position * MemoryLayout<RawParameter>.stride, as: RawParameter.self) }
+        }
+        return overflow[position - Self.inlineCapacity]
+    }
+
+    mutating func append(_ parameter: RawParameter) {
+        if count < Self.inlineCapacity {
+            let offset = count * MemoryLayout<RawParameter>.stride
+            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: parameter, toByteOffset: offset, as: RawParameter.self) }
+        } else {
+            if overflow.isEmpty { overflow.reserveCapacity(Self.inlineCapacity * 2) }
+            overflow.append(parameter)
+        }
+        count += 1
+    }
 }
 
 /// One decoded form-urlencoded parameter (`+` is a space, `%XX` decoded).
@@ -41,66 +78,136 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebu
 public struct Parameters: RandomAccessCollection, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable {
     let source: String
-    let raw: ArraySlice<RawParameter>
+    let storage: ParameterStorage
+    /// Which of `storage`'s parameters are this list's (the query's come first).
+    let positions: Range<Int>
 
     /// Positions count from 0 in both lists: `fragmentParameters[0]` is the fragment's
-    /// first parameter even when the query has some (the storage is one shared array).
+    /// first parameter even when the query has some (the storage is shared).
     public var startIndex: Int { 0 }
-    public var endIndex: Int { raw.count }
+    public var endIndex: Int { positions.count }
 
     public subscript(position: Int) -> Parameter {
-        let item = raw[raw.startIndex + position]
-        return Parameter(name: decode(item.nameStart, item.nameEnd), value: decode(item.valueStart, item.valueEnd))
+        let item = raw(position)
+        return Parameter(name: decode(item.nameRange), value: decode(item.valueRange))
+    }
+
+    private func raw(_ position: Int) -> RawParameter { storage[positions.lowerBound + position] }
+
+    /// The raw parameters, in order (no decoding, no allocation).
+    private var raws: LazyMapSequence<Range<Int>, RawParameter> { positions.lazy.map { storage[$0] } }
+
+    /// Calls `body` with each parameter's name and value, decoded, as UTF-8 bytes, without
+    /// allocating: what needs no decoding is passed straight from the URL's storage, and
+    /// what holds `%XX` or `+` is decoded into a scratch buffer on the stack. The buffers
+    /// are valid only during the call.
+    ///
+    /// The fastest way to read every parameter (the decoded bytes are valid UTF-8: the
+    /// parser checked). ``subscript(_:)`` makes `String`s instead.
+    public func forEachDecodedUTF8(
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        guard !positions.isEmpty else { return }
+        var source = source
+        try source.withUTF8 { bytes in
+            var scratchSize = 0
+            for item in raws where item.escapes != 0 { scratchSize = Swift.max(scratchSize, Int(item.end &- item.start)) }
+            if scratchSize == 0 {
+                for item in raws {
+                    try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]), UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
+                }
+                return
+            }
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(1, scratchSize)) { scratch in
+                for item in raws {
+                    let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
+                    let value = UnsafeBufferPointer(rebasing: bytes[item.valueRange])
+                    if item.escapes == 0 {
+                        try body(name, value)
+                        continue
+                    }
+                    // Decoding never lengthens: the name's bytes, then the value's, fit.
+                    let decodedName = item.nameNeedsDecoding ? Self.decode(name, into: scratch, at: 0) : name
+                    let valueStart = item.nameNeedsDecoding ? decodedName.count : 0
+                    let decodedValue = item.valueNeedsDecoding ? Self.decode(value, into: scratch, at: valueStart) : value
+                    try body(decodedName, decodedValue)
+                }
+            }
+        }
+    }
+
+    private static func decode(_ raw: UnsafeBufferPointer<UInt8>, into scratch: UnsafeMutableBufferPointer<UInt8>,
+                               at start: Int) -> UnsafeBufferPointer<UInt8> {
+        var count = 0
+        PercentDecoding.forEachDecodedByte(raw, plusIsSpace: true) { byte in
+            scratch[start + count] = byte
+            count += 1
+        }
+        return UnsafeBufferPointer(rebasing: scratch[start ..< start + count])
     }
 
     /// The names, decoded, in order.
-    public var names: [String] { raw.map { decode($0.nameStart, $0.nameEnd) } }
+    public var names: [String] { raws.map { decode($0.nameRange) } }
 
     /// How many parameters have this (decoded) name.
     public func count(named name: String) -> Int {
-        raw.reduce(0) { $0 + (nameEquals($1, name) ? 1 : 0) }
+        raws.reduce(0) { $0 + (nameEquals($1, name) ? 1 : 0) }
     }
 
     /// Whether a parameter has this name.
     public func contains(named name: String) -> Bool {
-        raw.contains { nameEquals($0, name) }
+        raws.contains { nameEquals($0, name) }
     }
 
     /// The value of the one parameter with this name; nil when absent.
     /// Throws `duplicate_parameter` (with the offset of the second one) when it occurs twice.
     public func value(named name: String) throws(ParseError) -> String? {
         var found: RawParameter?
-        for item in raw where nameEquals(item, name) {
+        for item in raws where nameEquals(item, name) {
             if found != nil {
-                throw ParseError(.duplicateParameter, at: Int(item.nameStart),
+                throw ParseError(.duplicateParameter, at: Int(item.start),
                                  "the parameter '\(Parameters.displayName(name))' occurs more than once")
             }
             found = item
         }
-        return found.map { decode($0.valueStart, $0.valueEnd) }
+        return found.map { decode($0.valueRange) }
     }
 
     /// Every value given for this name, in order (empty when absent).
     public func values(named name: String) -> [String] {
-        raw.filter { nameEquals($0, name) }.map { decode($0.valueStart, $0.valueEnd) }
+        raws.filter { nameEquals($0, name) }.map { decode($0.valueRange) }
     }
 
     /// The first name that occurs more than once, with the offset of its second occurrence.
     public func firstDuplicate() -> (name: String, offset: Int)? {
+        // Up to 16 parameters, compare pairs of names in place (no allocation); past that a
+        // set keeps it linear.
+        if count <= 16 {
+            for later in 1 ..< Swift.max(1, count) {
+                let item = raw(later)
+                for earlier in 0 ..< later where namesEqual(raw(earlier), item) {
+                    return (decode(item.nameRange), Int(item.start))
+                }
+            }
+            return nil
+        }
         var seen = Set<String>()
-        for item in raw {
-            let name = decode(item.nameStart, item.nameEnd)
-            if !seen.insert(name).inserted { return (name, Int(item.nameStart)) }
+        for item in raws {
+            let name = decode(item.nameRange)
+            if !seen.insert(name).inserted { return (name, Int(item.start)) }
         }
         return nil
     }
 
     /// Where the parameter at `position` starts in the URL (its name's first byte).
-    public func offset(at position: Int) -> Int { Int(raw[raw.startIndex + position].nameStart) }
+    public func offset(at position: Int) -> Int { Int(raw(position).start) }
+
+    /// Where the value of the parameter at `position` starts in the URL.
+    public func valueOffset(at position: Int) -> Int { raw(position).valueRange.lowerBound }
 
     /// Where the value of the first parameter with this name starts in the URL.
     public func valueOffset(named name: String) -> Int? {
-        raw.first { nameEquals($0, name) }.map { Int($0.valueStart) }
+        raws.first { nameEquals($0, name) }.map { $0.valueRange.lowerBound }
     }
 
     /// `[code: <redacted, 10 bytes>, state: <redacted, 43 bytes>]`.
@@ -127,10 +234,24 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         return looksLikeName ? name : "<redacted name, \(name.utf8.count) bytes>"
     }
 
-    private func decode(_ start: Int32, _ end: Int32) -> String {
+    private func decode(_ range: Range<Int>) -> String {
         var source = source
         return source.withUTF8 { bytes in
-            PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[Int(start) ..< Int(end)]), plusIsSpace: true)
+            PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[range]), plusIsSpace: true)
+        }
+    }
+
+    /// Compares two decoded names without allocating.
+    private func namesEqual(_ a: RawParameter, _ b: RawParameter) -> Bool {
+        var source = source
+        return source.withUTF8 { bytes in
+            let x = UnsafeBufferPointer(rebasing: bytes[a.nameRange])
+            let y = UnsafeBufferPointer(rebasing: bytes[b.nameRange])
+            if !a.nameNeedsDecoding && !b.nameNeedsDecoding { return x.elementsEqual(y) }
+            var left: [UInt8] = [], right: [UInt8] = []
+            PercentDecoding.forEachDecodedByte(x, plusIsSpace: true) { left.append($0) }
+            PercentDecoding.forEachDecodedByte(y, plusIsSpace: true) { right.append($0) }
+            return left == right
         }
     }
 
@@ -140,7 +261,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         var name = name
         return source.withUTF8 { bytes in
             name.withUTF8 { expected in
-                let raw = UnsafeBufferPointer(rebasing: bytes[Int(item.nameStart) ..< Int(item.nameEnd)])
+                let raw = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
                 if raw.count == expected.count && !PercentDecoding.needsDecoding(raw, plusIsSpace: true) {
                     return raw.elementsEqual(expected)
                 }

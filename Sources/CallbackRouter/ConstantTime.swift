@@ -38,5 +38,19 @@ public func constantTimeEquals<Received: Collection, Expected: Collection>(
 
 /// ``constantTimeEquals(_:_:)`` over the UTF-8 of two strings.
 public func constantTimeEquals(_ received: String, _ expected: String) -> Bool {
-    constantTimeEquals(received.utf8, expected.utf8)
+    var received = received, expected = expected
+    return received.withUTF8 { r in expected.withUTF8 { e in constantTimeEquals(r, e) } }
+}
+
+/// ``constantTimeEquals(_:_:)`` over two buffers: the loop the generic version runs,
+/// without an iterator per byte.
+@inline(never)
+public func constantTimeEquals(_ received: UnsafeBufferPointer<UInt8>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
+    var difference: UInt8 = 0
+    let shared = Swift.min(received.count, expected.count)
+    for i in 0 ..< received.count {
+        // Past the end of `expected` compare against 0: the loop length stays that of `received`.
+        difference |= received[i] ^ (i < shared ? expected[i] : 0)
+    }
+    return difference == 0 && received.count == expected.count
 }

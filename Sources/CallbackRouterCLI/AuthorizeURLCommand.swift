@@ -10,6 +10,7 @@ enum AuthorizeURLCommand: Command {
 
     USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U
                                          [--scope S] [--param NAME=VALUE]...
+                                         [--policy P] [--allow-localhost]
 
     OPTIONS:
       --endpoint URL          The provider's authorization endpoint, e.g.
@@ -17,9 +18,12 @@ enum AuthorizeURLCommand: Command {
                               a loopback IP literal (127.0.0.1, [::1]); no userinfo, no
                               fragment. Its own query parameters are kept.
       --client-id ID          The client_id (printable ASCII).
-      --redirect-uri U        Where the provider sends the browser back: an absolute URI
-                              without fragment or userinfo, not javascript:, data:, file:,
-                              vbscript:, about: or blob:.
+      --redirect-uri U        Where the provider sends the browser back, sent exactly as
+                              given. Checked as 'parse' checks a --redirect-uri: an absolute
+                              URI without fragment or userinfo, not javascript:, data:, file:,
+                              vbscript:, about: or blob:, no repeated query parameter and none
+                              named like a response parameter (code, state…), and allowed by
+                              the policy.
       --scope S               Space-separated scopes (default: openid).
       --param NAME=VALUE      An extra parameter (audience, prompt, login_hint…); repeat
                               for more. It may not be one the request sets itself
@@ -27,6 +31,11 @@ enum AuthorizeURLCommand: Command {
                               code_challenge, code_challenge_method, nonce), nor one the
                               endpoint's query already has, nor be given twice (resource,
                               RFC 8707, may repeat). The first '=' splits name from value.
+      --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
+                              or http://[::1] any port, claimed https) or custom-scheme-only
+                              (http and https refused), as for 'parse'.
+      --allow-localhost       Accept http://localhost as a loopback redirect (RFC 8252 §8.3
+                              advises against it).
       -h, --help              Show this help.
 
     The URL carries response_type=code, client_id, redirect_uri, scope, state,
@@ -40,7 +49,10 @@ enum AuthorizeURLCommand: Command {
       {"url":…,"state":…,"code_verifier":…,"nonce":…}
       Keep state to check the callback (callback-router parse --state) and code_verifier
       for the token request; both are secrets. A bad setting prints
-      {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":null}.
+      {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":N|null}
+      (the offset, when there is one, is into the --redirect-uri value). A private-use
+      scheme without a dot (myapp) is accepted with a warning on stderr (RFC 8252 §7.1
+      recommends a reverse domain name).
 
     EXIT CODES:
       0 printed, 64 usage or invalid configuration.
@@ -54,11 +66,13 @@ enum AuthorizeURLCommand: Command {
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param"]
-        guard let args = readArguments(arguments, options: options, flags: [], context: context, exit: &exit) else {
+        let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy"]
+        guard let args = readArguments(arguments, options: options, flags: ["allow-localhost"],
+                                       context: context, exit: &exit) else {
             return exit
         }
         let endpoint: String, clientID: String, redirectURI: String, scope: String
+        let policy: RedirectURIPolicy
         var extra: [(String, String)] = []
         do throws(Arguments.UsageError) {
             try args.noPositionals()
@@ -66,6 +80,12 @@ enum AuthorizeURLCommand: Command {
             clientID = try required("client-id", args)
             redirectURI = try required("redirect-uri", args)
             scope = try args.single("scope") ?? "openid"
+            switch try args.single("policy") ?? "native" {
+            case "native": policy = .native
+            case "custom-scheme-only": policy = .customSchemeOnly
+            case let other:
+                throw Arguments.UsageError(description: "unknown policy '\(other)' (expected native or custom-scheme-only)")
+            }
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else {
                     throw Arguments.UsageError(description: "--param takes NAME=VALUE")
@@ -74,6 +94,18 @@ enum AuthorizeURLCommand: Command {
             }
         } catch {
             return usageError(error.description, context: context)
+        }
+
+        // The same rules as parse's --redirect-uri; the string itself is sent unchanged
+        // (providers compare redirect_uri by exact string, RFC 9700 §2.1).
+        do {
+            let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
+            if !redirect.isReverseDNS {
+                context.printError("\(name): warning: the --redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide")
+            }
+        } catch {
+            context.printJSON(rejectionJSON(reason: error.reason, detail: "--redirect-uri: " + error.detail, offset: error.offset))
+            return ExitCode.usage
         }
 
         let secrets = AttemptSecrets()

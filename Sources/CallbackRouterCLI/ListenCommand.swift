@@ -1,18 +1,113 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CallbackRouter
+
+/// `callback-router listen --scheme S …`: wait for one callback and print it as `parse` does.
 enum ListenCommand: Command {
     static let name = "listen"
     static let summary = "Wait for one callback of a scheme and print it as parse does"
     static let help = """
     OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
-    USAGE: callback-router listen [options]
+    USAGE: callback-router listen --scheme S [--state S] [--timeout SECONDS] [parse options]
 
-    Not available in this build yet.
+    OPTIONS:
+      --scheme S              The scheme registered with 'callback-router register'.
+      --state S               The state this login sent: only a callback with this state
+                              is routed here (and parse checks it).
+      --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool).
+      --dialect D             auto (default), oauth2, prelude, ory, zephr, clerk.
+      --redirect-uri U        A registered redirect URI (repeatable).
+      --policy P              native (default) or custom-scheme-only.
+      --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
+      --response-mode M       query or fragment.
+      --max-length N, --max-parameters N, --max-value-length N
+                              Parsing limits, as for parse.
+      -h, --help              Show this help.
+
+    Takes a matching callback from the spool if one waits there (it is then deleted), else
+    waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
+    the same uid can use. Routing: a callback with a state reaches only the listener that
+    expects it; one without reaches the single listener of its scheme (two listeners: a
+    conflict, neither gets it). A listener without --state is a candidate for any callback
+    of its scheme that no listener expects by state.
+
+    OUTPUT:
+      Exactly what 'callback-router parse' prints for the URL with the same options;
+      on a timeout or a conflict, {"outcome":"rejected","reason":"timeout"|"conflict",…}.
+
+    EXIT CODES:
+      As parse (0, 1, 64, 65); 69 listening impossible; 75 timed out or conflict;
+      77 permission (the runtime directory's mode or owner).
+
+    EXAMPLE:
+      url=$(callback-router authorize-url …); state=…
+      xdg-open "$url"; callback-router listen --scheme myapp --state "$state" --timeout 120
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        let options = Set(ListenValidation.parseOptions + ["scheme", "timeout"])
+        guard let args = readArguments(arguments, options: options, flags: Set(ListenValidation.parseFlags),
+                                       context: context, exit: &exit) else {
+            return exit
+        }
+        let scheme: CallbackScheme
+        let expectedState: String?
+        let timeout: Int
+        do {
+            try args.noPositionals()
+            guard let text = try args.single("scheme") else { return usageError("--scheme is required", context: context) }
+            do {
+                scheme = try CallbackScheme(validating: text)
+            } catch {
+                return usageError("--scheme: \(error.detail)", context: context)
+            }
+            expectedState = try args.single("state")
+            timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        let parseArguments = ListenValidation.parseArguments(from: args)
+        if let refusal = ListenValidation.checkOptions(parseArguments: parseArguments, scheme: scheme, environment: context.environment) {
+            forward(refusal, context: context)
+            return refusal.exitCode
+        }
+
+        let received: String
+        do {
+            let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
+            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: expectedState)
+            defer { listener.stop() }
+            if let spooled = try listener.takeFromSpool() {
+                received = spooled
+            } else {
+                switch try listener.wait(until: .after(milliseconds: Int64(timeout) * 1000)) {
+                case .received(let url):
+                    received = url
+                case .conflict:
+                    context.printJSON(rejectionJSON(reason: .conflict,
+                        detail: "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
+                        offset: nil))
+                    return ExitCode.tryAgain
+                case .timedOut:
+                    context.printJSON(rejectionJSON(reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
+                    return ExitCode.tryAgain
+                }
+            }
+        } catch {
+            context.printError("\(name): \(error.message)")
+            return error.exitCode
+        }
+        let verdict = ListenValidation.validate(url: received, parseArguments: parseArguments, environment: context.environment)
+        forward(verdict, context: context)
+        return verdict.exitCode
+    }
+
+    private static func forward(_ verdict: ListenValidation.Verdict, context: CommandContext) {
+        if !verdict.standardOutput.isEmpty { context.output.writeOut(verdict.standardOutput) }
+        if !verdict.standardError.isEmpty { context.output.writeErr(verdict.standardError) }
     }
 }

@@ -1,18 +1,104 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CallbackRouter
+
+/// `callback-router open URL`: what `xdg-open` / `gio open` run for a registered scheme.
 enum OpenCommand: Command {
     static let name = "open"
     static let summary = "Hand a callback URL to the process waiting for it (run by xdg-open)"
     static let help = """
     OVERVIEW: Hand a callback URL to the process waiting for it (run by xdg-open).
 
-    USAGE: callback-router open [options]
+    USAGE: callback-router open [--no-spool] [--spool-ttl SECONDS] URL
 
-    Not available in this build yet.
+    ARGUMENTS:
+      URL                  The callback URL, exactly as the browser passed it.
+
+    OPTIONS:
+      --no-spool           When nobody listens, fail with 69 instead of spooling.
+      --spool-ttl SECONDS  How long a spooled callback waits for a listener
+                           (default 600, at most 86400).
+      -h, --help           Show this help.
+
+    The URL is checked (syntax, a callback scheme, at most one 'state') and handed over a
+    Unix socket in $XDG_RUNTIME_DIR/callback-router (0700; without XDG_RUNTIME_DIR,
+    /tmp/callback-router-UID, 0700) to a 'callback-router listen' of the same user:
+      - a URL with a state goes to the listener that expects that state;
+      - without one, to the single listener of its scheme; two or more: conflict, none gets it;
+      - nobody listening: it is spooled (0600) and the next matching listen takes it once.
+    Only sockets and listeners of the same uid are used (SO_PEERCRED). The URL is never
+    written to stderr.
+
+    OUTPUT:
+      {"outcome":"delivered"}, {"outcome":"spooled","expires_in":SECONDS}, or
+      {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
+
+    EXIT CODES:
+      0 delivered or spooled, 64 usage, 65 rejected URL, 69 nobody listening (--no-spool),
+      75 conflict or a listener did not answer (try again), 77 permission (modes, owners, peers).
+
+    EXAMPLE:
+      callback-router open 'myapp://callback?code=abc&state=xyz'
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: ["spool-ttl"], flags: ["no-spool"], context: context, exit: &exit) else {
+            return exit
+        }
+        let text: String
+        let ttl: Int
+        do {
+            text = try args.onePositional("URL")
+            ttl = try args.integer("spool-ttl", in: 1 ... 86_400) ?? Spool.defaultTTLSeconds
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        let route: CallbackRoute
+        do {
+            route = try CallbackRoute(CallbackURL(parsing: text))
+        } catch let error as ParseError {
+            return reject(error.reason, error.detail, offset: error.offset, exit: ExitCode.rejected, context: context)
+        } catch let error as CallbackError {
+            return reject(error.reason, error.detail, offset: error.offset, exit: ExitCode.rejected, context: context)
+        } catch {
+            return reject(.invalidCharacter, "the URL was refused", offset: nil, exit: ExitCode.rejected, context: context)
+        }
+        do {
+            let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
+            let sender = HandoffSender(runtime: runtime)
+            let policy = HandoffSender.SpoolPolicy(enabled: !args.has("no-spool"), ttlSeconds: ttl)
+            switch try sender.send(url: text, route: route, spool: policy) {
+            case .delivered, .takenFromSpool:
+                context.printJSON(.object([("outcome", .string("delivered"))]))
+                return ExitCode.success
+            case .spooled:
+                context.printJSON(.object([("outcome", .string("spooled")), ("expires_in", .int(ttl))]))
+                return ExitCode.success
+            case .conflict:
+                return reject(.conflict, "two or more listeners of '\(route.scheme)' could take this callback; it was delivered to none",
+                              offset: nil, exit: ExitCode.tryAgain, context: context)
+            case .busy:
+                return reject(.timeout, "a listener of '\(route.scheme)' did not answer in time; nothing was delivered",
+                              offset: nil, exit: ExitCode.tryAgain, context: context)
+            case .unconfirmed:
+                return reject(.timeout, "the listener did not confirm the delivery; it is not retried",
+                              offset: nil, exit: ExitCode.tryAgain, context: context)
+            case .nobody:
+                return reject(.noRoute, "nobody listens for this callback of '\(route.scheme)' and spooling is off",
+                              offset: nil, exit: ExitCode.unavailable, context: context)
+            }
+        } catch {
+            context.printError("\(name): \(error.message)")
+            return error.exitCode
+        }
+    }
+
+    private static func reject(_ reason: ReasonCode, _ detail: String, offset: Int?, exit: Int32, context: CommandContext) -> Int32 {
+        context.printJSON(rejectionJSON(reason: reason, detail: detail, offset: offset))
+        context.printError("\(name): \(reason.rawValue): \(detail)")
+        return exit
     }
 }

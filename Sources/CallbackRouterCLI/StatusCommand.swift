@@ -1,18 +1,75 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `callback-router status --scheme S [--id ID]`: what is registered, and does xdg-mime agree.
 enum StatusCommand: Command {
     static let name = "status"
     static let summary = "Say what is registered for a scheme"
     static let help = """
     OVERVIEW: Say what is registered for a scheme.
 
-    USAGE: callback-router status [options]
+    USAGE: callback-router status --scheme S [--id ID]
 
-    Not available in this build yet.
+    OPTIONS:
+      --scheme S   The scheme.
+      --id ID      The desktop file ID (default callback-router-SCHEME).
+      -h, --help   Show this help.
+
+    OUTPUT:
+      {"scheme":…,"desktop_file":…,"registered":true|false,"exec":…|null,
+       "exec_is_this_helper":true|false,"mimeapps_default":…|null,
+       "xdg_mime_default":…|null,"xdg_mime_agrees":true|false|null,"listeners":N|null}
+      xdg_mime_* are null when xdg-mime is not installed; listeners counts the sockets
+      waiting for the scheme (null when the runtime directory is unusable).
+
+    EXIT CODES:
+      0 registered, this helper's desktop file is the default and xdg-mime (if installed)
+      agrees; 69 otherwise; 64 usage; 77 a file could not be read.
+
+    EXAMPLE:
+      callback-router status --scheme com.example.app
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: RegistrationOptions.options, flags: [], context: context, exit: &exit) else {
+            return exit
+        }
+        do {
+            let registration = try RegistrationOptions.read(args, context: context).registration
+            let entry = try registration.readOurEntry()
+            let mimeDefault = try registration.currentDefault()
+            let xdgMime = registration.xdgMimeDefault()
+            let isDefault = mimeDefault == registration.desktopFileName
+            let execIsThis = entry.map { sameFile($0.executablePath, context.executablePath) } ?? false
+            let agrees: Bool? = xdgMime.map { $0 == registration.desktopFileName }
+            context.printJSON(.object([
+                ("scheme", .string(registration.scheme.name)),
+                ("desktop_file", .string(registration.desktopFilePath)),
+                ("registered", .bool(entry != nil && isDefault)),
+                ("exec", .string(entry?.executablePath)),
+                ("exec_is_this_helper", .bool(execIsThis)),
+                ("mimeapps_default", .string(mimeDefault)),
+                ("xdg_mime_default", xdgMime.map { .string($0) } ?? .null),
+                ("xdg_mime_agrees", agrees.map { .bool($0) } ?? .null),
+                ("listeners", .int(listenerCount(registration.scheme, context: context))),
+            ]))
+            return entry != nil && isDefault && execIsThis && agrees != false ? ExitCode.success : ExitCode.unavailable
+        } catch {
+            return report(error, context: context)
+        }
+    }
+
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard let x = FileSystem.status(ifExists: a), let y = FileSystem.status(ifExists: b) else { return a == b }
+        return x.device == y.device && x.inode == y.inode
+    }
+
+    private static func listenerCount(_ scheme: CallbackScheme, context: CommandContext) -> Int? {
+        guard let runtime = try? RuntimeDirectory.resolve(environment: context.environment, uid: getuid()) else { return nil }
+        let names = (try? FileSystem.entries(runtime.listenerDirectory(for: scheme))) ?? []
+        return names.filter { $0.hasSuffix(".sock") }.count
     }
 }

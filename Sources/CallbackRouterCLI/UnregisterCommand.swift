@@ -1,18 +1,53 @@
-// Placeholder until its issue lands: refuses honestly instead of pretending.
+/// `callback-router unregister --scheme S [--id ID]`: undo what register did.
 enum UnregisterCommand: Command {
     static let name = "unregister"
     static let summary = "Undo what register did for a scheme"
     static let help = """
     OVERVIEW: Undo what register did for a scheme.
 
-    USAGE: callback-router unregister [options]
+    USAGE: callback-router unregister --scheme S [--id ID]
 
-    Not available in this build yet.
+    OPTIONS:
+      --scheme S   The scheme given to register.
+      --id ID      The desktop file ID given to register (default callback-router-SCHEME).
+      -h, --help   Show this help.
+
+    Removes ID.desktop and gives mimeapps.list back its line as it was before register:
+    the previous default restored, or the added line (and a section or file register
+    created) removed. A default changed by someone else since is left alone. A desktop
+    file not written by callback-router is never removed.
+
+    OUTPUT:
+      {"scheme":…,"was_registered":true|false,"mimeapps_restored":true|false,"mime_cache_refreshed":true|false}
+
+    EXIT CODES:
+      0 done (also when nothing was registered), 64 usage, 77 a file could not be changed.
+
+    EXAMPLE:
+      callback-router unregister --scheme com.example.app
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        context.printError("\(name): not available in this build yet")
-        return ExitCode.unavailable
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: RegistrationOptions.options, flags: [], context: context, exit: &exit) else {
+            return exit
+        }
+        do {
+            let registration = try RegistrationOptions.read(args, context: context).registration
+            let report = try registration.unregister()
+            if let report, !report.defaultWasOurs {
+                context.printError("\(name): the default for \(registration.scheme.mimeType) was changed since register; left as it is")
+            }
+            context.printJSON(.object([
+                ("scheme", .string(registration.scheme.name)),
+                ("was_registered", .bool(report != nil)),
+                ("mimeapps_restored", .bool(report?.defaultWasOurs ?? false)),
+                ("mime_cache_refreshed", .bool(report?.mimeCacheRefreshed ?? false)),
+            ]))
+            return ExitCode.success
+        } catch {
+            return report(error, context: context)
+        }
     }
 }

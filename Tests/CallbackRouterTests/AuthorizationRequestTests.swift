@@ -112,6 +112,7 @@ import Testing
         "vbscript:msgbox", "about:blank", "blob:https://example.com/0f8c",
         "com.example.app:/cb#frag", "myapp://cb#", "https://user@app.example.com/cb",
         "/oauth2redirect", "oauth2redirect", "", "https:///cb", "https:/cb", "myapp://c b",
+        "com.example.app:/cb?state=fixed", "com.example.app:/cb?code=x", "myapp://cb?a=1&a=2",
     ])
     func refusesBadRedirectURIs(redirectURI: String) {
         #expect(throws: CallbackError.self) { try Self.request(redirectURI: redirectURI) }

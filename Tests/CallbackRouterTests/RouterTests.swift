@@ -253,3 +253,17 @@ final class Box: @unchecked Sendable {
 }
 
 import Synchronization
+
+@Suite struct LoginAttemptRedirectURITests {
+    /// Providers compare `redirect_uri` as a string (RFC 9700 §2.1): the request must carry
+    /// the registered URI exactly as written, not a case-normalized form.
+    @Test func sendsTheRedirectURIExactlyAsRegistered() throws {
+        let registered = "com.Example.App://Example.auth0.com/ios/com.Example.App/callback"
+        var builder = RouterBuilder()
+        builder.add(Route("auth0", redirectURI: try RedirectURI(registered), dialect: .oauth2))
+        let attempt = try builder.build().begin(on: "auth0")
+        let request = try attempt.authorizationRequest(endpoint: "https://example.auth0.com/authorize", clientID: "c")
+        let url = try CallbackURL(parsing: request.url)
+        #expect(try url.queryParameters.value(named: "redirect_uri") == registered)
+    }
+}

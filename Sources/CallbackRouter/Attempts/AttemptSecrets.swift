@@ -9,8 +9,9 @@
 /// secrets.nonce                         // 43 base64url characters
 /// ```
 ///
-/// Sizes: 32 bytes (256 bits) each, well above the 128 bits RFC 6749 §10.10 and RFC 9700
-/// ask of values an attacker must not guess; base64url without padding, so every value is
+/// Sizes: 32 bytes (256 bits) each. RFC 6749 §10.10 requires a guessing probability of at
+/// most 2^-128 for generated credentials (and recommends 2^-160); design.md asks ≥128 bits
+/// of state. Base64url without padding, so every value is
 /// RFC 3986 unreserved and VSCHAR. Drawn from ``SecureRandom`` (the system CSPRNG).
 ///
 /// `description`, `debugDescription` and `dump` show lengths only.

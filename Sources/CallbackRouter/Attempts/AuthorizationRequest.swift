@@ -24,16 +24,21 @@
 ///   parameter given twice is an `invalid_configuration` error. (`resource`, RFC 8707
 ///   §2, may repeat.)
 /// - The endpoint is parsed with ``CallbackURL``, and must be `https`, or `http` to a
-///   loopback IP literal (RFC 8252 §8.3: a local test server); it may not carry userinfo
+///   loopback IP literal (a local test server; as in RFC 8252 §8.3, the name `localhost`
+///   is not trusted to be local); it may not carry userinfo
 ///   or a fragment. Its own query parameters are kept, in front of ours.
 /// - The finished URL is parsed again with ``ParsingLimits/default``: a request our own
-///   parser would refuse (longer than 16 KiB, more than 64 parameters) is refused here.
+///   parser would refuse (longer than 16 KiB, more than 64 parameters) is refused here,
+///   and so is one that would not decode back to exactly the parameters given.
 ///
 /// Not checked: that the endpoint really is the provider's authorization endpoint, and
 /// that the redirect URI is one the provider has registered (the provider refuses it).
-/// The redirect URI gets the checks every registered redirect URI gets (absolute, no
+/// The redirect URI gets the rules every ``RedirectURIPolicy`` shares (absolute, no
 /// fragment, no userinfo, not `javascript:`, `data:`, `file:`, `vbscript:`, `about:`,
-/// `blob:`), not a policy such as "native apps only".
+/// `blob:`, no repeated query parameter, none named like a response parameter), not a
+/// policy such as "native apps only": validate it with ``RedirectURI`` where it is
+/// registered. It is sent exactly as given (no case folding): providers compare
+/// `redirect_uri` by exact string (RFC 9700 §2.1).
 ///
 /// `description`, `debugDescription` and `dump` show the endpoint and parameter names;
 /// values other than `response_type`, `client_id`, `redirect_uri`, `scope` and
@@ -61,9 +66,6 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
     /// Extra parameters that may occur more than once (RFC 8707 §2: several `resource`s).
     public static let repeatableParameterNames: Set<String> = ["resource"]
 
-    /// Schemes no redirect URI may use (design.md, "Redirect URIs").
-    static let forbiddenRedirectSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "about", "blob"]
-
     /// Parameters whose values `description` may show.
     static let publicParameterNames: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "code_challenge_method",
@@ -74,8 +76,8 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
     /// - `endpoint` does not parse, is not `https` (or `http` to a loopback IP literal),
     ///   has no host, or has userinfo or a fragment;
     /// - `clientID` is empty or not VSCHAR (RFC 6749 Appendix A.1);
-    /// - `redirectURI` does not parse, or has a fragment, userinfo, a forbidden scheme, or
-    ///   is `http`/`https` without a host;
+    /// - `redirectURI` does not parse, or has a fragment, userinfo, a forbidden scheme, a
+    ///   repeated or response-named query parameter, or is `http`/`https` without a host;
     /// - `scope` breaks RFC 6749 §3.3 (space-separated tokens of %x21 / %x23-5B / %x5D-7E);
     ///   pass nil to send no scope;
     /// - `state` or `nonce` is empty, longer than 512 bytes or not VSCHAR;
@@ -87,7 +89,6 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
                 extraParameters: [(String, String)] = []) throws(CallbackError) {
         let endpointURL = try AuthorizationRequest.checkEndpoint(endpoint)
         try AuthorizationRequest.checkClientID(clientID)
-        // TODO(lead): use RedirectURI once merged (the dialects branch writes it).
         try AuthorizationRequest.checkRedirectURI(redirectURI)
         if let scope { try AuthorizationRequest.checkScope(scope) }
         try AttemptSecrets.checkToken(state, name: "state")
@@ -149,12 +150,12 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
             throw CallbackError(.invalidConfiguration,
                                 "the authorization request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
         }
-        #if DEBUG
-        // The printer/parser round trip: what we encoded is exactly what a reader decodes.
-        let decoded = Array(reparsed.queryParameters.suffix(parameters.count))
-        precondition(decoded == parameters, "AuthorizationRequest: the built URL does not decode to its parameters")
-        #endif
-        _ = reparsed
+        // The printer/parser round trip, checked on every build (a dozen parameters, once per
+        // login): a request that would not say exactly what was given is never returned.
+        guard Array(reparsed.queryParameters.suffix(parameters.count)) == parameters else {
+            throw CallbackError(.invalidConfiguration,
+                                "the built authorization request does not decode back to its parameters (an encoder bug; please report it)")
+        }
 
         self.url = url
         self.endpoint = endpointURL
@@ -214,7 +215,10 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         }
     }
 
-    /// The checks every registered redirect URI gets (design.md, "Redirect URIs").
+    /// The rules every ``RedirectURIPolicy`` shares (design.md, "Redirect URIs"). The policy
+    /// itself (native, custom scheme only, allowlist) is ``RedirectURI``'s job, done where
+    /// the redirect URI is registered; the string is then sent exactly as given, because
+    /// providers compare `redirect_uri` by exact string (RFC 9700 §2.1).
     static func checkRedirectURI(_ text: String) throws(CallbackError) {
         let url: CallbackURL
         do {
@@ -222,7 +226,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         } catch {
             throw CallbackError(.invalidConfiguration, "the redirect URI is not a valid absolute URI (\(error))")
         }
-        if forbiddenRedirectSchemes.contains(url.scheme) {
+        if RedirectURIPolicy.forbiddenSchemes.contains(url.scheme) {
             throw CallbackError(.invalidConfiguration, "the redirect URI's scheme '\(url.scheme)' is never allowed")
         }
         if url.userinfo != nil {
@@ -233,6 +237,15 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         }
         if url.scheme == "http" || url.scheme == "https", url.host.map({ $0.text.isEmpty }) ?? true {
             throw CallbackError(.invalidConfiguration, "an http(s) redirect URI needs a host")
+        }
+        let query = url.queryParameters
+        if let duplicate = query.firstDuplicate() {
+            throw CallbackError(.invalidConfiguration,
+                                "the redirect URI's query repeats '\(displayName(duplicate.name))' (RFC 6749 §3.1)")
+        }
+        if let reserved = query.names.first(where: { KnownField.responseParameters.contains($0) }) {
+            throw CallbackError(.invalidConfiguration,
+                                "the redirect URI's query uses '\(reserved)', a name of the provider's response: every callback would repeat it")
         }
     }
 

@@ -35,7 +35,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     /// Builds the OAuth 2.0 / OIDC authorization request for this attempt.
     public func authorizationRequest(endpoint: String, clientID: String, scope: String = "openid",
                                      extraParameters: [(String, String)] = []) throws(CallbackError) -> AuthorizationRequest {
-        try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI.url.serialized,
+        try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI.url.string,
                                  scope: scope, state: state, pkce: pkce, nonce: nonce, extraParameters: extraParameters)
     }
 }

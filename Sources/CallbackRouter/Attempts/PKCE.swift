@@ -28,7 +28,7 @@ public struct PKCE: Sendable, Equatable, CustomStringConvertible, CustomDebugStr
 
     /// The shortest and longest verifier RFC 7636 §4.1 allows.
     public static let verifierLengths = 43 ... 128
-    /// How many random bytes a fresh verifier carries (256 bits, as RFC 7636 §7.1
+    /// How many random bytes a fresh verifier carries (256 bits, as RFC 7636 §4.1
     /// recommends), giving 43 characters.
     public static let defaultVerifierByteCount = 32
 

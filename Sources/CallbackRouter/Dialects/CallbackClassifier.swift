@@ -157,7 +157,7 @@ public enum CallbackClassifier {
         guard let state = outcome.state else {
             throw CallbackError(.stateMissing, at: nil, "a state was expected and the callback has none")
         }
-        if !constantTimeEquals(state.utf8, expected.utf8) {
+        if !constantTimeEquals(state, expected) {
             throw CallbackError(.stateMismatch, at: response.item("state")?.valueOffset,
                                 "the state is not the one this login sent")
         }

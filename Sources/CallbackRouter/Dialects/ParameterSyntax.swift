@@ -29,17 +29,22 @@ enum ParameterSyntax: Sendable {
 
     /// Whether the value is well formed. Token-like values must not be empty.
     func accepts(_ value: String) -> Bool {
-        switch self {
-        case .token:
-            return !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
-        case .errorCode:
-            return !value.isEmpty && value.utf8.allSatisfy(ParameterSyntax.isNQSChar)
-        case .errorDescription:
-            return value.utf8.allSatisfy(ParameterSyntax.isNQSChar)
-        case .errorURI:
-            return !value.isEmpty && value.utf8.allSatisfy { $0 != 0x20 && ParameterSyntax.isNQSChar($0) }
-        case .humanText:
-            return value.unicodeScalars.allSatisfy(ParameterSyntax.isReadableScalar)
+        if case .humanText = self { return value.unicodeScalars.allSatisfy(ParameterSyntax.isReadableScalar) }
+        // The byte classes run over the contiguous UTF-8 (a String's byte iterator is slow).
+        var value = value
+        return value.withUTF8 { bytes in
+            switch self {
+            case .token:
+                return !bytes.isEmpty && bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            case .errorCode:
+                return !bytes.isEmpty && bytes.allSatisfy(ParameterSyntax.isNQSChar)
+            case .errorDescription:
+                return bytes.allSatisfy(ParameterSyntax.isNQSChar)
+            case .errorURI:
+                return !bytes.isEmpty && bytes.allSatisfy { $0 != 0x20 && ParameterSyntax.isNQSChar($0) }
+            case .humanText:
+                return false // handled above
+            }
         }
     }
 

@@ -23,8 +23,8 @@ struct ResponseParameters {
         let fragment = fragmentIsIgnorable ? nil : url.fragmentParameters
 
         for parameters in [query, fragment].compactMap({ $0 }) {
-            for token in KnownField.implicitGrantTokens {
-                if let index = parameters.firstIndex(where: { $0.name == token }) {
+            for token in KnownField.implicitGrantTokens where parameters.contains(named: token) {
+                if let index = parameters.indices.first(where: { parameters[$0].name == token }) {
                     throw CallbackError(.implicitGrantNotSupported, at: parameters.offset(at: index),
                                         "the callback carries '\(token)': tokens in a URL (the implicit or hybrid grant) are refused; use the authorization code flow with PKCE")
                 }
@@ -62,7 +62,7 @@ struct ResponseParameters {
         return parameters.indices.map { index in
             let parameter = parameters[index]
             return Item(name: parameter.name, value: parameter.value, offset: parameters.offset(at: index),
-                        valueOffset: parameters.valueOffset(named: parameter.name))
+                        valueOffset: parameters.valueOffset(at: index))
         }
     }
 

@@ -55,11 +55,11 @@ extension RedirectURI {
 
     func difference(from callback: CallbackURL) -> Difference? {
         let registered = url
-        if registered.scheme != callback.scheme { return .scheme }
+        if !registered.hasSameScheme(as: callback) { return .scheme }
         if registered.hasAuthority != callback.hasAuthority { return .authority }
         if registered.host != callback.host { return .host }
         if !isLoopback && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(callback) { return .port }
-        if registered.path != callback.path && !RedirectURI.areEquivalentEmptyPaths(registered, callback) { return .path }
+        if !registered.hasSamePath(as: callback) && !RedirectURI.areEquivalentEmptyPaths(registered, callback) { return .path }
         let callbackQuery = callback.queryParameters
         for parameter in registered.queryParameters {
             let values = callbackQuery.values(named: parameter.name)
@@ -74,17 +74,15 @@ extension RedirectURI {
 
     private static func effectivePort(_ url: CallbackURL) -> Int? {
         if let port = url.port { return port }
-        switch url.scheme {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
+        if url.hasScheme("http") { return 80 }
+        if url.hasScheme("https") { return 443 }
+        return nil
     }
 
     /// `https://app.example.com` and `https://app.example.com/` are the same URL to a
     /// browser (it always sends the `/`).
     private static func areEquivalentEmptyPaths(_ a: CallbackURL, _ b: CallbackURL) -> Bool {
-        guard a.hasAuthority, a.scheme == "http" || a.scheme == "https" else { return false }
+        guard a.hasAuthority, a.hasScheme("http") || a.hasScheme("https") else { return false }
         return (a.path == "" || a.path == "/") && (b.path == "" || b.path == "/")
     }
 }

@@ -99,7 +99,7 @@ struct AttemptBook: ~Copyable {
                                            "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"))
         }
         guard let id = idByKey[key], let pending = pendingByID[id],
-              constantTimeEquals(Array(pending.attempt.state.utf8), Array(state.utf8)) else {
+              constantTimeEquals(state, pending.attempt.state) else {
             if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
                 return .rejected(tombstone.ending.error)
             }

@@ -180,7 +180,7 @@ public final class CallbackRouter: Sendable {
         guard let issuer = outcome.value("iss") else {
             return route.requireIssuer ? CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it") : nil
         }
-        return constantTimeEquals(Array(issuer.utf8), Array(expected.utf8))
+        return constantTimeEquals(issuer, expected)
             ? nil : CallbackError(.issuerMismatch, "the callback's issuer is not the one this login was sent to")
     }
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Instructions per operation, counted exactly by valgrind's callgrind: repeatable whatever
+# else the machine is doing (wall-clock medians on a shared 2-core machine are not).
+#
+#   Benchmarks/instructions.sh [N]     (default 20000 operations)
+#
+# For each mode of `callback-bench --profile N MODE` it counts the whole run at N and at 0
+# operations and prints the difference divided by N:
+#   INSTRUCTIONS <mode> per_op=<n>
+# Modes: ours (parse + every decoded parameter, zero-copy), foundation (URLComponents +
+# queryItems), classify (parse + redirect-URI check + oauth2 classification).
+set -euo pipefail
+n="${1:-20000}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 69; }
+(cd "$root" && swift build -c release --product callback-bench >/dev/null)
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 cannot read the DWARF the Swift toolchain emits: count a stripped copy.
+cp "$(cd "$root" && swift build -c release --show-bin-path)/callback-bench" "$work/bench"
+strip -g "$work/bench"
+
+count() { # operations, mode flag
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/bench" --profile "$1" $2 2>&1 \
+        | sed -n 's/.*refs: *//p' | tr -d ,
+}
+for mode in ours foundation classify; do
+    flag=""; [ "$mode" = ours ] || flag="--$mode"
+    base="$(count 0 "$flag")"; total="$(count "$n" "$flag")"
+    echo "INSTRUCTIONS $mode per_op=$(( (total - base) / n ))"
+done

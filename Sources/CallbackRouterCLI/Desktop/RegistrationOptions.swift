@@ -1,0 +1,35 @@
+/// `--scheme S [--id ID]`, shared by register, unregister and status.
+struct RegistrationOptions {
+    let registration: SchemeRegistration
+
+    static let options: Set<String> = ["scheme", "id"]
+
+    static func read(_ args: Arguments, context: CommandContext) throws(HelperFailure) -> RegistrationOptions {
+        let schemeText: String?
+        let idText: String?
+        do {
+            try args.noPositionals()
+            schemeText = try args.single("scheme")
+            idText = try args.single("id")
+        } catch {
+            throw .usage(error.description)
+        }
+        guard let schemeText else { throw .usage("--scheme is required") }
+        let scheme: CallbackScheme
+        do { scheme = try CallbackScheme(validating: schemeText) } catch { throw .usage("--scheme: \(error.detail)") }
+        let id = idText ?? scheme.defaultDesktopID
+        try SchemeRegistration.validateID(id)
+        let directories = try XDGDirectories(environment: context.environment)
+        return RegistrationOptions(registration: SchemeRegistration(scheme: scheme, id: id, directories: directories,
+                                                                    environment: context.environment))
+    }
+}
+
+extension Command {
+    /// Prints a failure: usage ones with the pointer to --help.
+    static func report(_ failure: HelperFailure, context: CommandContext) -> Int32 {
+        if failure.exitCode == ExitCode.usage { return usageError(failure.message, context: context) }
+        context.printError("\(name): \(failure.message)")
+        return failure.exitCode
+    }
+}

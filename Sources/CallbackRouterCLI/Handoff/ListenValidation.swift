@@ -1,0 +1,44 @@
+/// How `listen` judges the callback it received: exactly as `parse` would, with the same
+/// options. This is the one place that knows how; `listen`'s output is `parse`'s output.
+enum ListenValidation {
+    /// The `parse` options `listen` accepts and passes on unchanged.
+    static let parseOptions: [String] = [
+        "dialect", "redirect-uri", "policy", "state", "issuer", "response-mode",
+        "max-length", "max-parameters", "max-value-length",
+    ]
+    static let parseFlags: [String] = ["require-issuer", "allow-localhost"]
+
+    /// `parse`'s arguments for these `listen` arguments, in a stable order.
+    static func parseArguments(from args: Arguments) -> [String] {
+        var result: [String] = []
+        for option in parseOptions {
+            for value in args.all(option) { result += ["--" + option, value] }
+        }
+        for flag in parseFlags where args.has(flag) { result.append("--" + flag) }
+        return result
+    }
+
+    struct Verdict {
+        let standardOutput: String
+        let standardError: String
+        let exitCode: Int32
+    }
+
+    /// Runs `parse` in-process on `url`.
+    static func validate(url: String, parseArguments: [String], environment: [String: String]) -> Verdict {
+        let captured = CapturedOutput()
+        let context = CommandContext(output: captured, environment: environment, executablePath: "")
+        let exit = ParseCommand.run(ArraySlice(parseArguments + ["--", url]), context: context)
+        return Verdict(standardOutput: captured.stdout, standardError: captured.stderr, exitCode: exit)
+    }
+
+    /// Checks the options before waiting (a typo should not cost the user a login): `parse`
+    /// answers 64 for a bad option or an invalid `--redirect-uri` whatever the URL.
+    static func checkOptions(parseArguments: [String], scheme: CallbackScheme, environment: [String: String]) -> Verdict? {
+        let verdict = validate(url: scheme.name + ":/", parseArguments: parseArguments, environment: environment)
+        switch verdict.exitCode {
+        case ExitCode.usage, ExitCode.unavailable: return verdict
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An open file descriptor, closed exactly once (by `close()` or when released).
+final class Descriptor {
+    private(set) var rawValue: Int32
+
+    init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+    deinit { close() }
+
+    func close() {
+        if rawValue >= 0 {
+            _ = Glibc.close(rawValue)
+            rawValue = -1
+        }
+    }
+
+    /// Writes every byte, or throws.
+    func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                retryingOnInterrupt { Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
+            }
+            if written < 0 { throw SystemError("write") }
+            offset += written
+        }
+    }
+
+    /// Reads until end of file, refusing more than `limit` bytes.
+    func readAll(limit: Int) throws(SystemError) -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { Glibc.read(rawValue, buffer.baseAddress!, buffer.count) }
+            }
+            if count < 0 { throw SystemError("read") }
+            if count == 0 { return result }
+            if result.count + count > limit { throw SystemError("read", code: EFBIG) }
+            result += chunk[..<count]
+        }
+    }
+
+    func status() throws(SystemError) -> FileStatus {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw SystemError("fstat") }
+        return FileStatus(info)
+    }
+}

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed system call: which operation, on what (a path, never a secret), and errno.
+struct SystemError: Error, CustomStringConvertible {
+    let operation: String
+    let path: String?
+    let code: Int32
+
+    init(_ operation: String, path: String? = nil, code: Int32 = errno) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    var description: String {
+        let reason = String(cString: strerror(code))
+        if let path { return "\(operation) '\(path)': \(reason)" }
+        return "\(operation): \(reason)"
+    }
+}
+
+/// Retries a system call interrupted by a signal.
+@inline(__always)
+func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let result = call()
+        if result == -1 && errno == EINTR { continue }
+        return result
+    }
+}

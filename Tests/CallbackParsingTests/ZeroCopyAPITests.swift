@@ -1,0 +1,68 @@
+import Testing
+@testable import CallbackParsing
+
+/// The allocation-free reading paths must say exactly what the `String` ones say.
+@Suite struct ZeroCopyAPITests {
+    static let urls = [
+        "com.example.app:/oauth2redirect?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj",
+        "x://h?a+b=c+d&%61=%62&n&=v&&e=&f=%F0%9F%98%80&g=a%2Bb%25c",
+        "x://h?q=1#f=2&g=%20&_=_",
+        "x:/p?" + (0 ..< 20).map { "k\($0)=v%2\($0 % 10)+x" }.joined(separator: "&"),
+    ]
+
+    @Test(arguments: urls)
+    func decodedBytesEqualTheDecodedStrings(_ text: String) throws {
+        let url = try CallbackURL(parsing: text)
+        for parameters in [url.queryParameters, url.fragmentParameters] {
+            var seen: [Parameter] = []
+            parameters.forEachDecodedUTF8 { name, value in
+                seen.append(Parameter(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+            }
+            #expect(seen == Array(parameters))
+        }
+        #expect(String(url.pathSlice) == url.path)
+        #expect(url.string == text)
+    }
+
+    /// The byte-collection entry point refuses raw non-ASCII exactly where and why the
+    /// parser would, naming the real byte, even when the bytes are not valid UTF-8.
+    @Test(arguments: [
+        ([UInt8]("x://h/p?a=".utf8) + [0xFF], 10, ReasonCode.invalidCharacter),
+        ([UInt8]("x://".utf8) + [0xC3, 0xA9] + [UInt8]("/p".utf8), 4, ReasonCode.invalidCharacter),
+        ([0xE2, 0x80] + [UInt8](":x".utf8), 0, ReasonCode.invalidCharacter),
+        // The authority is checked for raw bytes before its port is read.
+        ([UInt8]("x://h:9x".utf8) + [0x80], 8, ReasonCode.invalidCharacter),
+        ([UInt8]("x://h:9x/".utf8) + [0x80], 7, ReasonCode.invalidPort),
+        ([UInt8]("x://h/%zz".utf8) + [0x80], 6, ReasonCode.invalidPercentEncoding),
+    ])
+    func refusesNonASCIIBytesAsTheStringParserDoes(_ bytes: [UInt8], _ offset: Int, _ reason: ReasonCode) {
+        do {
+            _ = try CallbackURL(parsing: bytes)
+            Issue.record("accepted \(bytes)")
+        } catch {
+            #expect(error.reason == reason)
+            #expect(error.offset == offset)
+            if reason == .invalidCharacter { #expect(error.detail.contains("non-ASCII")) }
+        }
+    }
+}
+
+@Suite struct ComponentComparisonTests {
+    @Test(arguments: [
+        ("MyApp://h/p", "myapp://H/p", true, true),
+        ("myapp://h/p", "myapp2://h/p", false, true),
+        ("a+b.c-d:/x", "A+B.C-D:/x", true, true),
+        ("x:/Callback", "x:/callback", true, false),
+        ("x:/a%2Fb", "x:/a/b", true, false),
+        ("x://h", "x://h/", true, false),
+    ])
+    func comparesSchemesAndPathsWithoutStrings(_ a: String, _ b: String, sameScheme: Bool, samePath: Bool) throws {
+        let x = try CallbackURL(parsing: a), y = try CallbackURL(parsing: b)
+        #expect(x.hasSameScheme(as: y) == sameScheme)
+        #expect(x.hasSameScheme(as: y) == (x.scheme == y.scheme))
+        #expect(x.hasSamePath(as: y) == samePath)
+        #expect(x.hasSamePath(as: y) == (x.path == y.path))
+        #expect(x.hasScheme(x.scheme))
+        #expect(!x.hasScheme(x.scheme + "x"))
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CallbackRouterCLI
+
+/// `listen` through real sockets, in-process: what it prints must be what `parse` prints.
+@Suite struct ListenCommandTests {
+    let temporary = TemporaryDirectory()
+    let runtimeBase: String
+    var environment: [String: String] { isolatedEnvironment(runtime: runtimeBase) }
+
+    init() {
+        runtimeBase = temporary.privateSubdirectory("run")
+    }
+
+    /// Starts `listen` on a real thread and waits until its socket exists.
+    func startListening(_ arguments: [String]) -> BlockingThread<(exit: Int32, stdout: String, stderr: String)> {
+        let environment = environment
+        let before = listenerSockets()
+        let thread = BlockingThread { runTool(["listen"] + arguments, environment: environment) }
+        let deadline = Deadline.after(milliseconds: 5000)
+        while listenerSockets() <= before && !deadline.hasPassed { usleep(1000) }
+        return thread
+    }
+
+    func listenerSockets() -> Int {
+        let base = joinPath(runtimeBase, "callback-router/listeners")
+        return ((try? FileSystem.entries(base)) ?? []).reduce(0) { count, key in
+            count + (((try? FileSystem.entries(joinPath(base, key))) ?? []).filter { $0.hasSuffix(".sock") }.count)
+        }
+    }
+
+    static let cases: [(options: [String], url: String)] = [
+        (["--state", "s+1 2"], "myapp://cb?code=a%2Bb+c%20d&state=s%2B1+2"),
+        (["--state", "xyz", "--dialect", "oauth2", "--redirect-uri", "myapp://cb"], "myapp://cb?code=abc&state=xyz&q=%22quoted%22"),
+        (["--state", "xyz"], "myapp://cb?code=abc&state=xyz&code=again"),
+        (["--state", "xyz"], "myapp://cb?error=access_denied&error_description=no+thanks&state=xyz"),
+        ([], "myapp://oauth-callback?challenge_token=ct_" + String(repeating: "A", count: 8000)),
+        (["--dialect", "zephr"], "myapp://cb?action=login&status=success&session_id=s1&tracking_id=t1"),
+        (["--state", "xyz", "--redirect-uri", "otherapp://cb"], "myapp://cb?code=abc&state=xyz"),
+    ]
+
+    @Test(arguments: cases)
+    func printsExactlyWhatParsePrints(options: [String], url: String) {
+        defer { temporary.remove() }
+        let listening = startListening(["--scheme", "myapp", "--timeout", "10"] + options)
+        let opened = runTool(["open", url], environment: environment)
+        #expect(opened.exit == 0)
+        let listened = listening.join()
+        let parsed = runTool(["parse"] + options + ["--", url], environment: environment)
+        #expect(listened.stdout == parsed.stdout)
+        #expect(listened.exit == parsed.exit, "stderr: \(listened.stderr)")
+        #expect(listened.stdout.hasPrefix("{\"outcome\":"))
+    }
+
+    @Test func takesASpooledCallbackOnce() {
+        defer { temporary.remove() }
+        let url = "myapp://cb?code=abc&state=xyz"
+        #expect(runTool(["open", url], environment: environment).stdout.contains("spooled"))
+        let first = runTool(["listen", "--scheme", "myapp", "--state", "xyz", "--timeout", "0"], environment: environment)
+        #expect(first.stdout == runTool(["parse", "--state", "xyz", url], environment: environment).stdout)
+        #expect(first.exit == 0)
+        let second = runTool(["listen", "--scheme", "myapp", "--state", "xyz", "--timeout", "0"], environment: environment)
+        #expect(second.exit == ExitCode.tryAgain)
+        #expect(second.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"timeout\""))
+    }
+
+    @Test func neverMissesACallbackWhileStarting() {
+        defer { temporary.remove() }
+        // open and listen start at the same time: the spool-then-offer / bind-then-read-spool
+        // order makes every interleaving hand the callback over exactly once.
+        for round in 0 ..< 20 {
+            let url = "myapp://cb?code=c\(round)&state=s\(round)"
+            let environment = environment
+            let listening = BlockingThread { runTool(["listen", "--scheme", "myapp", "--state", "s\(round)", "--timeout", "5"], environment: environment) }
+            let opened = runTool(["open", url], environment: environment)
+            let listened = listening.join()
+            #expect(opened.exit == 0)
+            #expect(listened.exit == 0)
+            #expect(listened.stdout.contains("\"code\":\"c\(round)\""))
+        }
+        #expect(((try? FileSystem.entries(joinPath(runtimeBase, "callback-router/spool"))) ?? []).isEmpty)
+    }
+
+    @Test func givesUpAtTheTimeout() {
+        defer { temporary.remove() }
+        let start = Clock.monotonicMilliseconds()
+        let result = runTool(["listen", "--scheme", "myapp", "--timeout", "1"], environment: environment)
+        #expect(result.exit == ExitCode.tryAgain)
+        #expect(result.stdout == "{\"outcome\":\"rejected\",\"reason\":\"timeout\",\"detail\":\"no callback for 'myapp' within 1 seconds\",\"offset\":null}\n")
+        #expect(Clock.monotonicMilliseconds() - start >= 990)
+        #expect(listenerSockets() == 0)
+    }
+
+    @Test(arguments: [["listen"], ["listen", "--scheme", "http"], ["listen", "--scheme", "myapp", "--timeout", "-1"],
+                      ["listen", "--scheme", "myapp", "--dialect", "nonsense"], ["listen", "--scheme", "myapp", "stray"],
+                      ["listen", "--scheme", "myapp", "--redirect-uri", "javascript:alert(1)"]])
+    func refusesBadUsageBeforeWaiting(arguments: [String]) {
+        defer { temporary.remove() }
+        let result = runTool(arguments, environment: environment)
+        #expect(result.exit == ExitCode.usage)
+        #expect(listenerSockets() == 0)
+    }
+}

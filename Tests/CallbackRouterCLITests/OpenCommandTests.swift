@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CallbackRouterCLI
+
+@Suite struct OpenCommandTests {
+    let temporary = TemporaryDirectory()
+    let runtimeBase: String
+    var environment: [String: String] { isolatedEnvironment(runtime: runtimeBase) }
+
+    init() {
+        runtimeBase = temporary.privateSubdirectory("run")
+    }
+
+    var spoolEntries: [String] {
+        ((try? FileSystem.entries(joinPath(runtimeBase, "callback-router/spool"))) ?? []).filter { !$0.hasPrefix(".") }
+    }
+
+    @Test(arguments: [
+        ("myapp://cb?code=1&state=a&state=b", "duplicate_parameter"),
+        ("https://example.com/cb?code=1", "scheme_not_allowed"),
+        ("javascript:alert(document.cookie)", "scheme_not_allowed"),
+        ("myapp://cb?code=1 2", "invalid_character"),
+        ("/relative?code=1", "relative_reference"),
+        ("", "empty_input"),
+        ("myapp://cb?code=%zz", "invalid_percent_encoding"),
+    ])
+    func rejectsURLsItCannotRoute(url: String, reason: String) {
+        defer { temporary.remove() }
+        let result = runTool(["open", url], environment: environment)
+        #expect(result.exit == ExitCode.rejected)
+        #expect(result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"\(reason)\""))
+        #expect(spoolEntries.isEmpty)
+    }
+
+    @Test func spoolsWhenNobodyListens() {
+        defer { temporary.remove() }
+        let result = runTool(["open", "myapp://cb?code=1&state=s"], environment: environment)
+        #expect(result.exit == 0)
+        #expect(result.stdout == "{\"outcome\":\"spooled\",\"expires_in\":600}\n")
+        #expect(spoolEntries.count == 1)
+        let ttl = runTool(["open", "--spool-ttl", "30", "myapp://cb?code=2&state=t"], environment: environment)
+        #expect(ttl.stdout == "{\"outcome\":\"spooled\",\"expires_in\":30}\n")
+    }
+
+    @Test func failsWithNoRouteWhenSpoolingIsOff() {
+        defer { temporary.remove() }
+        let result = runTool(["open", "--no-spool", "myapp://cb?code=1&state=s"], environment: environment)
+        #expect(result.exit == ExitCode.unavailable)
+        #expect(result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"no_route\""))
+        #expect(spoolEntries.isEmpty)
+    }
+
+    @Test func reportsAConflictWithTwoStatelessListeners() throws {
+        defer { temporary.remove() }
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid())
+        let scheme = try CallbackScheme(validating: "myapp")
+        let first = Handover(try HandoffListener(runtime: runtime, scheme: scheme, expectedState: nil))
+        let second = Handover(try HandoffListener(runtime: runtime, scheme: scheme, expectedState: nil))
+        let waits = [first, second].map { listener in
+            BlockingThread { try? listener.value.wait(until: .after(milliseconds: 5000)) }
+        }
+        let result = runTool(["open", "myapp://cb?challenge_token=ct"], environment: environment)
+        #expect(result.exit == ExitCode.tryAgain)
+        #expect(result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"conflict\""))
+        #expect(waits.map { $0.join() } == [.conflict, .conflict])
+        #expect(spoolEntries.isEmpty)
+    }
+
+    @Test(arguments: [0o755, 0o750, 0o701, 0o777] as [mode_t])
+    func refusesARuntimeDirectoryOthersCanEnter(mode: mode_t) {
+        defer { temporary.remove() }
+        chmod(runtimeBase, mode)
+        let result = runTool(["open", "myapp://cb?code=1&state=s"], environment: environment)
+        #expect(result.exit == ExitCode.permission)
+        #expect(result.stderr.contains("must be 0700"))
+        #expect((try? FileSystem.entries(runtimeBase)) == [])
+    }
+
+    @Test func refusesARuntimeDirectoryOfAnotherUser() throws {
+        defer { temporary.remove() }
+        // As another uid sees it, this 0700 directory is not theirs.
+        #expect {
+            try RuntimeDirectory.resolve(environment: environment, uid: getuid() &+ 1)
+        } throws: { ($0 as? HelperFailure)?.exitCode == ExitCode.permission }
+        if getuid() == 0 {
+            // As root, make it really someone else's: nobody's.
+            chown(runtimeBase, 65534, 65534)
+            let result = runTool(["open", "myapp://cb?code=1&state=s"], environment: environment)
+            #expect(result.exit == ExitCode.permission)
+            #expect(result.stderr.contains("belongs to uid 65534"))
+        }
+    }
+
+    @Test func refusesALinkedOrRelativeRuntimeDirectory() {
+        defer { temporary.remove() }
+        let link = joinPath(temporary.path, "link")
+        symlink(runtimeBase, link)
+        #expect(runTool(["open", "myapp://cb?code=1"], environment: isolatedEnvironment(runtime: link)).exit == ExitCode.permission)
+        #expect(runTool(["open", "myapp://cb?code=1"], environment: isolatedEnvironment(runtime: "run/user")).exit == ExitCode.permission)
+    }
+
+    @Test func refusesARuntimeSubdirectoryOthersCanEnter() throws {
+        defer { temporary.remove() }
+        let ours = joinPath(runtimeBase, "callback-router")
+        mkdir(ours, 0o700)
+        chmod(ours, 0o711)
+        #expect(runTool(["open", "myapp://cb?code=1"], environment: environment).exit == ExitCode.permission)
+    }
+
+    @Test func neverPrintsASecretToStandardError() throws {
+        defer { temporary.remove() }
+        let secretURL = "myapp://cb?code=SECRETCODE123&state=SECRETSTATE456&session_id=SECRETSESSION789"
+        var outcomes: [(exit: Int32, stdout: String, stderr: String)] = []
+        outcomes.append(runTool(["open", "--no-spool", secretURL], environment: environment))
+        outcomes.append(runTool(["open", secretURL + "&state=SECRETSTATE456"], environment: environment))
+        outcomes.append(runTool(["open", secretURL.replacingOccurrences(of: "myapp", with: "https")], environment: environment))
+        outcomes.append(runTool(["open", secretURL], environment: environment))
+        chmod(runtimeBase, 0o755)
+        outcomes.append(runTool(["open", secretURL], environment: environment))
+        #expect(outcomes.map(\.exit) == [ExitCode.unavailable, ExitCode.rejected, ExitCode.rejected, 0, ExitCode.permission])
+        for outcome in outcomes {
+            #expect(!outcome.stderr.contains("SECRET"))
+            #expect(!outcome.stdout.contains("SECRET"))
+        }
+    }
+
+    @Test(arguments: [["open"], ["open", "a:b", "c:d"], ["open", "--spool-ttl", "0", "myapp://x"],
+                      ["open", "--spool-ttl", "86401", "myapp://x"], ["open", "--bogus", "myapp://x"]])
+    func refusesBadUsage(arguments: [String]) {
+        defer { temporary.remove() }
+        #expect(runTool(arguments, environment: environment).exit == ExitCode.usage)
+    }
+}
