@@ -93,17 +93,16 @@ struct AttemptBook: ~Copyable {
     /// one authorization server arriving at the redirect URI of another), so a response must
     /// never cross from one route to another's login.
     mutating func claim(key: StateKey, state: String, routeIndex: Int, now: ClockInstant) -> Claim {
-        if let id = idByKey[key], let pending = pendingByID[id], pending.routeIndex != routeIndex,
-           constantTimeEquals(Array(pending.attempt.state.utf8), Array(state.utf8)) {
-            return .rejected(CallbackError(.unknownState,
-                                           "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"))
-        }
         guard let id = idByKey[key], let pending = pendingByID[id],
               constantTimeEquals(state, pending.attempt.state) else {
             if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
                 return .rejected(tombstone.ending.error)
             }
             return .rejected(CallbackError(.unknownState, "no login in progress has this state"))
+        }
+        guard pending.routeIndex == routeIndex else {
+            return .rejected(CallbackError(.unknownState,
+                                           "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"))
         }
         return consume(pending, now: now)
     }
