@@ -50,4 +50,33 @@ import Testing
             #expect(!error.description.contains(attempt.state))
         }
     }
+
+    /// fuzz-classify, reproducer `00 10 11` + `com.example.app:/oauth2redirect?error=`: the
+    /// refusal of an empty last value points at the end of the URL (where the empty value
+    /// starts), one past its last byte. The fuzzer had assumed offsets inside the URL; the
+    /// contract is "where the value starts", which for an empty last value is the length.
+    @Test func pointsAnEmptyLastValueAtTheEndOfTheURL() {
+        let url = "com.example.app:/oauth2redirect?error="
+        do {
+            _ = try CallbackValidator(dialect: .oauth2).validate(url)
+            Issue.record("an empty error was accepted")
+        } catch {
+            #expect(error.reason == .invalidParameter)
+            #expect(error.offset == url.utf8.count)
+        }
+    }
+
+    /// fuzz-classify, reproducer `00 00 09` + `r://lerror_dn_i//#&`: a fragment made of
+    /// separators only (`#&`) holds no parameter but is not empty, so a query-mode route
+    /// refuses it as data in the fragment, unlike `#` and Facebook's `#_=_`.
+    @Test(arguments: [("#&", true), ("#&&", true), ("#", false), ("#_=_", false)])
+    func aFragmentOfSeparatorsIsStillData(_ fragment: String, _ refused: Bool) {
+        let url = "com.example.app:/oauth2redirect?code=c&state=s" + fragment
+        do {
+            _ = try CallbackValidator(dialect: .oauth2).validate(url)
+            #expect(!refused, "\(fragment) was accepted")
+        } catch {
+            #expect(refused && error.reason == .parametersInFragment, "\(fragment): \(error)")
+        }
+    }
 }
