@@ -3,7 +3,7 @@
 /// Two hosts are equal when they name the same thing: registered names compare
 /// case-insensitively (they are stored lowercased), IP addresses by value, so
 /// `[::1]` equals `[0:0:0:0:0:0:0:1]`.
-public struct Host: Sendable, Hashable, CustomStringConvertible {
+public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     public enum Kind: Sendable, Hashable {
         /// A registered name (`example.com`, `callback`), lowercased; may be empty.
         case registeredName
@@ -74,6 +74,13 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { text }
+
+    /// `dump()` shows the host, never the URL it points into (which holds the secrets).
+    public var customMirror: Mirror {
+        kind == .registeredName
+            ? Mirror(self, children: ["kind": kind, "text": text], displayStyle: .struct)
+            : Mirror(self, children: ["kind": kind, "text": text, "addressBytes": addressBytes], displayStyle: .struct)
+    }
 
     public static func == (a: Host, b: Host) -> Bool {
         guard a.kind == b.kind else { return false }

@@ -52,3 +52,17 @@ import Testing
         #expect(dumped.contains("code: <redacted, 11 bytes>"))
     }
 }
+
+extension RegressionTests {
+    @Test(arguments: ["myapp://cb?code=S3cr3tV4lu3", "http://127.0.0.1:1/?state=S3cr3tV4lu3", "x://u:S3cr3tV4lu3@[::1]/#t=S3cr3tV4lu3"])
+    func dumpOfHostShowsNoValue(_ text: String) throws {
+        // Since the zero-copy Host (d0005b7) keeps the whole URL to read its text from,
+        // `dump(url.host)` printed that URL, secrets included: Host had no mirror.
+        let host = try #require(try CallbackURL(parsing: text).host)
+        var dumped = ""
+        dump(host, to: &dumped)
+        #expect(!dumped.contains("S3cr3t"), "\(dumped)")
+        #expect(dumped.contains(host.text))
+        #expect(!String(reflecting: host).contains("S3cr3t"))
+    }
+}
