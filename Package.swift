@@ -36,7 +36,7 @@ let package = Package(
                           path: "Benchmarks/callback-bench", swiftSettings: strict),
 
         .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter"], exclude: ["Vectors"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
     ],

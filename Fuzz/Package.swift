@@ -11,6 +11,10 @@ import PackageDescription
 /// Fuzzer name (without the `fuzz-` prefix) → the root package's products it tests.
 let fuzzers: [(name: String, products: [String])] = [
     ("parse", ["CallbackParsing"]),
+    ("classify", ["CallbackRouter"]),
+    ("router", ["CallbackRouter"]),
+    ("foundation-differential", ["CallbackParsing"]),
+    ("cli", ["CallbackRouterCLI", "CallbackRouter"]),
 ]
 
 let package = Package(

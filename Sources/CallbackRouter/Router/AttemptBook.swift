@@ -86,13 +86,23 @@ struct AttemptBook: ~Copyable {
     }
 
     /// A stateful callback: find the attempt by state, compare in constant time, consume it.
-    mutating func claim(key: StateKey, state: String, now: ClockInstant) -> Claim {
+    ///
+    /// The attempt must have been begun on the route the callback arrived on: a state that
+    /// belongs to another route's attempt is refused and that attempt left pending. Per-route
+    /// redirect URIs are the mix-up defence of RFC 9700 §4.4.2 (an authorization response for
+    /// one authorization server arriving at the redirect URI of another), so a response must
+    /// never cross from one route to another's login.
+    mutating func claim(key: StateKey, state: String, routeIndex: Int, now: ClockInstant) -> Claim {
         guard let id = idByKey[key], let pending = pendingByID[id],
               constantTimeEquals(state, pending.attempt.state) else {
             if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
                 return .rejected(tombstone.ending.error)
             }
             return .rejected(CallbackError(.unknownState, "no login in progress has this state"))
+        }
+        guard pending.routeIndex == routeIndex else {
+            return .rejected(CallbackError(.unknownState,
+                                           "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"))
         }
         return consume(pending, now: now)
     }

@@ -133,7 +133,7 @@ public final class CallbackRouter: Sendable {
         // Claim, decide and (when nobody is there to receive it) keep the result in one
         // critical section, so a waiter arriving meanwhile can never miss it.
         let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
-            let claim = key.map { book.claim(key: $0, state: state, now: now) }
+            let claim = key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, now: now) }
                 ?? book.claimStateless(routeIndex: routeIndex, now: now)
             switch claim {
             case .rejected(let error):

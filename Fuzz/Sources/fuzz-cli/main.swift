@@ -1,0 +1,328 @@
+// fuzz-cli: `callback-router parse` and `inspect`, in process (CallbackRouterTool.run with
+// CapturedOutput), over fuzzed argument lists and fuzzed callback URLs.
+//
+// Two shapes of input (byte 0 chooses):
+// - raw: the rest split at NUL bytes into arguments after `parse` or `inspect`;
+// - structured: a URL built from the fuzz bytes (a redirect URI from a table, then
+//   name=value pairs whose values are fuzz bytes, percent-encoded), and options from
+//   tables (dialect, policy, response mode, --redirect-uri, --state and --issuer taken
+//   from the URL or a table, --require-issuer, limits).
+//
+// Checked on every run (a violation traps; libFuzzer keeps the reproducer):
+// - the exit code is one the command documents (0, 1, 64, 65) and says the same as the
+//   output: stdout is empty (usage error: a message on stderr) or exactly one line holding
+//   one well-formed JSON object; a rejection (`"outcome":"rejected"`) has a reason from
+//   `ReasonCode.allCases` and exits 65 (64 for `invalid_configuration`); `inspect` exits 0
+//   exactly when `CallbackURL(parsing:)` accepts the URL, `parse` agrees with
+//   `CallbackValidator` on outcome or reason;
+// - secrets stay out of stderr and out of rejection details: the structured run is
+//   repeated with every value (and the expected state and issuer) replaced by another of
+//   the same length and byte class, written with the same number of bytes; whenever both
+//   runs exit alike, their stderr is identical, and so is a rejection's JSON.
+import CallbackRouterCLI
+import CallbackRouter
+
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
+let context = { (output: CapturedOutput) in
+    CommandContext(output: output, environment: ["PATH": "/usr/bin:/bin"], executablePath: "/usr/local/bin/callback-router")
+}
+
+struct Run {
+    let exit: Int32
+    let stdout: String
+    let stderr: String
+}
+
+func run(_ arguments: [String]) -> Run {
+    let output = CapturedOutput()
+    let exit = CallbackRouterTool.run(arguments, context: context(output))
+    return Run(exit: exit, stdout: output.stdout, stderr: output.stderr)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size >= 1 else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if bytes[0] & 0x80 != 0 {
+        rawArguments(bytes)
+    } else {
+        structured(bytes)
+    }
+    return 0
+}
+
+// MARK: Raw arguments
+
+func rawArguments(_ bytes: [UInt8]) {
+    let command = bytes[0] & 1 == 0 ? "parse" : "inspect"
+    let arguments = bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)
+        .map { String(decoding: $0, as: UTF8.self) }
+    let result = run([command] + arguments)
+    checkContract(result, command: command)
+    // A lone URL argument (no option, not `-`-led): the command must agree with the library.
+    if arguments.count == 1, let only = arguments.first, !only.hasPrefix("-") {
+        checkAgreement(result, command: command, url: only, validator: try? CallbackValidator())
+    }
+}
+
+// MARK: The contract every run keeps
+
+func checkContract(_ result: Run, command: String) {
+    check([0, 1, 64, 65].contains(result.exit), "\(command) exited \(result.exit)")
+    if result.stdout.isEmpty {
+        check(result.exit == 64 || result.exit == 0, "\(command) exited \(result.exit) with nothing on stdout")
+        check(!result.stderr.isEmpty || result.exit == 0, "a usage error without a message")
+        return
+    }
+    if result.stdout.hasPrefix("OVERVIEW:") { check(result.exit == 0, "help exited \(result.exit)"); return }
+    check(result.stdout.hasSuffix("\n") && result.stdout.utf8.filter { $0 == 0x0A }.count == 1,
+          "stdout is not exactly one line")
+    var json = JSONChecker(Array(result.stdout.utf8.dropLast()))
+    check(json.isOneObject(), "stdout is not one JSON object: \(result.stdout)")
+    if let reason = rejectionReason(result.stdout) {
+        let code = ReasonCode(rawValue: reason)
+        check(ReasonCode.allCases.contains(code), "unknown reason \(code)")
+        check(result.exit == (code == .invalidConfiguration ? 64 : 65), "rejection \(code) exited \(result.exit)")
+    } else if command == "parse" {
+        check(result.stdout.hasPrefix("{\"outcome\":\"") && (result.exit == 0 || result.exit == 1), "parse printed \(result.stdout)")
+        let isFailure = result.stdout.hasPrefix("{\"outcome\":\"authorization_error\"") || result.stdout.hasPrefix("{\"outcome\":\"login_failure\"")
+        check(isFailure == (result.exit == 1), "a provider failure must exit 1, and only it")
+    } else {
+        check(result.stdout.hasPrefix("{\"scheme\":\"") && result.exit == 0, "inspect printed \(result.stdout)")
+    }
+}
+
+/// The reason of a rejection object (`{"outcome":"rejected","reason":"…",…}`), or nil.
+func rejectionReason(_ stdout: String) -> String? {
+    let prefix = "{\"outcome\":\"rejected\",\"reason\":\""
+    guard stdout.hasPrefix(prefix) else { return nil }
+    return String(decoding: stdout.utf8.dropFirst(prefix.utf8.count).prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
+}
+
+func checkAgreement(_ result: Run, command: String, url: String, validator: CallbackValidator?) {
+    if command == "inspect" {
+        let parses = (try? CallbackURL(parsing: url)) != nil
+        check(parses == (result.exit == 0), "inspect exit \(result.exit), the parser says \(parses)")
+        return
+    }
+    guard let validator else { return }
+    switch Result(catching: { () throws(CallbackError) in try validator.validate(url) }) {
+    case .success(let outcome):
+        check(result.stdout.hasPrefix("{\"outcome\":\"\(outcome.kind.rawValue)\""), "parse and the validator disagree on the outcome")
+    case .failure(let error):
+        check(result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"\(error.reason.rawValue)\""),
+              "parse and the validator disagree: \(error.reason) vs \(result.stdout)")
+    }
+}
+
+extension Result where Failure == CallbackError {
+    init(catching body: () throws(CallbackError) -> Success) {
+        do { self = .success(try body()) } catch { self = .failure(error) }
+    }
+}
+
+// MARK: Structured runs and their value-blind twins
+
+struct Reader {
+    let bytes: [UInt8]
+    var index = 1
+    mutating func next() -> UInt8 {
+        defer { index += 1 }
+        return index < bytes.count ? bytes[index] : 0
+    }
+    mutating func take(_ count: Int) -> [UInt8] {
+        let end = min(bytes.count, index + count)
+        defer { index = end }
+        return index < end ? Array(bytes[index ..< end]) : []
+    }
+}
+
+let bases = [
+    "com.example.app:/oauth2redirect", "myapp://oauth-callback", "http://127.0.0.1:49152/callback",
+    "http://[::1]/cb", "https://app.example.com/cb?tenant=acme", "com.example.app://example.us.auth0.com/ios/com.example.app/callback",
+    "http://localhost:8080/cb", "com.example.zephr://login",
+]
+let names = ["code", "state", "iss", "error", "error_description", "error_uri", "challenge_token", "status", "session_id",
+             "tracking_id", "state_key", "identifier", "message", "rotating_token_nonce", "created_session_id", "action",
+             "access_token", "tenant", "x", ""]
+let redirectChoices = [
+    "com.example.app:/oauth2redirect", "myapp://oauth-callback", "http://127.0.0.1/callback", "https://app.example.com/cb?tenant=acme",
+    "javascript:alert(1)", "http://evil.example/cb", "com.example.app:/oauth2redirect#frag", "http://localhost/cb",
+]
+let dialects = ["auto", "oauth2", "prelude", "ory", "zephr", "clerk", "bogus"]
+
+/// Same length, same byte class for every rule, different wherever a visible ASCII character is.
+func blind(_ byte: UInt8) -> UInt8 {
+    switch byte {
+    case 0x22: return 0x5C
+    case 0x5C: return 0x22
+    case 0x21 ... 0x7E: return byte == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
+    case 0x00 ... 0x1F: return byte ^ 1
+    default: return byte
+    }
+}
+
+/// Letters and digits raw, every other byte `%XX`: the written length depends only on
+/// which bytes are alphanumeric, so a value and its blind twin take the same room.
+func encode(_ value: [UInt8], like original: [UInt8]) -> String {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    for (byte, model) in zip(value, original) {
+        let isAlnum = (model >= 0x30 && model <= 0x39) || ((model | 0x20) >= 0x61 && (model | 0x20) <= 0x7A)
+        if isAlnum { out.append(byte) } else { out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+struct Plan {
+    var command = "parse"
+    var base = ""
+    var pairs: [(name: String, value: [UInt8])] = []
+    var inFragment = false
+    var options: [String] = []
+    var stateChoice: UInt8 = 0
+    var issuerChoice: UInt8 = 0
+
+    func arguments(blinded: Bool) -> [String] {
+        let encoded = pairs.map { pair -> String in
+            let kept = pair.name == "status" || pair.name == "error" || !blinded
+            let value = kept ? pair.value : pair.value.map(blind)
+            return pair.name + "=" + encode(value, like: pair.value)
+        }.joined(separator: "&")
+        let url = base + (inFragment ? "#" : (base.contains("?") ? "&" : "?")) + encoded
+        var arguments = [command] + options
+        if command == "parse" {
+            if let state = expected("state", choice: stateChoice, table: ["af0ifjsldkj", "xyz"], blinded: blinded) {
+                arguments += ["--state", state]
+            }
+            if let issuer = expected("iss", choice: issuerChoice, table: ["https://issuer.example"], blinded: blinded) {
+                arguments += ["--issuer=" + issuer]
+            }
+        }
+        return arguments + ["--", url]
+    }
+
+    /// The URL's own value of `name` (so that state and issuer can match), or a table entry.
+    func expected(_ name: String, choice: UInt8, table: [String], blinded: Bool) -> String? {
+        switch choice % 4 {
+        case 0: return nil
+        case 1:
+            guard let value = pairs.first(where: { $0.name == name })?.value, !value.isEmpty,
+                  let text = String(validating: blinded ? value.map(blind) : value, as: UTF8.self) else { return nil }
+            return text
+        default:
+            let text = table[Int(choice) % table.count]
+            return blinded ? String(decoding: text.utf8.map(blind), as: UTF8.self) : text
+        }
+    }
+}
+
+func structured(_ bytes: [UInt8]) {
+    var reader = Reader(bytes: bytes)
+    var plan = Plan()
+    plan.command = bytes[0] & 0x40 == 0 ? "parse" : "inspect"
+    plan.base = bases[Int(reader.next()) % bases.count]
+    let flags = reader.next()
+    plan.inFragment = flags & 0x01 != 0
+    if plan.command == "parse" {
+        plan.options += ["--dialect", dialects[Int(reader.next()) % dialects.count]]
+        if flags & 0x02 != 0 { plan.options += ["--policy", flags & 0x04 != 0 ? "custom-scheme-only" : "native"] }
+        if flags & 0x08 != 0 { plan.options += ["--response-mode", plan.inFragment ? "fragment" : "query"] }
+        if flags & 0x10 != 0 { plan.options.append("--require-issuer") }
+        if flags & 0x20 != 0 { plan.options += ["--redirect-uri", redirectChoices[Int(reader.next()) % redirectChoices.count]] }
+        if flags & 0x40 != 0 { plan.options.append("--allow-localhost") }
+        plan.stateChoice = reader.next()
+        plan.issuerChoice = reader.next()
+    }
+    if flags & 0x80 != 0 { plan.options += ["--max-value-length", String(reader.next())] }
+    let count = Int(reader.next() % 8)
+    for _ in 0 ..< count {
+        let name = names[Int(reader.next()) % names.count]
+        plan.pairs.append((name, reader.take(Int(reader.next() % 48))))
+    }
+
+    let original = run(plan.arguments(blinded: false))
+    checkContract(original, command: plan.command)
+    let twin = run(plan.arguments(blinded: true))
+    checkContract(twin, command: plan.command)
+    guard original.exit == twin.exit else { return }
+    check(original.stderr == twin.stderr, "stderr depends on parameter values:\n\(original.stderr)\n\(twin.stderr)")
+    if let reason = rejectionReason(original.stdout), reason == rejectionReason(twin.stdout) {
+        check(original.stdout == twin.stdout, "a rejection depends on parameter values:\n\(original.stdout)\(twin.stdout)")
+    }
+}
+
+// MARK: A strict JSON well-formedness check (RFC 8259), enough for one object
+
+struct JSONChecker {
+    let bytes: [UInt8]
+    var i = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func isOneObject() -> Bool {
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{"), value() else { return false }
+        return i == bytes.count
+    }
+
+    mutating func eat(_ byte: UInt8) -> Bool {
+        guard i < bytes.count, bytes[i] == byte else { return false }
+        i += 1
+        return true
+    }
+
+    mutating func literal(_ text: String) -> Bool { text.utf8.allSatisfy { eat($0) } }
+
+    mutating func value() -> Bool {
+        guard i < bytes.count else { return false }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            if eat(UInt8(ascii: "}")) { return true }
+            repeat {
+                guard string(), eat(UInt8(ascii: ":")), value() else { return false }
+            } while eat(UInt8(ascii: ","))
+            return eat(UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            i += 1
+            if eat(UInt8(ascii: "]")) { return true }
+            repeat { guard value() else { return false } } while eat(UInt8(ascii: ","))
+            return eat(UInt8(ascii: "]"))
+        case UInt8(ascii: "\""): return string()
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        default:
+            let start = i
+            _ = eat(UInt8(ascii: "-"))
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            return i > start && bytes[start ..< i] != [UInt8(ascii: "-")]
+        }
+    }
+
+    mutating func string() -> Bool {
+        guard eat(UInt8(ascii: "\"")) else { return false }
+        while i < bytes.count {
+            let byte = bytes[i]
+            i += 1
+            switch byte {
+            case UInt8(ascii: "\""): return true
+            case 0x00 ... 0x1F: return false
+            case UInt8(ascii: "\\"):
+                guard i < bytes.count else { return false }
+                let escape = bytes[i]
+                i += 1
+                if escape == UInt8(ascii: "u") {
+                    guard i + 4 <= bytes.count, bytes[i ..< i + 4].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }) else { return false }
+                    i += 4
+                } else if !"\"\\/bfnrt".utf8.contains(escape) {
+                    return false
+                }
+            default: continue
+            }
+        }
+        return false
+    }
+}

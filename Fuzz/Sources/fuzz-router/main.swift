@@ -1,0 +1,333 @@
+// fuzz-router: a fuzzer-driven sequence of begin / handle / cancel / advance-clock /
+// pendingCount on a router with six routes (stateful and stateless dialects, a loopback
+// route, issuers, a fragment-mode route, routes with and without a handler), checked
+// against a shadow model of which attempts are pending and how each one ended.
+//
+// Each input is a program; every operation's result must be exactly what the model
+// predicts (a violation traps; libFuzzer keeps the reproducer):
+// - a callback is delivered at most once, only to the pending attempt whose state it
+//   carries on the route it was begun on (or the single attempt of a stateless route),
+//   never after its expiry, its cancellation or its answer: then the rejection is
+//   `attempt_expired`, `cancelled` or `replayed` while remembered, `unknown_state` after;
+// - a route's handler hears of a callback exactly when the callback ends an attempt,
+//   with the same result the caller gets;
+// - `begin` refuses with `conflict` exactly when too many attempts are pending or a
+//   stateless route already has one; `pendingCount` equals the model's count and never
+//   exceeds the router's bound (expired attempts are swept at most once a second of
+//   clock time, on `begin` and `pendingCount`: the model sweeps at the same moments).
+// Time is a `ManualAttemptClock`; the URL of a callback is built from a template (route,
+// which attempt's state, issuer variant) and optionally followed by raw fuzz bytes.
+import CallbackRouter
+import Synchronization
+
+struct RouteSpec {
+    let id: RouteID
+    let redirect: String
+    let dialect: Dialect
+    let issuer: String?
+    let requireIssuer: Bool
+    let mode: ResponseMode
+    let lifetime: Duration
+    let hasHandler: Bool
+    /// The success parameters of the dialect, without state and iss.
+    let body: String
+}
+
+let specs: [RouteSpec] = [
+    RouteSpec(id: "oauth", redirect: "com.example.app:/oauth2redirect", dialect: .oauth2, issuer: "https://issuer.example",
+              requireIssuer: true, mode: .query, lifetime: .seconds(600), hasHandler: true, body: "code=SplxlOBeZQQYbYS6WxSbIA"),
+    RouteSpec(id: "loopback", redirect: "http://127.0.0.1/callback", dialect: .oauth2, issuer: "https://issuer.example",
+              requireIssuer: false, mode: .query, lifetime: .seconds(60), hasHandler: true, body: "code=4%2F0AX4XfWh"),
+    RouteSpec(id: "clerk", redirect: "com.example.clerk://callback", dialect: .clerk, issuer: nil,
+              requireIssuer: false, mode: .query, lifetime: .seconds(120), hasHandler: false, body: "rotating_token_nonce=rtn_1&created_session_id=sess_2"),
+    RouteSpec(id: "prelude", redirect: "com.example.prelude://oauth-callback", dialect: .prelude, issuer: nil,
+              requireIssuer: false, mode: .query, lifetime: .seconds(30), hasHandler: true, body: "challenge_token=ct_9f8e7d"),
+    RouteSpec(id: "zephr", redirect: "com.example.zephr:/cb", dialect: .zephr, issuer: nil,
+              requireIssuer: false, mode: .fragment, lifetime: .seconds(300), hasHandler: true, body: "action=login&status=success&session_id=s1&tracking_id=t1"),
+    RouteSpec(id: "ory", redirect: "com.example.ory:/return", dialect: .ory, issuer: "https://ory.example",
+              requireIssuer: false, mode: .query, lifetime: .seconds(5), hasHandler: false, body: "code=ory_ac_1"),
+]
+let redirectURIs: [RedirectURI] = specs.map { try! RedirectURI($0.redirect) }  // fixed, valid fixtures
+let maxPending = 12
+let lifetimes: [Duration?] = [nil, nil, .seconds(0), .milliseconds(500), .seconds(1), .seconds(5), .seconds(90), nil]
+let steps: [Duration] = [.milliseconds(100), .milliseconds(500), .milliseconds(999), .seconds(1), .seconds(5), .seconds(30),
+                         .seconds(59), .seconds(60), .seconds(300), .seconds(600), .seconds(1200), .nanoseconds(1)]
+
+/// What the handlers heard, per run.
+final class Heard: Sendable {
+    let results = Mutex<[(route: RouteID, result: Result<Delivery, CallbackError>)]>([])
+    func record(_ route: RouteID, _ result: Result<Delivery, CallbackError>) {
+        results.withLock { $0.append((route, result)) }
+    }
+    func take() -> [(route: RouteID, result: Result<Delivery, CallbackError>)] {
+        results.withLock { let all = $0; $0.removeAll(); return all }
+    }
+}
+
+// MARK: The model
+
+enum Ending { case answered, cancelled, expired }
+
+struct ModelAttempt {
+    let attempt: LoginAttempt
+    let route: Int
+    var ending: Ending?
+    var forgetAt = ClockInstant(nanoseconds: .max)
+    var lifetime: Int64 { attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds }
+}
+
+struct Model {
+    var attempts: [ModelAttempt] = []
+    var lastStatelessEnding: [Int: (ending: Ending, forgetAt: ClockInstant)] = [:]
+    var nextSweep = ClockInstant(nanoseconds: .min)
+    var delivered: Set<UInt64> = []
+
+    var pendingCount: Int { attempts.filter { $0.ending == nil }.count }
+
+    mutating func end(_ index: Int, as ending: Ending, now: ClockInstant) {
+        let a = attempts[index]
+        let forgetAt = max(now, a.attempt.expiresAt).advanced(by: .nanoseconds(a.lifetime))
+        attempts[index].ending = ending
+        attempts[index].forgetAt = forgetAt
+        if specs[a.route].dialect.isStateless { lastStatelessEnding[a.route] = (ending, forgetAt) }
+    }
+
+    mutating func sweep(now: ClockInstant) {
+        guard now >= nextSweep else { return }
+        nextSweep = now.advanced(by: .seconds(1))
+        for i in attempts.indices where attempts[i].ending == nil && now >= attempts[i].attempt.expiresAt {
+            end(i, as: .expired, now: now)
+        }
+    }
+}
+
+func reason(of ending: Ending) -> ReasonCode {
+    switch ending {
+    case .answered: return .replayed
+    case .cancelled: return .cancelled
+    case .expired: return .attemptExpired
+    }
+}
+
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
+// MARK: The program
+
+struct Reader {
+    let bytes: [UInt8]
+    var index = 0
+    var atEnd: Bool { index >= bytes.count }
+    mutating func next() -> UInt8 {
+        defer { index += 1 }
+        return index < bytes.count ? bytes[index] : 0
+    }
+    mutating func take(_ count: Int) -> [UInt8] {
+        let end = min(bytes.count, index + count)
+        defer { index = end }
+        return index < end ? Array(bytes[index ..< end]) : []
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var reader = Reader(bytes: Array(UnsafeBufferPointer(start: data, count: size)))
+    let clock = ManualAttemptClock(start: ClockInstant(nanoseconds: 1_000_000_000))
+    let heard = Heard()
+    var builder = RouterBuilder()
+    for (spec, redirect) in zip(specs, redirectURIs) {
+        let id = spec.id
+        let handler: CallbackHandler = { result in heard.record(id, result) }
+        builder.add(Route(spec.id, redirectURI: redirect, dialect: spec.dialect, issuer: spec.issuer,
+                          requireIssuer: spec.requireIssuer, responseMode: spec.mode, attemptLifetime: spec.lifetime,
+                          handler: spec.hasHandler ? handler : nil))
+    }
+    let router: CallbackRouter
+    do { router = try builder.build(clock: clock, maxPendingAttempts: maxPending) } catch {
+        fatalError("the fixture routes do not build: \(error)")
+    }
+    var model = Model()
+    var operations = 0
+
+    while !reader.atEnd && operations < 200 {
+        operations += 1
+        let op = reader.next()
+        switch op % 8 {
+        case 0, 1:
+            begin(router, &model, clock: clock, routeChoice: reader.next(), lifetimeChoice: reader.next())
+        case 2, 3:
+            let url = callbackURL(&reader, model: model)
+            handle(router, &model, heard: heard, clock: clock, url: url)
+        case 4:
+            let raw = reader.take(Int(reader.next() % 64))
+            let url = specs[Int(op >> 3) % specs.count].redirect + String(decoding: raw, as: UTF8.self)
+            handle(router, &model, heard: heard, clock: clock, url: url)
+        case 5:
+            guard !model.attempts.isEmpty else { continue }
+            let index = Int(reader.next()) % model.attempts.count
+            router.cancel(model.attempts[index].attempt)
+            if model.attempts[index].ending == nil { model.end(index, as: .cancelled, now: clock.now()) }
+            check(heard.take().isEmpty, "cancel called a handler")
+        case 6:
+            clock.advance(by: steps[Int(reader.next()) % steps.count])
+        default:
+            model.sweep(now: clock.now())
+            let count = router.pendingCount
+            check(count == model.pendingCount, "pendingCount \(count), the model has \(model.pendingCount)")
+            check(count <= maxPending, "pendingCount \(count) beyond the bound \(maxPending)")
+        }
+    }
+    return 0
+}
+
+func begin(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, routeChoice: UInt8, lifetimeChoice: UInt8) {
+    let routeIndex = Int(routeChoice) % (specs.count + 1)
+    let lifetime = lifetimes[Int(lifetimeChoice) % lifetimes.count]
+    let result = Result { () throws(CallbackError) in
+        try router.begin(on: routeIndex < specs.count ? specs[routeIndex].id : "no-such-route", lifetime: lifetime)
+    }
+    guard routeIndex < specs.count else {
+        guard case .failure(let error) = result, error.reason == .noRoute else { fatalError("begin on an unknown route: \(result)") }
+        return
+    }
+    let now = clock.now()
+    model.sweep(now: now)
+    let spec = specs[routeIndex]
+    let statelessBusy = spec.dialect.isStateless && model.attempts.contains { $0.route == routeIndex && $0.ending == nil }
+    if model.pendingCount >= maxPending || statelessBusy {
+        guard case .failure(let error) = result, error.reason == .conflict else {
+            fatalError("begin should be a conflict (pending \(model.pendingCount), stateless busy \(statelessBusy)): \(result)")
+        }
+        return
+    }
+    guard case .success(let attempt) = result else { fatalError("begin failed: \(result)") }
+    check(attempt.route == spec.id && attempt.dialect == spec.dialect && attempt.expectedIssuer == spec.issuer,
+          "the attempt does not describe its route")
+    check(attempt.createdAt == now && attempt.expiresAt == now.advanced(by: lifetime ?? spec.lifetime), "wrong deadline")
+    check(attempt.state.utf8.count >= 22, "a state shorter than 128 bits")
+    check(!model.attempts.contains { $0.attempt.state == attempt.state || $0.attempt.id == attempt.id },
+          "a state or id was handed out twice")
+    check(!attempt.description.contains(attempt.state), "an attempt's description shows its state")
+    model.attempts.append(ModelAttempt(attempt: attempt, route: routeIndex))
+}
+
+/// A callback for a route, carrying some attempt's state (or a wrong one, or none), an
+/// issuer variant, and perhaps raw fuzz bytes after it.
+func callbackURL(_ reader: inout Reader, model: Model) -> String {
+    let route = Int(reader.next()) % specs.count
+    let spec = specs[route]
+    let variant = reader.next()
+    var parameters: [String] = []
+    parameters.append(variant & 0x01 == 0 ? spec.body : "error=access_denied&error_description=no")
+    if !spec.dialect.isStateless || variant & 0x02 != 0 {
+        switch (variant >> 2) & 0x03 {
+        case 0, 1:
+            if !model.attempts.isEmpty {
+                parameters.append("state=" + model.attempts[Int(reader.next()) % model.attempts.count].attempt.state)
+            }
+        case 2: parameters.append("state=" + "A" + String(repeating: "x", count: 42))
+        default: break
+        }
+    }
+    switch (variant >> 4) & 0x03 {
+    case 1: parameters.append("iss=" + (spec.issuer ?? "https://issuer.example").replacingColonsAndSlashes())
+    case 2: parameters.append("iss=https%3A%2F%2Fevil.example")
+    default: break
+    }
+    var base = spec.redirect
+    if spec.id == "loopback" && variant & 0x40 != 0 { base = "http://127.0.0.1:" + String(49152 + Int(reader.next())) + "/callback" }
+    let joined = parameters.joined(separator: "&")
+    var url = spec.mode == .query ? base + "?" + joined : base + "#" + joined
+    if variant & 0x80 != 0 { url += String(decoding: reader.take(Int(reader.next() % 16)), as: UTF8.self) }
+    return url
+}
+
+extension String {
+    func replacingColonsAndSlashes() -> String {
+        var out = ""
+        for c in self {
+            switch c {
+            case ":": out += "%3A"
+            case "/": out += "%2F"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// What the router must answer, from the same public pieces it is built of (parser,
+/// redirect matching, classifier) plus the model for everything about attempts.
+func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock: ManualAttemptClock, url text: String) {
+    let result = Result { () throws(CallbackError) in try router.handle(text) }
+    let now = clock.now()
+    let calls = heard.take()
+
+    func expectFailure(_ reason: ReasonCode, _ why: String) {
+        guard case .failure(let error) = result, error.reason == reason else {
+            fatalError("expected \(reason) (\(why)), got \(result)")
+        }
+        check(calls.isEmpty, "a handler heard of a callback that reached no attempt (\(reason))")
+    }
+
+    let url: CallbackURL
+    do { url = try CallbackURL(parsing: text) } catch { return expectFailure(error.reason, "syntax") }
+    guard let routeIndex = redirectURIs.firstIndex(where: { $0.matches(url) }) else {
+        return expectFailure(url.userinfo != nil ? .userinfoNotAllowed : .noRoute, "route")
+    }
+    let spec = specs[routeIndex]
+    let outcome: CallbackOutcome
+    do {
+        outcome = try CallbackClassifier.classify(url, dialect: spec.dialect, expecting: CallbackExpectations(responseMode: spec.mode))
+    } catch { return expectFailure(error.reason, "dialect") }
+
+    let index: Int?
+    var remembered: Ending?
+    if spec.dialect.isStateless {
+        index = model.attempts.firstIndex { $0.route == routeIndex && $0.ending == nil }
+        if index == nil, let last = model.lastStatelessEnding[routeIndex], now < last.forgetAt { remembered = last.ending }
+    } else {
+        guard let state = outcome.state else { return expectFailure(.stateMissing, "no state") }
+        let match = model.attempts.firstIndex { $0.attempt.state == state }
+        if let match, model.attempts[match].ending == nil, model.attempts[match].route == routeIndex {
+            index = match
+        } else {
+            index = nil
+            if let match, let ending = model.attempts[match].ending, now < model.attempts[match].forgetAt { remembered = ending }
+        }
+    }
+    guard let index else {
+        return expectFailure(remembered.map(reason(of:)) ?? .unknownState, "no pending attempt")
+    }
+
+    // The callback ends this attempt.
+    let target = model.attempts[index]
+    let expired = now >= target.attempt.expiresAt
+    var expected: ReasonCode? = expired ? .attemptExpired : nil
+    if expected == nil, let issuer = spec.issuer {
+        if let iss = outcome.issuer { expected = iss == issuer ? nil : .issuerMismatch }
+        else if spec.requireIssuer { expected = .issuerMissing }
+    }
+    model.end(index, as: expired ? .expired : .answered, now: now)
+
+    switch result {
+    case .success(let delivery):
+        check(expected == nil, "delivered, but the model expected \(expected!)")
+        check(delivery.attempt.id == target.attempt.id && delivery.route == spec.id, "delivered to the wrong attempt")
+        if !spec.dialect.isStateless { check(delivery.outcome.state == target.attempt.state, "delivered with another state") }
+        check(model.delivered.insert(target.attempt.id).inserted, "attempt #\(target.attempt.id) delivered twice")
+    case .failure(let error):
+        check(expected == error.reason, "the model expected \(expected.map(\.rawValue) ?? "a delivery"), got \(error)")
+    }
+    if spec.hasHandler {
+        check(calls.count == 1 && calls[0].route == spec.id, "the handler heard \(calls.count) results")
+        switch (calls[0].result, result) {
+        case (.success(let a), .success(let b)): check(a.attempt.id == b.attempt.id, "the handler got another delivery")
+        case (.failure(let a), .failure(let b)): check(a.reason == b.reason, "the handler got another rejection")
+        default: fatalError("the handler and the caller got different results")
+        }
+    } else {
+        check(calls.isEmpty, "a route without a handler called one")
+    }
+}

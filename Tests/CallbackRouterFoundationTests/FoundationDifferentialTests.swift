@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import CallbackRouterFoundation
+
+/// Every class of disagreement fuzz-foundation-differential found between our parser and
+/// Foundation's `URLComponents(string:)` where both accept an input, one test each: our
+/// side pinned firmly (it is the contract), Foundation's side as observed with the Swift 6.3
+/// toolchain on Linux (so a change in Foundation shows up here, not as a fuzzer crash).
+/// docs/fuzzing.md says which side is right and by which RFC clause.
+@Suite struct FoundationDifferentialTests {
+    struct Disagreement: CustomTestStringConvertible, Sendable {
+        let input: String
+        /// Our decoded query pairs.
+        let ours: [[String]]
+        /// Foundation's `queryItems` (name, value or nil).
+        let theirs: [[String?]]
+        var testDescription: String { input }
+    }
+
+    /// Class `form-urlencoding`: RFC 6749 §4.1.2 and Appendix B read the callback's query as
+    /// application/x-www-form-urlencoded (`+` is a space; an empty pair is skipped; a bare
+    /// name has the empty value). Foundation reads RFC 3986 query items (`+` is a plus, an
+    /// empty pair is an item named "", a bare name has no value). We are right for OAuth.
+    static let formURLEncoding: [Disagreement] = [
+        Disagreement(input: "myapp://h/p?a=b+c", ours: [["a", "b c"]], theirs: [["a", "b+c"]]),
+        Disagreement(input: "myapp://h/p?error_description=Access+denied", ours: [["error_description", "Access denied"]],
+                     theirs: [["error_description", "Access+denied"]]),
+        Disagreement(input: "myapp://h/p?a&&b=c", ours: [["a", ""], ["b", "c"]], theirs: [["a", nil], ["", nil], ["b", "c"]]),
+        Disagreement(input: "myapp://h/p?code", ours: [["code", ""]], theirs: [["code", nil]]),
+    ]
+
+    @Test(arguments: formURLEncoding)
+    func formURLEncodingOfTheQuery(_ disagreement: Disagreement) throws {
+        let ours = try CallbackURL(parsing: disagreement.input)
+        #expect(ours.queryParameters.map { [$0.name, $0.value] } == disagreement.ours)
+        let theirs = try #require(URLComponents(string: disagreement.input))
+        #expect(theirs.queryItems?.map { [$0.name, $0.value] } == disagreement.theirs)
+        // Encoded '+' (%2B) is a plus for both.
+        let plus = try CallbackURL(parsing: "myapp://h/p?a=%2B")
+        #expect(plus.queryParameters.first?.value == "+")
+        #expect(URLComponents(string: "myapp://h/p?a=%2B")?.queryItems?.first?.value == "+")
+    }
+
+    /// Class `foundation-escapes-raw-delimiters`: characters RFC 3986 §3.3–3.5 do not allow
+    /// raw in a path, query or fragment (`[ ] | { } ^ \ `` ` and a second `#`), which browsers
+    /// leave raw (WHATWG's percent-encode sets) and we keep as written, Foundation
+    /// percent-encodes, together with `:` in a first path segment once it is repairing.
+    /// Both decode alike: only the written form differs. Matching a redirect URI compares
+    /// the written form (RFC 9700 §2.1), which is why we never hand it to Foundation.
+    @Test(arguments: [
+        ("myapp://h/p?q=[1]", "q=[1]", "q=%5B1%5D"),
+        ("myapp://h/p?q=a|b{c}^d`e", "q=a|b{c}^d`e", "q=a%7Cb%7Bc%7D%5Ed%60e"),
+    ])
+    func foundationEscapesRawDelimitersInTheQuery(_ input: String, _ ours: String, _ theirs: String) throws {
+        let url = try CallbackURL(parsing: input)
+        #expect(url.query == ours)
+        let components = try #require(URLComponents(string: input))
+        #expect(components.percentEncodedQuery == theirs)
+        #expect(components.queryItems?.map(\.value) == url.queryParameters.map(\.value))
+    }
+
+    @Test func foundationEscapesASecondHashInTheFragment() throws {
+        let url = try CallbackURL(parsing: "myapp://h/p#a#b")
+        #expect(url.fragment == "a#b")
+        #expect(URLComponents(string: "myapp://h/p#a#b")?.percentEncodedFragment == "a%23b")
+    }
+
+    @Test func foundationEscapesColonsOnceItRepairsAFirstPathSegment() throws {
+        let input = "ht:0080[fe80::1]/x"
+        let url = try CallbackURL(parsing: input)
+        #expect(url.host == nil && url.path == "0080[fe80::1]/x")
+        #expect(URLComponents(string: input)?.percentEncodedPath == "0080%5Bfe80%3A%3A1%5D/x")
+    }
+
+    /// Class `foundation-double-encoding`: once Foundation repairs a component, it escapes
+    /// the `%` of escapes already there, so `a=%41` decodes to `%41` instead of `A`.
+    /// RFC 3986 §2.4: "implementations must not percent-encode or decode the same string
+    /// more than once". We decode what the sender wrote; Foundation is wrong here. This is
+    /// the concrete case for design principle 3: never re-parse our input with Foundation.
+    @Test func foundationDoubleEncodesEscapesOnceItRepairsAComponent() throws {
+        let input = "myapp://h/p?a=%41&b=["
+        let url = try CallbackURL(parsing: input)
+        #expect(url.queryParameters.map(\.value) == ["A", "["])
+        let components = try #require(URLComponents(string: input))
+        #expect(components.percentEncodedQuery == "a=%2541&b=%5B")
+        #expect(components.queryItems?.map(\.value) == ["%41", "["])
+        // A callback whose code carries an escape and whose state a raw '[' would hand a
+        // Foundation reader a different code than the one the provider issued.
+        let callback = "com.example.app:/cb?code=abc%2Fdef&state=x[1]"
+        #expect(try CallbackURL(parsing: callback).queryParameters.first?.value == "abc/def")
+        #expect(URLComponents(string: callback)?.queryItems?.first?.value == "abc%2Fdef")
+    }
+
+    /// Class `case-normalisation`: we lowercase the scheme (RFC 3986 §3.1) and a reg-name
+    /// host (§3.2.2: case-insensitive) when printing them; Foundation keeps them as written.
+    /// Equal once lowercased; the fuzzer compares them so.
+    @Test func schemeAndHostCase() throws {
+        let input = "HTTP://EXAMPLE.com/"
+        let url = try CallbackURL(parsing: input)
+        #expect(url.scheme == "http" && url.host?.text == "example.com")
+        let components = try #require(URLComponents(string: input))
+        #expect(components.scheme == "HTTP" && components.percentEncodedHost == "EXAMPLE.com")
+    }
+
+    /// Where the readings agree (an empty authority, an empty query, IP literals), they
+    /// stay agreed: the fuzzer's normalisations must not hide a difference here.
+    @Test(arguments: ["x:///p", "x:/p", "x://h?", "http://[::1]:80/cb", "myapp://h/p?=x&y="])
+    func agreesOnTheRest(_ input: String) throws {
+        let url = try CallbackURL(parsing: input)
+        let components = try #require(URLComponents(string: input))
+        #expect(url.host?.text == components.percentEncodedHost)
+        #expect(url.port == components.port)
+        #expect(url.path == components.percentEncodedPath)
+        #expect(url.query == components.percentEncodedQuery)
+        #expect(url.queryParameters.map(\.value) == (components.queryItems ?? []).map { $0.value ?? "" })
+    }
+}

@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Test vectors are data files next to the tests, read through `#filePath` with the C
+/// library: the test target has no resources and the tests import no Foundation.
+/// (A copy of CallbackParsingTests/Support/TestVectors.swift: test targets share no code.)
+enum TestVectors {
+    struct ReadError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The bytes of `Vectors/<name>`.
+    static func bytes(_ name: String) throws -> [UInt8] {
+        // …/Tests/CallbackRouterTests/TestVectors.swift → …/Tests/CallbackRouterTests/Vectors/
+        let thisFile: String = #filePath
+        var directory = Substring(thisFile)
+        for _ in 0 ..< 1 {
+            guard let slash = directory.lastIndex(of: "/") else { break }
+            directory = directory[..<slash]
+        }
+        let path = directory + "/Vectors/" + name
+        guard let file = fopen(String(path), "rb") else {
+            throw ReadError(description: "cannot open \(path)")
+        }
+        defer { fclose(file) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if count == 0 { break }
+            result += chunk[0 ..< count]
+        }
+        return result
+    }
+
+    static func json(_ name: String) throws -> JSON {
+        try JSON.parse(bytes(name))
+    }
+}
+
+/// Just enough JSON to read test vectors (RFC 8259; numbers as Double).
+enum JSON: Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    subscript(key: String) -> JSON? {
+        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    var array: [JSON]? { if case .array(let a) = self { return a } else { return nil } }
+
+    static func parse(_ bytes: [UInt8]) throws -> JSON {
+        var reader = Reader(bytes: bytes)
+        let value = try reader.value()
+        reader.skipSpace()
+        guard reader.index == bytes.count else { throw reader.failure("trailing bytes") }
+        return value
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        func failure(_ what: String) -> TestVectors.ReadError {
+            TestVectors.ReadError(description: "JSON: \(what) at byte \(index)")
+        }
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func expect(_ literal: String) throws {
+            for byte in literal.utf8 {
+                guard index < bytes.count, bytes[index] == byte else { throw failure("expected \(literal)") }
+                index += 1
+            }
+        }
+
+        mutating func value() throws -> JSON {
+            skipSpace()
+            guard index < bytes.count else { throw failure("unexpected end") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var members: [(String, JSON)] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    let key = try string()
+                    skipSpace()
+                    try expect(":")
+                    members.append((key, try value()))
+                    skipSpace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    try expect("}")
+                    return .object(members)
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var elements: [JSON] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+                while true {
+                    elements.append(try value())
+                    skipSpace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    try expect("]")
+                    return .array(elements)
+                }
+            case UInt8(ascii: "\""):
+                return .string(try string())
+            case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+            case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+            case UInt8(ascii: "n"): try expect("null"); return .null
+            default:
+                let start = index
+                while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+                guard let number = Double(String(decoding: bytes[start ..< index], as: UTF8.self)) else {
+                    throw failure("bad value")
+                }
+                return .number(number)
+            }
+        }
+
+        mutating func hex4() throws -> UInt32 {
+            guard index + 4 <= bytes.count,
+                  let value = UInt32(String(decoding: bytes[index ..< index + 4], as: UTF8.self), radix: 16) else {
+                throw failure("bad \\u escape")
+            }
+            index += 4
+            return value
+        }
+
+        mutating func string() throws -> String {
+            try expect("\"")
+            var scalars = String.UnicodeScalarView()
+            var raw: [UInt8] = []
+            func flush() { scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars); raw.removeAll() }
+            while true {
+                guard index < bytes.count else { throw failure("unterminated string") }
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    flush()
+                    return String(scalars)
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { throw failure("bad escape") }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "n"): raw.append(0x0A)
+                    case UInt8(ascii: "t"): raw.append(0x09)
+                    case UInt8(ascii: "r"): raw.append(0x0D)
+                    case UInt8(ascii: "b"): raw.append(0x08)
+                    case UInt8(ascii: "f"): raw.append(0x0C)
+                    case UInt8(ascii: "u"):
+                        flush()
+                        var code = try hex4()
+                        if (0xD800 ... 0xDBFF).contains(code) {
+                            try expect("\\u")
+                            let low = try hex4()
+                            guard (0xDC00 ... 0xDFFF).contains(low) else { throw failure("lone surrogate") }
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let scalar = Unicode.Scalar(code) else { throw failure("lone surrogate") }
+                        scalars.append(scalar)
+                    default: raw.append(escape) // \" \\ \/
+                    }
+                default:
+                    raw.append(byte)
+                }
+            }
+        }
+    }
+}
