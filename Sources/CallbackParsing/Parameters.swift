@@ -27,17 +27,32 @@ struct ParameterStorage: Sendable {
     private(set) var count = 0
 
     subscript(position: Int) -> RawParameter {
-        if position < Self.inlineCapacity {
-            return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: position * MemoryLayout<RawParameter>.stride, as: RawParameter.self) }
+        // A switch, not a pointer into the tuple: taking the tuple's address can make
+        // Swift copy all of it first.
+        switch position {
+        case 0: return inline.0
+        case 1: return inline.1
+        case 2: return inline.2
+        case 3: return inline.3
+        case 4: return inline.4
+        case 5: return inline.5
+        case 6: return inline.6
+        case 7: return inline.7
+        default: return overflow[position - Self.inlineCapacity]
         }
-        return overflow[position - Self.inlineCapacity]
     }
 
     mutating func append(_ parameter: RawParameter) {
-        if count < Self.inlineCapacity {
-            let offset = count * MemoryLayout<RawParameter>.stride
-            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: parameter, toByteOffset: offset, as: RawParameter.self) }
-        } else {
+        switch count {
+        case 0: inline.0 = parameter
+        case 1: inline.1 = parameter
+        case 2: inline.2 = parameter
+        case 3: inline.3 = parameter
+        case 4: inline.4 = parameter
+        case 5: inline.5 = parameter
+        case 6: inline.6 = parameter
+        case 7: inline.7 = parameter
+        default:
             if overflow.isEmpty { overflow.reserveCapacity(Self.inlineCapacity * 2) }
             overflow.append(parameter)
         }
@@ -110,16 +125,23 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         guard !positions.isEmpty else { return }
         var source = source
         try source.withUTF8 { bytes in
-            var scratchSize = 0
-            for item in raws where item.escapes != 0 { scratchSize = Swift.max(scratchSize, Int(item.end &- item.start)) }
-            if scratchSize == 0 {
-                for item in raws {
-                    try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]), UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
-                }
-                return
+            // Until the first parameter that needs decoding, hand out the URL's own bytes.
+            var position = positions.lowerBound
+            while position < positions.upperBound {
+                let item = storage[position]
+                if item.escapes != 0 { break }
+                try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]), UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
+                position += 1
             }
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(1, scratchSize)) { scratch in
-                for item in raws {
+            guard position < positions.upperBound else { return }
+            var scratchSize = 0
+            for later in position ..< positions.upperBound {
+                let item = storage[later]
+                if item.escapes != 0 { scratchSize = Swift.max(scratchSize, Int(item.end &- item.start)) }
+            }
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
+                for later in position ..< positions.upperBound {
+                    let item = storage[later]
                     let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
                     let value = UnsafeBufferPointer(rebasing: bytes[item.valueRange])
                     if item.escapes == 0 {
