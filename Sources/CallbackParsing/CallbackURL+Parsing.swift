@@ -248,8 +248,9 @@ private struct Parser {
         let bit = allowed.rawValue
         var i = start
         while i < n {
+            while i < n && table[Int(bytes[i])] & bit != 0 { i &+= 1 }
+            if i == n { break }
             let byte = bytes[i]
-            if table[Int(byte)] & bit != 0 { i += 1; continue }
             if byte == UInt8(ascii: "%") {
                 guard i + 2 < n, CharacterClass.hexDigit.contains(bytes[i + 1]),
                       CharacterClass.hexDigit.contains(bytes[i + 2]) else {
@@ -296,9 +297,11 @@ private struct Parser {
         var escapes: UInt8 = 0
         var i = start
         while i < n {
+            // The tight loop over plain bytes, then one byte of structure.
+            while i < n && table[Int(bytes[i])] & plainBits == bit { i &+= 1 }
+            if i == n { break }
             let byte = bytes[i]
             let entry = table[Int(byte)]
-            if entry & plainBits == bit { i += 1; continue }
             if byte == UInt8(ascii: "&") {
                 if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawPercent, escapes: escapes) }
                 pairStart = i + 1
