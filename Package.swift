@@ -35,8 +35,12 @@ let package = Package(
         .executableTarget(name: "callback-bench", dependencies: ["CallbackRouter", "CallbackRouterCLI", "MallocCounter"],
                           path: "Benchmarks/callback-bench", swiftSettings: strict),
 
-        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing"], exclude: ["Vectors"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter"], exclude: ["Vectors"], swiftSettings: strict),
+        // Reads the test vectors (JSON data files) without Foundation; shared by the test targets.
+        .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),
+        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport"], exclude: ["Vectors"],
+                    swiftSettings: strict),
+        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport"], exclude: ["Vectors"],
+                    swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
     ],

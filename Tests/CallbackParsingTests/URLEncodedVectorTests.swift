@@ -1,5 +1,6 @@
 import CallbackParsing
 import Testing
+import TestVectorSupport
 
 /// The WHATWG application/x-www-form-urlencoded parser table (WPT), as data in
 /// Vectors/urlencoded.json with its provenance. Every entry runs, in the query and in the

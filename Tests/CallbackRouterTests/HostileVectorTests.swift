@@ -1,5 +1,6 @@
 import CallbackRouter
 import Testing
+import TestVectorSupport
 
 /// The catalogue of hostile callbacks (Vectors/hostile.json): each URL, the configuration
 /// it meets, and the reason it must get, through `CallbackValidator` or, for lifecycle

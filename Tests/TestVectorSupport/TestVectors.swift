@@ -5,22 +5,19 @@ import Darwin
 #endif
 
 /// Test vectors are data files next to the tests, read through `#filePath` with the C
-/// library: the test target has no resources and the tests import no Foundation.
-/// (A copy of CallbackParsingTests/Support/TestVectors.swift: test targets share no code.)
-enum TestVectors {
-    struct ReadError: Error, CustomStringConvertible {
-        let description: String
+/// library: the test targets have no resources and the tests import no Foundation.
+/// Shared by every test target that reads vectors (a support target, not a product).
+public enum TestVectors {
+    public struct ReadError: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
-    /// The bytes of `Vectors/<name>`.
-    static func bytes(_ name: String) throws -> [UInt8] {
-        // …/Tests/CallbackRouterTests/TestVectors.swift → …/Tests/CallbackRouterTests/Vectors/
-        let thisFile: String = #filePath
-        var directory = Substring(thisFile)
-        for _ in 0 ..< 1 {
-            guard let slash = directory.lastIndex(of: "/") else { break }
-            directory = directory[..<slash]
-        }
+    /// The bytes of `Vectors/<name>` in the directory of the calling test file.
+    public static func bytes(_ name: String, caller: String = #filePath) throws -> [UInt8] {
+        // …/Tests/CallbackRouterTests/HostileVectorTests.swift → …/Tests/CallbackRouterTests/Vectors/
+        var directory = Substring(caller)
+        if let slash = directory.lastIndex(of: "/") { directory = directory[..<slash] }
         let path = directory + "/Vectors/" + name
         guard let file = fopen(String(path), "rb") else {
             throw ReadError(description: "cannot open \(path)")
@@ -36,13 +33,13 @@ enum TestVectors {
         return result
     }
 
-    static func json(_ name: String) throws -> JSON {
-        try JSON.parse(bytes(name))
+    public static func json(_ name: String, caller: String = #filePath) throws -> JSON {
+        try JSON.parse(bytes(name, caller: caller))
     }
 }
 
 /// Just enough JSON to read test vectors (RFC 8259; numbers as Double).
-enum JSON: Equatable {
+public enum JSON: Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -50,7 +47,7 @@ enum JSON: Equatable {
     case array([JSON])
     case object([(String, JSON)])
 
-    static func == (a: JSON, b: JSON) -> Bool {
+    public static func == (a: JSON, b: JSON) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
@@ -63,15 +60,15 @@ enum JSON: Equatable {
         }
     }
 
-    subscript(key: String) -> JSON? {
+    public subscript(key: String) -> JSON? {
         if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
         return nil
     }
 
-    var string: String? { if case .string(let s) = self { return s } else { return nil } }
-    var array: [JSON]? { if case .array(let a) = self { return a } else { return nil } }
+    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var array: [JSON]? { if case .array(let a) = self { return a } else { return nil } }
 
-    static func parse(_ bytes: [UInt8]) throws -> JSON {
+    public static func parse(_ bytes: [UInt8]) throws -> JSON {
         var reader = Reader(bytes: bytes)
         let value = try reader.value()
         reader.skipSpace()
