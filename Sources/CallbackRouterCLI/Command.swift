@@ -5,11 +5,15 @@ public struct CommandContext: Sendable {
     public var environment: [String: String]
     /// The helper's own absolute path, written into `.desktop` files by `register`.
     public var executablePath: String
+    /// Where `--state-from-stdin` reads (0; tests pass one end of a pipe).
+    public var standardInput: Int32
 
-    public init(output: any CommandOutput, environment: [String: String], executablePath: String) {
+    public init(output: any CommandOutput, environment: [String: String], executablePath: String,
+                standardInput: Int32 = 0) {
         self.output = output
         self.environment = environment
         self.executablePath = executablePath
+        self.standardInput = standardInput
     }
 
     func printJSON(_ value: JSONValue) { output.writeOut(value.serialized + "\n") }

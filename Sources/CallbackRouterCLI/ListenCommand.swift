@@ -10,12 +10,14 @@ enum ListenCommand: Command {
     static let help = """
     OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
-    USAGE: callback-router listen --scheme S [--state S] [--timeout SECONDS] [parse options]
+    USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
 
     OPTIONS:
       --scheme S              The scheme registered with 'callback-router register'.
       --state S               The state this login sent: only a callback with this state
                               is routed here (and parse checks it).
+      --state-from-stdin      Read that state from the first line of stdin instead, so it
+                              never appears in the process list (/proc/PID/cmdline).
       --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool).
       --dialect D             auto (default), oauth2, prelude, ory, zephr, clerk.
       --redirect-uri U        A registered redirect URI (repeatable).
@@ -43,14 +45,14 @@ enum ListenCommand: Command {
 
     EXAMPLE:
       url=$(callback-router authorize-url …); state=…
-      xdg-open "$url"; callback-router listen --scheme myapp --state "$state" --timeout 120
+      xdg-open "$url"; printf '%s\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         let options = Set(ListenValidation.parseOptions + ["scheme", "timeout"])
-        guard let args = readArguments(arguments, options: options, flags: Set(ListenValidation.parseFlags),
+        guard let args = readArguments(arguments, options: options, flags: Set(ListenValidation.parseFlags + ["state-from-stdin"]),
                                        context: context, exit: &exit) else {
             return exit
         }
@@ -65,12 +67,30 @@ enum ListenCommand: Command {
             } catch {
                 return usageError("--scheme: \(error.detail)", context: context)
             }
-            expectedState = try args.single("state")
+            let stateOption = try args.single("state")
+            if stateOption != nil && args.has("state-from-stdin") {
+                return usageError("--state and --state-from-stdin exclude each other", context: context)
+            }
             timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
+            if args.has("state-from-stdin") {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(max(timeout, 1)))
+                switch LoopbackCommand.readStateLine(from: context.standardInput, until: deadline) {
+                case .success(let state):
+                    expectedState = state
+                case .failure(.timedOut):
+                    context.printJSON(rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeout) seconds", offset: nil))
+                    return ExitCode.tryAgain
+                case .failure(let problem):
+                    return usageError("--state-from-stdin: \(problem)", context: context)
+                }
+            } else {
+                expectedState = stateOption
+            }
         } catch {
             return usageError(error.description, context: context)
         }
-        let parseArguments = ListenValidation.parseArguments(from: args)
+        var parseArguments = ListenValidation.parseArguments(from: args)
+        if args.has("state-from-stdin"), let expectedState { parseArguments += ["--state", expectedState] }
         if let refusal = ListenValidation.checkOptions(parseArguments: parseArguments, scheme: scheme, environment: context.environment) {
             forward(refusal, context: context)
             return refusal.exitCode

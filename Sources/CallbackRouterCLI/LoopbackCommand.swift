@@ -131,7 +131,7 @@ enum LoopbackCommand: Command {
 
         var validated = validation
         if args.has("state-from-stdin") {
-            switch readStateLine(from: 0, until: deadline) {
+            switch readStateLine(from: context.standardInput, until: deadline) {
             case .success(let state):
                 do {
                     var withState = settings

@@ -87,10 +87,12 @@ func isolatedEnvironment(runtime: String, home: String? = nil) -> [String: Strin
 }
 
 /// Runs the helper in-process.
-func runTool(_ arguments: [String], environment: [String: String], executablePath: String = "/usr/local/bin/callback-router")
+func runTool(_ arguments: [String], environment: [String: String], executablePath: String = "/usr/local/bin/callback-router",
+             standardInput: Int32 = 0)
     -> (exit: Int32, stdout: String, stderr: String) {
     let output = CapturedOutput()
-    let context = CommandContext(output: output, environment: environment, executablePath: executablePath)
+    let context = CommandContext(output: output, environment: environment, executablePath: executablePath,
+                                 standardInput: standardInput)
     let exit = CallbackRouterTool.run(arguments, context: context)
     return (exit, output.stdout, output.stderr)
 }
