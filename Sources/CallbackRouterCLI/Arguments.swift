@@ -25,12 +25,14 @@ struct Arguments {
             if argument == "--" { onlyPositionals = true; continue }
             guard argument.hasPrefix("--") else {
                 if argument == "-h" { self.flags.insert("help"); continue }
-                throw UsageError(description: "unknown option '\(argument)'")
+                throw UsageError(description: "unknown option '\(Arguments.display(option: argument))'")
             }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
-            if let equals = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: equals)...])
+            // Split at the first '=' byte: a Character search would miss an '=' that a
+            // combining mark joins into one grapheme with what follows.
+            if let equals = name.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                inlineValue = String(name[name.utf8.index(after: equals)...])
                 name = String(name[..<equals])
             }
             if name == "help" || flags.contains(name) {
@@ -42,12 +44,23 @@ struct Arguments {
                 }
                 values[name, default: []].append(value)
             } else {
-                throw UsageError(description: "unknown option '--\(name)'")
+                throw UsageError(description: "unknown option '--\(Arguments.display(option: name))'")
             }
         }
     }
 
     var wantsHelp: Bool { flags.contains("help") }
+
+    /// How an unknown option appears in an error: as is when it looks like an option name
+    /// (at most 24 bytes of lowercase letters, digits and `-`), else only its length. A
+    /// mistyped `--stat=SECRET`, or a state pasted where an option was expected, must not
+    /// put a secret on stderr (base64url tokens have capitals or `_`, and are longer).
+    static func display(option: String) -> String {
+        let looksLikeAnOption = option.utf8.count <= 24 && option.utf8.allSatisfy {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-")
+        }
+        return looksLikeAnOption ? option : "<\(option.utf8.count) bytes, not shown>"
+    }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
@@ -69,7 +82,10 @@ struct Arguments {
     }
 
     func noPositionals() throws(UsageError) {
-        if let first = positionals.first { throw UsageError(description: "unexpected argument '\(first)'") }
+        // Never echoed: a stray positional is often a URL or a state.
+        if let first = positionals.first {
+            throw UsageError(description: "unexpected argument (\(first.utf8.count) bytes, not shown): this command takes no arguments besides its options")
+        }
     }
 
     /// An option's value as a whole number in `range`.
