@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "callback-bench", dependencies: ["CallbackRouter", "CallbackRouterCLI", "MallocCounter"],
                           path: "Benchmarks/callback-bench", swiftSettings: strict),
 
-        // Reads the test vectors (JSON data files) without Foundation; shared by the test targets.
+        // What the test targets share: reading test vectors (JSON) without Foundation, a seeded RNG.
         .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),
         .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),

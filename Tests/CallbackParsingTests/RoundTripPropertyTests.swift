@@ -5,24 +5,13 @@ import Darwin
 #endif
 import CallbackParsing
 import Testing
+import TestVectorSupport
 
 /// parse → serialized → parse gives identical components and parameters, over thousands
 /// of URLs from a grammar-biased generator (mostly valid shapes, some mutated bytes).
 ///
 /// The seed is random per run and printed; set CALLBACK_ROUNDTRIP_SEED=N to replay one.
 @Suite struct RoundTripPropertyTests {
-    /// SplitMix64: small, seedable, deterministic.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     struct Generator {
         var random: SplitMix64
 
@@ -113,7 +102,7 @@ import Testing
     @Test func serializedURLsParseToIdenticalComponents() throws {
         let seed = Self.seed()
         print("RoundTripPropertyTests seed: \(seed) (replay with CALLBACK_ROUNDTRIP_SEED=\(seed))")
-        var generator = Generator(random: SplitMix64(state: seed))
+        var generator = Generator(random: SplitMix64(seed: seed))
         var accepted = 0, refused = 0
         for index in 0 ..< 6000 {
             let bytes = index % 4 == 3 ? generator.mutate(generator.url()) : Array(generator.url().utf8)

@@ -1,4 +1,5 @@
 import Testing
+import TestVectorSupport
 @testable import CallbackRouter
 
 @Suite struct Base64URLTests {
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func roundTripsEveryLengthUpTo200() {
-        var generator = TestSplitMix64(seed: 0xB64)
+        var generator = SplitMix64(seed: 0xB64)
         for length in 0 ... 200 {
             let bytes = (0 ..< length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
             let text = Base64URL.encode(bytes)
@@ -73,18 +74,5 @@ import Testing
             #expect(text.utf8.allSatisfy { Base64URL.values[Int($0)] != 0xFF })
             #expect(Base64URL.decode(text) == bytes)
         }
-    }
-}
-
-/// SplitMix64: a deterministic generator so generated test inputs are the same every run.
-struct TestSplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
