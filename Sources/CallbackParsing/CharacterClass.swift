@@ -20,30 +20,10 @@ struct CharacterClass: OptionSet {
     /// form-urlencoded parameters.
     static let formDelimiter = CharacterClass(rawValue: 1 << 7)
 
-    /// Whether `byte` is in this class's set. Must be called on a single class.
-    ///
-    /// The sets are 128-bit masks written as constants (they equal ``table``, which a test
-    /// checks), so the hot loops test a byte with a shift and no memory access.
+    /// Whether `byte` is in this class's set (for several classes: in any of them).
     @inline(__always)
     func contains(_ byte: UInt8) -> Bool {
-        mask.contains(byte)
-    }
-
-    /// This single class as a ``ByteMask``.
-    @inline(__always)
-    var mask: ByteMask {
-        let (low, high): (UInt64, UInt64)
-        switch self {
-        case .scheme: (low, high) = (0x03FF_6800_0000_0000, 0x07FF_FFFE_07FF_FFFE)
-        case .userinfo: (low, high) = (0x2FFF_7FD2_0000_0000, 0x47FF_FFFE_87FF_FFFE)
-        case .regName: (low, high) = (0x2BFF_7FD2_0000_0000, 0x47FF_FFFE_87FF_FFFE)
-        case .path: (low, high) = (0x2FFF_FFD2_0000_0000, 0x57FF_FFFE_AFFF_FFFF)
-        case .query: (low, high) = (0xAFFF_FFD2_0000_0000, 0x7FFF_FFFF_FFFF_FFFF)
-        case .fragment: (low, high) = (0xAFFF_FFDA_0000_0000, 0x7FFF_FFFE_FFFF_FFFF)
-        case .hexDigit: (low, high) = (0x03FF_0000_0000_0000, 0x0000_007E_0000_007E)
-        default: preconditionFailure("a mask is for a single character class")
-        }
-        return ByteMask(low: low, high: high)
+        CharacterClass.lookup[Int(byte)] & rawValue != 0
     }
 
     /// The table as a pointer that lives as long as the process: a hot loop reads it once
@@ -80,17 +60,6 @@ struct CharacterClass: OptionSet {
         add(Array("&=+".utf8), .formDelimiter)
         return table
     }()
-}
-
-/// A set of ASCII bytes as two 64-bit masks: membership is a shift, no memory access.
-struct ByteMask {
-    let low: UInt64
-    let high: UInt64
-
-    @inline(__always)
-    func contains(_ byte: UInt8) -> Bool {
-        byte < 64 ? (low >> byte) & 1 == 1 : byte < 128 ? (high >> (byte &- 64)) & 1 == 1 : false
-    }
 }
 
 @inline(__always)
