@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import CallbackRouter
 
@@ -246,13 +247,12 @@ private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
 }
 
 /// A thread-safe list of results for handler tests.
-final class Box: @unchecked Sendable {
+final class Box: Sendable {
     private let lock = Mutex<[Result<Delivery, CallbackError>]>([])
     func append(_ result: Result<Delivery, CallbackError>) { lock.withLock { $0.append(result) } }
     var count: Int { lock.withLock { $0.count } }
 }
 
-import Synchronization
 
 @Suite struct LoginAttemptRedirectURITests {
     /// Providers compare `redirect_uri` as a string (RFC 9700 §2.1): the request must carry
