@@ -169,6 +169,16 @@ if CommandLine.arguments.contains("--allocations-per-url") {
     }
     exit(0)
 }
+if CommandLine.arguments.contains("--per-url") {
+    // Each realistic callback on its own: where the mix's time goes.
+    for input in Corpus.realistic {
+        let one = [input]
+        let ours = measure(operations: 1, minimumNanoseconds: 5_000_000) { oursParse(one) }
+        let theirs = measure(operations: 1, minimumNanoseconds: 5_000_000) { foundationParse(one) }
+        print("URL ours_ns=\(format(ours)) foundation_ns=\(format(theirs)) speedup=\(format(theirs / ours))x bytes=\(input.utf8.count) \(input.prefix(70))")
+    }
+    exit(0)
+}
 if selected("validate_only") {
     let inputs = Corpus.realistic
     let ours = measure(operations: inputs.count) { oursValidate(inputs) }

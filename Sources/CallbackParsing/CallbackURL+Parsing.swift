@@ -3,17 +3,22 @@ extension CallbackURL {
     public init(parsing string: String, limits: ParsingLimits = .default) throws(ParseError) {
         var source = string
         source.makeContiguousUTF8()
-        self.source = source
-        self.parts = Parts()
-        let owner = source // what hosts keep to read their text from
-        // The parser writes the parts in place: the ~200-byte result is never copied.
+        // The parser writes into these two through pointers: no result enum to build,
+        // test and copy out of (each cost a copy of the whole table).
+        var parts = Parts()
+        var parameters = ParameterStorage()
         let failure: ParseError? = source.withUTF8 { bytes in
-            withUnsafeMutablePointer(to: &self.parts) { parts in
-                var parser = Parser(source: owner, limits: limits, bytes: bytes, parts: parts)
-                return parser.run()
+            withUnsafeMutablePointer(to: &parts) { parts in
+                withUnsafeMutablePointer(to: &parameters) { parameters in
+                    var parser = Parser(limits: limits, bytes: bytes, parts: parts, parameters: parameters)
+                    return parser.run()
+                }
             }
         }
         if let failure { throw failure }
+        self.source = source
+        self.parts = parts
+        self.parameters = parameters
         #if DEBUG
         checkInvariants()
         #endif
@@ -58,35 +63,54 @@ extension CallbackURL {
     }
     #endif
 
+    /// Where the components stand: offsets into the UTF-8 of `source` and flags, plain
+    /// bytes that copy without reference counting.
     struct Parts {
-        var schemeEnd = 0
-        var authority: AuthorityRanges?
-        var path = 0 ..< 0
-        var query: Range<Int>?
-        var fragment: Range<Int>?
-        var parameters = ParameterStorage()
-        var queryParameterCount = 0
+        struct Flags: OptionSet {
+            let rawValue: UInt8
+            static let authority = Flags(rawValue: 1 << 0)
+            static let userinfo = Flags(rawValue: 1 << 1)
+            static let port = Flags(rawValue: 1 << 2)
+            static let query = Flags(rawValue: 1 << 3)
+            static let fragment = Flags(rawValue: 1 << 4)
+        }
+        var flags: Flags = []
+        var schemeEnd: UInt32 = 0
+        /// The userinfo is `schemeEnd + 3 ..< userinfoEnd` (after `://`, before `@`).
+        var userinfoEnd: UInt32 = 0
+        var hostStart: UInt32 = 0
+        var hostEnd: UInt32 = 0
+        var port: UInt32 = 0
+        var pathStart: UInt32 = 0
+        var pathEnd: UInt32 = 0
+        /// The query is `pathEnd + 1 ..< queryEnd` (after `?`).
+        var queryEnd: UInt32 = 0
+        /// The fragment is `fragmentStart ..< length` (after `#`, to the end).
+        var fragmentStart: UInt32 = 0
+        var length: UInt32 = 0
+        var queryParameterCount: UInt32 = 0
+        var host = Host.Parsed(kind: .registeredName, hasUppercase: false)
     }
 }
 
 /// The single pass over the bytes. Every loop advances; nothing is rescanned more than a
 /// constant number of times, so parsing is linear in the input.
 private struct Parser {
-    let source: String
     let limits: ParsingLimits
     let bytes: UnsafeBufferPointer<UInt8>
-    /// The `CallbackURL`'s own parts, written in place.
+    /// The `CallbackURL`'s parts and parameter table, written in place.
     let parts: UnsafeMutablePointer<CallbackURL.Parts>
+    let parameters: UnsafeMutablePointer<ParameterStorage>
 
-    init(source: String, limits: ParsingLimits, bytes: UnsafeBufferPointer<UInt8>,
-         parts: UnsafeMutablePointer<CallbackURL.Parts>) {
-        self.source = source
+    init(limits: ParsingLimits, bytes: UnsafeBufferPointer<UInt8>, parts: UnsafeMutablePointer<CallbackURL.Parts>,
+         parameters: UnsafeMutablePointer<ParameterStorage>) {
         self.limits = limits
         self.bytes = bytes
         self.parts = parts
+        self.parameters = parameters
     }
 
-    /// Parses `bytes` (the UTF-8 of `source`) into `parts`; returns the refusal, if any.
+    /// Parses `bytes` into `parts` and `parameters`; returns the refusal, if any.
     mutating func run() -> ParseError? {
         do {
             try parse()
@@ -104,8 +128,9 @@ private struct Parser {
         guard n <= maxLength else {
             throw ParseError(.tooLong, at: maxLength, "the URL is longer than \(maxLength) bytes")
         }
+        parts.pointee.length = UInt32(truncatingIfNeeded: n)
         var i = try parseScheme()
-        parts.pointee.schemeEnd = i
+        parts.pointee.schemeEnd = UInt32(truncatingIfNeeded: i)
         i += 1 // ':'
 
         if i + 1 < n && bytes[i] == UInt8(ascii: "/") && bytes[i + 1] == UInt8(ascii: "/") {
@@ -113,26 +138,44 @@ private struct Parser {
         }
         i = try scanComponent(from: i, allowed: .path, stopAtQuestionMark: true, name: "path")
         if i < n && bytes[i] == UInt8(ascii: "?") {
-            let start = i + 1
-            i = try scanParameters(from: start, allowed: .query, name: "query")
-            parts.pointee.query = start ..< i
+            i = try scanParameters(from: i + 1, allowed: .query, name: "query")
+            parts.pointee.flags.insert(.query)
+            parts.pointee.queryEnd = UInt32(truncatingIfNeeded: i)
         }
-        parts.pointee.queryParameterCount = parts.pointee.parameters.count
+        parts.pointee.queryParameterCount = UInt32(truncatingIfNeeded: parameters.pointee.count)
         if i < n && bytes[i] == UInt8(ascii: "#") {
-            let start = i + 1
-            i = try scanParameters(from: start, allowed: .fragment, name: "fragment")
-            parts.pointee.fragment = start ..< i
+            parts.pointee.flags.insert(.fragment)
+            parts.pointee.fragmentStart = UInt32(truncatingIfNeeded: i + 1)
+            i = try scanParameters(from: i + 1, allowed: .fragment, name: "fragment")
         }
+    }
+
+    /// The first offset from `start` whose byte is not in `allowed` (or the end). Four
+    /// bytes a round while four remain: one load, one table load and one test a byte,
+    /// and the bounds check once per round.
+    @inline(__always)
+    private func skip(_ allowed: CharacterClass, from start: Int) -> Int {
+        let table = CharacterClass.lookup
+        let mask = allowed.rawValue
+        let p = bytes.baseAddress.unsafelyUnwrapped
+        let n = bytes.count
+        var i = start
+        while i &+ 4 <= n {
+            if table[Int(p[i])] & mask == 0 { return i }
+            if table[Int(p[i &+ 1])] & mask == 0 { return i &+ 1 }
+            if table[Int(p[i &+ 2])] & mask == 0 { return i &+ 2 }
+            if table[Int(p[i &+ 3])] & mask == 0 { return i &+ 3 }
+            i &+= 4
+        }
+        while i < n && table[Int(p[i])] & mask != 0 { i &+= 1 }
+        return i
     }
 
     /// Returns the offset of the scheme's ':'.
     private func parseScheme() throws(ParseError) -> Int {
         // Fast path: a run of scheme characters, starting with a letter, then ':'.
-        let table = CharacterClass.lookup
-        let bit = CharacterClass.scheme.rawValue
         let n = bytes.count
-        var end = 0
-        while end < n && table[Int(bytes[end])] & bit != 0 { end += 1 }
+        let end = skip(.scheme, from: 0)
         if end > 0 && end < n && bytes[end] == UInt8(ascii: ":") && (bytes[0] | 0x20) >= UInt8(ascii: "a")
             && (bytes[0] | 0x20) <= UInt8(ascii: "z") {
             return end
@@ -189,14 +232,14 @@ private struct Parser {
             end += 1
         }
 
-        var userinfo: Range<Int>? = nil
         var hostStart = start
         if let at {
             try checkPercentEncoding(start ..< at)
             for j in start ..< at where !CharacterClass.userinfo.contains(bytes[j]) && bytes[j] != UInt8(ascii: "%") {
                 throw ParseError(.invalidAuthority, at: j, "the userinfo contains \(describeByte(bytes[j]))")
             }
-            userinfo = start ..< at
+            parts.pointee.flags.insert(.userinfo)
+            parts.pointee.userinfoEnd = UInt32(truncatingIfNeeded: at)
             hostStart = at + 1
         }
 
@@ -214,10 +257,10 @@ private struct Parser {
         } else {
             while hostEnd < end && bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
         }
-        let host = try Host.parse(UnsafeBufferPointer(rebasing: bytes[hostStart ..< hostEnd]), base: hostStart)
-            .attached(to: source, base: hostStart)
+        parts.pointee.host = try Host.parse(UnsafeBufferPointer(rebasing: bytes[hostStart ..< hostEnd]), base: hostStart)
+        parts.pointee.hostStart = UInt32(truncatingIfNeeded: hostStart)
+        parts.pointee.hostEnd = UInt32(truncatingIfNeeded: hostEnd)
 
-        var port: Int? = nil
         if hostEnd < end {
             // bytes[hostEnd] == ":"; an empty port means no port (RFC 3986 §3.2.3).
             var value = 0
@@ -231,9 +274,12 @@ private struct Parser {
                     throw ParseError(.invalidPort, at: hostEnd + 1, "the port is larger than 65535")
                 }
             }
-            if end > hostEnd + 1 { port = value }
+            if end > hostEnd + 1 {
+                parts.pointee.flags.insert(.port)
+                parts.pointee.port = UInt32(truncatingIfNeeded: value)
+            }
         }
-        parts.pointee.authority = CallbackURL.AuthorityRanges(userinfo: userinfo, host: host, port: port)
+        parts.pointee.flags.insert(.authority)
         return end
     }
 
@@ -244,11 +290,9 @@ private struct Parser {
     private mutating func scanComponent(from start: Int, allowed: CharacterClass, stopAtQuestionMark: Bool,
                                         name: StaticString) throws(ParseError) -> Int {
         let n = bytes.count
-        let table = CharacterClass.lookup
-        let bit = allowed.rawValue
         var i = start
         while i < n {
-            while i < n && table[Int(bytes[i])] & bit != 0 { i &+= 1 }
+            i = skip(allowed, from: i)
             if i == n { break }
             let byte = bytes[i]
             if byte == UInt8(ascii: "%") {
@@ -263,7 +307,10 @@ private struct Parser {
             if stopAtQuestionMark && byte == UInt8(ascii: "?") { break }
             throw ParseError(.invalidCharacter, at: i, "the \(name) contains \(describeByte(byte))")
         }
-        if allowed == .path { parts.pointee.path = start ..< i }
+        if allowed == .path {
+            parts.pointee.pathStart = UInt32(truncatingIfNeeded: start)
+            parts.pointee.pathEnd = UInt32(truncatingIfNeeded: i)
+        }
         return i
     }
 
@@ -289,7 +336,7 @@ private struct Parser {
         let n = bytes.count
         let table = CharacterClass.lookup
         let bit = allowed.rawValue
-        let plainBits = bit | CharacterClass.formDelimiter.rawValue
+        let plain: CharacterClass = allowed == .query ? .queryPlain : .fragmentPlain
         var pairStart = start
         var equals = -1
         var sawPercent = false
@@ -298,10 +345,9 @@ private struct Parser {
         var i = start
         while i < n {
             // The tight loop over plain bytes, then one byte of structure.
-            while i < n && table[Int(bytes[i])] & plainBits == bit { i &+= 1 }
+            i = skip(plain, from: i)
             if i == n { break }
             let byte = bytes[i]
-            let entry = table[Int(byte)]
             if byte == UInt8(ascii: "&") {
                 if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawPercent, escapes: escapes) }
                 pairStart = i + 1
@@ -323,7 +369,7 @@ private struct Parser {
             } else if byte == UInt8(ascii: "+") {
                 escapes |= equals < 0 ? 1 : 2
                 i += 1
-            } else if entry & bit != 0 {
+            } else if table[Int(byte)] & bit != 0 {
                 i += 1
             } else if byte == UInt8(ascii: "#") && allowed == .query {
                 break
@@ -338,7 +384,7 @@ private struct Parser {
     /// Records one pair after checking the limits and, when it holds escapes, that its
     /// decoded bytes are UTF-8 (raw bytes are already known to be ASCII).
     private mutating func addParameter(_ pair: Range<Int>, equals: Int, checkUTF8: Bool, escapes: UInt8) throws(ParseError) {
-        guard parts.pointee.parameters.count < limits.maxParameters else {
+        guard parameters.pointee.count < limits.maxParameters else {
             throw ParseError(.tooManyParameters, at: pair.lowerBound, "more than \(limits.maxParameters) parameters")
         }
         let nameEnd = equals >= 0 ? equals : pair.upperBound
@@ -354,7 +400,7 @@ private struct Parser {
             try checkDecodedUTF8(pair.lowerBound ..< nameEnd)
             try checkDecodedUTF8(valueStart ..< pair.upperBound)
         }
-        parts.pointee.parameters.append(RawParameter(start: UInt32(pair.lowerBound), nameEnd: UInt32(nameEnd),
+        parameters.pointee.append(RawParameter(start: UInt32(pair.lowerBound), nameEnd: UInt32(nameEnd),
                                              end: UInt32(pair.upperBound), escapes: escapes))
     }
 

@@ -16,18 +16,39 @@
 public struct CallbackURL: Sendable {
     /// The input as given; only ASCII once parsing succeeded.
     let source: String
-    /// Where each component stands in `source`: offsets only, so parsing allocates nothing.
-    /// (A `var` only so the parser can write it in place during `init`.)
+    /// Where each component stands in `source`: 32-bit offsets and flags only, so that
+    /// parsing allocates nothing and a copy of the URL is a copy of plain bytes plus the
+    /// string's reference.
     var parts: Parts
+    /// Where each parameter stands: the first eight inline, the rest in an array.
+    var parameters: ParameterStorage
 
-    var schemeEnd: Int { parts.schemeEnd }
-    var authority: AuthorityRanges? { parts.authority }
-    var pathRange: Range<Int> { parts.path }
-    var queryRange: Range<Int>? { parts.query }
-    var fragmentRange: Range<Int>? { parts.fragment }
-    var parameters: ParameterStorage { parts.parameters }
+    var schemeEnd: Int { Int(parts.schemeEnd) }
+    var pathRange: Range<Int> { Int(parts.pathStart) ..< Int(parts.pathEnd) }
+    var queryRange: Range<Int>? {
+        parts.flags.contains(.query) ? Int(parts.pathEnd) + 1 ..< Int(parts.queryEnd) : nil
+    }
+    var fragmentRange: Range<Int>? {
+        parts.flags.contains(.fragment) ? Int(parts.fragmentStart) ..< Int(parts.length) : nil
+    }
     /// How many of `parameters` come from the query (the rest are the fragment's).
-    var queryParameterCount: Int { parts.queryParameterCount }
+    var queryParameterCount: Int { Int(parts.queryParameterCount) }
+
+    /// The authority's pieces, made on access (descriptions, printing).
+    var authority: AuthorityRanges? {
+        guard parts.flags.contains(.authority) else { return nil }
+        return AuthorityRanges(userinfo: userinfoRange, host: hostValue, port: portValue)
+    }
+
+    private var userinfoRange: Range<Int>? {
+        parts.flags.contains(.userinfo) ? schemeEnd + 3 ..< Int(parts.userinfoEnd) : nil
+    }
+
+    private var hostValue: Host {
+        Host(parts.host, source: source, range: Int(parts.hostStart) ..< Int(parts.hostEnd))
+    }
+
+    private var portValue: Int? { parts.flags.contains(.port) ? Int(parts.port) : nil }
 
     struct AuthorityRanges: Sendable {
         let userinfo: Range<Int>?
@@ -80,16 +101,16 @@ public struct CallbackURL: Sendable {
     }
 
     /// Whether the URI has an authority (`scheme://…`).
-    public var hasAuthority: Bool { authority != nil }
+    public var hasAuthority: Bool { parts.flags.contains(.authority) }
 
     /// The userinfo as written (before `@`), or nil. Policy refuses it in callbacks.
-    public var userinfo: String? { authority?.userinfo.map(substring) }
+    public var userinfo: String? { userinfoRange.map(substring) }
 
     /// The host, or nil when there is no authority (`com.example.app:/path`).
-    public var host: Host? { authority?.host }
+    public var host: Host? { hasAuthority ? hostValue : nil }
 
     /// The port number, or nil when none is written.
-    public var port: Int? { authority?.port }
+    public var port: Int? { portValue }
 
     /// The path exactly as written (not decoded); may be empty.
     public var path: String { substring(pathRange) }

@@ -7,7 +7,7 @@
 /// be refused for its characters. Controls, space, DEL and non-ASCII are refused
 /// everywhere: no browser delivers them raw.
 struct CharacterClass: OptionSet {
-    let rawValue: UInt8
+    let rawValue: UInt16
 
     static let scheme = CharacterClass(rawValue: 1 << 0)
     static let userinfo = CharacterClass(rawValue: 1 << 1)
@@ -19,6 +19,11 @@ struct CharacterClass: OptionSet {
     /// `&`, `=` and `+`: data to the URL grammar, structure (or a space) to
     /// form-urlencoded parameters.
     static let formDelimiter = CharacterClass(rawValue: 1 << 7)
+    /// What the query's parameter loop passes over without a second look: the query's
+    /// bytes except `&`, `=` and `+` (`%` and `#` are in no class). One test per byte.
+    static let queryPlain = CharacterClass(rawValue: 1 << 8)
+    /// The same for the fragment.
+    static let fragmentPlain = CharacterClass(rawValue: 1 << 9)
 
     /// Whether `byte` is in this class's set (for several classes: in any of them).
     @inline(__always)
@@ -29,15 +34,15 @@ struct CharacterClass: OptionSet {
     /// The table as a pointer that lives as long as the process: a hot loop reads it once
     /// into a local and indexes it without the retain, release and bounds check an `Array`
     /// access costs. Written once, before first use, and only read afterwards.
-    nonisolated(unsafe) static let lookup: UnsafePointer<UInt8> = {
-        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    nonisolated(unsafe) static let lookup: UnsafePointer<UInt16> = {
+        let pointer = UnsafeMutablePointer<UInt16>.allocate(capacity: 256)
         pointer.initialize(from: table, count: 256)
         return UnsafePointer(pointer)
     }()
 
     /// 256 entries, one per byte value.
-    static let table: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
+    static let table: [UInt16] = {
+        var table = [UInt16](repeating: 0, count: 256)
         func add(_ bytes: some Sequence<UInt8>, _ classes: CharacterClass) {
             for byte in bytes { table[Int(byte)] |= classes.rawValue }
         }
@@ -58,6 +63,11 @@ struct CharacterClass: OptionSet {
         add(Array("{}^\\#".utf8), [.fragment])
         add(digit + Array("abcdefABCDEF".utf8), .hexDigit)
         add(Array("&=+".utf8), .formDelimiter)
+        for byte in 0 ..< 256 {
+            let entry = CharacterClass(rawValue: table[byte])
+            if entry.contains(.query) && !entry.contains(.formDelimiter) { table[byte] |= queryPlain.rawValue }
+            if entry.contains(.fragment) && !entry.contains(.formDelimiter) { table[byte] |= fragmentPlain.rawValue }
+        }
         return table
     }()
 }

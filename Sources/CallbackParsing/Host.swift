@@ -37,10 +37,25 @@ public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectab
     public init(parsing text: String) throws(ParseError) {
         var text = text
         text.makeContiguousUTF8()
-        let parsed: Result<Host, ParseError> = text.withUTF8 { bytes in
+        let count = text.utf8.count
+        let parsed: Result<Parsed, ParseError> = text.withUTF8 { bytes in
             Result { () throws(ParseError) in try Host.parse(bytes, base: 0) }
         }
-        self = try parsed.get().attached(to: text, base: 0)
+        self.init(try parsed.get(), source: text, range: 0 ..< count)
+    }
+
+    /// A host as the parser found it, for a `CallbackURL` to keep without a reference:
+    /// `Host` values are made from it (and the URL's string) on access.
+    struct Parsed {
+        var kind: Kind
+        var hasUppercase: Bool
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+    }
+
+    init(_ parsed: Parsed, source: String, range: Range<Int>) {
+        self.init(kind: parsed.kind, source: source, range: range, hasUppercase: parsed.hasUppercase,
+                  high: parsed.high, low: parsed.low)
     }
 
     /// The host as written, lowercased for a registered name; IPv6 with its brackets.
@@ -104,18 +119,12 @@ public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectab
         hasher.combine(kind)
         if kind == .registeredName { hasher.combine(text) } else { hasher.combine(high); hasher.combine(low) }
     }
-
-    /// The same host, pointing into `source` at `base` (parsing works on a buffer).
-    func attached(to source: String, base: Int) -> Host {
-        Host(kind: kind, source: source, range: (range.lowerBound + base) ..< (range.upperBound + base),
-             hasUppercase: hasUppercase, high: high, low: low)
-    }
 }
 
 extension Host {
     /// Parses the raw host bytes (no port). `base` is their offset in the whole input,
     /// for error offsets.
-    static func parse(_ raw: UnsafeBufferPointer<UInt8>, base: Int) throws(ParseError) -> Host {
+    static func parse(_ raw: UnsafeBufferPointer<UInt8>, base: Int) throws(ParseError) -> Parsed {
         if raw.first == UInt8(ascii: "[") {
             guard raw.count >= 2, raw.last == UInt8(ascii: "]") else {
                 throw ParseError(.invalidHost, at: base, "an IP literal must end with ']'")
@@ -130,8 +139,7 @@ extension Host {
             guard let address = parseIPv6(inner) else {
                 throw ParseError(.invalidHost, at: base + 1, "not a valid IPv6 address")
             }
-            return Host(kind: .ipv6, source: "", range: 0 ..< raw.count, hasUppercase: false,
-                        high: address.high, low: address.low)
+            return Parsed(kind: .ipv6, hasUppercase: false, high: address.high, low: address.low)
         }
 
         var hasUpper = false
@@ -152,9 +160,9 @@ extension Host {
                 throw ParseError(.invalidHost, at: base,
                                  "a host that ends in a number must be a dotted-decimal IPv4 address (browsers read forms like 0x7f.1 or 127.1 as IPv4)")
             }
-            return Host(kind: .ipv4, source: "", range: 0 ..< raw.count, hasUppercase: false, low: UInt64(address))
+            return Parsed(kind: .ipv4, hasUppercase: false, low: UInt64(address))
         }
-        return Host(kind: .registeredName, source: "", range: 0 ..< raw.count, hasUppercase: hasUpper)
+        return Parsed(kind: .registeredName, hasUppercase: hasUpper)
     }
 
     /// WHATWG's "ends in a number": the last label (ignoring one trailing dot) is all

@@ -1,19 +1,37 @@
 /// Where one `name=value` pair stands in the input. Offsets are into the whole URL: the
 /// name is `start ..< nameEnd`; the value follows the `=` at `nameEnd` and runs to `end`
-/// (empty when there is no `=`).
+/// (empty when there is no `=`). Offsets fit in 31 bits (`ParsingLimits` caps lengths at
+/// `Int32.max`), so bit 31 of `nameEnd` and of `end` say whether the name and the value
+/// hold `%XX` or `+`: twelve bytes a pair, copied with the URL.
 struct RawParameter: Sendable {
     var start: UInt32
-    var nameEnd: UInt32
-    var end: UInt32
-    /// Whether the name (bit 0) and the value (bit 1) hold `%XX` or `+`, so need decoding.
-    var escapes: UInt8
+    private var nameEndBits: UInt32
+    private var endBits: UInt32
 
+    private static let flag: UInt32 = 1 << 31
+
+    /// `escapes`: bit 0 when the name needs decoding, bit 1 when the value does.
+    init(start: UInt32, nameEnd: UInt32, end: UInt32, escapes: UInt8) {
+        self.start = start
+        nameEndBits = nameEnd | (escapes & 1 != 0 ? Self.flag : 0)
+        endBits = end | (escapes & 2 != 0 ? Self.flag : 0)
+    }
+
+    var nameEnd: UInt32 { nameEndBits & ~Self.flag }
+    var end: UInt32 { endBits & ~Self.flag }
     var nameRange: Range<Int> { Int(start) ..< Int(nameEnd) }
     var valueRange: Range<Int> { (nameEnd < end ? Int(nameEnd) + 1 : Int(end)) ..< Int(end) }
-    var nameNeedsDecoding: Bool { escapes & 1 != 0 }
-    var valueNeedsDecoding: Bool { escapes & 2 != 0 }
+    var nameNeedsDecoding: Bool { nameEndBits & Self.flag != 0 }
+    var valueNeedsDecoding: Bool { endBits & Self.flag != 0 }
+    /// Whether the name or the value needs decoding.
+    var needsDecoding: Bool { (nameEndBits | endBits) & Self.flag != 0 }
 
-    static let zero = RawParameter(start: 0, nameEnd: 0, end: 0, escapes: 0)
+    /// An empty slot (a plain initializer, not a static: no lazy-global check per parse).
+    init() {
+        start = 0
+        nameEndBits = 0
+        endBits = 0
+    }
 }
 
 /// The positions of a URL's parameters: the first eight inline, the rest in an array, so
@@ -22,7 +40,8 @@ struct ParameterStorage: Sendable {
     static let inlineCapacity = 8
     private var inline: (RawParameter, RawParameter, RawParameter, RawParameter,
                          RawParameter, RawParameter, RawParameter, RawParameter)
-        = (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
+        = (RawParameter(), RawParameter(), RawParameter(), RawParameter(),
+           RawParameter(), RawParameter(), RawParameter(), RawParameter())
     private var overflow: [RawParameter] = []
     private(set) var count = 0
 
@@ -129,7 +148,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
             var position = positions.lowerBound
             while position < positions.upperBound {
                 let item = storage[position]
-                if item.escapes != 0 { break }
+                if item.needsDecoding { break }
                 try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]), UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
                 position += 1
             }
@@ -137,14 +156,14 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
             var scratchSize = 0
             for later in position ..< positions.upperBound {
                 let item = storage[later]
-                if item.escapes != 0 { scratchSize = Swift.max(scratchSize, Int(item.end &- item.start)) }
+                if item.needsDecoding { scratchSize = Swift.max(scratchSize, Int(item.end &- item.start)) }
             }
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
                 for later in position ..< positions.upperBound {
                     let item = storage[later]
                     let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
                     let value = UnsafeBufferPointer(rebasing: bytes[item.valueRange])
-                    if item.escapes == 0 {
+                    if !item.needsDecoding {
                         try body(name, value)
                         continue
                     }
