@@ -98,6 +98,9 @@ extension CallbackURL {
 private struct Parser {
     let limits: ParsingLimits
     let bytes: UnsafeBufferPointer<UInt8>
+    /// `CharacterClass.lookup`, read once: every access to the global checks that it is
+    /// initialized (a `swift_once` call).
+    let table: UnsafePointer<UInt16>
     /// The `CallbackURL`'s parts and parameter table, written in place.
     let parts: UnsafeMutablePointer<CallbackURL.Parts>
     let parameters: UnsafeMutablePointer<ParameterStorage>
@@ -106,6 +109,7 @@ private struct Parser {
          parameters: UnsafeMutablePointer<ParameterStorage>) {
         self.limits = limits
         self.bytes = bytes
+        self.table = CharacterClass.lookup
         self.parts = parts
         self.parameters = parameters
     }
@@ -155,7 +159,6 @@ private struct Parser {
     /// and the bounds check once per round.
     @inline(__always)
     private func skip(_ allowed: CharacterClass, from start: Int) -> Int {
-        let table = CharacterClass.lookup
         let mask = allowed.rawValue
         let p = bytes.baseAddress.unsafelyUnwrapped
         let n = bytes.count
@@ -170,6 +173,9 @@ private struct Parser {
         while i < n && table[Int(p[i])] & mask != 0 { i &+= 1 }
         return i
     }
+
+    @inline(__always)
+    private func isHexDigit(_ byte: UInt8) -> Bool { table[Int(byte)] & CharacterClass.hexDigit.rawValue != 0 }
 
     /// Returns the offset of the scheme's ':'.
     private func parseScheme() throws(ParseError) -> Int {
@@ -296,8 +302,7 @@ private struct Parser {
             if i == n { break }
             let byte = bytes[i]
             if byte == UInt8(ascii: "%") {
-                guard i + 2 < n, CharacterClass.hexDigit.contains(bytes[i + 1]),
-                      CharacterClass.hexDigit.contains(bytes[i + 2]) else {
+                guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
                     throw ParseError(.invalidPercentEncoding, at: i, "'%' in the \(name) is not followed by two hexadecimal digits")
                 }
                 i += 3
@@ -318,8 +323,7 @@ private struct Parser {
         var i = range.lowerBound
         while i < range.upperBound {
             if bytes[i] == UInt8(ascii: "%") {
-                guard i + 2 < range.upperBound, CharacterClass.hexDigit.contains(bytes[i + 1]),
-                      CharacterClass.hexDigit.contains(bytes[i + 2]) else {
+                guard i + 2 < range.upperBound, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
                     throw ParseError(.invalidPercentEncoding, at: i, "'%' is not followed by two hexadecimal digits")
                 }
                 i += 3
@@ -334,7 +338,6 @@ private struct Parser {
     /// The query stops at `#`; the fragment runs to the end.
     private mutating func scanParameters(from start: Int, allowed: CharacterClass, name: StaticString) throws(ParseError) -> Int {
         let n = bytes.count
-        let table = CharacterClass.lookup
         let bit = allowed.rawValue
         let plain: CharacterClass = allowed == .query ? .queryPlain : .fragmentPlain
         var pairStart = start
@@ -359,8 +362,7 @@ private struct Parser {
                 if equals < 0 { equals = i }
                 i += 1
             } else if byte == UInt8(ascii: "%") {
-                guard i + 2 < n, CharacterClass.hexDigit.contains(bytes[i + 1]),
-                      CharacterClass.hexDigit.contains(bytes[i + 2]) else {
+                guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
                     throw ParseError(.invalidPercentEncoding, at: i, "'%' in the \(name) is not followed by two hexadecimal digits")
                 }
                 sawPercent = true

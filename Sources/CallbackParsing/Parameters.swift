@@ -61,6 +61,30 @@ struct ParameterStorage: Sendable {
         }
     }
 
+    /// Calls `body` with the pair at each position of `positions`, in order, read through
+    /// pointers (one copy of the inline table, none of the overflow).
+    @inline(__always)
+    func forEach(in positions: Range<Int>, _ body: (RawParameter) throws -> Void) rethrows {
+        var table = inline
+        try withUnsafePointer(to: &table) { tuple in
+            try tuple.withMemoryRebound(to: RawParameter.self, capacity: Self.inlineCapacity) { first in
+                let inlineEnd = Swift.min(positions.upperBound, Self.inlineCapacity)
+                var position = positions.lowerBound
+                while position < inlineEnd {
+                    try body(first[position])
+                    position += 1
+                }
+                guard position < positions.upperBound else { return }
+                try overflow.withUnsafeBufferPointer { rest in
+                    while position < positions.upperBound {
+                        try body(rest[position - Self.inlineCapacity])
+                        position += 1
+                    }
+                }
+            }
+        }
+    }
+
     mutating func append(_ parameter: RawParameter) {
         switch count {
         case 0: inline.0 = parameter
@@ -142,31 +166,28 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows {
         guard !positions.isEmpty else { return }
-        var source = source
-        try source.withUTF8 { bytes in
-            // Until the first parameter that needs decoding, hand out the URL's own bytes.
+        try withSourceUTF8 { bytes in
+            // Hand out the URL's own bytes for what needs no decoding; decode the rest into
+            // one stack buffer as long as the longest pair that needs it (made on first need).
+            var scratchSize = -1
+            var firstEscaped = positions.upperBound
             var position = positions.lowerBound
-            while position < positions.upperBound {
-                let item = storage[position]
-                if item.needsDecoding { break }
-                try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]), UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
+            try storage.forEach(in: positions) { item in
+                if item.needsDecoding {
+                    if scratchSize < 0 { firstEscaped = position; scratchSize = 0 }
+                    scratchSize = Swift.max(scratchSize, Int(item.end &- item.start))
+                } else if scratchSize < 0 {
+                    try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]),
+                             UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
+                }
                 position += 1
             }
-            guard position < positions.upperBound else { return }
-            var scratchSize = 0
-            for later in position ..< positions.upperBound {
-                let item = storage[later]
-                if item.needsDecoding { scratchSize = Swift.max(scratchSize, Int(item.end &- item.start)) }
-            }
+            guard scratchSize >= 0 else { return }
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
-                for later in position ..< positions.upperBound {
-                    let item = storage[later]
+                try storage.forEach(in: firstEscaped ..< positions.upperBound) { item in
                     let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
                     let value = UnsafeBufferPointer(rebasing: bytes[item.valueRange])
-                    if !item.needsDecoding {
-                        try body(name, value)
-                        continue
-                    }
+                    guard item.needsDecoding else { return try body(name, value) }
                     // Decoding never lengthens: the name's bytes, then the value's, fit.
                     let decodedName = item.nameNeedsDecoding ? Self.decode(name, into: scratch, at: 0) : name
                     let valueStart = item.nameNeedsDecoding ? decodedName.count : 0
@@ -175,6 +196,14 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
                 }
             }
         }
+    }
+
+    /// The URL's UTF-8 without copying the string (it was made contiguous when parsed).
+    @inline(__always)
+    private func withSourceUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let result = try source.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = source
+        return try copy.withUTF8(body)
     }
 
     private static func decode(_ raw: UnsafeBufferPointer<UInt8>, into scratch: UnsafeMutableBufferPointer<UInt8>,
