@@ -29,9 +29,8 @@ enum BenchRouter {
         guard selected("parse_classify_validate") else { return }
         let input = Corpus.typical
         func ours() { classifyOnce(input) }
-        let oursNs = measure(operations: 1) { ours() }
+        let (oursNs, theirs) = measurePair(operations: 1, ours: { ours() }, theirs: { foundationParse([input]) })
         let allocs = allocations(operations: 1) { ours() }
-        let theirs = measure(operations: 1) { foundationParse([input]) }
         report("parse_classify_validate", ours: oursNs, foundation: theirs, allocs: allocs,
                note: "Foundation column: URLComponents + queryItems alone, no checks")
     }

@@ -27,17 +27,21 @@ func nanoseconds() -> UInt64 {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
-/// Median ns per operation of `body`, which performs `operations` operations per call.
-func measure(operations: Int, minimumNanoseconds: UInt64 = 20_000_000, _ body: () -> Void) -> Double {
+/// How many calls of `body` take about `target` nanoseconds (at least one).
+func calibrate(_ target: UInt64, _ body: () -> Void) -> Int {
     body() // warm up
     var iterations = 1
     while true {
         let start = nanoseconds()
         for _ in 0 ..< iterations { body() }
-        let elapsed = nanoseconds() - start
-        if elapsed >= minimumNanoseconds / UInt64(repetitions) || iterations >= 1 << 20 { break }
+        if nanoseconds() - start >= target || iterations >= 1 << 20 { return iterations }
         iterations *= 2
     }
+}
+
+/// Median ns per operation of `body`, which performs `operations` operations per call.
+func measure(operations: Int, minimumNanoseconds: UInt64 = 20_000_000, _ body: () -> Void) -> Double {
+    let iterations = calibrate(minimumNanoseconds / UInt64(repetitions), body)
     var samples: [Double] = []
     for _ in 0 ..< repetitions {
         let start = nanoseconds()
@@ -46,6 +50,34 @@ func measure(operations: Int, minimumNanoseconds: UInt64 = 20_000_000, _ body: (
     }
     samples.sort()
     return samples[samples.count / 2]
+}
+
+/// Medians for ours and Foundation, measured in turns (ours, theirs, theirs, ours, …):
+/// on a shared machine whose speed drifts, both sides see the same drift, so their ratio
+/// holds even when the absolute times move.
+func measurePair(operations: Int, minimumNanoseconds: UInt64 = 20_000_000,
+                 ours: () -> Void, theirs: () -> Void) -> (ours: Double, theirs: Double) {
+    let target = minimumNanoseconds / UInt64(repetitions)
+    let oursIterations = calibrate(target, ours)
+    let theirIterations = calibrate(target, theirs)
+    func sample(_ iterations: Int, _ body: () -> Void) -> Double {
+        let start = nanoseconds()
+        for _ in 0 ..< iterations { body() }
+        return Double(nanoseconds() - start) / Double(iterations * operations)
+    }
+    var oursSamples: [Double] = [], theirSamples: [Double] = []
+    for repetition in 0 ..< repetitions {
+        if repetition % 2 == 0 {
+            oursSamples.append(sample(oursIterations, ours))
+            theirSamples.append(sample(theirIterations, theirs))
+        } else {
+            theirSamples.append(sample(theirIterations, theirs))
+            oursSamples.append(sample(oursIterations, ours))
+        }
+    }
+    oursSamples.sort()
+    theirSamples.sort()
+    return (oursSamples[repetitions / 2], theirSamples[repetitions / 2])
 }
 
 /// Heap allocations per operation of `body`.
@@ -126,8 +158,8 @@ func foundationParse(_ inputs: [String]) {
 func parseRow(_ name: String, _ inputs: [String], note: String = "") {
     guard selected(name) else { return }
     let bytes = inputs.reduce(0) { $0 + $1.utf8.count }
-    let ours = measure(operations: inputs.count) { oursParse(inputs) }
-    let theirs = measure(operations: inputs.count) { foundationParse(inputs) }
+    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursParse(inputs) },
+                                     theirs: { foundationParse(inputs) })
     let allocs = allocations(operations: inputs.count) { oursParse(inputs) }
     report(name, ours: ours, foundation: theirs, allocs: allocs, bytes: bytes / inputs.count, note: note)
 }
@@ -155,8 +187,8 @@ parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic c
 parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
 if selected("parse_strings") {
     let inputs = Corpus.realistic
-    let ours = measure(operations: inputs.count) { oursParseStrings(inputs) }
-    let theirs = measure(operations: inputs.count) { foundationParse(inputs) }
+    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursParseStrings(inputs) },
+                                     theirs: { foundationParse(inputs) })
     let allocs = allocations(operations: inputs.count) { oursParseStrings(inputs) }
     report("parse_strings", ours: ours, foundation: theirs, allocs: allocs,
            note: "as parse, every name and value copied into a String")
@@ -176,19 +208,18 @@ if CommandLine.arguments.contains("--per-url") {
     // Each realistic callback on its own: where the mix's time goes.
     for input in Corpus.realistic {
         let one = [input]
-        let ours = measure(operations: 1, minimumNanoseconds: 5_000_000) { oursParse(one) }
-        let theirs = measure(operations: 1, minimumNanoseconds: 5_000_000) { foundationParse(one) }
+        let (ours, theirs) = measurePair(operations: 1, minimumNanoseconds: 5_000_000, ours: { oursParse(one) },
+                                         theirs: { foundationParse(one) })
         print("URL ours_ns=\(format(ours)) foundation_ns=\(format(theirs)) speedup=\(format(theirs / ours))x bytes=\(input.utf8.count) \(input.prefix(70))")
     }
     exit(0)
 }
 if selected("validate_only") {
     let inputs = Corpus.realistic
-    let ours = measure(operations: inputs.count) { oursValidate(inputs) }
-    let allocs = allocations(operations: inputs.count) { oursValidate(inputs) }
-    let theirs = measure(operations: inputs.count) {
+    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursValidate(inputs) }, theirs: {
         for input in inputs { consume(URLComponents(string: input) == nil ? 0 : 1) }
-    }
+    })
+    let allocs = allocations(operations: inputs.count) { oursValidate(inputs) }
     report("validate_only", ours: ours, foundation: theirs, allocs: allocs, note: "parse without decoding values")
 }
 parseRow("parse_hostile", Corpus.hostile, note: "\(Corpus.hostile.count) hostile inputs, most refused")
