@@ -342,7 +342,9 @@ private struct Parser {
         let plain: CharacterClass = allowed == .query ? .queryPlain : .fragmentPlain
         var pairStart = start
         var equals = -1
-        var sawPercent = false
+        // Only an escape of a byte past 0x7F (`%80`–`%FF`) can make the decoded bytes
+        // invalid UTF-8: the raw bytes are ASCII, and so is every lower escape.
+        var sawHighEscape = false
         // Bit 0: the name needs decoding; bit 1: the value does.
         var escapes: UInt8 = 0
         var i = start
@@ -352,10 +354,10 @@ private struct Parser {
             if i == n { break }
             let byte = bytes[i]
             if byte == UInt8(ascii: "&") {
-                if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawPercent, escapes: escapes) }
+                if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawHighEscape, escapes: escapes) }
                 pairStart = i + 1
                 equals = -1
-                sawPercent = false
+                sawHighEscape = false
                 escapes = 0
                 i += 1
             } else if byte == UInt8(ascii: "=") {
@@ -365,7 +367,7 @@ private struct Parser {
                 guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
                     throw ParseError(.invalidPercentEncoding, at: i, "'%' in the \(name) is not followed by two hexadecimal digits")
                 }
-                sawPercent = true
+                if bytes[i + 1] >= UInt8(ascii: "8") { sawHighEscape = true } // 8-9, A-F, a-f
                 escapes |= equals < 0 ? 1 : 2
                 i += 3
             } else if byte == UInt8(ascii: "+") {
@@ -379,7 +381,7 @@ private struct Parser {
                 throw ParseError(.invalidCharacter, at: i, "the \(name) contains \(describeByte(byte))")
             }
         }
-        if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawPercent, escapes: escapes) }
+        if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawHighEscape, escapes: escapes) }
         return i
     }
 

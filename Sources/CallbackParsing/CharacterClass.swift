@@ -72,13 +72,11 @@ struct CharacterClass: OptionSet {
     }()
 }
 
+/// The value of a hex digit the parser has already checked (`0-9`, `A-F`, `a-f`), without
+/// a branch: digits have bit 6 clear, letters set, and a letter's low nibble is 1–6.
 @inline(__always)
 func hexValue(_ byte: UInt8) -> UInt8 {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte &- UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte &- UInt8(ascii: "a") &+ 10
-    default: return byte &- UInt8(ascii: "A") &+ 10
-    }
+    (byte & 0x0F) &+ 9 &* (byte >> 6)
 }
 
 /// A byte that no component accepts raw: C0 controls, space, DEL, and every non-ASCII byte.

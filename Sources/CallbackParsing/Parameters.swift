@@ -206,14 +206,11 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         return try copy.withUTF8(body)
     }
 
+    /// Decodes `raw` into `scratch` from `start`: one pass, no closure per byte.
     private static func decode(_ raw: UnsafeBufferPointer<UInt8>, into scratch: UnsafeMutableBufferPointer<UInt8>,
                                at start: Int) -> UnsafeBufferPointer<UInt8> {
-        var count = 0
-        PercentDecoding.forEachDecodedByte(raw, plusIsSpace: true) { byte in
-            scratch[start + count] = byte
-            count += 1
-        }
-        return UnsafeBufferPointer(rebasing: scratch[start ..< start + count])
+        let count = PercentDecoding.decode(raw, into: scratch.baseAddress.unsafelyUnwrapped + start)
+        return UnsafeBufferPointer(start: scratch.baseAddress.unsafelyUnwrapped + start, count: count)
     }
 
     /// The names, decoded, in order.

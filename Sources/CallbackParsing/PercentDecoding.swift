@@ -26,6 +26,36 @@ enum PercentDecoding {
         }
     }
 
+    /// Decodes form-urlencoded `raw` (`+` is a space) into `out`, which has room for
+    /// `raw.count` bytes; returns how many it wrote.
+    @inline(__always)
+    static func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let p = raw.baseAddress else { return 0 }
+        let n = raw.count
+        var i = 0
+        var count = 0
+        while i < n {
+            // A run of bytes that stand for themselves, then one escape.
+            var byte = p[i]
+            while byte != UInt8(ascii: "%") && byte != UInt8(ascii: "+") {
+                out[count] = byte
+                count &+= 1
+                i &+= 1
+                if i == n { return count }
+                byte = p[i]
+            }
+            if byte == UInt8(ascii: "+") {
+                out[count] = 0x20
+                i &+= 1
+            } else {
+                out[count] = hexValue(p[i &+ 1]) << 4 | hexValue(p[i &+ 2])
+                i &+= 3
+            }
+            count &+= 1
+        }
+        return count
+    }
+
     /// The decoded bytes as a `String`. The caller has already checked they are UTF-8.
     static func decode(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String {
         if !needsDecoding(raw, plusIsSpace: plusIsSpace) {
