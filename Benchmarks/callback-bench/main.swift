@@ -164,14 +164,15 @@ func parseRow(_ name: String, _ inputs: [String], note: String = "") {
     report(name, ours: ours, foundation: theirs, allocs: allocs, bytes: bytes / inputs.count, note: note)
 }
 
-/// `--profile N [--url URL]`: parse the typical callback (or URL) N times and exit, for
-/// callgrind (instructions per parse = total / N after subtracting a `--profile 0` run).
+/// `--profile N [--url URL | --realistic]`: parse the typical callback (or URL, or the
+/// realistic set) N times and exit, for callgrind (instructions per parse = total / N
+/// after subtracting a `--profile 0` run).
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
    let count = Int(CommandLine.arguments[index + 1]) {
     let url = CommandLine.arguments.firstIndex(of: "--url").flatMap {
         $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
     }
-    let inputs = [url ?? Corpus.typical]
+    let inputs = CommandLine.arguments.contains("--realistic") ? Corpus.realistic : [url ?? Corpus.typical]
     if CommandLine.arguments.contains("--classify") {
         for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
     } else if CommandLine.arguments.contains("--foundation") {
