@@ -223,18 +223,20 @@ private struct Parser {
         let n = bytes.count
         var end = start
         var at: Int? = nil
-        while end < n {
+        while true {
+            // Every printable byte but `/ ? # @` passes here; the host, port and userinfo
+            // are checked below.
+            end = skip(.authority, from: end)
+            guard end < n else { break }
             let byte = bytes[end]
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            if isForbiddenEverywhere(byte) {
+            if byte != UInt8(ascii: "@") {
                 throw ParseError(.invalidCharacter, at: end, "the authority contains \(describeByte(byte))")
             }
-            if byte == UInt8(ascii: "@") {
-                if at != nil {
-                    throw ParseError(.invalidAuthority, at: end, "the authority contains more than one '@'")
-                }
-                at = end
+            if at != nil {
+                throw ParseError(.invalidAuthority, at: end, "the authority contains more than one '@'")
             }
+            at = end
             end += 1
         }
 
@@ -261,6 +263,9 @@ private struct Parser {
                 throw ParseError(.invalidHost, at: hostEnd, "only a port may follow an IP literal")
             }
         } else {
+            // A registered name or IPv4 address runs to the port's ':'; Host.parse names
+            // any byte it refuses on the way.
+            hostEnd = skip(.regName, from: hostStart)
             while hostEnd < end && bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
         }
         parts.pointee.host = try Host.parse(UnsafeBufferPointer(rebasing: bytes[hostStart ..< hostEnd]), base: hostStart)
@@ -338,7 +343,6 @@ private struct Parser {
     /// The query stops at `#`; the fragment runs to the end.
     private mutating func scanParameters(from start: Int, allowed: CharacterClass, name: StaticString) throws(ParseError) -> Int {
         let n = bytes.count
-        let bit = allowed.rawValue
         let plain: CharacterClass = allowed == .query ? .queryPlain : .fragmentPlain
         var pairStart = start
         var equals = -1
@@ -353,15 +357,21 @@ private struct Parser {
             i = skip(plain, from: i)
             if i == n { break }
             let byte = bytes[i]
-            if byte == UInt8(ascii: "&") {
-                if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawHighEscape, escapes: escapes) }
-                pairStart = i + 1
-                equals = -1
-                sawHighEscape = false
-                escapes = 0
-                i += 1
-            } else if byte == UInt8(ascii: "=") {
-                if equals < 0 { equals = i }
+            // `=` and `&` first, tested apart from the rarer bytes: a chain of equality
+            // tests on one byte becomes a jump table, whose indirect branch the processor
+            // mispredicts far more often (cachegrind: 3.5 a URL on the realistic set).
+            if table[Int(byte)] & CharacterClass.formDelimiter.rawValue != 0 {
+                if byte == UInt8(ascii: "=") {
+                    if equals < 0 { equals = i }
+                } else if byte == UInt8(ascii: "&") {
+                    if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawHighEscape, escapes: escapes) }
+                    pairStart = i + 1
+                    equals = -1
+                    sawHighEscape = false
+                    escapes = 0
+                } else { // "+", a space once decoded
+                    escapes |= equals < 0 ? 1 : 2
+                }
                 i += 1
             } else if byte == UInt8(ascii: "%") {
                 guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
@@ -370,14 +380,10 @@ private struct Parser {
                 if bytes[i + 1] >= UInt8(ascii: "8") { sawHighEscape = true } // 8-9, A-F, a-f
                 escapes |= equals < 0 ? 1 : 2
                 i += 3
-            } else if byte == UInt8(ascii: "+") {
-                escapes |= equals < 0 ? 1 : 2
-                i += 1
-            } else if table[Int(byte)] & bit != 0 {
-                i += 1
             } else if byte == UInt8(ascii: "#") && allowed == .query {
                 break
             } else {
+                // Every byte the component allows but the loop stops at is handled above.
                 throw ParseError(.invalidCharacter, at: i, "the \(name) contains \(describeByte(byte))")
             }
         }

@@ -24,6 +24,8 @@ struct CharacterClass: OptionSet {
     static let queryPlain = CharacterClass(rawValue: 1 << 8)
     /// The same for the fragment.
     static let fragmentPlain = CharacterClass(rawValue: 1 << 9)
+    /// What the authority's first pass steps over: printable ASCII but `/ ? # @`.
+    static let authority = CharacterClass(rawValue: 1 << 10)
 
     /// Whether `byte` is in this class's set (for several classes: in any of them).
     @inline(__always)
@@ -63,6 +65,7 @@ struct CharacterClass: OptionSet {
         add(Array("{}^\\#".utf8), [.fragment])
         add(digit + Array("abcdefABCDEF".utf8), .hexDigit)
         add(Array("&=+".utf8), .formDelimiter)
+        add(Array(0x21 ..< 0x7F).filter { !"/?#@".utf8.contains($0) }, .authority)
         for byte in 0 ..< 256 {
             let entry = CharacterClass(rawValue: table[byte])
             if entry.contains(.query) && !entry.contains(.formDelimiter) { table[byte] |= queryPlain.rawValue }

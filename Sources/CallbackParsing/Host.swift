@@ -143,8 +143,10 @@ extension Host {
         }
 
         var hasUpper = false
+        let table = CharacterClass.lookup // once: each access to the global is a swift_once call
+        let regName = CharacterClass.regName.rawValue
         for (i, byte) in raw.enumerated() {
-            if !CharacterClass.regName.contains(byte) {
+            if table[Int(byte)] & regName == 0 {
                 if isForbiddenEverywhere(byte) {
                     throw ParseError(.invalidCharacter, at: base + i, "the host contains \(describeByte(byte))")
                 }
@@ -153,7 +155,7 @@ extension Host {
                 }
                 throw ParseError(.invalidHost, at: base + i, "the host contains \(describeByte(byte))")
             }
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUpper = true }
+            hasUpper = hasUpper || byte &- UInt8(ascii: "A") < 26
         }
         if endsInANumber(raw) {
             guard let address = parseDottedDecimal(raw) else {
