@@ -101,6 +101,8 @@ private struct Parser {
     /// `CharacterClass.lookup`, read once: every access to the global checks that it is
     /// initialized (a `swift_once` call).
     let table: UnsafePointer<UInt16>
+    /// `limits.maxValueLength`, clamped once (the property is settable past what init clamps).
+    let maxValueLength: Int
     /// The `CallbackURL`'s parts and parameter table, written in place.
     let parts: UnsafeMutablePointer<CallbackURL.Parts>
     let parameters: UnsafeMutablePointer<ParameterStorage>
@@ -110,6 +112,7 @@ private struct Parser {
         self.limits = limits
         self.bytes = bytes
         self.table = CharacterClass.lookup
+        self.maxValueLength = min(max(0, limits.maxValueLength), ParsingLimits.largestLength)
         self.parts = parts
         self.parameters = parameters
     }
@@ -163,12 +166,16 @@ private struct Parser {
         let p = bytes.baseAddress.unsafelyUnwrapped
         let n = bytes.count
         var i = start
-        while i &+ 4 <= n {
+        while i &+ 8 <= n {
             if table[Int(p[i])] & mask == 0 { return i }
             if table[Int(p[i &+ 1])] & mask == 0 { return i &+ 1 }
             if table[Int(p[i &+ 2])] & mask == 0 { return i &+ 2 }
             if table[Int(p[i &+ 3])] & mask == 0 { return i &+ 3 }
-            i &+= 4
+            if table[Int(p[i &+ 4])] & mask == 0 { return i &+ 4 }
+            if table[Int(p[i &+ 5])] & mask == 0 { return i &+ 5 }
+            if table[Int(p[i &+ 6])] & mask == 0 { return i &+ 6 }
+            if table[Int(p[i &+ 7])] & mask == 0 { return i &+ 7 }
+            i &+= 8
         }
         while i < n && table[Int(p[i])] & mask != 0 { i &+= 1 }
         return i
@@ -399,7 +406,6 @@ private struct Parser {
         }
         let nameEnd = equals >= 0 ? equals : pair.upperBound
         let valueStart = equals >= 0 ? equals + 1 : pair.upperBound
-        let maxValueLength = min(max(0, limits.maxValueLength), ParsingLimits.largestLength)
         if nameEnd - pair.lowerBound > maxValueLength {
             throw ParseError(.tooLong, at: pair.lowerBound, "a parameter name is longer than \(maxValueLength) bytes")
         }

@@ -44,6 +44,9 @@ struct ParameterStorage: Sendable {
            RawParameter(), RawParameter(), RawParameter(), RawParameter())
     private var overflow: [RawParameter] = []
     private(set) var count = 0
+    /// The longest pair (name, `=` and value, as written) that needs decoding, 0 when none
+    /// does: the scratch buffer `forEachDecodedUTF8` needs, known without a first pass.
+    private(set) var longestEscapedPair: UInt32 = 0
 
     subscript(position: Int) -> RawParameter {
         // A switch, not a pointer into the tuple: taking the tuple's address can make
@@ -89,6 +92,9 @@ struct ParameterStorage: Sendable {
     /// by the parser, so nothing is copied): a `switch` on `count` here compiled to a jump
     /// table whose indirect branch was mispredicted about twice a URL.
     mutating func append(_ parameter: RawParameter) {
+        if parameter.needsDecoding {
+            longestEscapedPair = Swift.max(longestEscapedPair, parameter.end &- parameter.start)
+        }
         if count < Self.inlineCapacity {
             let position = count
             withUnsafeMutablePointer(to: &inline) { tuple in
@@ -166,24 +172,18 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     ) rethrows {
         guard !positions.isEmpty else { return }
         try withSourceUTF8 { bytes in
-            // Hand out the URL's own bytes for what needs no decoding; decode the rest into
-            // one stack buffer as long as the longest pair that needs it (made on first need).
-            var scratchSize = -1
-            var firstEscaped = positions.upperBound
-            var position = positions.lowerBound
-            try storage.forEach(in: positions) { item in
-                if item.needsDecoding {
-                    if scratchSize < 0 { firstEscaped = position; scratchSize = 0 }
-                    scratchSize = Swift.max(scratchSize, Int(item.end &- item.start))
-                } else if scratchSize < 0 {
+            let scratchSize = Int(storage.longestEscapedPair)
+            guard scratchSize > 0 else {
+                // Nothing needs decoding: every name and value is the URL's own bytes.
+                return try storage.forEach(in: positions) { item in
                     try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]),
                              UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
                 }
-                position += 1
             }
-            guard scratchSize >= 0 else { return }
+            // What holds `%XX` or `+` is decoded into one stack buffer as long as the
+            // longest such pair; the rest is still handed out from the URL.
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
-                try storage.forEach(in: firstEscaped ..< positions.upperBound) { item in
+                try storage.forEach(in: positions) { item in
                     let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
                     let value = UnsafeBufferPointer(rebasing: bytes[item.valueRange])
                     guard item.needsDecoding else { return try body(name, value) }
