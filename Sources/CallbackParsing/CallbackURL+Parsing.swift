@@ -315,14 +315,14 @@ private struct Parser {
             let byte = bytes[i]
             if byte == UInt8(ascii: "%") {
                 guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
-                    throw ParseError(.invalidPercentEncoding, at: i, "'%' in the \(name) is not followed by two hexadecimal digits")
+                    throw Self.badEscape(at: i, in: name)
                 }
                 i += 3
                 continue
             }
             if allowed != .fragment && byte == UInt8(ascii: "#") { break }
             if stopAtQuestionMark && byte == UInt8(ascii: "?") { break }
-            throw ParseError(.invalidCharacter, at: i, "the \(name) contains \(describeByte(byte))")
+            throw Self.badCharacter(byte, at: i, in: name)
         }
         if allowed == .path {
             parts.pointee.pathStart = UInt32(truncatingIfNeeded: start)
@@ -382,7 +382,7 @@ private struct Parser {
                 i += 1
             } else if byte == UInt8(ascii: "%") {
                 guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
-                    throw ParseError(.invalidPercentEncoding, at: i, "'%' in the \(name) is not followed by two hexadecimal digits")
+                    throw Self.badEscape(at: i, in: name)
                 }
                 if bytes[i + 1] >= UInt8(ascii: "8") { sawHighEscape = true } // 8-9, A-F, a-f
                 escapes |= equals < 0 ? 1 : 2
@@ -391,7 +391,7 @@ private struct Parser {
                 break
             } else {
                 // Every byte the component allows but the loop stops at is handled above.
-                throw ParseError(.invalidCharacter, at: i, "the \(name) contains \(describeByte(byte))")
+                throw Self.badCharacter(byte, at: i, in: name)
             }
         }
         if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawHighEscape, escapes: escapes) }
@@ -399,25 +399,46 @@ private struct Parser {
     }
 
     /// Records one pair after checking the limits and, when it holds escapes, that its
-    /// decoded bytes are UTF-8 (raw bytes are already known to be ASCII).
+    /// decoded bytes are UTF-8 (raw bytes are already known to be ASCII). The refusals
+    /// are built out of line: the common path stays a few compares and a store.
     private mutating func addParameter(_ pair: Range<Int>, equals: Int, checkUTF8: Bool, escapes: UInt8) throws(ParseError) {
-        guard parameters.pointee.count < limits.maxParameters else {
-            throw ParseError(.tooManyParameters, at: pair.lowerBound, "more than \(limits.maxParameters) parameters")
-        }
         let nameEnd = equals >= 0 ? equals : pair.upperBound
-        let valueStart = equals >= 0 ? equals + 1 : pair.upperBound
-        if nameEnd - pair.lowerBound > maxValueLength {
-            throw ParseError(.tooLong, at: pair.lowerBound, "a parameter name is longer than \(maxValueLength) bytes")
-        }
-        if pair.upperBound - valueStart > maxValueLength {
-            throw ParseError(.tooLong, at: valueStart, "a parameter value is longer than \(maxValueLength) bytes")
+        let valueStart = equals >= 0 ? equals &+ 1 : pair.upperBound
+        if parameters.pointee.count >= limits.maxParameters || nameEnd &- pair.lowerBound > maxValueLength
+            || pair.upperBound &- valueStart > maxValueLength {
+            throw limitRefusal(pair, nameEnd: nameEnd, valueStart: valueStart)
         }
         if checkUTF8 {
             try checkDecodedUTF8(pair.lowerBound ..< nameEnd)
             try checkDecodedUTF8(valueStart ..< pair.upperBound)
         }
-        parameters.pointee.append(RawParameter(start: UInt32(pair.lowerBound), nameEnd: UInt32(nameEnd),
-                                             end: UInt32(pair.upperBound), escapes: escapes))
+        parameters.pointee.append(RawParameter(start: UInt32(truncatingIfNeeded: pair.lowerBound),
+                                               nameEnd: UInt32(truncatingIfNeeded: nameEnd),
+                                               end: UInt32(truncatingIfNeeded: pair.upperBound), escapes: escapes))
+    }
+
+    // Refusals built out of line, so that the loops that may throw them keep their
+    // registers for the bytes.
+    @inline(never)
+    private static func badEscape(at offset: Int, in name: StaticString) -> ParseError {
+        ParseError(.invalidPercentEncoding, at: offset, "'%' in the \(name) is not followed by two hexadecimal digits")
+    }
+
+    @inline(never)
+    private static func badCharacter(_ byte: UInt8, at offset: Int, in name: StaticString) -> ParseError {
+        ParseError(.invalidCharacter, at: offset, "the \(name) contains \(describeByte(byte))")
+    }
+
+    /// Which limit the pair broke, as the refusal to throw.
+    @inline(never)
+    private func limitRefusal(_ pair: Range<Int>, nameEnd: Int, valueStart: Int) -> ParseError {
+        if parameters.pointee.count >= limits.maxParameters {
+            return ParseError(.tooManyParameters, at: pair.lowerBound, "more than \(limits.maxParameters) parameters")
+        }
+        if nameEnd - pair.lowerBound > maxValueLength {
+            return ParseError(.tooLong, at: pair.lowerBound, "a parameter name is longer than \(maxValueLength) bytes")
+        }
+        return ParseError(.tooLong, at: valueStart, "a parameter value is longer than \(maxValueLength) bytes")
     }
 
     private func checkDecodedUTF8(_ part: Range<Int>) throws(ParseError) {
