@@ -108,12 +108,24 @@ func report(_ name: String, ours: Double, foundation: Double?, allocs: Double, b
 
 // MARK: The operations
 
-/// Ours: components and every decoded parameter, as UTF-8 bytes (`forEachDecodedUTF8`:
-/// no copy of what needs no decoding, a stack buffer for what does). Like the Foundation
-/// side, it consumes the lengths of the decoded names and values: the decoding happens
-/// inside the library (not inlinable here), so the optimizer cannot skip it.
+/// Ours: the parse (every component checked and located) and every decoded query
+/// parameter, as UTF-8 bytes (`forEachDecodedUTF8`: no copy of what needs no decoding, a
+/// stack buffer for what does). Like the Foundation side, it consumes the lengths of the
+/// decoded names and values: the decoding happens inside the library (not inlinable
+/// here), so the optimizer cannot skip it.
 @inline(never)
 func oursParse(_ inputs: [String]) {
+    for input in inputs {
+        guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
+        var total = 0
+        url.queryParameters.forEachDecodedUTF8 { name, value in total &+= name.count &+ value.count }
+        consume(total)
+    }
+}
+
+/// As `oursParse`, and the path read too (`pathSlice`, no copy).
+@inline(never)
+func oursParseWithPath(_ inputs: [String]) {
     for input in inputs {
         guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
         var total = url.pathSlice.utf8.count
@@ -127,7 +139,7 @@ func oursParse(_ inputs: [String]) {
 func oursParseStrings(_ inputs: [String]) {
     for input in inputs {
         guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
-        var total = url.path.utf8.count
+        var total = 0
         for parameter in url.queryParameters { total &+= parameter.name.utf8.count &+ parameter.value.utf8.count }
         consume(total)
     }
@@ -142,9 +154,20 @@ func oursValidate(_ inputs: [String]) {
     }
 }
 
-/// Foundation: URLComponents(string:) + queryItems, the usual way.
+/// Foundation: URLComponents(string:) + queryItems, the usual way (the baseline).
 @inline(never)
 func foundationParse(_ inputs: [String]) {
+    for input in inputs {
+        guard let components = URLComponents(string: input) else { consume(1); continue }
+        var total = 0
+        for item in components.queryItems ?? [] { total &+= item.name.utf8.count &+ (item.value?.utf8.count ?? 0) }
+        consume(total)
+    }
+}
+
+/// As `foundationParse`, and the path read too (`components.path`).
+@inline(never)
+func foundationParseWithPath(_ inputs: [String]) {
     for input in inputs {
         guard let components = URLComponents(string: input) else { consume(1); continue }
         var total = components.path.utf8.count
@@ -186,6 +209,14 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 print("# callback-bench: \(repetitions) repetitions, medians, ns per URL")
 parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic callbacks, components + decoded parameters")
 parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
+if selected("parse_with_path") {
+    let inputs = Corpus.realistic
+    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursParseWithPath(inputs) },
+                                     theirs: { foundationParseWithPath(inputs) })
+    let allocs = allocations(operations: inputs.count) { oursParseWithPath(inputs) }
+    report("parse_with_path", ours: ours, foundation: theirs, allocs: allocs,
+           note: "as parse, and the path read: pathSlice against components.path")
+}
 if selected("parse_strings") {
     let inputs = Corpus.realistic
     let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursParseStrings(inputs) },
