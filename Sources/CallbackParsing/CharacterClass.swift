@@ -26,6 +26,8 @@ struct CharacterClass: OptionSet {
     static let fragmentPlain = CharacterClass(rawValue: 1 << 9)
     /// What the authority's first pass steps over: printable ASCII but `/ ? # @`.
     static let authority = CharacterClass(rawValue: 1 << 10)
+    /// A registered name's bytes but `A`–`Z`: the host fast path (no case to fold).
+    static let lowercaseRegName = CharacterClass(rawValue: 1 << 11)
 
     /// Whether `byte` is in this class's set (for several classes: in any of them).
     @inline(__always)
@@ -67,6 +69,9 @@ struct CharacterClass: OptionSet {
         add(Array("&=+".utf8), .formDelimiter)
         add(Array(0x21 ..< 0x7F).filter { !"/?#@".utf8.contains($0) }, .authority)
         for byte in 0 ..< 256 {
+            if table[byte] & regName.rawValue != 0 && !(0x41 ... 0x5A).contains(byte) {
+                table[byte] |= lowercaseRegName.rawValue
+            }
             let entry = CharacterClass(rawValue: table[byte])
             if entry.contains(.query) && !entry.contains(.formDelimiter) { table[byte] |= queryPlain.rawValue }
             if entry.contains(.fragment) && !entry.contains(.formDelimiter) { table[byte] |= fragmentPlain.rawValue }

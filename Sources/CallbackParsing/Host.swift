@@ -145,7 +145,13 @@ extension Host {
         var hasUpper = false
         let table = CharacterClass.lookup // once: each access to the global is a swift_once call
         let regName = CharacterClass.regName.rawValue
-        for (i, byte) in raw.enumerated() {
+        // The usual host is a lowercase registered name: one table test a byte.
+        var lowercaseEnd = 0
+        while lowercaseEnd < raw.count && table[Int(raw[lowercaseEnd])] & CharacterClass.lowercaseRegName.rawValue != 0 {
+            lowercaseEnd &+= 1
+        }
+        for i in lowercaseEnd ..< raw.count {
+            let byte = raw[i]
             if table[Int(byte)] & regName == 0 {
                 if isForbiddenEverywhere(byte) {
                     throw ParseError(.invalidCharacter, at: base + i, "the host contains \(describeByte(byte))")
@@ -173,6 +179,11 @@ extension Host {
     static func endsInANumber(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
         var end = raw.count
         if end > 0 && raw[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        // A number's label ends in a digit, a hex digit or the `x` of a bare `0x`: most
+        // names (`com`, `callback`) are settled by their last byte.
+        guard end > 0, CharacterClass.hexDigit.contains(raw[end - 1]) || raw[end - 1] | 0x20 == UInt8(ascii: "x") else {
+            return false
+        }
         var start = end
         while start > 0 && raw[start - 1] != UInt8(ascii: ".") { start -= 1 }
         guard start < end else { return false }
