@@ -1,6 +1,14 @@
 extension CallbackURL {
+    /// Parses a URL string under the default limits. Throws a ``ParseError`` with a reason
+    /// code and byte offset.
+    public init(parsing string: String) throws(ParseError) {
+        // The default limits as constants the parser's checks fold in (`.default` is a
+        // lazily initialized global read through a `swift_once` check on every call).
+        try self.init(parsing: string, limits: ParsingLimits())
+    }
+
     /// Parses a URL string. Throws a ``ParseError`` with a reason code and byte offset.
-    public init(parsing string: String, limits: ParsingLimits = .default) throws(ParseError) {
+    public init(parsing string: String, limits: ParsingLimits) throws(ParseError) {
         var source = string
         source.makeContiguousUTF8()
         // The parser writes into these two through pointers: no result enum to build,
