@@ -52,6 +52,13 @@ import Testing
         ("http:/callback", .httpRequiresLoopbackIP),
         ("https:///callback", .httpsRequiresHost),
         ("https:/callback", .httpsRequiresHost),
+        ("https://localhost/callback", .localhostNotAllowed),
+        ("https://LOCALHOST:8443/callback", .localhostNotAllowed),
+        ("https://127.0.0.1/callback", .claimedHTTPSRequiresDomain),
+        ("https://[::1]:8443/callback", .claimedHTTPSRequiresDomain),
+        ("https://10.0.0.1/callback", .claimedHTTPSRequiresDomain),
+        ("https://intranet/callback", .claimedHTTPSRequiresDomain),
+        ("https://app./callback", .claimedHTTPSRequiresDomain),
         ("myapp://cb?tenant=a&tenant=b", .duplicateQueryParameter),
         ("myapp://cb?state=fixed", .reservedQueryParameter),
         ("myapp://cb?code=x", .reservedQueryParameter),
@@ -64,6 +71,14 @@ import Testing
         let error = refusal { try RedirectURI(string) }
         #expect(error?.reason == .invalidConfiguration)
         #expect(error?.detail.hasPrefix("rule \(rule.rawValue): ") == true, "\(String(describing: error))")
+    }
+
+    @Test func claimedHTTPSOnLocalhostOnlyWhenAllowed() throws {
+        let redirect = try RedirectURI("https://localhost:8443/callback", allowLocalhost: true)
+        #expect(!redirect.isLoopback) // loopback means the http loopback flow (RFC 8252 §7.3)
+        #expect(refusal { try RedirectURI("https://127.0.0.1/cb", allowLocalhost: true) }?.detail
+            .hasPrefix("rule claimed_https_requires_domain: ") == true)
+        _ = try RedirectURI("https://app.example.com./callback") // a fully qualified name is a domain
     }
 
     @Test(arguments: ["http://localhost/callback", "http://localhost:8080/callback"])

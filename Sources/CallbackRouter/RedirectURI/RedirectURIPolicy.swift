@@ -7,7 +7,8 @@ public enum RedirectURIPolicy: Sendable, Hashable {
     /// RFC 8252 (OAuth 2.0 for Native Apps): a private-use scheme (§7.1; reverse-DNS
     /// recommended, see ``RedirectURI/isReverseDNS``), the loopback IP literals
     /// `http://127.0.0.1` and `http://[::1]` with any port (§7.3; `localhost` only when
-    /// explicitly allowed, §8.3), or a claimed `https` URI (§7.2).
+    /// explicitly allowed, §8.3), or a claimed `https` URI on a domain (§7.2: not an IP
+    /// literal or a single label, which no app can claim).
     case native
     /// A private-use scheme only: `http` and `https` are refused whatever their case
     /// (Prelude, Clerk: "Passing an http/https redirect throws an invalid-configuration
@@ -42,6 +43,10 @@ public struct RedirectURIRule: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let localhostNotAllowed = RedirectURIRule(rawValue: "localhost_not_allowed")
     /// `https_requires_host`: a claimed `https` redirect URI names a host (RFC 8252 §7.2).
     public static let httpsRequiresHost = RedirectURIRule(rawValue: "https_requires_host")
+    /// `claimed_https_requires_domain`: a claimed `https` redirect URI names a domain an app
+    /// can claim (RFC 8252 §7.2: Universal Links, App Links): not an IP literal, not a
+    /// single label, not `localhost` unless explicitly allowed.
+    public static let claimedHTTPSRequiresDomain = RedirectURIRule(rawValue: "claimed_https_requires_domain")
     /// `not_allowlisted`: the allowlist policy has no such redirect URI (or scheme).
     public static let notAllowlisted = RedirectURIRule(rawValue: "not_allowlisted")
     /// `duplicate_query_parameter`: the registered query repeats a name (RFC 6749 §3.1).
@@ -94,8 +99,11 @@ extension RedirectURIPolicy {
                 return RuleViolation(rule: .httpRequiresLoopbackIP,
                                      explanation: "plain http is allowed only for the loopback IP literals 127.0.0.1 and [::1] (RFC 8252 §7.3)")
             }
-            if scheme == "https" && (url.host?.text ?? "").isEmpty {
-                return RuleViolation(rule: .httpsRequiresHost, explanation: "a claimed https redirect must name a host (RFC 8252 §7.2)")
+            if scheme == "https" {
+                guard let host = url.host, !host.text.isEmpty else {
+                    return RuleViolation(rule: .httpsRequiresHost, explanation: "a claimed https redirect must name a host (RFC 8252 §7.2)")
+                }
+                return RedirectURIPolicy.claimedHTTPSViolation(host, allowLocalhost: allowLocalhost)
             }
         case .allowlist(let entries):
             if !entries.contains(where: { $0.url.scheme == scheme }) {
@@ -112,6 +120,29 @@ extension RedirectURIPolicy {
         case .ipv6: return host.isLoopbackAddress
         case .registeredName: return false
         }
+    }
+
+    /// A claimed https URI is delivered to the app that proves it owns the domain (an
+    /// `apple-app-site-association` or `assetlinks.json` served over https). An IP literal
+    /// or a single-label name cannot be proven that way, so a redirect there reaches
+    /// whatever answers, not the app: refused. `localhost` follows the loopback rule.
+    static func claimedHTTPSViolation(_ host: Host, allowLocalhost: Bool) -> RuleViolation? {
+        if isLocalhost(host) {
+            return allowLocalhost ? nil : RuleViolation(
+                rule: .localhostNotAllowed,
+                explanation: "'localhost' cannot be a claimed https redirect (RFC 8252 §7.2, §8.3); use http://127.0.0.1 or [::1], or allow localhost explicitly")
+        }
+        if host.kind != .registeredName {
+            return RuleViolation(rule: .claimedHTTPSRequiresDomain,
+                                 explanation: "an https redirect to an IP address cannot be claimed by an app (RFC 8252 §7.2); use http://127.0.0.1 or [::1] for loopback (§7.3)")
+        }
+        let name = host.text.utf8
+        let labels = name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
+        if labels.count < 2 {
+            return RuleViolation(rule: .claimedHTTPSRequiresDomain,
+                                 explanation: "a claimed https redirect must name a domain the app can prove it owns (RFC 8252 §7.2), not a single label")
+        }
+        return nil
     }
 
     static func isLocalhost(_ host: Host) -> Bool {
