@@ -122,12 +122,12 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebu
     }
 
     /// The name and the value's length: values are secrets until proven otherwise.
-    public var description: String { "\(Parameters.displayName(name)): <redacted, \(value.utf8.count) bytes>" }
+    public var description: String { "\(Parameters.displayName(name, value: value)): <redacted, \(value.utf8.count) bytes>" }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["name": Parameters.displayName(name), "value": "<redacted, \(value.utf8.count) bytes>"],
+        Mirror(self, children: ["name": Parameters.displayName(name, value: value), "value": "<redacted, \(value.utf8.count) bytes>"],
                displayStyle: .struct)
     }
 }
@@ -292,6 +292,12 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
 
     /// A name as diagnostics show it: as is when it looks like a parameter name, else
     /// redacted (a bare `?SECRET` puts the secret in the name).
+    /// As `displayName(_:)`, and redacted whatever it looks like when the value is empty:
+    /// a bare `?SECRET` (or `?SECRET=`) puts the secret in the name, however name-like.
+    static func displayName(_ name: String, value: String) -> String {
+        value.isEmpty ? "<redacted name, \(name.utf8.count) bytes>" : displayName(name)
+    }
+
     static func displayName(_ name: String) -> String {
         let looksLikeName = !name.isEmpty && name.utf8.count <= 32 && name.utf8.allSatisfy {
             ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)

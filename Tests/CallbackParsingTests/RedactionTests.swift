@@ -16,6 +16,9 @@ import Testing
         "myapp://cb?code=\(secret)&state=\(secret)",
         "myapp://cb?challenge_token=\(secret)#session_id=\(secret)",
         "myapp://cb?\(secret)\(secret)\(secret)",  // a bare token-length name (42 bytes)
+        "myapp://cb?\(secret)",  // a bare name that looks like a name (14 bytes)
+        "myapp://cb?code=x&\(secret)=",  // a name with an empty value
+        "myapp://cb?code=x#\(secret)",  // a bare name in the fragment
         "myapp://cb?x=1&\(secret)%21=",  // a name that does not look like one
         "myapp://cb?a=%53%33cr%33tV4lu%33xyz",  // the secret, percent-encoded
         "myapp://user:\(secret)@cb/",
@@ -30,7 +33,7 @@ import Testing
             #expect(!output.contains("V4lu"), "\(output)")
         }
         // …while the explicit accessors do.
-        let all = (url.queryParameters.map { $0.name + "=" + $0.value } + url.fragmentParameters.map { $0.value }).joined()
+        let all = (url.queryParameters.map { $0.name + "=" + $0.value } + url.fragmentParameters.map { $0.name + "=" + $0.value }).joined()
             + (url.userinfo ?? "")
         #expect(all.contains(Self.secret))
     }
@@ -66,12 +69,17 @@ import Testing
         }
     }
 
-    @Test func shortNameLikeNamesAreShown() throws {
-        // What is NOT protected (docs/parsing.md): a name of up to 32 bytes of
-        // [A-Za-z0-9_.-] is shown, so a short secret sent as a bare name (`?TOKEN`) shows.
-        let url = try CallbackURL(parsing: "myapp://cb?Short_Name-1.x")
-        #expect(url.description.contains("Short_Name-1.x"))
-        let long = try CallbackURL(parsing: "myapp://cb?" + String(repeating: "a", count: 33))
+    @Test func aNameWithoutAValueIsRedactedHoweverNameLike() throws {
+        // A bare `?TOKEN` (or `?TOKEN=`) may put a secret in the name: such names are
+        // redacted; a name with a value is shown when it looks like one.
+        let bare = try CallbackURL(parsing: "myapp://cb?Short_Name-1.x")
+        #expect(!bare.description.contains("Short_Name"))
+        #expect(bare.description.contains("<redacted name, 14 bytes>"))
+        let empty = try CallbackURL(parsing: "myapp://cb?Short_Name-1.x=")
+        #expect(!empty.description.contains("Short_Name"))
+        let named = try CallbackURL(parsing: "myapp://cb?Short_Name-1.x=v")
+        #expect(named.description.contains("Short_Name-1.x: <redacted, 1 bytes>"))
+        let long = try CallbackURL(parsing: "myapp://cb?" + String(repeating: "a", count: 33) + "=v")
         #expect(!long.description.contains(String(repeating: "a", count: 33)))
     }
 

@@ -164,6 +164,20 @@ func expectRefused(_ case_: Refused, sourceLocation: SourceLocation = #_sourceLo
         #expect(outcome.extraValue("hd") == "example.com")
     }
 
+    @Test func neverShowsABareNameItMayBeTheSecret() throws {
+        // `?TOKEN`: the name is all there is, so descriptions and details redact it.
+        let outcome = try classify("myapp://cb?code=a&Tok3nV4lu3")
+        #expect(outcome.extraValue("Tok3nV4lu3") == "")
+        for output in [outcome.description, String(reflecting: outcome)] {
+            #expect(!output.contains("V4lu3"), "\(output)")
+        }
+        let duplicate = refusal { try classify("myapp://cb?code=a&Tok3nV4lu3&Tok3nV4lu3") }
+        #expect(duplicate?.reason == .duplicateParameter)
+        #expect(duplicate?.detail.contains("V4lu3") == false, "\(String(describing: duplicate))")
+        let named = refusal { try classify("myapp://cb?code=a&tenant=1&tenant=2") }
+        #expect(named?.detail.contains("'tenant'") == true, "a name with a value is still named")
+    }
+
     @Test func readsTheFragmentInFragmentMode() throws {
         let outcome = try classify("com.example.app:/cb?tenant=a#code=x&state=s", .oauth2,
                                    CallbackExpectations(state: "s", responseMode: .fragment))

@@ -48,7 +48,7 @@ struct ResponseParameters {
             let passiveNames = Set(passive.map(\.name))
             if let clash = items.first(where: { passiveNames.contains($0.name) }) {
                 throw CallbackError(.duplicateParameter, at: clash.offset,
-                                    "the parameter '\(displayName(clash.name))' is in both the query and the fragment")
+                                    "the parameter '\(displayName(clash.name, value: clash.value))' is in both the query and the fragment")
             }
         }
     }
@@ -56,8 +56,9 @@ struct ResponseParameters {
     /// Reads a component's parameters, refusing a duplicated name (RFC 6749 §3.1).
     private static func read(_ parameters: Parameters) throws(CallbackError) -> [Item] {
         if let duplicate = parameters.firstDuplicate() {
+            let value = parameters.indices.first { parameters.offset(at: $0) == duplicate.offset }.map { parameters[$0].value } ?? ""
             throw CallbackError(.duplicateParameter, at: duplicate.offset,
-                                "the parameter '\(displayName(duplicate.name))' occurs more than once (RFC 6749 §3.1)")
+                                "the parameter '\(displayName(duplicate.name, value: value))' occurs more than once (RFC 6749 §3.1)")
         }
         return parameters.indices.map { index in
             let parameter = parameters[index]
