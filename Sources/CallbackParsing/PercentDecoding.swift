@@ -27,29 +27,45 @@ enum PercentDecoding {
     }
 
     /// Decodes form-urlencoded `raw` (`+` is a space) into `out`, which has room for
-    /// `raw.count` bytes; returns how many it wrote.
+    /// `raw.count` bytes; returns how many it wrote (bytes past that, within `raw.count`,
+    /// may have been written too).
+    ///
+    /// Eight bytes a step where none is `%` or `+` (a word test for the two bytes, the
+    /// word copied whole); at an escape the word is still copied up to it, then the
+    /// escape is decoded. The output never runs ahead of the input, so a word written
+    /// while eight input bytes remain stays inside `raw.count`.
     @inline(__always)
     static func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let p = raw.baseAddress else { return 0 }
         let n = raw.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         var i = 0
         var count = 0
         while i < n {
-            // A run of bytes that stand for themselves, then one escape.
-            var byte = p[i]
-            while byte != UInt8(ascii: "%") && byte != UInt8(ascii: "+") {
-                out[count] = byte
-                count &+= 1
-                i &+= 1
-                if i == n { return count }
-                byte = p[i]
+            if n &- i >= 8 {
+                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let percent = word ^ (ones &* 0x25)
+                let plus = word ^ (ones &* 0x2B)
+                // The lowest flagged byte is exactly the first `%` or `+` (little-endian).
+                let stops = ((percent &- ones) & ~percent | (plus &- ones) & ~plus) & highs
+                UnsafeMutableRawPointer(out + count).storeBytes(of: word, as: UInt64.self)
+                if stops == 0 {
+                    i &+= 8
+                    count &+= 8
+                    continue
+                }
+                let run = stops.trailingZeroBitCount >> 3
+                i &+= run
+                count &+= run
             }
-            if byte == UInt8(ascii: "+") {
-                out[count] = 0x20
-                i &+= 1
-            } else {
+            let byte = p[i]
+            if byte == UInt8(ascii: "%") {
                 out[count] = hexValue(p[i &+ 1]) << 4 | hexValue(p[i &+ 2])
                 i &+= 3
+            } else {
+                out[count] = byte == UInt8(ascii: "+") ? 0x20 : byte
+                i &+= 1
             }
             count &+= 1
         }

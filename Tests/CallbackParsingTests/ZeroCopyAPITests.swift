@@ -1,4 +1,5 @@
 import Testing
+import TestVectorSupport
 @testable import CallbackParsing
 
 /// The allocation-free reading paths must say exactly what the `String` ones say.
@@ -22,6 +23,49 @@ import Testing
         }
         #expect(String(url.pathSlice) == url.path)
         #expect(url.string == text)
+    }
+
+    /// The zero-copy decoder copies eight bytes at a time between escapes: random names and
+    /// values with escapes at every offset and of every length (0…40 bytes, so runs end on
+    /// and across word boundaries) must decode as a byte-at-a-time reference does.
+    @Test func wordAtATimeDecodingMatchesAByteAtATimeReference() throws {
+        var random = SplitMix64(seed: 0x5EED_DEC0DE)
+        let plain = Array("abcXYZ019-._~!$'()*,;:@/?".utf8)
+        func piece(_ length: Int) -> (raw: String, decoded: [UInt8]) {
+            var raw = "", decoded: [UInt8] = []
+            while decoded.count < length {
+                switch random.next() % 6 {
+                case 0:
+                    let byte = UInt8(random.next() % 0x80)
+                    raw += "%" + String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16, uppercase: true)
+                    decoded.append(byte)
+                case 1:
+                    raw += "+"
+                    decoded.append(0x20)
+                default:
+                    let byte = plain[Int(random.next() % UInt64(plain.count))]
+                    raw += String(UnicodeScalar(byte))
+                    decoded.append(byte)
+                }
+            }
+            return (raw, decoded)
+        }
+        for round in 0 ..< 400 {
+            var query: [String] = [], expected: [[UInt8]] = []
+            for _ in 0 ..< 1 + round % 4 {
+                let name = piece(1 + Int(random.next() % 12)), value = piece(Int(random.next() % 41))
+                query.append(name.raw + "=" + value.raw)
+                expected.append(name.decoded)
+                expected.append(value.decoded)
+            }
+            let url = try CallbackURL(parsing: "x:/p?" + query.joined(separator: "&"))
+            var seen: [[UInt8]] = []
+            url.queryParameters.forEachDecodedUTF8 { name, value in
+                seen.append(Array(name))
+                seen.append(Array(value))
+            }
+            #expect(seen == expected, "\(query)")
+        }
     }
 
     /// The byte-collection entry point refuses raw non-ASCII exactly where and why the
