@@ -32,10 +32,10 @@ enum AuthorizeURLCommand: Command {
                               endpoint's query already has, nor be given twice (resource,
                               RFC 8707, may repeat). The first '=' splits name from value.
       --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
-                              or http://[::1] any port, claimed https) or custom-scheme-only
+                              or http://[::1] any port, claimed https on a domain) or custom-scheme-only
                               (http and https refused), as for 'parse'.
-      --allow-localhost       Accept http://localhost as a loopback redirect (RFC 8252 §8.3
-                              advises against it).
+      --allow-localhost       Accept http://localhost as a loopback redirect, and
+                              https://localhost (RFC 8252 §8.3 advises against both).
       -h, --help              Show this help.
 
     The URL carries response_type=code, client_id, redirect_uri, scope, state,

@@ -1,13 +1,14 @@
 import CallbackRouter
 
-/// `callback-router pkce [--verifier V]`: a PKCE verifier and its S256 challenge.
+/// `callback-router pkce [--verifier V | --verifier-from-stdin]`: a PKCE verifier and its
+/// S256 challenge.
 enum PKCECommand: Command {
     static let name = "pkce"
     static let summary = "Print a PKCE code verifier and its S256 challenge"
     static let help = """
     OVERVIEW: Print a PKCE code verifier and its S256 code challenge (RFC 7636).
 
-    USAGE: callback-router pkce [--verifier V]
+    USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]
 
     OPTIONS:
       --verifier V            Compute the challenge of this verifier instead of a fresh
@@ -15,6 +16,9 @@ enum PKCECommand: Command {
                               (RFC 7636 §4.1). Command-line arguments are visible to other
                               local users (ps, /proc): use this for test vectors, not for a
                               verifier that will be redeemed.
+      --verifier-from-stdin   Read that verifier from the first line of stdin instead (a
+                              trailing CR is dropped; 30 seconds at most), so it never
+                              shows in the process list.
       -h, --help              Show this help.
 
     A fresh verifier is 32 bytes from the system CSPRNG (getrandom), base64url-encoded
@@ -28,25 +32,42 @@ enum PKCECommand: Command {
       (the detail gives its length, never the verifier).
 
     EXIT CODES:
-      0 printed, 64 usage or invalid verifier.
+      0 printed, 64 usage or invalid verifier, 75 no line on stdin within 30 seconds.
 
-    EXAMPLE:
+    EXAMPLES:
       callback-router pkce --verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk
       {"code_verifier":"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk","code_challenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","code_challenge_method":"S256"}
+      printf '%s\n' "$verifier" | callback-router pkce --verifier-from-stdin
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: ["verifier"], flags: [], context: context, exit: &exit) else {
+        guard let args = readArguments(arguments, options: ["verifier"], flags: ["verifier-from-stdin"], context: context,
+                                       exit: &exit) else {
             return exit
         }
-        let given: String?
+        var given: String?
         do {
             try args.noPositionals()
             given = try args.single("verifier")
         } catch {
             return usageError(error.description, context: context)
+        }
+        if args.has("verifier-from-stdin") {
+            guard given == nil else {
+                return usageError("--verifier and --verifier-from-stdin exclude each other", context: context)
+            }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            switch LoopbackCommand.readStateLine(from: context.standardInput, until: deadline) {
+            case .success(let line):
+                given = line
+            case .failure(.timedOut):
+                context.printJSON(rejectionJSON(reason: .timeout, detail: "no verifier arrived on stdin within 30 seconds", offset: nil))
+                return ExitCode.tryAgain
+            case .failure(let problem):
+                return usageError("--verifier-from-stdin: " + describe(problem), context: context)
+            }
         }
         let pkce: PKCE
         if let given {
@@ -65,5 +86,15 @@ enum PKCECommand: Command {
             ("code_challenge_method", .string(PKCE.method)),
         ]))
         return ExitCode.success
+    }
+
+    private static func describe(_ problem: LoopbackCommand.StateLineProblem) -> String {
+        switch problem {
+        case .timedOut: return "no verifier arrived in time"
+        case .empty: return "stdin ended before a verifier was written"
+        case .tooLong: return "the verifier line is longer than 4096 bytes"
+        case .notPrintable: return "the verifier must be printable ASCII"
+        case .unreadable: return problem.description
+        }
     }
 }

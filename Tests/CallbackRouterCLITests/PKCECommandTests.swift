@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
@@ -8,6 +11,50 @@ import CallbackRouter
         let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router")
         let code = CallbackRouterTool.run(arguments, context: context)
         return (code, output.stdout, output.stderr)
+    }
+
+    /// Runs with `input` written to a pipe that is stdin (closed after it).
+    static func run(_ arguments: [String], stdin input: String) -> (code: Int32, out: String, err: String) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return (-1, "", "pipe failed") }
+        defer { close(ends[0]) }
+        let bytes = Array(input.utf8)
+        _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+        close(ends[1])
+        let output = CapturedOutput()
+        let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router",
+                                     standardInput: ends[0])
+        let code = CallbackRouterTool.run(arguments, context: context)
+        return (code, output.stdout, output.stderr)
+    }
+
+    /// The verifier can come on stdin, so it never shows in the process list.
+    @Test func readsTheVerifierFromStandardInput() {
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        let fromStdin = Self.run(["pkce", "--verifier-from-stdin"], stdin: verifier + "\r\n")
+        #expect(fromStdin.code == ExitCode.success, "\(fromStdin.err)")
+        #expect(fromStdin.out == Self.run(["pkce", "--verifier", verifier]).out)
+        #expect(fromStdin.err.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("", ExitCode.usage, "stdin ended before a verifier was written"),
+        ("short\n", ExitCode.usage, ""),
+        ("caf\u{E9}\n", ExitCode.usage, "printable ASCII"),
+    ])
+    func refusesABadVerifierOnStandardInputWithoutEchoingIt(_ input: String, _ code: Int32, _ message: String) {
+        let result = Self.run(["pkce", "--verifier-from-stdin"], stdin: input)
+        #expect(result.code == code)
+        #expect(result.err.contains(message))
+        if input == "short\n" { #expect(result.out.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration""#)) }
+        #expect(!result.out.contains("short") && !result.err.contains("short"))
+    }
+
+    @Test func refusesAVerifierGivenTwoWays() {
+        let result = Self.run(["pkce", "--verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "--verifier-from-stdin"],
+                              stdin: "x\n")
+        #expect(result.code == ExitCode.usage)
+        #expect(result.err.contains("exclude each other"))
     }
 
     @Test func printsTheRFC7636AppendixBPairForItsVerifier() {
@@ -62,7 +109,7 @@ import CallbackRouter
     @Test func helpDescribesOptionsOutputAndExitCodes() {
         let result = Self.run(["pkce", "--help"])
         #expect(result.code == ExitCode.success)
-        for needle in ["USAGE: callback-router pkce [--verifier V]", "--verifier V", "43 to 128", "S256",
+        for needle in ["USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]", "--verifier V", "--verifier-from-stdin", "43 to 128", "S256",
                        #"{"code_verifier":…,"code_challenge":…,"code_challenge_method":"S256"}"#, "EXIT CODES"] {
             #expect(result.out.contains(needle), "\(needle)")
         }
