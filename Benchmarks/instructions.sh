@@ -8,7 +8,8 @@
 # operations and prints the difference divided by N:
 #   INSTRUCTIONS <mode> per_op=<n>
 # Modes: ours (parse + every decoded parameter, zero-copy), foundation (URLComponents +
-# queryItems), classify (parse + redirect-URI check + oauth2 classification).
+# queryItems), classify (parse + redirect-URI check + oauth2 classification), on the
+# typical callback; then ours and foundation per URL of the realistic set.
 set -euo pipefail
 n="${1:-20000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,4 +29,11 @@ for mode in ours foundation classify; do
     flag=""; [ "$mode" = ours ] || flag="--$mode"
     base="$(count 0 "$flag")"; total="$(count "$n" "$flag")"
     echo "INSTRUCTIONS $mode per_op=$(( (total - base) / n ))"
+done
+# The realistic set (41 callbacks), per URL.
+urls="$("$work/bench" --realistic-count)"; rounds=$(( n / urls ))
+for mode in ours foundation; do
+    flag="--realistic"; [ "$mode" = ours ] || flag="--realistic --$mode"
+    base="$(count 0 "$flag")"; total="$(count "$rounds" "$flag")"
+    echo "INSTRUCTIONS ${mode}_realistic per_url=$(( (total - base) / (rounds * urls) ))"
 done

@@ -206,6 +206,12 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     exit(0)
 }
 
+/// `--realistic-count`: how many callbacks the realistic set holds (for instructions.sh).
+if CommandLine.arguments.contains("--realistic-count") {
+    print(Corpus.realistic.count)
+    exit(0)
+}
+
 print("# callback-bench: \(repetitions) repetitions, medians, ns per URL")
 parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic callbacks, components + decoded parameters")
 parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
