@@ -193,6 +193,7 @@ private struct Parser {
     private func isHexDigit(_ byte: UInt8) -> Bool { table[Int(byte)] & CharacterClass.hexDigit.rawValue != 0 }
 
     /// Returns the offset of the scheme's ':'.
+    @inline(__always)
     private func parseScheme() throws(ParseError) -> Int {
         // Fast path: a run of scheme characters, starting with a letter, then ':'.
         let n = bytes.count
@@ -409,6 +410,7 @@ private struct Parser {
     /// Records one pair after checking the limits and, when it holds escapes, that its
     /// decoded bytes are UTF-8 (raw bytes are already known to be ASCII). The refusals
     /// are built out of line: the common path stays a few compares and a store.
+    @inline(__always)
     private mutating func addParameter(_ pair: Range<Int>, equals: Int, checkUTF8: Bool, escapes: UInt8) throws(ParseError) {
         let nameEnd = equals >= 0 ? equals : pair.upperBound
         let valueStart = equals >= 0 ? equals &+ 1 : pair.upperBound

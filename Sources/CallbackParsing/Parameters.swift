@@ -91,6 +91,7 @@ struct ParameterStorage: Sendable {
     /// Appends through a pointer into the inline table (the storage is written in place
     /// by the parser, so nothing is copied): a `switch` on `count` here compiled to a jump
     /// table whose indirect branch was mispredicted about twice a URL.
+    @inline(__always)
     mutating func append(_ parameter: RawParameter) {
         if parameter.needsDecoding {
             longestEscapedPair = Swift.max(longestEscapedPair, parameter.end &- parameter.start)
