@@ -9,7 +9,8 @@ enum AuthorizeURLCommand: Command {
     random state, code verifier and nonce, for scripts that drive a login.
 
     USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U
-                                         [--scope S] [--param NAME=VALUE]...
+                                         [--scope S | --no-scope] [--no-nonce]
+                                         [--param NAME=VALUE]...
                                          [--policy P] [--allow-localhost]
 
     OPTIONS:
@@ -25,6 +26,10 @@ enum AuthorizeURLCommand: Command {
                               named like a response parameter (code, state…), and allowed by
                               the policy.
       --scope S               Space-separated scopes (default: openid).
+      --no-scope              Send no scope at all (RFC 6749 §3.3: the provider's default
+                              applies; plain OAuth 2.0 providers such as GitHub accept it).
+      --no-nonce              Send no nonce (a plain OAuth 2.0 request, not OpenID
+                              Connect); the output then has no "nonce" either.
       --param NAME=VALUE      An extra parameter (audience, prompt, login_hint…); repeat
                               for more. It may not be one the request sets itself
                               (response_type, client_id, redirect_uri, scope, state,
@@ -32,21 +37,22 @@ enum AuthorizeURLCommand: Command {
                               endpoint's query already has, nor be given twice (resource,
                               RFC 8707, may repeat). The first '=' splits name from value.
       --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
-                              or http://[::1] any port, claimed https on a domain) or custom-scheme-only
-                              (http and https refused), as for 'parse'.
+                              or http://[::1] any port, claimed https on a domain) or
+                              custom-scheme-only (http and https refused), as for 'parse'.
       --allow-localhost       Accept http://localhost as a loopback redirect, and
                               https://localhost (RFC 8252 §8.3 advises against both).
       -h, --help              Show this help.
 
-    The URL carries response_type=code, client_id, redirect_uri, scope, state,
-    code_challenge, code_challenge_method=S256 and nonce, then the extra parameters. The
+    The URL carries response_type=code, client_id, redirect_uri, scope (unless
+    --no-scope), state, code_challenge, code_challenge_method=S256 and nonce (unless
+    --no-nonce), then the extra parameters. The
     state, the verifier and the nonce are each 32 bytes from the system CSPRNG,
     base64url-encoded (43 characters). Every value is percent-encoded: only
     A-Z a-z 0-9 - . _ ~ stay raw, a space is %20 (never '+', which form decoders and
     RFC 3986 decoders read differently).
 
     OUTPUT:
-      {"url":…,"state":…,"code_verifier":…,"nonce":…}
+      {"url":…,"state":…,"code_verifier":…,"nonce":…}   (no "nonce" with --no-nonce)
       Keep state to check the callback (callback-router parse --state) and code_verifier
       for the token request; both are secrets. A bad setting prints
       {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":N|null}
@@ -67,11 +73,11 @@ enum AuthorizeURLCommand: Command {
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy"]
-        guard let args = readArguments(arguments, options: options, flags: ["allow-localhost"],
+        guard let args = readArguments(arguments, options: options, flags: ["allow-localhost", "no-scope", "no-nonce"],
                                        context: context, exit: &exit) else {
             return exit
         }
-        let endpoint: String, clientID: String, redirectURI: String, scope: String
+        let endpoint: String, clientID: String, redirectURI: String, scope: String?
         let policy: RedirectURIPolicy
         var extra: [(String, String)] = []
         do throws(Arguments.UsageError) {
@@ -79,7 +85,13 @@ enum AuthorizeURLCommand: Command {
             endpoint = try required("endpoint", args)
             clientID = try required("client-id", args)
             redirectURI = try required("redirect-uri", args)
-            scope = try args.single("scope") ?? "openid"
+            let scopeOption = try args.single("scope")
+            if args.has("no-scope") {
+                guard scopeOption == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
+                scope = nil
+            } else {
+                scope = scopeOption ?? "openid"
+            }
             switch try args.single("policy") ?? "native" {
             case "native": policy = .native
             case "custom-scheme-only": policy = .customSchemeOnly
@@ -112,17 +124,19 @@ enum AuthorizeURLCommand: Command {
         let request: AuthorizationRequest
         do {
             request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI,
-                                               scope: scope, secrets: secrets, extraParameters: extra)
+                                               scope: scope, secrets: secrets, includeNonce: !args.has("no-nonce"),
+                                               extraParameters: extra)
         } catch {
             context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
             return ExitCode.usage
         }
-        context.printJSON(.object([
+        var fields: [(String, JSONValue)] = [
             ("url", .string(request.url)),
             ("state", .string(secrets.state)),
             ("code_verifier", .string(secrets.pkce.verifier)),
-            ("nonce", .string(secrets.nonce)),
-        ]))
+        ]
+        if !args.has("no-nonce") { fields.append(("nonce", .string(secrets.nonce))) }
+        context.printJSON(.object(fields))
         return ExitCode.success
     }
 

@@ -23,8 +23,8 @@ enum ParseCommand: Command {
                               port exact except loopback, path exact, registered query
                               parameters present). None given: any the policy allows.
       --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
-                              or http://[::1] any port, claimed https on a domain) or custom-scheme-only
-                              (http and https refused).
+                              or http://[::1] any port, claimed https on a domain) or
+                              custom-scheme-only (http and https refused).
       --allow-localhost       Accept http://localhost as a loopback redirect, and
                               https://localhost (RFC 8252 §8.3 advises against both).
       --state S               The expected state: none in the callback is state_missing,

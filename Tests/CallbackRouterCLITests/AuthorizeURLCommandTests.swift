@@ -43,6 +43,26 @@ import CallbackRouter
         for key in ["state", "code_verifier", "nonce"] { #expect(a[key] != b[key]) }
     }
 
+    /// A plain OAuth 2.0 request: no scope (the provider's default), no nonce (not OIDC).
+    @Test func omitsScopeAndNonceWhenAsked() throws {
+        let result = Self.run(Self.base + ["--no-scope", "--no-nonce"])
+        #expect(result.code == ExitCode.success, "\(result.err)")
+        let fields = try #require(authorizeJSONObject(result.out))
+        #expect(fields.map(\.0) == ["url", "state", "code_verifier"])
+        let query = try CallbackURL(parsing: try #require(Dictionary(uniqueKeysWithValues: fields)["url"])).queryParameters
+        #expect(!query.contains(named: "scope") && !query.contains(named: "nonce"))
+        #expect(try query.value(named: "state") != nil && query.value(named: "code_challenge") != nil)
+
+        let onlyNonce = try #require(authorizeJSONObject(Self.run(Self.base + ["--no-nonce"]).out))
+        #expect(onlyNonce.map(\.0) == ["url", "state", "code_verifier"])
+        let kept = try CallbackURL(parsing: onlyNonce[0].1).queryParameters
+        #expect(try kept.value(named: "scope") == "openid")
+
+        let both = Self.run(Self.base + ["--scope", "repo", "--no-scope"])
+        #expect(both.code == ExitCode.usage)
+        #expect(both.err.contains("exclude each other"))
+    }
+
     @Test func passesScopeAndExtraParametersThrough() throws {
         let result = Self.run(Self.base + ["--scope", "openid profile offline_access",
                                            "--param", "audience=https://api.example.com",
