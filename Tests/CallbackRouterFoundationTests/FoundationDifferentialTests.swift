@@ -102,6 +102,24 @@ import CallbackRouterFoundation
         #expect(components.scheme == "HTTP" && components.percentEncodedHost == "EXAMPLE.com")
     }
 
+    /// Class `foundation-host-limit` (found by the fuzzer): Foundation keeps no host longer
+    /// than 2,048 bytes and reads the rest of the URL as usual; we keep the host (RFC 3986
+    /// sets no length; the whole URL is bounded by `ParsingLimits.maxLength`). `URL(_:)`
+    /// then refuses to build a Foundation URL, since the two would read different hosts.
+    @Test func foundationDropsAHostLongerThan2048Bytes() throws {
+        for (length, foundationKeepsIt) in [(2048, true), (2049, false)] {
+            let host = String(repeating: "g", count: length)
+            let input = "x://\(host):8080/p?q=1"
+            let url = try CallbackURL(parsing: input)
+            #expect(url.host?.text == host)
+            let components = try #require(URLComponents(string: input))
+            #expect((components.percentEncodedHost == host) == foundationKeepsIt)
+            if !foundationKeepsIt { #expect((components.percentEncodedHost ?? "").isEmpty) }
+            #expect(components.port == 8080 && components.percentEncodedPath == "/p" && components.percentEncodedQuery == "q=1")
+            #expect((URL(url) != nil) == foundationKeepsIt)
+        }
+    }
+
     /// Where the readings agree (an empty authority, an empty query, IP literals), they
     /// stay agreed: the fuzzer's normalisations must not hide a difference here.
     @Test(arguments: ["x:///p", "x:/p", "x://h?", "http://[::1]:80/cb", "myapp://h/p?=x&y="])
