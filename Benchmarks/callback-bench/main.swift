@@ -178,13 +178,15 @@ func foundationParseWithPath(_ inputs: [String]) {
 
 // MARK: Rows
 
-func parseRow(_ name: String, _ inputs: [String], note: String = "") {
+/// One row: `ours` against `theirs` on `inputs`, in turns; bytes per second when asked.
+func parseRow(_ name: String, _ inputs: [String], ours: ([String]) -> Void = oursParse,
+              theirs: ([String]) -> Void = foundationParse, bytesPerSecond: Bool = true, note: String = "") {
     guard selected(name) else { return }
     let bytes = inputs.reduce(0) { $0 + $1.utf8.count }
-    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursParse(inputs) },
-                                     theirs: { foundationParse(inputs) })
-    let allocs = allocations(operations: inputs.count) { oursParse(inputs) }
-    report(name, ours: ours, foundation: theirs, allocs: allocs, bytes: bytes / inputs.count, note: note)
+    let (oursNs, theirNs) = measurePair(operations: inputs.count, ours: { ours(inputs) }, theirs: { theirs(inputs) })
+    let allocs = allocations(operations: inputs.count) { ours(inputs) }
+    report(name, ours: oursNs, foundation: theirNs, allocs: allocs, bytes: bytesPerSecond ? bytes / inputs.count : nil,
+           note: note)
 }
 
 /// `--profile N [--url URL | --realistic]`: parse the typical callback (or URL, or the
@@ -215,22 +217,10 @@ if CommandLine.arguments.contains("--realistic-count") {
 print("# callback-bench: \(repetitions) repetitions, medians, ns per URL")
 parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic callbacks, components + decoded parameters")
 parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
-if selected("parse_with_path") {
-    let inputs = Corpus.realistic
-    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursParseWithPath(inputs) },
-                                     theirs: { foundationParseWithPath(inputs) })
-    let allocs = allocations(operations: inputs.count) { oursParseWithPath(inputs) }
-    report("parse_with_path", ours: ours, foundation: theirs, allocs: allocs,
-           note: "as parse, and the path read: pathSlice against components.path")
-}
-if selected("parse_strings") {
-    let inputs = Corpus.realistic
-    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursParseStrings(inputs) },
-                                     theirs: { foundationParse(inputs) })
-    let allocs = allocations(operations: inputs.count) { oursParseStrings(inputs) }
-    report("parse_strings", ours: ours, foundation: theirs, allocs: allocs,
-           note: "as parse, every name and value copied into a String")
-}
+parseRow("parse_with_path", Corpus.realistic, ours: oursParseWithPath, theirs: foundationParseWithPath,
+         bytesPerSecond: false, note: "as parse, and the path read: pathSlice against components.path")
+parseRow("parse_strings", Corpus.realistic, ours: oursParseStrings, bytesPerSecond: false,
+         note: "as parse, every name and value copied into a String")
 if CommandLine.arguments.contains("--allocations-per-url") {
     for input in Corpus.realistic + Corpus.hostile {
         let one = [input]

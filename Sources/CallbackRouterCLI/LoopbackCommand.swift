@@ -222,12 +222,15 @@ enum LoopbackCommand: Command {
         case notPrintable
         case unreadable(Int32)
 
-        var description: String {
+        var description: String { description(of: "state") }
+
+        /// The problem, naming what the line should have held (`state`, `verifier`).
+        func description(of what: String) -> String {
             switch self {
-            case .timedOut: return "no state arrived in time"
-            case .empty: return "stdin ended before a state was written"
-            case .tooLong: return "the state line is longer than 4096 bytes"
-            case .notPrintable: return "the state must be printable ASCII"
+            case .timedOut: return "no \(what) arrived in time"
+            case .empty: return "stdin ended before a \(what) was written"
+            case .tooLong: return "the \(what) line is longer than 4096 bytes"
+            case .notPrintable: return "the \(what) must be printable ASCII"
             case .unreadable(let code): return "cannot read stdin: \(String(cString: strerror(code)))"
             }
         }

@@ -66,7 +66,7 @@ enum PKCECommand: Command {
                 context.printJSON(rejectionJSON(reason: .timeout, detail: "no verifier arrived on stdin within 30 seconds", offset: nil))
                 return ExitCode.tryAgain
             case .failure(let problem):
-                return usageError("--verifier-from-stdin: " + describe(problem), context: context)
+                return usageError("--verifier-from-stdin: " + problem.description(of: "verifier"), context: context)
             }
         }
         let pkce: PKCE
@@ -86,15 +86,5 @@ enum PKCECommand: Command {
             ("code_challenge_method", .string(PKCE.method)),
         ]))
         return ExitCode.success
-    }
-
-    private static func describe(_ problem: LoopbackCommand.StateLineProblem) -> String {
-        switch problem {
-        case .timedOut: return "no verifier arrived in time"
-        case .empty: return "stdin ended before a verifier was written"
-        case .tooLong: return "the verifier line is longer than 4096 bytes"
-        case .notPrintable: return "the verifier must be printable ASCII"
-        case .unreadable: return problem.description
-        }
     }
 }
