@@ -129,6 +129,23 @@ public struct CallbackURL: Sendable {
         Parameters(source: source, storage: parameters, positions: 0 ..< queryParameterCount)
     }
 
+    /// Calls `body` with each query parameter's name and value, decoded, as UTF-8 bytes:
+    /// ``Parameters/forEachDecodedUTF8(_:)`` without making the ``Parameters`` view (no
+    /// copy of the parameter table, one reference to the URL's string fewer). The fastest
+    /// way to read a callback's response; the buffers are valid only during the call.
+    public func forEachQueryParameterUTF8(
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        let count = queryParameterCount
+        guard count > 0 else { return }
+        if let result: Void = try source.utf8.withContiguousStorageIfAvailable({ bytes in
+            try Parameters.forEachDecodedUTF8(bytes, parameters, 0 ..< count, body)
+        }) {
+            return result
+        }
+        try queryParameters.forEachDecodedUTF8(body)
+    }
+
     /// The fragment's parameters, decoded, in order, duplicates kept.
     public var fragmentParameters: Parameters {
         Parameters(source: source, storage: parameters, positions: queryParameterCount ..< parameters.count)

@@ -173,27 +173,36 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     ) rethrows {
         guard !positions.isEmpty else { return }
         try withSourceUTF8 { bytes in
-            let scratchSize = Int(storage.longestEscapedPair)
-            guard scratchSize > 0 else {
-                // Nothing needs decoding: every name and value is the URL's own bytes.
-                return try storage.forEach(in: positions) { item in
-                    try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]),
-                             UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
-                }
+            try Self.forEachDecodedUTF8(bytes, storage, positions, body)
+        }
+    }
+
+    /// The loop behind ``forEachDecodedUTF8(_:)``, over the URL's bytes, shared with
+    /// ``CallbackURL/forEachQueryParameterUTF8(_:)``.
+    static func forEachDecodedUTF8(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ storage: borrowing ParameterStorage, _ positions: Range<Int>,
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        let scratchSize = Int(storage.longestEscapedPair)
+        guard scratchSize > 0 else {
+            // Nothing needs decoding: every name and value is the URL's own bytes.
+            return try storage.forEach(in: positions) { item in
+                try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]),
+                         UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
             }
-            // What holds `%XX` or `+` is decoded into one stack buffer as long as the
-            // longest such pair; the rest is still handed out from the URL.
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
-                try storage.forEach(in: positions) { item in
-                    let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
-                    let value = UnsafeBufferPointer(rebasing: bytes[item.valueRange])
-                    guard item.needsDecoding else { return try body(name, value) }
-                    // Decoding never lengthens: the name's bytes, then the value's, fit.
-                    let decodedName = item.nameNeedsDecoding ? Self.decode(name, into: scratch, at: 0) : name
-                    let valueStart = item.nameNeedsDecoding ? decodedName.count : 0
-                    let decodedValue = item.valueNeedsDecoding ? Self.decode(value, into: scratch, at: valueStart) : value
-                    try body(decodedName, decodedValue)
-                }
+        }
+        // What holds `%XX` or `+` is decoded into one stack buffer as long as the
+        // longest such pair; the rest is still handed out from the URL.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
+            try storage.forEach(in: positions) { item in
+                let name = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
+                let value = UnsafeBufferPointer(rebasing: bytes[item.valueRange])
+                guard item.needsDecoding else { return try body(name, value) }
+                // Decoding never lengthens: the name's bytes, then the value's, fit.
+                let decodedName = item.nameNeedsDecoding ? decode(name, into: scratch, at: 0) : name
+                let valueStart = item.nameNeedsDecoding ? decodedName.count : 0
+                let decodedValue = item.valueNeedsDecoding ? decode(value, into: scratch, at: valueStart) : value
+                try body(decodedName, decodedValue)
             }
         }
     }

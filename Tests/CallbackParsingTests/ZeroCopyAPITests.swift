@@ -21,6 +21,11 @@ import TestVectorSupport
             }
             #expect(seen == Array(parameters))
         }
+        var direct: [Parameter] = []
+        url.forEachQueryParameterUTF8 { name, value in
+            direct.append(Parameter(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        }
+        #expect(direct == Array(url.queryParameters))
         #expect(String(url.pathSlice) == url.path)
         #expect(url.string == text)
     }
@@ -59,12 +64,17 @@ import TestVectorSupport
                 expected.append(value.decoded)
             }
             let url = try CallbackURL(parsing: "x:/p?" + query.joined(separator: "&"))
-            var seen: [[UInt8]] = []
+            var seen: [[UInt8]] = [], direct: [[UInt8]] = []
             url.queryParameters.forEachDecodedUTF8 { name, value in
                 seen.append(Array(name))
                 seen.append(Array(value))
             }
+            url.forEachQueryParameterUTF8 { name, value in
+                direct.append(Array(name))
+                direct.append(Array(value))
+            }
             #expect(seen == expected, "\(query)")
+            #expect(direct == expected, "\(query)")
         }
     }
 

@@ -2,7 +2,8 @@
 // and whatever parses prints back to a string that parses to identical components.
 //
 // Checked on every input (a violation traps, libFuzzer keeps the reproducer):
-// - `string` is the input; `pathSlice`, `forEachDecodedUTF8` and name lookups agree
+// - `string` is the input; `pathSlice`, `forEachDecodedUTF8`, `forEachQueryParameterUTF8`
+//   and name lookups agree
 //   with `path` and the subscript;
 // - exactly one outcome: a CallbackURL or a ParseError (typed throws), and the `String`
 //   and byte-collection entry points agree on it;
@@ -86,6 +87,16 @@ func checkAccessors(_ url: CallbackURL) {
                   "a parameter is not found by its own name")
         }
     }
+    let query = url.queryParameters
+    var position = 0
+    url.forEachQueryParameterUTF8 { name, value in
+        check(position < query.count, "forEachQueryParameterUTF8 yields too many pairs")
+        let parameter = query[position]
+        check(name.elementsEqual(parameter.name.utf8) && value.elementsEqual(parameter.value.utf8),
+              "forEachQueryParameterUTF8 differs from the subscript")
+        position += 1
+    }
+    check(position == query.count, "forEachQueryParameterUTF8 yields too few pairs")
 }
 
 func checkRoundTrip(_ url: CallbackURL) {
