@@ -189,9 +189,10 @@ func parseRow(_ name: String, _ inputs: [String], ours: ([String]) -> Void = our
            note: note)
 }
 
-/// `--profile N [--url URL | --realistic]`: parse the typical callback (or URL, or the
-/// realistic set) N times and exit, for callgrind (instructions per parse = total / N
-/// after subtracting a `--profile 0` run).
+/// `--profile N [--url URL | --realistic] [--foundation | --strings | --classify]`: parse
+/// the typical callback (or URL, or the realistic set) N times and exit, for callgrind
+/// (instructions per parse = total / N after subtracting a `--profile 0` run). The modes:
+/// Foundation's side, ours making `String`s (`parse_strings`), the whole `parse` command.
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
    let count = Int(CommandLine.arguments[index + 1]) {
     let url = CommandLine.arguments.firstIndex(of: "--url").flatMap {
@@ -200,6 +201,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     let inputs = CommandLine.arguments.contains("--realistic") ? Corpus.realistic : [url ?? Corpus.typical]
     if CommandLine.arguments.contains("--classify") {
         for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
+    } else if CommandLine.arguments.contains("--strings") {
+        for _ in 0 ..< count { oursParseStrings(inputs) }
     } else if CommandLine.arguments.contains("--foundation") {
         for _ in 0 ..< count { foundationParse(inputs) }
     } else {
