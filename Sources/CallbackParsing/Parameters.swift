@@ -317,16 +317,14 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     }
 
     private func decode(_ range: Range<Int>) -> String {
-        var source = source
-        return source.withUTF8 { bytes in
+        withSourceUTF8 { bytes in
             PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[range]), plusIsSpace: true)
         }
     }
 
-    /// Compares two decoded names without allocating.
+    /// Compares two decoded names without allocating when neither needs decoding.
     private func namesEqual(_ a: RawParameter, _ b: RawParameter) -> Bool {
-        var source = source
-        return source.withUTF8 { bytes in
+        withSourceUTF8 { bytes in
             let x = UnsafeBufferPointer(rebasing: bytes[a.nameRange])
             let y = UnsafeBufferPointer(rebasing: bytes[b.nameRange])
             if !a.nameNeedsDecoding && !b.nameNeedsDecoding { return x.elementsEqual(y) }
@@ -339,14 +337,11 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
 
     /// Compares the decoded name with `name` without allocating.
     private func nameEquals(_ item: RawParameter, _ name: String) -> Bool {
-        var source = source
-        var name = name
-        return source.withUTF8 { bytes in
-            name.withUTF8 { expected in
+        withSourceUTF8 { bytes in
+            Self.withUTF8(of: name) { expected in
                 let raw = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
-                if raw.count == expected.count && !PercentDecoding.needsDecoding(raw, plusIsSpace: true) {
-                    return raw.elementsEqual(expected)
-                }
+                // The parser recorded whether the name holds an escape or a `+`.
+                if !item.nameNeedsDecoding { return raw.elementsEqual(expected) }
                 var index = 0
                 var equal = true
                 PercentDecoding.forEachDecodedByte(raw, plusIsSpace: true) { byte in
@@ -355,5 +350,12 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
                 return equal && index == expected.count
             }
         }
+    }
+
+    /// A caller's string's UTF-8 without copying it when it is contiguous (native or literal).
+    private static func withUTF8<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = string
+        return copy.withUTF8(body)
     }
 }
