@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@testable import CallbackRouter
+@_spi(Testing) @testable import CallbackRouter
 
 private func oauthRouter(clock: any AttemptClock = SystemAttemptClock()) throws -> CallbackRouter {
     var builder = RouterBuilder()
@@ -81,6 +81,21 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         clock.advance(by: .seconds(11))
         #expect(router.pendingCount == 0, "the sweep ends the expired attempt")
         #expect(await task.value == .attemptExpired)
+    }
+
+    /// Found by the router fuzzer once it drove waiting tasks: a second waiter arriving
+    /// after the attempt expired (before any sweep) ended the attempt and dropped the
+    /// first waiter, which then waited forever — its timer found no waiter left to end.
+    @Test(.timeLimit(.minutes(1))) func aLateSecondWaiterOnAnExpiredAttemptResumesTheFirstToo() async throws {
+        let clock = ManualAttemptClock()
+        let router = try oauthRouter(clock: clock)
+        let attempt = try router.begin(on: "app", lifetime: .seconds(10))
+        let first = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(3600)) } }
+        while !router.isWaiting(for: attempt) { await Task.yield() }
+        clock.advance(by: .seconds(11)) // expired; no sweep has run
+        #expect(await reason { try await router.callback(for: attempt, timeout: .seconds(1)) } == .attemptExpired)
+        #expect(await first.value == .attemptExpired)
+        #expect(!router.isWaiting(for: attempt))
     }
 
     /// 10,000 attempts begun and answered from many tasks at once: each callback reaches

@@ -15,9 +15,17 @@
 //   stateless route already has one; `pendingCount` equals the model's count and never
 //   exceeds the router's bound (expired attempts are swept at most once a second of
 //   clock time, on `begin` and `pendingCount`: the model sweeps at the same moments).
+// - a task awaiting an attempt (`callback(for:timeout:)`) is resumed exactly once, with the
+//   result the attempt ended with (the delivery or tied rejection, `cancelled` from
+//   `cancel` or its task's cancellation, `attempt_expired` from a sweep); the route's
+//   handler then hears nothing; a result nobody received on a route without a handler is
+//   kept and given to the first later waiter; a second waiter gets `conflict`.
 // Time is a `ManualAttemptClock`; the URL of a callback is built from a template (route,
-// which attempt's state, issuer variant) and optionally followed by raw fuzz bytes.
-import CallbackRouter
+// which attempt's state, issuer variant) and optionally followed by raw fuzz bytes. Each
+// waiter is a real task: after starting one the harness spins until the router reports it
+// registered (`isWaiting`, SPI) or it has its answer, so every step stays deterministic.
+@_spi(Testing) import CallbackRouter
+import Glibc
 import Synchronization
 
 struct RouteSpec {
@@ -68,11 +76,47 @@ final class Heard: Sendable {
 
 enum Ending { case answered, cancelled, expired }
 
+/// What a waiter, a handler or a caller got, compared by the attempt delivered or the reason.
+enum Answer: Equatable {
+    case delivered(UInt64)
+    case refused(ReasonCode)
+
+    init(_ result: Result<Delivery, CallbackError>) {
+        switch result {
+        case .success(let delivery): self = .delivered(delivery.attempt.id)
+        case .failure(let error): self = .refused(error.reason)
+        }
+    }
+}
+
+/// One task awaiting an attempt: its answer once resumed.
+final class WaitSlot: Sendable {
+    let answer = Mutex<Answer?>(nil)
+    let task = Mutex<Task<Void, Never>?>(nil)
+
+    var current: Answer? { answer.withLock { $0 } }
+
+    /// Spins until the task has recorded its answer (bounded: a waiter never resumed traps).
+    func awaitAnswer(_ what: @autoclosure () -> String) -> Answer {
+        for _ in 0 ..< 500_000 {
+            if let answer = current { return answer }
+            sched_yield()
+        }
+        fatalError("a waiter was never resumed: \(what())")
+    }
+}
+
 struct ModelAttempt {
     let attempt: LoginAttempt
     let route: Int
     var ending: Ending?
     var forgetAt = ClockInstant(nanoseconds: .max)
+    /// The tombstone was forgotten by a sweep (a waiter then hears `unknown_state`).
+    var swept = false
+    /// A result nobody received (no waiter, no handler), kept for a later waiter.
+    var unclaimed: (answer: Answer, forgetAt: ClockInstant)?
+    /// The task registered as this attempt's waiter, and the answer it must get.
+    var waiter: WaitSlot?
     var lifetime: Int64 { attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds }
 }
 
@@ -81,15 +125,22 @@ struct Model {
     var lastStatelessEnding: [Int: (ending: Ending, forgetAt: ClockInstant)] = [:]
     var nextSweep = ClockInstant(nanoseconds: .min)
     var delivered: Set<UInt64> = []
+    /// Waiters resumed by the last operation, with the answer each must have got.
+    var resumed: [(slot: WaitSlot, expected: Answer, why: String)] = []
 
     var pendingCount: Int { attempts.filter { $0.ending == nil }.count }
 
-    mutating func end(_ index: Int, as ending: Ending, now: ClockInstant) {
+    /// Ends a pending attempt; its waiter, if any, is resumed with `answer`.
+    mutating func end(_ index: Int, as ending: Ending, now: ClockInstant, answer: Answer? = nil) {
         let a = attempts[index]
         let forgetAt = max(now, a.attempt.expiresAt).advanced(by: .nanoseconds(a.lifetime))
         attempts[index].ending = ending
         attempts[index].forgetAt = forgetAt
         if specs[a.route].dialect.isStateless { lastStatelessEnding[a.route] = (ending, forgetAt) }
+        if let slot = attempts[index].waiter {
+            attempts[index].waiter = nil
+            resumed.append((slot, answer ?? .refused(reason(ofEnding: ending)), "attempt #\(a.attempt.id) ended \(ending)"))
+        }
     }
 
     mutating func sweep(now: ClockInstant) {
@@ -98,8 +149,25 @@ struct Model {
         for i in attempts.indices where attempts[i].ending == nil && now >= attempts[i].attempt.expiresAt {
             end(i, as: .expired, now: now)
         }
+        for i in attempts.indices {
+            if attempts[i].ending != nil && now >= attempts[i].forgetAt { attempts[i].swept = true }
+            if let kept = attempts[i].unclaimed, now >= kept.forgetAt { attempts[i].unclaimed = nil }
+        }
+    }
+
+    /// Checks that every waiter the last operation resumed got what it had to.
+    mutating func checkResumed() {
+        for (slot, expected, why) in resumed {
+            let got = slot.awaitAnswer(why)
+            check(got == expected, "a waiter got \(got), the model expected \(expected) (\(why))")
+        }
+        resumed.removeAll()
     }
 }
+
+/// What a task waiting for an attempt that ended this way hears (the tombstone's reason;
+/// `cancelled` and `attempt_expired` also when its wait is what ends it).
+func reason(ofEnding ending: Ending) -> ReasonCode { reason(of: ending) }
 
 func reason(of ending: Ending) -> ReasonCode {
     switch ending {
@@ -149,11 +217,13 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     var model = Model()
     var operations = 0
+    var slots: [WaitSlot] = []
 
     while !reader.atEnd && operations < 200 {
         operations += 1
         let op = reader.next()
-        switch op % 8 {
+        defer { model.checkResumed() }
+        switch op % 10 {
         case 0, 1:
             begin(router, &model, clock: clock, routeChoice: reader.next(), lifetimeChoice: reader.next())
         case 2, 3:
@@ -171,6 +241,15 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             check(heard.take().isEmpty, "cancel called a handler")
         case 6:
             clock.advance(by: steps[Int(reader.next()) % steps.count])
+        case 8:
+            guard !model.attempts.isEmpty else { continue }
+            wait(router, &model, clock: clock, index: Int(reader.next()) % model.attempts.count, slots: &slots)
+        case 9:
+            // A waiting task is cancelled: its attempt ends as cancelled.
+            guard let index = model.attempts.indices.first(where: { model.attempts[$0].waiter != nil }) else { continue }
+            let slot = model.attempts[index].waiter!
+            slot.task.withLock { $0 }?.cancel()
+            model.end(index, as: .cancelled, now: clock.now())
         default:
             model.sweep(now: clock.now())
             let count = router.pendingCount
@@ -178,7 +257,66 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             check(count <= maxPending, "pendingCount \(count) beyond the bound \(maxPending)")
         }
     }
+    // No task outlives the input: the ones still waiting are cancelled, and must say so.
+    model.checkResumed()
+    for index in model.attempts.indices {
+        guard let slot = model.attempts[index].waiter else { continue }
+        check(slot.current == nil, "a waiter was resumed early")
+        slot.task.withLock { $0 }?.cancel()
+        model.end(index, as: .cancelled, now: clock.now())
+    }
+    model.checkResumed()
+    for slot in slots { _ = slot.awaitAnswer("a task left at the end") }
     return 0
+}
+
+/// Starts a task awaiting attempt `index` and predicts its registration or its answer.
+func wait(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, index: Int, slots: inout [WaitSlot]) {
+    let attempt = model.attempts[index].attempt
+    let slot = WaitSlot()
+    slots.append(slot)
+    let now = clock.now()
+    // The prediction, made before the task runs (the clock does not move meanwhile).
+    var immediate: Answer?
+    let a = model.attempts[index]
+    if let kept = a.unclaimed {
+        immediate = kept.answer
+        model.attempts[index].unclaimed = nil
+    } else if a.ending == nil {
+        if now >= attempt.expiresAt {
+            model.end(index, as: .expired, now: now)
+            immediate = .refused(.attemptExpired)
+        } else if a.waiter != nil {
+            immediate = .refused(.conflict)
+        }
+    } else if !a.swept {
+        immediate = .refused(reason(ofEnding: a.ending!))
+    } else {
+        immediate = .refused(.unknownState)
+    }
+    let task = Task {
+        let answer: Answer
+        do {
+            answer = .delivered(try await router.callback(for: attempt, timeout: .seconds(3600)).attempt.id)
+        } catch {
+            answer = .refused((error as? CallbackError)?.reason ?? ReasonCode(rawValue: "untyped"))
+        }
+        slot.answer.withLock { $0 = answer }
+    }
+    slot.task.withLock { $0 = task }
+    if let immediate {
+        let got = slot.awaitAnswer("an immediate answer for attempt #\(attempt.id)")
+        check(got == immediate, "a new waiter got \(got), the model expected \(immediate)")
+        return
+    }
+    // Registered: spin until the router has it (its own task does the registering).
+    for _ in 0 ..< 500_000 {
+        if router.isWaiting(for: attempt) { break }
+        check(slot.current == nil, "a waiter that should wait was answered \(slot.current!)")
+        sched_yield()
+    }
+    check(router.isWaiting(for: attempt), "a waiter never registered")
+    model.attempts[index].waiter = slot
 }
 
 func begin(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, routeChoice: UInt8, lifetimeChoice: UInt8) {
@@ -309,7 +447,11 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
         if let iss = outcome.issuer { expected = iss == issuer ? nil : .issuerMismatch }
         else if spec.requireIssuer { expected = .issuerMissing }
     }
-    model.end(index, as: expired ? .expired : .answered, now: now)
+    let waiter = target.waiter
+    model.end(index, as: expired ? .expired : .answered, now: now, answer: Answer(result))
+    if waiter == nil && !spec.hasHandler {
+        model.attempts[index].unclaimed = (Answer(result), target.attempt.expiresAt.advanced(by: .nanoseconds(target.lifetime)))
+    }
 
     switch result {
     case .success(let delivery):
@@ -320,7 +462,9 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     case .failure(let error):
         check(expected == error.reason, "the model expected \(expected.map(\.rawValue) ?? "a delivery"), got \(error)")
     }
-    if spec.hasHandler {
+    if waiter != nil {
+        check(calls.isEmpty, "a handler heard of a callback a waiting task received")
+    } else if spec.hasHandler {
         check(calls.count == 1 && calls[0].route == spec.id, "the handler heard \(calls.count) results")
         switch (calls[0].result, result) {
         case (.success(let a), .success(let b)): check(a.attempt.id == b.attempt.id, "the handler got another delivery")

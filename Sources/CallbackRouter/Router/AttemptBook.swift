@@ -161,22 +161,27 @@ struct AttemptBook: ~Copyable {
 
     /// Registers a task waiting for `attempt`; returns a result at once when there is one
     /// (the attempt already ended, or is unknown), else nil and the waiter is stored.
+    ///
+    /// `expiredWaiter` is set when the attempt turned out to have expired while another task
+    /// was already waiting for it: that task must be resumed too (with `attempt_expired`),
+    /// or it would wait forever — its timer finds no waiter left to end.
     mutating func addWaiter(_ continuation: Continuation, timer: Task<Void, Never>?, for attempt: LoginAttempt,
-                            now: ClockInstant) -> Result<Delivery, CallbackError>? {
-        if let kept = unclaimed.removeValue(forKey: attempt.id) { return kept.result }
+                            now: ClockInstant) -> (immediate: Result<Delivery, CallbackError>?, expiredWaiter: Waiter?) {
+        if let kept = unclaimed.removeValue(forKey: attempt.id) { return (kept.result, nil) }
         guard let pending = pendingByID[attempt.id], pending.attempt.route == attempt.route else {
-            if let tombstone = tombstonesByID[attempt.id] { return .failure(tombstone.ending.error) }
-            return .failure(CallbackError(.unknownState, "this router has no such login in progress"))
+            if let tombstone = tombstonesByID[attempt.id] { return (.failure(tombstone.ending.error), nil) }
+            return (.failure(CallbackError(.unknownState, "this router has no such login in progress")), nil)
         }
         if now >= attempt.expiresAt {
-            _ = remove(pending, ending: .expired, now: now)
-            return .failure(Ending.expired.error)
+            let earlier = remove(pending, ending: .expired, now: now)
+            earlier?.timer?.cancel()
+            return (.failure(Ending.expired.error), earlier)
         }
         guard waiters[attempt.id] == nil else {
-            return .failure(CallbackError(.conflict, "another task is already waiting for this login"))
+            return (.failure(CallbackError(.conflict, "another task is already waiting for this login")), nil)
         }
         waiters[attempt.id] = Waiter(continuation: continuation, timer: timer)
-        return nil
+        return (nil, nil)
     }
 
     /// Forgets expired attempts and old tombstones, at most about once a second, so that

@@ -200,9 +200,10 @@ public final class CallbackRouter: Sendable {
                     self?.endWaiting(attempt, with: CallbackError(.timeout, "no callback arrived within \(timeout)"))
                 }
                 let now = clock.now()
-                let immediate = book.withLock { book in
+                let (immediate, expiredWaiter) = book.withLock { book in
                     book.addWaiter(continuation, timer: timer, for: attempt, now: now)
                 }
+                expiredWaiter?.continuation.resume(returning: .failure(AttemptBook.Ending.expired.error))
                 if let immediate {
                     timer.cancel()
                     continuation.resume(returning: immediate)
@@ -214,6 +215,14 @@ public final class CallbackRouter: Sendable {
             endWaiting(attempt, with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
         }
         return try result.get()
+    }
+
+    /// Whether a task is waiting for `attempt` (it called ``callback(for:timeout:)`` and has
+    /// not been resumed). Not API: for a synchronous harness (the router fuzzer) that must
+    /// know a waiter has registered before it acts, since the waiter registers from its
+    /// own task.
+    @_spi(Testing) public func isWaiting(for attempt: LoginAttempt) -> Bool {
+        book.withLock { $0.waiters[attempt.id] != nil }
     }
 
     /// Ends a wait (timeout or cancellation) if it is still open: finishes the attempt and
