@@ -39,6 +39,25 @@ extension Command {
         return ExitCode.usage
     }
 
+    /// Reads what `--WHAT-from-stdin` promises (a state, a verifier) from the first line of
+    /// stdin, waiting `seconds` (at least one). Returns nil with `exit` set once the refusal
+    /// is printed: the timeout rejection and 75, or a usage error. Never echoes the line.
+    static func readFromStandardInput(_ what: String, seconds: Int, context: CommandContext,
+                                      exit: inout Int32) -> String? {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(max(seconds, 1)))
+        switch LoopbackCommand.readStateLine(from: context.standardInput, until: deadline) {
+        case .success(let line):
+            return line
+        case .failure(.timedOut):
+            context.printJSON(rejectionJSON(reason: .timeout, detail: "no \(what) arrived on stdin within \(seconds) seconds",
+                                            offset: nil))
+            exit = ExitCode.tryAgain
+        case .failure(let problem):
+            exit = usageError("--\(what)-from-stdin: " + problem.description(of: what), context: context)
+        }
+        return nil
+    }
+
     /// Reads the arguments, answering `--help` and usage errors itself. Returns nil when
     /// the command is done (help shown or usage error), with `exit` set.
     static func readArguments(_ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>,

@@ -73,16 +73,10 @@ enum ListenCommand: Command {
             }
             timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
             if args.has("state-from-stdin") {
-                let deadline = ContinuousClock.now.advanced(by: .seconds(max(timeout, 1)))
-                switch LoopbackCommand.readStateLine(from: context.standardInput, until: deadline) {
-                case .success(let state):
-                    expectedState = state
-                case .failure(.timedOut):
-                    context.printJSON(rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeout) seconds", offset: nil))
-                    return ExitCode.tryAgain
-                case .failure(let problem):
-                    return usageError("--state-from-stdin: \(problem)", context: context)
+                guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
+                    return exit
                 }
+                expectedState = state
             } else {
                 expectedState = stateOption
             }

@@ -58,16 +58,10 @@ enum PKCECommand: Command {
             guard given == nil else {
                 return usageError("--verifier and --verifier-from-stdin exclude each other", context: context)
             }
-            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-            switch LoopbackCommand.readStateLine(from: context.standardInput, until: deadline) {
-            case .success(let line):
-                given = line
-            case .failure(.timedOut):
-                context.printJSON(rejectionJSON(reason: .timeout, detail: "no verifier arrived on stdin within 30 seconds", offset: nil))
-                return ExitCode.tryAgain
-            case .failure(let problem):
-                return usageError("--verifier-from-stdin: " + problem.description(of: "verifier"), context: context)
+            guard let line = readFromStandardInput("verifier", seconds: 30, context: context, exit: &exit) else {
+                return exit
             }
+            given = line
         }
         let pkce: PKCE
         if let given {

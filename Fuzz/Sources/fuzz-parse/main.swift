@@ -73,30 +73,27 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 func checkAccessors(_ url: CallbackURL) {
     check(String(url.pathSlice) == url.path, "pathSlice differs from path")
     for list in [url.queryParameters, url.fragmentParameters] {
-        var position = 0
-        list.forEachDecodedUTF8 { name, value in
-            check(position < list.count, "forEachDecodedUTF8 yields too many pairs")
-            let parameter = list[position]
-            check(name.elementsEqual(parameter.name.utf8) && value.elementsEqual(parameter.value.utf8),
-                  "forEachDecodedUTF8 differs from the subscript")
-            position += 1
-        }
-        check(position == list.count, "forEachDecodedUTF8 yields too few pairs")
+        checkPairs(list, "forEachDecodedUTF8", list.forEachDecodedUTF8)
         for parameter in list {
             check(list.contains(named: parameter.name) && list.count(named: parameter.name) >= 1,
                   "a parameter is not found by its own name")
         }
     }
-    let query = url.queryParameters
+    checkPairs(url.queryParameters, "forEachQueryParameterUTF8", url.forEachQueryParameterUTF8)
+}
+
+/// A zero-copy reader yields exactly `list`'s pairs, in order, decoded as the subscript does.
+func checkPairs(_ list: Parameters, _ reader: String,
+                _ forEach: ((UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) {
     var position = 0
-    url.forEachQueryParameterUTF8 { name, value in
-        check(position < query.count, "forEachQueryParameterUTF8 yields too many pairs")
-        let parameter = query[position]
+    try? forEach { name, value in
+        check(position < list.count, "\(reader) yields too many pairs")
+        let parameter = list[position]
         check(name.elementsEqual(parameter.name.utf8) && value.elementsEqual(parameter.value.utf8),
-              "forEachQueryParameterUTF8 differs from the subscript")
+              "\(reader) differs from the subscript")
         position += 1
     }
-    check(position == query.count, "forEachQueryParameterUTF8 yields too few pairs")
+    check(position == list.count, "\(reader) yields too few pairs")
 }
 
 func checkRoundTrip(_ url: CallbackURL) {
