@@ -21,10 +21,13 @@ let package = Package(
     name: "CallbackRouterFuzz",
     products: fuzzers.map { .executable(name: "fuzz-" + $0.name, targets: ["fuzz-" + $0.name]) },
     dependencies: [.package(name: "CallbackRouter", path: "..")],
-    targets: fuzzers.map { fuzzer in
+    targets: [
+        // The check and the input reader every fuzzer uses.
+        .target(name: "FuzzSupport", swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]),
+    ] + fuzzers.map { fuzzer in
         .target(
             name: "fuzz-" + fuzzer.name,
-            dependencies: fuzzer.products.map { .product(name: $0, package: "CallbackRouter") },
+            dependencies: fuzzer.products.map { .product(name: $0, package: "CallbackRouter") } + ["FuzzSupport"],
             swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])])
     }
 )

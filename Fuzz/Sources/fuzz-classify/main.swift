@@ -23,6 +23,7 @@
 //   `state_mismatch` / `issuer_mismatch` may turn into something else, since blinding can
 //   make two different values equal.
 import CallbackRouter
+import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzClassify(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -101,10 +102,6 @@ func pick(_ choice: UInt8, table: [String], fromURL: String?) -> String? {
     case 1, 6: return fromURL.flatMap { $0.isEmpty ? nil : $0 }
     default: return table[Int(choice) % table.count]
     }
-}
-
-func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
 }
 
 let lifecycleReasons: Set<ReasonCode> = [.unknownState, .replayed, .attemptExpired, .conflict, .cancelled, .timeout, .noRoute]

@@ -21,10 +21,7 @@
 //   runs exit alike, their stderr is identical, and so is a rejection's JSON.
 import CallbackRouterCLI
 import CallbackRouter
-
-func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}
+import FuzzSupport
 
 let context = { (output: CapturedOutput) in
     CommandContext(output: output, environment: ["PATH": "/usr/bin:/bin"], executablePath: "/usr/local/bin/callback-router")
@@ -126,20 +123,6 @@ extension Result where Failure == CallbackError {
 
 // MARK: Structured runs and their value-blind twins
 
-struct Reader {
-    let bytes: [UInt8]
-    var index = 1
-    mutating func next() -> UInt8 {
-        defer { index += 1 }
-        return index < bytes.count ? bytes[index] : 0
-    }
-    mutating func take(_ count: Int) -> [UInt8] {
-        let end = min(bytes.count, index + count)
-        defer { index = end }
-        return index < end ? Array(bytes[index ..< end]) : []
-    }
-}
-
 let bases = [
     "com.example.app:/oauth2redirect", "myapp://oauth-callback", "http://127.0.0.1:49152/callback",
     "http://[::1]/cb", "https://app.example.com/cb?tenant=acme", "com.example.app://example.us.auth0.com/ios/com.example.app/callback",
@@ -221,7 +204,7 @@ struct Plan {
 }
 
 func structured(_ bytes: [UInt8]) {
-    var reader = Reader(bytes: bytes)
+    var reader = Reader(bytes: bytes, from: 1) // byte 0 chose the mode
     var plan = Plan()
     plan.command = bytes[0] & 0x40 == 0 ? "parse" : "inspect"
     plan.base = bases[Int(reader.next()) % bases.count]

@@ -10,10 +10,7 @@
 // takes (raw spaces, non-ASCII, `0x7f.1`…) on purpose; docs/parsing.md lists it.
 import CallbackParsing
 import Foundation
-
-func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}
+import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFoundationDifferential(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -17,6 +17,7 @@
 //   parameter (both lists indexed from 0), on inputs whose length is a multiple of 8.
 // Linear time is checked by libFuzzer's `-timeout` over inputs up to `-max_len`.
 import CallbackParsing
+import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -63,10 +64,6 @@ func parse(_ bytes: [UInt8]) -> Result<CallbackURL, ParseError> {
 
 func parse(_ text: String) -> Result<CallbackURL, ParseError> {
     Result { () throws(ParseError) in try CallbackURL(parsing: text) }
-}
-
-func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
 }
 
 /// The zero-copy accessors agree with the allocating ones.

@@ -27,6 +27,7 @@
 @_spi(Testing) import CallbackRouter
 import Glibc
 import Synchronization
+import FuzzSupport
 
 struct RouteSpec {
     let id: RouteID
@@ -177,26 +178,7 @@ func reason(of ending: Ending) -> ReasonCode {
     }
 }
 
-func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}
-
 // MARK: The program
-
-struct Reader {
-    let bytes: [UInt8]
-    var index = 0
-    var atEnd: Bool { index >= bytes.count }
-    mutating func next() -> UInt8 {
-        defer { index += 1 }
-        return index < bytes.count ? bytes[index] : 0
-    }
-    mutating func take(_ count: Int) -> [UInt8] {
-        let end = min(bytes.count, index + count)
-        defer { index = end }
-        return index < end ? Array(bytes[index ..< end]) : []
-    }
-}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
