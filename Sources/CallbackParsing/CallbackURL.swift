@@ -76,11 +76,9 @@ public struct CallbackURL: Sendable {
 
     /// Whether the scheme is `name` (give it lowercased), without making a string.
     public func hasScheme(_ name: String) -> Bool {
-        var name = name
         guard name.utf8.count == schemeEnd else { return false }
-        var source = source
-        return source.withUTF8 { bytes in
-            name.withUTF8 { expected in
+        return withContiguousUTF8(source) { bytes in
+            withContiguousUTF8(name) { expected in
                 zip(bytes[0 ..< schemeEnd], expected).allSatisfy { $0 | 0x20 == $1 }
             }
         }
@@ -94,9 +92,10 @@ public struct CallbackURL: Sendable {
 
     private func withBytes(_ range: Range<Int>, of other: CallbackURL, _ otherRange: Range<Int>,
                            _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-        var a = source, b = other.source
-        return a.withUTF8 { x in
-            b.withUTF8 { y in body(UnsafeBufferPointer(rebasing: x[range]), UnsafeBufferPointer(rebasing: y[otherRange])) }
+        withContiguousUTF8(source) { x in
+            withContiguousUTF8(other.source) { y in
+                body(UnsafeBufferPointer(rebasing: x[range]), UnsafeBufferPointer(rebasing: y[otherRange]))
+            }
         }
     }
 
@@ -138,12 +137,9 @@ public struct CallbackURL: Sendable {
     ) rethrows {
         let count = queryParameterCount
         guard count > 0 else { return }
-        if let result: Void = try source.utf8.withContiguousStorageIfAvailable({ bytes in
+        try withContiguousUTF8(source) { bytes in
             try Parameters.forEachDecodedUTF8(bytes, parameters, 0 ..< count, body)
-        }) {
-            return result
         }
-        try queryParameters.forEachDecodedUTF8(body)
     }
 
     /// The fragment's parameters, decoded, in order, duplicates kept.

@@ -210,9 +210,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     /// The URL's UTF-8 without copying the string (it was made contiguous when parsed).
     @inline(__always)
     private func withSourceUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        if let result = try source.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = source
-        return try copy.withUTF8(body)
+        try withContiguousUTF8(source, body)
     }
 
     /// Decodes `raw` into `scratch` from `start`: one pass, no closure per byte.
@@ -338,7 +336,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     /// Compares the decoded name with `name` without allocating.
     private func nameEquals(_ item: RawParameter, _ name: String) -> Bool {
         withSourceUTF8 { bytes in
-            Self.withUTF8(of: name) { expected in
+            withContiguousUTF8(name) { expected in
                 let raw = UnsafeBufferPointer(rebasing: bytes[item.nameRange])
                 // The parser recorded whether the name holds an escape or a `+`.
                 if !item.nameNeedsDecoding { return raw.elementsEqual(expected) }
@@ -351,11 +349,13 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
             }
         }
     }
+}
 
-    /// A caller's string's UTF-8 without copying it when it is contiguous (native or literal).
-    private static func withUTF8<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = string
-        return copy.withUTF8(body)
-    }
+/// A string's UTF-8 without copying the string when it is contiguous (native or literal:
+/// a copy to call `withUTF8` would cost a retain and a release, atomic on a heap string).
+@inline(__always)
+func withContiguousUTF8<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    if let result = try string.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = string
+    return try copy.withUTF8(body)
 }
