@@ -8,6 +8,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "CallbackRouter",
+    // The oldest systems apps still ship to (shared/design.md). Nothing the libraries use may
+    // be newer: scripts/check-availability.sh proves it on Linux, where the compiler ignores
+    // Apple availability.
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
         .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
@@ -20,8 +24,8 @@ let package = Package(
     targets: [
         // The one URL parser of the project. Imports nothing.
         .target(name: "CallbackParsing", swiftSettings: strict),
-        // Redirect-URI policy, dialects, attempts, router. Imports nothing but CallbackParsing,
-        // Synchronization and the C library.
+        // Redirect-URI policy, dialects, attempts, router. Imports nothing but CallbackParsing
+        // and the C library.
         .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
         // The only module that imports Foundation.
         .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),

@@ -5,7 +5,7 @@ private let systemWrite = Glibc.write
 import Darwin
 private let systemWrite = Darwin.write
 #endif
-import Synchronization
+import CallbackRouter
 
 /// Where a command writes. The executable writes through at once (a script may read the
 /// loopback redirect URI before the command ends); tests collect into a buffer.
@@ -38,7 +38,7 @@ public final class StandardStreams: CommandOutput {
 
 /// Collects what a command writes, for in-process tests.
 public final class CapturedOutput: CommandOutput {
-    private let buffers = Mutex<(out: String, err: String)>(("", ""))
+    private let buffers = Locked<(out: String, err: String)>(("", ""))
     public init() {}
     public var stdout: String { buffers.withLock { $0.out } }
     public var stderr: String { buffers.withLock { $0.err } }

@@ -1,6 +1,6 @@
 @testable import CallbackRouterCLI
+import CallbackRouter
 import Glibc
-import Synchronization
 import Testing
 
 /// The request-head parser and scanner on their own, and the server's per-connection bound.

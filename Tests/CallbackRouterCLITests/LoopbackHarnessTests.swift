@@ -1,6 +1,6 @@
 @testable import CallbackRouterCLI
+import CallbackRouter
 import Glibc
-import Synchronization
 import Testing
 
 // The harness the loopback tests share: the command on a thread of its own (as the binary
@@ -88,13 +88,6 @@ func startThread(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
         throw HarnessError("pthread_create failed: \(status)")
     }
     return handle
-}
-
-/// A value shared between the test thread and a server thread.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R { mutex.withLock(body) }
 }
 
 /// An HTTP response as the raw client read it.

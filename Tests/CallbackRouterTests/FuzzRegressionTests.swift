@@ -1,5 +1,4 @@
 import CallbackRouter
-import Synchronization
 import Testing
 
 /// What the fuzzers under Fuzz/ found, each kept as a test named after the behaviour it
@@ -12,7 +11,7 @@ import Testing
     /// issuer: a response for one authorization server accepted at another's redirect URI,
     /// which is the mix-up attack per-issuer redirect URIs exist to stop (RFC 9700 §4.4.2).
     @Test func refusesAStateThatBelongsToAnotherRoutesAttempt() throws {
-        let heard = Mutex<[RouteID]>([])
+        let heard = Locked<[RouteID]>([])
         let handler: @Sendable (RouteID) -> CallbackHandler = { id in { _ in heard.withLock { $0.append(id) } } }
         var builder = RouterBuilder()
         builder.add(Route("honest", redirectURI: try RedirectURI("com.example.app:/honest"), dialect: .oauth2,

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import CallbackRouter
 
@@ -248,7 +247,7 @@ private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
 
 /// A thread-safe list of results for handler tests.
 final class Box: Sendable {
-    private let lock = Mutex<[Result<Delivery, CallbackError>]>([])
+    private let lock = Locked<[Result<Delivery, CallbackError>]>([])
     func append(_ result: Result<Delivery, CallbackError>) { lock.withLock { $0.append(result) } }
     var count: Int { lock.withLock { $0.count } }
 }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A point on a monotonic clock, in nanoseconds. Only differences mean anything.
 public struct ClockInstant: Comparable, Hashable, Sendable {
@@ -44,8 +43,8 @@ public struct SystemAttemptClock: AttemptClock {
 
 /// A clock that moves only when told to: for tests of expiry.
 public final class ManualAttemptClock: AttemptClock {
-    private let current: Mutex<ClockInstant>
-    public init(start: ClockInstant = ClockInstant(nanoseconds: 0)) { current = Mutex(start) }
+    private let current: Locked<ClockInstant>
+    public init(start: ClockInstant = ClockInstant(nanoseconds: 0)) { current = Locked(start) }
     public func now() -> ClockInstant { current.withLock { $0 } }
     public func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
 }

@@ -17,7 +17,7 @@ struct StateKey: Hashable, Sendable {
     }
 }
 
-/// The router's mutable part, always used under its `Mutex`.
+/// The router's mutable part, always used under its lock (`Locked`).
 struct AttemptBook: ~Copyable {
     typealias Continuation = CheckedContinuation<Result<Delivery, CallbackError>, Never>
 

@@ -1,11 +1,11 @@
-import Synchronization
 
 /// Ties each callback to the one login attempt that started it and delivers it exactly once.
 ///
 /// Built by ``RouterBuilder``; its routes are frozen. `handle(_:)` is synchronous (call it
 /// from `onOpenURL`, an app delegate, a C callback or the helper binary) and
 /// thread-safe: the mutable part (pending attempts, waiters, tombstones) sits behind one
-/// `Mutex` from Synchronization. A `Mutex` rather than an actor because every critical
+/// lock (`Locked`: `os_unfair_lock` on Darwin, a pthread mutex elsewhere, since
+/// `Synchronization.Mutex` needs macOS 15 / iOS 18). A lock rather than an actor because every critical
 /// section is short and never suspends, and because callers must be able to hand a callback
 /// over without `await`.
 ///
@@ -19,14 +19,14 @@ public final class CallbackRouter: Sendable {
     let clock: any AttemptClock
     let limits: ParsingLimits
     let maxPendingAttempts: Int
-    let book: Mutex<AttemptBook>
+    let book: Locked<AttemptBook>
 
     init(routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int) {
         self.routes = routes
         self.clock = clock
         self.limits = limits
         self.maxPendingAttempts = maxPendingAttempts
-        self.book = Mutex(AttemptBook())
+        self.book = Locked(AttemptBook())
     }
 
     /// The ids of the registered routes, in registration order.
