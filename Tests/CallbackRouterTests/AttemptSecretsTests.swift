@@ -33,8 +33,8 @@ import Testing
 
     @Test(arguments: ["", "a\u{7F}b", "tab\there", "line\nbreak", "é", String(repeating: "s", count: 513)])
     func refusesStatesThatCannotTravelUnchanged(state: String) {
-        #expect(throws: CallbackError.self) { try AttemptSecrets(state: state, pkce: PKCE(), nonce: "nonce") }
-        #expect(throws: CallbackError.self) { try AttemptSecrets(state: "state", pkce: PKCE(), nonce: state) }
+        expectRefusal(.invalidConfiguration) { try AttemptSecrets(state: state, pkce: PKCE(), nonce: "nonce") }
+        expectRefusal(.invalidConfiguration) { try AttemptSecrets(state: "state", pkce: PKCE(), nonce: state) }
     }
 
     @Test func descriptionsShowOnlyLengths() {
