@@ -173,9 +173,19 @@ import TestVectorSupport
         expectRefusal(.invalidConfiguration) { try Self.request(clientID: "a\nb") }
         expectRefusal(.invalidConfiguration) { try Self.request(clientID: "clïent") }
         expectRefusal(.invalidConfiguration) { try Self.request(state: "") }
-        expectRefusal(.invalidConfiguration) { try Self.request(state: "a\u{0}b") }
+        expectRefusal(.invalidConfiguration) { try Self.request(state: String(repeating: "s", count: 513)) }
         expectRefusal(.invalidConfiguration) { try Self.request(nonce: "") }
+        expectRefusal(.invalidConfiguration) { try Self.request(nonce: "a\u{0}b") }
         #expect(throws: Never.self) { try Self.request(clientID: "client id with spaces & symbols=+") }
+    }
+
+    /// A state is the client's opaque value: any characters go out percent-encoded as
+    /// UTF-8 and our parser reads back exactly the state sent.
+    @Test(arguments: ["état-✓-東京", "a\u{0}b", "line\nbreak", "a+b c&d=e#f"])
+    func sendsAStateWhateverItsCharacters(state: String) throws {
+        let request = try Self.request(state: state)
+        #expect(request.state == state)
+        #expect(try CallbackURL(parsing: request.url).queryParameters.value(named: "state") == state)
     }
 
     /// A request our own parser would refuse is refused when it is built.
