@@ -292,22 +292,36 @@ class Availability:
         star = entries.get("*")
         if star and star.get("isUnconditionallyUnavailable"):
             return "unavailable everywhere"
-        for domain, minimum in minimums.items():
-            effective = max(minimum, context.get(domain, (0, 0, 0)))
+        unavailable, introduced, obsoleted = [], [], []
+        for domain in sorted(minimums, key=domain_order):
+            minimum = minimums[domain]
             if context.get(domain) == "unavailable":
-                continue
+                continue  # the enclosing declaration is itself unavailable there
+            effective = max(minimum, context.get(domain, (0, 0, 0)))
             e = entries.get(domain)
             if e is None:
                 continue
             if e.get("isUnconditionallyUnavailable"):
-                return "unavailable on %s" % domain
-            if "introduced" in e and sg_version(e["introduced"]) > effective:
-                return "introduced in %s %s, the package's minimum is %s %s" % (
-                    domain, version_text(sg_version(e["introduced"])), domain, version_text(minimum))
-            if "obsoleted" in e and sg_version(e["obsoleted"]) <= effective:
-                return "obsoleted in %s %s, the package's minimum is %s %s" % (
-                    domain, version_text(sg_version(e["obsoleted"])), domain, version_text(minimum))
-        return None
+                unavailable.append(domain)
+            elif "introduced" in e and sg_version(e["introduced"]) > effective:
+                introduced.append("%s %s (minimum %s)" % (domain, version_text(sg_version(e["introduced"])),
+                                                          version_text(effective)))
+            elif "obsoleted" in e and sg_version(e["obsoleted"]) <= effective:
+                obsoleted.append("%s %s (minimum %s)" % (domain, version_text(sg_version(e["obsoleted"])),
+                                                         version_text(effective)))
+        parts = []
+        if introduced:
+            parts.append("introduced in " + ", ".join(introduced))
+        if obsoleted:
+            parts.append("obsoleted in " + ", ".join(obsoleted))
+        if unavailable:
+            parts.append("unavailable on " + ", ".join(unavailable))
+        return "; ".join(parts) or None
+
+
+def domain_order(domain):
+    order = ["macOS", "iOS", "tvOS", "watchOS", "visionOS", "macCatalyst", "DriverKit"]
+    return order.index(domain) if domain in order else len(order)
 
 
 _TRIPLE = []
@@ -460,7 +474,7 @@ class Uses:
 
 def demangle(mangled_names):
     names = sorted(mangled_names)
-    out = run(["swift-demangle", "--simplified"], stdin="\n".join(names) + "\n").split("\n")
+    out = run(["swift-demangle"], stdin="\n".join(names) + "\n").split("\n")
     if len(out) < len(names):
         raise CheckError("swift-demangle returned %d lines for %d names" % (len(out), len(names)))
     return dict(zip(names, out))
@@ -578,7 +592,7 @@ def main():
 
         def consider(filename, offset, usr, context):
             if usr not in availability.by_usr:
-                if re.match(r"s:(s|S|15Synchronization|12_Concurrency|17_StringProcessing)", usr) \
+                if re.match(r"s:(s|S[^o]|15Synchronization|12_Concurrency|17_StringProcessing)", usr) \
                         and not any(m["c99name"] in usr for m in modules):
                     unresolved[usr] += 1
                 return
@@ -614,9 +628,10 @@ def main():
         minimum_text = ", ".join("%s %s" % (d, version_text(v)) for d, v in sorted(minimums.items()))
         elapsed = time.monotonic() - started
         if offences:
-            for (filename, line, usr), (col, problem) in sorted(offences.items()):
+            for (filename, line, usr), (col, problem) in sorted(offences.items(),
+                                                                 key=lambda kv: (kv[0][0], kv[0][1], kv[1][0])):
                 rel = os.path.relpath(filename, package_dir)
-                print("%s:%d:%d: %s (%s) is %s" % (rel, line, col, availability.by_usr[usr]["path"], usr, problem))
+                print("%s:%d:%d: %s is %s [%s]" % (rel, line, col, availability.by_usr[usr]["path"], problem, usr))
             print("check-availability: FAILED: %d use(s) newer than the declared platforms (%s), "
                   "out of %d uses of %d APIs in %s" % (len(offences), minimum_text, len(checked), len(apis),
                                                        ", ".join(m["name"] for m in modules)))
