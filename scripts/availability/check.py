@@ -435,6 +435,11 @@ class Uses:
                 ctx = node.get("context")
                 if isinstance(ctx, dict) and ctx.get("decl"):
                     self.decl_uses.append((filename, offset, ctx["decl"], context))
+            if kind == "inheritance":
+                # The protocols a declaration of ours conforms to (explicitly or implied).
+                for proto in node.get("protocols") or []:
+                    if isinstance(proto, str) and proto.startswith("s:"):
+                        self.decl_uses.append((filename, offset, proto, context))
             for key in ("type", "interface_type", "result", "type_usr", "replacement_type", "thrown_type",
                         "extended_type", "inherits", "underlying_type"):
                 value = node.get(key)
