@@ -38,8 +38,7 @@ enum LoopbackCommand: Command {
       --timeout SECONDS       How long to wait (default 300; fractions allowed).
       --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
                               once bound.
-      --dialect D             auto (default), oauth2, prelude, ory, zephr or clerk, as for
-                              parse. Prelude, Ory and Zephr send no state: use --no-state.
+    \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
       --issuer I              The expected 'iss' (RFC 9207), checked when present.
       --require-issuer        Refuse a callback without 'iss'.
       --max-length N, --max-parameters N, --max-value-length N
@@ -197,12 +196,7 @@ enum LoopbackCommand: Command {
             break
         }
         settings.expectedState = state
-        let dialectName = try args.single("dialect") ?? "auto"
-        guard let dialect = Dialect(rawValue: dialectName) else {
-            throw Arguments.UsageError(description: "unknown dialect '\(dialectName)' (expected "
-                + Dialect.allCases.map(\.rawValue).joined(separator: ", ") + ")")
-        }
-        settings.dialect = dialect
+        settings.dialect = try OptionValues.dialect.read(args)
         settings.issuer = try args.single("issuer")
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
         settings.requireIssuer = args.has("require-issuer")

@@ -39,3 +39,76 @@ import Testing
         #expect(!result.stderr.contains("W:"))
     }
 }
+
+/// `--dialect`, `--policy` and `--response-mode` are read by one table per option
+/// (`OptionValues`): every command accepts the same names, refuses others with the same
+/// message, which never repeats the value, and lists the names in its `--help`.
+@Suite struct OptionValuesTests {
+    private func run(_ arguments: [String]) -> (exit: Int32, stdout: String, stderr: String) {
+        let output = CapturedOutput()
+        let exit = CallbackRouterTool.run(arguments, context: CommandContext(output: output, environment: [:], executablePath: "/x"))
+        return (exit, output.stdout, output.stderr)
+    }
+
+    /// Where each command takes each option, with the arguments it needs besides.
+    static let uses: [(command: String, option: String, rest: [String])] = [
+        ("parse", "dialect", ["myapp:/cb?code=a"]),
+        ("parse", "policy", ["myapp:/cb?code=a"]),
+        ("parse", "response-mode", ["myapp:/cb?code=a"]),
+        ("authorize-url", "policy", ["--endpoint", "https://e.example/a", "--client-id", "c", "--redirect-uri", "myapp:/cb"]),
+        ("loopback", "dialect", ["--no-state", "--timeout", "0.001"]),
+        ("listen", "dialect", ["--scheme", "myapp", "--timeout", "0"]),
+        ("listen", "policy", ["--scheme", "myapp", "--timeout", "0"]),
+        ("listen", "response-mode", ["--scheme", "myapp", "--timeout", "0"]),
+    ]
+
+    static func choices(_ option: String) -> [String] {
+        OptionValues.namesByOption.first { $0.option == option }!.names
+    }
+
+    @Test(arguments: uses.indices)
+    func refusesAnUnknownValueWithoutRepeatingIt(_ index: Int) {
+        let use = Self.uses[index]
+        for value in ["S3cr3tStateValue", "myapp://cb?code=S3cr3tStateValue", "AUTO", "native "] {
+            let result = run([use.command, "--\(use.option)", value] + use.rest)
+            #expect(result.exit == ExitCode.usage, "\(use)")
+            #expect(result.stdout.isEmpty)
+            #expect(!result.stderr.contains(value), "\(use) echoed the value: \(result.stderr)")
+            let expected = "--\(use.option) takes one of " + Self.choices(use.option).joined(separator: ", ")
+            #expect(result.stderr.contains(expected), "\(use): \(result.stderr)")
+        }
+    }
+
+    @Test(arguments: uses.indices)
+    func helpListsEveryAcceptedName(_ index: Int) {
+        let use = Self.uses[index]
+        let help = run([use.command, "--help"]).stdout
+        let entryStart = help.firstRange(of: "  --\(use.option) ")!
+        let entry = help[entryStart.upperBound...].prefix(400)
+        for name in Self.choices(use.option) {
+            #expect(entry.contains(name), "\(use.command) --help does not list \(name) for --\(use.option)")
+        }
+    }
+
+    @Test func everyNameReadsItsOwnValue() throws {
+        for name in OptionValues.dialect.names {
+            #expect(try OptionValues.dialect.read(Arguments(["--dialect", name], options: ["dialect"], flags: [])).rawValue == name)
+        }
+        #expect(try OptionValues.policy.read(Arguments(["--policy=custom-scheme-only"], options: ["policy"], flags: [])) == .customSchemeOnly)
+        #expect(try OptionValues.policy.read(Arguments([], options: ["policy"], flags: [])) == .native)
+        #expect(try OptionValues.responseMode.read(Arguments(["--response-mode", "fragment"], options: ["response-mode"], flags: [])) == .fragment)
+        #expect(try OptionValues.responseMode.read(Arguments([], options: ["response-mode"], flags: [])) == .query)
+        #expect(try OptionValues.dialect.read(Arguments([], options: ["dialect"], flags: [])) == .auto)
+    }
+
+    @Test func anAcceptedValueWorksInEveryCommand() {
+        // The policy reaches the validator: custom-scheme-only refuses an http redirect URI.
+        let refused = run(["parse", "--policy", "custom-scheme-only", "--redirect-uri", "http://127.0.0.1/cb", "http://127.0.0.1/cb?code=a"])
+        #expect(refused.exit == ExitCode.usage)
+        #expect(refused.stdout.contains("invalid_configuration"))
+        let fragment = run(["parse", "--response-mode", "fragment", "myapp:/cb#code=a"])
+        #expect(fragment.exit == ExitCode.success, "\(fragment)")
+        let clerk = run(["parse", "--dialect", "clerk", "myapp:/cb?rotating_token_nonce=n"])
+        #expect(clerk.stdout.contains(#""dialect":"clerk""#), "\(clerk)")
+    }
+}
