@@ -116,7 +116,7 @@ enum LoopbackCommand: Command {
             validation = try LoopbackValidation(settings, redirectURI: server.redirectURI)
         } catch {
             // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
-            context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+            context.printError("\(name): the redirect URI is refused: \(error.detail)")
             return ExitCode.usage
         }
 
@@ -137,7 +137,7 @@ enum LoopbackCommand: Command {
                     withState.expectedState = state
                     validated = try LoopbackValidation(withState, redirectURI: server.redirectURI)
                 } catch {
-                    context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+                    context.printError("\(name): the redirect URI is refused: \(error.detail)")
                     return ExitCode.usage
                 }
             case .failure(.timedOut):
@@ -273,11 +273,12 @@ enum LoopbackCommand: Command {
     }
 
     /// Writes `text` to a temporary file next to `path`, then renames it over `path`, so a
-    /// reader never sees a partial redirect URI. Returns a description of the failure.
+    /// reader never sees a partial redirect URI. Returns a description of the failure,
+    /// without the path (stderr shows no argument value).
     static func writeAtomically(_ text: String, to path: String) -> String? {
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "\(temporary): \(String(cString: strerror(errno)))" }
+        guard fd >= 0 else { return "cannot create a temporary file beside it: \(String(cString: strerror(errno)))" }
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
@@ -287,7 +288,7 @@ enum LoopbackCommand: Command {
                 let failure = String(cString: strerror(errno))
                 close(fd)
                 unlink(temporary)
-                return "\(temporary): \(failure)"
+                return "cannot write the temporary file beside it: \(failure)"
             }
             written += n
         }
@@ -295,7 +296,7 @@ enum LoopbackCommand: Command {
         guard rename(temporary, path) == 0 else {
             let failure = String(cString: strerror(errno))
             unlink(temporary)
-            return "\(path): \(failure)"
+            return "cannot rename the temporary file over it: \(failure)"
         }
         return nil
     }

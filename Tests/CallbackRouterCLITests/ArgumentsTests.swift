@@ -24,8 +24,47 @@ import Testing
         #expect(!result.stdout.contains("S3cr3tStateValue"))
     }
 
-    @Test func namesAPlainUnknownOption() {
-        #expect(run(["parse", "--frobnicate", "x:y"]).stderr.contains("unknown option '--frobnicate'"))
+    /// Not even a harmless-looking unknown option is repeated: a lowercase hex token looks
+    /// just as harmless. The error names its position and length, the same for any text.
+    @Test(arguments: [
+        ["parse", "--frobnicate", "x:y"],
+        ["parse", "x:y", "--0123456789abcdef0"],
+        ["parse", "-q", "x:y"],
+        ["inspect", "--max-length=10", "--s3cr3t=1", "x:y"],
+    ])
+    func namesAnUnknownOptionByPositionOnly(_ arguments: [String]) {
+        let result = run(arguments)
+        #expect(result.exit == ExitCode.usage)
+        let unknown = arguments.dropFirst().first { $0.hasPrefix("-") && !$0.hasPrefix("--max") }!
+        let position = arguments.dropFirst().firstIndex(of: unknown)!
+        #expect(result.stderr.contains("argument \(position) is an unknown option (\(unknown.utf8.count) bytes, not shown)"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains(unknown.drop { $0 == "-" }.prefix(4)), "\(result.stderr)")
+        #expect(result.stderr.contains("Try 'callback-router \(arguments[0]) --help'"))
+    }
+
+    /// Whatever stands where the command should: a callback URL pasted without its command,
+    /// a state, a typo, an unknown option. The error lists the commands instead, and is
+    /// the same for any argument of the same length.
+    @Test(arguments: [
+        "myapp://cb?code=S3cr3tStateValue&state=abc",
+        "S3cr3tStateValue",
+        "prase",
+        "--S3cr3tStateValue",
+        "-S",
+        "PARSE",
+        "parse ",
+    ])
+    func neverEchoesTheCommandPosition(_ first: String) {
+        let result = run([first, "--state", "x", "myapp://cb?code=a"])
+        #expect(result.exit == ExitCode.usage)
+        #expect(result.stdout.isEmpty)
+        #expect(!result.stderr.contains(first), "\(result.stderr)")
+        #expect(!result.stderr.contains("S3cr3t"), "\(result.stderr)")
+        #expect(result.stderr.contains("(\(first.utf8.count) bytes, not shown); the commands are "
+            + CallbackRouterTool.commands.map { $0.name }.joined(separator: ", ")), "\(result.stderr)")
+        let twin = run([String(repeating: first.hasPrefix("-") ? "-" : "z", count: first.utf8.count), "--state", "x", "myapp://cb?code=a"])
+        #expect(twin.stderr == result.stderr)
     }
 
     /// Fuzz-cli reproducer (crash-7e5edc3d…): `--issuer=` followed by a combining mark was
