@@ -17,7 +17,9 @@ struct Arguments {
     init(_ arguments: some Collection<String>, options: Set<String>, flags: Set<String>) throws(UsageError) {
         var iterator = arguments.makeIterator()
         var onlyPositionals = false
+        var position = 0
         while let argument = iterator.next() {
+            position += 1
             if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
                 positionals.append(argument)
                 continue
@@ -25,7 +27,7 @@ struct Arguments {
             if argument == "--" { onlyPositionals = true; continue }
             guard argument.hasPrefix("--") else {
                 if argument == "-h" { self.flags.insert("help"); continue }
-                throw UsageError(description: "unknown option '\(Arguments.display(option: argument))'")
+                throw Arguments.unknownOption(argument, position: position)
             }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
@@ -44,22 +46,20 @@ struct Arguments {
                 }
                 values[name, default: []].append(value)
             } else {
-                throw UsageError(description: "unknown option '--\(Arguments.display(option: name))'")
+                throw Arguments.unknownOption(argument, position: position)
             }
         }
     }
 
     var wantsHelp: Bool { flags.contains("help") }
 
-    /// How an unknown option appears in an error: as is when it looks like an option name
-    /// (at most 24 bytes of lowercase letters, digits and `-`), else only its length. A
-    /// mistyped `--stat=SECRET`, or a state pasted where an option was expected, must not
-    /// put a secret on stderr (base64url tokens have capitals or `_`, and are longer).
-    static func display(option: String) -> String {
-        let looksLikeAnOption = option.utf8.count <= 24 && option.utf8.allSatisfy {
-            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-")
-        }
-        return looksLikeAnOption ? option : "<\(option.utf8.count) bytes, not shown>"
+    /// The error for an argument that looks like an option but is none of this command's.
+    /// It names the argument's position and length, never its text: a mistyped
+    /// `--stat=SECRET`, or a token pasted where an option was expected, must not reach
+    /// stderr, and an innocent typo (`--frobnicate`) cannot be told from a secret by its
+    /// bytes. The command's `--help` lists the options it takes.
+    static func unknownOption(_ argument: String, position: Int) -> UsageError {
+        UsageError(description: "argument \(position) is an unknown option (\(argument.utf8.count) bytes, not shown)")
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }

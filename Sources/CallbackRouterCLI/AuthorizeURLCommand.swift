@@ -36,9 +36,7 @@ enum AuthorizeURLCommand: Command {
                               code_challenge, code_challenge_method, nonce), nor one the
                               endpoint's query already has, nor be given twice (resource,
                               RFC 8707, may repeat). The first '=' splits name from value.
-      --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
-                              or http://[::1] any port, claimed https on a domain) or
-                              custom-scheme-only (http and https refused), as for 'parse'.
+    \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
       --allow-localhost       Accept http://localhost as a loopback redirect, and
                               https://localhost (RFC 8252 §8.3 advises against both).
       -h, --help              Show this help.
@@ -92,12 +90,7 @@ enum AuthorizeURLCommand: Command {
             } else {
                 scope = scopeOption ?? "openid"
             }
-            switch try args.single("policy") ?? "native" {
-            case "native": policy = .native
-            case "custom-scheme-only": policy = .customSchemeOnly
-            case let other:
-                throw Arguments.UsageError(description: "unknown policy '\(other)' (expected native or custom-scheme-only)")
-            }
+            policy = try OptionValues.policy.read(args)
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else {
                     throw Arguments.UsageError(description: "--param takes NAME=VALUE")

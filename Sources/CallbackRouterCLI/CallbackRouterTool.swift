@@ -15,6 +15,13 @@ public enum CallbackRouterTool {
         LoopbackCommand.self,
     ]
 
+    /// Every word `run` acts on in the command position: the commands, `help`, `-h`,
+    /// `--help` and `--version`. Any other first argument is a usage error that does not
+    /// repeat it.
+    public static var commandWords: [String] {
+        commands.map { $0.name } + ["help", "-h", "--help", "--version"]
+    }
+
     static var help: String {
         var text = """
         OVERVIEW: Parse, validate and route OAuth / OIDC redirect callbacks.
@@ -44,6 +51,14 @@ public enum CallbackRouterTool {
         return text
     }
 
+    /// The error for a first argument that is not a command. Never the argument itself: a
+    /// callback URL or a state pasted without its command would put a secret on stderr. Its
+    /// length is all it shows, so the message is the same for any argument of that length.
+    static func unknownCommand(_ argument: String) -> String {
+        "unknown command (\(argument.utf8.count) bytes, not shown); the commands are "
+            + commands.map { $0.name }.joined(separator: ", ")
+    }
+
     /// Runs the helper with `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
         guard let first = arguments.first else {
@@ -59,7 +74,7 @@ public enum CallbackRouterTool {
             return ExitCode.success
         default:
             guard let command = commands.first(where: { $0.name == first }) else {
-                context.printError("unknown command '\(first)'\nTry 'callback-router --help'.")
+                context.printError(unknownCommand(first) + "\nTry 'callback-router --help'.")
                 return ExitCode.usage
             }
             return command.run(arguments.dropFirst(), context: context)

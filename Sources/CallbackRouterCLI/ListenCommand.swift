@@ -21,11 +21,11 @@ enum ListenCommand: Command {
       --state-from-stdin      Read that state from the first line of stdin instead, so it
                               never appears in the process list (/proc/PID/cmdline).
       --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool).
-      --dialect D             auto (default), oauth2, prelude, ory, zephr, clerk.
+    \(OptionValues.dialect.helpEntry())
       --redirect-uri U        A registered redirect URI (repeatable).
-      --policy P              native (default) or custom-scheme-only.
+    \(OptionValues.policy.helpEntry())
       --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
-      --response-mode M       query or fragment.
+    \(OptionValues.responseMode.helpEntry())
       --max-length N, --max-parameters N, --max-value-length N
                               Parsing limits, as for parse.
       -h, --help              Show this help.

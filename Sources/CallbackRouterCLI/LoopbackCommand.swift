@@ -42,8 +42,7 @@ enum LoopbackCommand: Command {
       --timeout SECONDS       How long to wait (default 300; fractions allowed).
       --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
                               once bound.
-      --dialect D             auto (default), oauth2, prelude, ory, zephr or clerk, as for
-                              parse. Prelude, Ory and Zephr send no state: use --no-state.
+    \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
       --issuer I              The expected 'iss' (RFC 9207), checked when present.
       --require-issuer        Refuse a callback without 'iss'.
       --max-length N, --max-parameters N, --max-value-length N
@@ -121,7 +120,7 @@ enum LoopbackCommand: Command {
             validation = try LoopbackValidation(settings, redirectURI: server.redirectURI)
         } catch {
             // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
-            context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+            context.printError("\(name): the redirect URI is refused: \(error.detail)")
             return ExitCode.usage
         }
 
@@ -142,7 +141,7 @@ enum LoopbackCommand: Command {
                     withState.expectedState = state
                     validated = try LoopbackValidation(withState, redirectURI: server.redirectURI)
                 } catch {
-                    context.printError("\(name): the redirect URI \(server.redirectURI) is refused: \(error.detail)")
+                    context.printError("\(name): the redirect URI is refused: \(error.detail)")
                     return ExitCode.usage
                 }
             case .failure(.timedOut):
@@ -201,12 +200,7 @@ enum LoopbackCommand: Command {
             break
         }
         settings.expectedState = state
-        let dialectName = try args.single("dialect") ?? "auto"
-        guard let dialect = Dialect(rawValue: dialectName) else {
-            throw Arguments.UsageError(description: "unknown dialect '\(dialectName)' (expected "
-                + Dialect.allCases.map(\.rawValue).joined(separator: ", ") + ")")
-        }
-        settings.dialect = dialect
+        settings.dialect = try OptionValues.dialect.read(args)
         settings.issuer = try args.single("issuer")
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
         settings.requireIssuer = args.has("require-issuer")
@@ -283,11 +277,12 @@ enum LoopbackCommand: Command {
     }
 
     /// Writes `text` to a temporary file next to `path`, then renames it over `path`, so a
-    /// reader never sees a partial redirect URI. Returns a description of the failure.
+    /// reader never sees a partial redirect URI. Returns a description of the failure,
+    /// without the path (stderr shows no argument value).
     static func writeAtomically(_ text: String, to path: String) -> String? {
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "\(temporary): \(String(cString: strerror(errno)))" }
+        guard fd >= 0 else { return "cannot create a temporary file beside it: \(String(cString: strerror(errno)))" }
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
@@ -297,7 +292,7 @@ enum LoopbackCommand: Command {
                 let failure = String(cString: strerror(errno))
                 close(fd)
                 unlink(temporary)
-                return "\(temporary): \(failure)"
+                return "cannot write the temporary file beside it: \(failure)"
             }
             written += n
         }
@@ -305,7 +300,7 @@ enum LoopbackCommand: Command {
         guard rename(temporary, path) == 0 else {
             let failure = String(cString: strerror(errno))
             unlink(temporary)
-            return "\(path): \(failure)"
+            return "cannot rename the temporary file over it: \(failure)"
         }
         return nil
     }

@@ -16,22 +16,19 @@ enum ParseCommand: Command {
       URL                     The callback URL, exactly as delivered (quote it in the shell).
 
     OPTIONS:
-      --dialect D             auto (default), oauth2, prelude, ory, zephr or clerk.
-                              auto picks by the parameters present and never picks ory.
+    \(OptionValues.dialect.helpEntry(then: "auto picks by the parameters present and never picks ory."))
       --redirect-uri U        A registered redirect URI; repeat for several. The callback
                               must answer one of them (scheme and host case-insensitive,
                               port exact except loopback, path exact, registered query
                               parameters present). None given: any the policy allows.
-      --policy P              native (default: RFC 8252 private-use scheme, http://127.0.0.1
-                              or http://[::1] any port, claimed https on a domain) or
-                              custom-scheme-only (http and https refused).
+    \(OptionValues.policy.helpEntry())
       --allow-localhost       Accept http://localhost as a loopback redirect, and
                               https://localhost (RFC 8252 §8.3 advises against both).
       --state S               The expected state: none in the callback is state_missing,
                               another is state_mismatch (constant-time comparison).
       --issuer I              The expected iss (RFC 9207), checked when the callback has one.
       --require-issuer        The callback must carry iss (issuer_missing otherwise).
-      --response-mode M       query (default) or fragment: where the response parameters are.
+    \(OptionValues.responseMode.helpEntry(then: "Where the response parameters are."))
       --max-length N          Longest URL accepted, in bytes (default 16384).
       --max-parameters N      Most parameters accepted (default 64).
       --max-value-length N    Longest parameter name or value, in bytes (default 8192).
@@ -116,25 +113,10 @@ enum ParseCommand: Command {
             url = try args.onePositional("URL")
             limits = try readLimits(args)
 
-            let dialectName = try args.single("dialect") ?? "auto"
-            guard let dialect = Dialect(rawValue: dialectName) else {
-                throw Arguments.UsageError(description: "unknown dialect '\(dialectName)' (expected "
-                    + Dialect.allCases.map(\.rawValue).joined(separator: ", ") + ")")
-            }
-            self.dialect = dialect
-
-            switch try args.single("policy") ?? "native" {
-            case "native": policy = .native
-            case "custom-scheme-only": policy = .customSchemeOnly
-            case let other:
-                throw Arguments.UsageError(description: "unknown policy '\(other)' (expected native or custom-scheme-only)")
-            }
+            dialect = try OptionValues.dialect.read(args)
+            policy = try OptionValues.policy.read(args)
             allowLocalhost = args.has("allow-localhost")
-
-            let modeName = try args.single("response-mode") ?? "query"
-            guard let mode = ResponseMode(rawValue: modeName) else {
-                throw Arguments.UsageError(description: "unknown response mode '\(modeName)' (expected query or fragment)")
-            }
+            let mode = try OptionValues.responseMode.read(args)
             let state = try args.single("state")
             if state?.isEmpty == true { throw Arguments.UsageError(description: "--state must not be empty") }
             let issuer = try args.single("issuer")

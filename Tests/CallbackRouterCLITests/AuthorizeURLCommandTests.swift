@@ -111,7 +111,7 @@ import CallbackRouter
         (base + ["--scope", "a", "--scope", "b"], "--scope is given more than once"),
         (base + ["positional"], "unexpected argument"),
         (base + ["--unknown", "x"], "unknown option"),
-        (base + ["--policy", "lenient"], "unknown policy 'lenient'"),
+        (base + ["--policy", "lenient"], "--policy takes one of native, custom-scheme-only"),
     ])
     func refusesBadUsage(arguments: [String], message: String) {
         let result = Self.run(arguments)

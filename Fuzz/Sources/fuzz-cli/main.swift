@@ -2,11 +2,14 @@
 // CapturedOutput), over fuzzed argument lists and fuzzed callback URLs.
 //
 // Two shapes of input (byte 0 chooses):
-// - raw: the rest split at NUL bytes into arguments after `parse` or `inspect`;
+// - raw: the rest split at NUL bytes into arguments after `parse` or `inspect`, or (bit
+//   0x40) into arguments whose first stands in the command position;
 // - structured: a URL built from the fuzz bytes (a redirect URI from a table, then
 //   name=value pairs whose values are fuzz bytes, percent-encoded), and options from
 //   tables (dialect, policy, response mode, --redirect-uri, --state and --issuer taken
-//   from the URL or a table, --require-issuer, limits).
+//   from the URL or a table, --require-issuer, limits). Bytes after the pairs may put a
+//   fuzzed word or callback URL in the command position, fuzzed --dialect / --policy /
+//   --response-mode values, or an unknown option.
 //
 // Checked on every run (a violation traps; libFuzzer keeps the reproducer):
 // - the exit code is one the command documents (0, 1, 64, 65) and says the same as the
@@ -18,7 +21,11 @@
 // - secrets stay out of stderr and out of rejection details: the structured run is
 //   repeated with every value (and the expected state and issuer) replaced by another of
 //   the same length and byte class, written with the same number of bytes; whenever both
-//   runs exit alike, their stderr is identical, and so is a rejection's JSON.
+//   runs exit alike, their stderr is identical, and so is a rejection's JSON. Fuzzed
+//   words in the command position, fuzzed option values and unknown options are blinded
+//   too, unless they are names the tool knows;
+// - a first argument that is not a command word exits 64 with nothing on stdout, and its
+//   stderr is the same as for its blind twin.
 import CallbackRouterCLI
 import CallbackRouter
 import FuzzSupport
@@ -54,6 +61,7 @@ public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 // MARK: Raw arguments
 
 func rawArguments(_ bytes: [UInt8]) {
+    if bytes[0] & 0x40 != 0 { return commandPosition(bytes) }
     let command = bytes[0] & 1 == 0 ? "parse" : "inspect"
     let arguments = bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)
         .map { String(decoding: $0, as: UTF8.self) }
@@ -63,6 +71,22 @@ func rawArguments(_ bytes: [UInt8]) {
     if arguments.count == 1, let only = arguments.first, !only.hasPrefix("-") {
         checkAgreement(result, command: command, url: only, validator: try? CallbackValidator())
     }
+}
+
+/// Arguments whose first stands where the command should. A command word runs that
+/// command (skipped: `loopback` would bind and wait); any other word is refused with 64,
+/// an empty stdout and a stderr that does not depend on the word's bytes.
+func commandPosition(_ bytes: [UInt8]) {
+    let parts = bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false).map { Array($0) }
+    guard let first = parts.first else { return }
+    let word = String(decoding: first, as: UTF8.self)
+    guard !CallbackRouterTool.commandWords.contains(word) else { return }
+    let rest = parts.dropFirst().map { String(decoding: $0, as: UTF8.self) }
+    let result = run([word] + rest)
+    check(result.exit == 64 && result.stdout.isEmpty, "an unknown command exited \(result.exit): \(result.stdout)")
+    check(!result.stderr.isEmpty, "an unknown command without a message")
+    let twin = run([String(decoding: first.map(blind), as: UTF8.self)] + rest)
+    check(twin.stderr == result.stderr, "stderr depends on the command position:\n\(result.stderr)\n\(twin.stderr)")
 }
 
 // MARK: The contract every run keeps
@@ -168,6 +192,18 @@ struct Plan {
     var options: [String] = []
     var stateChoice: UInt8 = 0
     var issuerChoice: UInt8 = 0
+    /// Fuzzed words, each blinded in the twin unless `keep` says it is a known name.
+    var commandWord: Fuzzed?
+    var optionValues: [(option: String, value: Fuzzed)] = []
+    var unknownOption: Fuzzed?
+
+    struct Fuzzed {
+        let bytes: [UInt8]
+        let keep: Bool
+        func text(blinded: Bool) -> String {
+            String(decoding: blinded && !keep ? bytes.map(blind) : bytes, as: UTF8.self)
+        }
+    }
 
     func arguments(blinded: Bool) -> [String] {
         let encoded = pairs.map { pair -> String in
@@ -176,7 +212,9 @@ struct Plan {
             return pair.name + "=" + encode(value, like: pair.value)
         }.joined(separator: "&")
         let url = base + (inFragment ? "#" : (base.contains("?") ? "&" : "?")) + encoded
-        var arguments = [command] + options
+        var arguments = [commandWord?.text(blinded: blinded) ?? command] + options
+        for (option, value) in optionValues { arguments += ["--" + option, value.text(blinded: blinded)] }
+        if let unknownOption { arguments.append("--x-" + unknownOption.text(blinded: blinded)) }
         if command == "parse" {
             if let state = expected("state", choice: stateChoice, table: ["af0ifjsldkj", "xyz"], blinded: blinded) {
                 arguments += ["--state", state]
@@ -225,6 +263,27 @@ func structured(_ bytes: [UInt8]) {
     for _ in 0 ..< count {
         let name = names[Int(reader.next()) % names.count]
         plan.pairs.append((name, reader.take(Int(reader.next() % 48))))
+    }
+
+    // After the pairs, so that older seeds keep their meaning (past the end, zeros: none).
+    let extras = reader.next()
+    if extras & 0x03 == 1 || extras & 0x03 == 2 {
+        // A fuzzed word, or a callback URL with a fuzzed code, where the command should be.
+        let fuzzed = reader.take(Int(reader.next() % 32))
+        let word = extras & 0x03 == 1 ? fuzzed : Array((plan.base + "?code=").utf8) + fuzzed
+        let known = CallbackRouterTool.commandWords.contains(String(decoding: word, as: UTF8.self))
+        if !known { plan.commandWord = Plan.Fuzzed(bytes: word, keep: false) }
+    }
+    if plan.command == "parse" && extras & 0x04 != 0 {
+        let option = ["dialect", "policy", "response-mode"][Int(reader.next()) % 3]
+        let value = reader.take(Int(reader.next() % 24))
+        let known = (dialects + ["native", "custom-scheme-only", "query", "fragment"]).contains(String(decoding: value, as: UTF8.self))
+        plan.optionValues.append((option, Plan.Fuzzed(bytes: value, keep: known)))
+        // The fuzzed value replaces the table's, which would make it "given more than once".
+        if let index = plan.options.firstIndex(of: "--" + option) { plan.options.removeSubrange(index ... index + 1) }
+    }
+    if extras & 0x08 != 0 {
+        plan.unknownOption = Plan.Fuzzed(bytes: reader.take(Int(reader.next() % 24)), keep: false)
     }
 
     let original = run(plan.arguments(blinded: false))

@@ -1,0 +1,143 @@
+import CallbackRouter
+
+/// An option that takes one name out of a fixed set (`--dialect`, `--policy`,
+/// `--response-mode`): the one table its parsing, its usage error, its `--help` entry and
+/// shell completions all read, so they cannot disagree.
+///
+/// A value outside the set is refused without being repeated: what was typed there may be a
+/// pasted state, code or callback URL, and stderr ends up in terminals, CI logs and bug
+/// reports. The error says what was expected instead.
+struct OptionChoices<Value: Sendable>: Sendable {
+    struct Choice: Sendable {
+        /// The name on the command line (`custom-scheme-only`).
+        let name: String
+        let value: Value
+        /// What the name means, for `--help`; nil when the name says it.
+        let note: String?
+    }
+
+    /// The option's name, without `--`.
+    let option: String
+    /// The placeholder `--help` shows for the value (`D`, `P`, `M`).
+    let placeholder: String
+    /// Every accepted name, in the order `--help`, errors and completions list them.
+    let choices: [Choice]
+    /// The name that applies when the option is absent.
+    let defaultName: String
+
+    init(option: String, placeholder: String, choices: [Choice], defaultName: String) {
+        precondition(choices.contains { $0.name == defaultName }, "the default of --\(option) is not one of its names")
+        self.option = option
+        self.placeholder = placeholder
+        self.choices = choices
+        self.defaultName = defaultName
+    }
+
+    /// Every accepted name.
+    var names: [String] { choices.map(\.name) }
+
+    /// The usage error for a value outside the set; it never contains the value.
+    var expectation: String { "--\(option) takes one of " + names.joined(separator: ", ") }
+
+    /// The value of `name`, or nil when it is not one of ``names`` (exact, case-sensitive).
+    func value(named name: String) -> Value? {
+        choices.first { $0.name == name }?.value
+    }
+
+    /// The option's value in `args`: the default when absent; a usage error when it is
+    /// given twice or is not one of ``names``.
+    func read(_ args: Arguments) throws(Arguments.UsageError) -> Value {
+        let name = try args.single(option) ?? defaultName
+        guard let value = value(named: name) else { throw Arguments.UsageError(description: expectation) }
+        return value
+    }
+
+    /// `auto (default), oauth2, prelude, ory, zephr or clerk`, with each name's note.
+    var described: String {
+        var parts: [String] = []
+        for choice in choices {
+            var text = choice.name
+            switch (choice.name == defaultName, choice.note) {
+            case (true, let note?): text += " (default: \(note))"
+            case (true, nil): text += " (default)"
+            case (false, let note?): text += " (\(note))"
+            case (false, nil): break
+            }
+            parts.append(text)
+        }
+        guard parts.count > 1 else { return parts.joined() }
+        return parts.dropLast().joined(separator: ", ") + " or " + parts[parts.count - 1]
+    }
+
+    /// The option's `--help` entry: `  --dialect D   ` then ``described`` and `then`,
+    /// wrapped to the column every command's help uses (no final newline).
+    func helpEntry(then: String = "") -> String {
+        let sentence = described + "." + (then.isEmpty ? "" : " " + then)
+        return HelpLayout.entry("--\(option) \(placeholder)", sentence)
+    }
+}
+
+/// The options whose values are names from a fixed set, shared by every command.
+enum OptionValues {
+    static let dialect = OptionChoices<Dialect>(
+        option: "dialect", placeholder: "D",
+        choices: Dialect.allCases.map { .init(name: $0.rawValue, value: $0, note: nil) },
+        defaultName: Dialect.auto.rawValue)
+
+    static let policy = OptionChoices<RedirectURIPolicy>(
+        option: "policy", placeholder: "P",
+        choices: [
+            .init(name: "native", value: .native,
+                  note: "RFC 8252 private-use scheme, http://127.0.0.1 or http://[::1] any port, claimed https on a domain"),
+            .init(name: "custom-scheme-only", value: .customSchemeOnly, note: "http and https refused"),
+        ],
+        defaultName: "native")
+
+    static let responseMode = OptionChoices<ResponseMode>(
+        option: "response-mode", placeholder: "M",
+        choices: [
+            .init(name: ResponseMode.query.rawValue, value: .query, note: nil),
+            .init(name: ResponseMode.fragment.rawValue, value: .fragment, note: nil),
+        ],
+        defaultName: ResponseMode.query.rawValue)
+
+    /// Every such option's accepted names, by option name (for completions and docs).
+    static let namesByOption: [(option: String, names: [String])] = [
+        (dialect.option, dialect.names),
+        (policy.option, policy.names),
+        (responseMode.option, responseMode.names),
+    ]
+}
+
+/// The two-column layout of every command's OPTIONS section.
+enum HelpLayout {
+    /// Where descriptions start.
+    static let column = 26
+    /// The longest line.
+    static let width = 90
+
+    /// `  NAME` padded to ``column``, then `text` wrapped at spaces to ``width``, each
+    /// continuation line indented to ``column`` (no final newline).
+    static func entry(_ name: String, _ text: String) -> String {
+        var out = "  " + name
+        if out.count + 1 > column {
+            out += "\n" + String(repeating: " ", count: column)
+        } else {
+            out += String(repeating: " ", count: column - out.count)
+        }
+        var lineLength = column
+        var first = true
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if !first && lineLength + 1 + word.count > width {
+                out += "\n" + String(repeating: " ", count: column)
+                lineLength = column
+                first = true
+            }
+            if !first { out += " "; lineLength += 1 }
+            out += word
+            lineLength += word.count
+            first = false
+        }
+        return out
+    }
+}
