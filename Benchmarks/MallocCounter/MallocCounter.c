@@ -2,11 +2,21 @@
 // executable and forwarding to glibc's own implementations (__libc_malloc & co.).
 // mallinfo2() only reports bytes in use, not how many allocations were made; counting the
 // calls is exact and costs one relaxed atomic increment per allocation.
+//
+// Linux with glibc only: __libc_malloc & co. exist nowhere else, and replacing malloc in an
+// executable is how glibc supports interposition (Darwin uses malloc zones instead). Elsewhere
+// (a Darwin build of the package) nothing is interposed and malloc_counter_is_counting() says so.
+#if defined(__linux__)
 #define _GNU_SOURCE
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
 #include "MallocCounter.h"
+
+#if defined(__linux__) && defined(__GLIBC__)
+
+int malloc_counter_is_counting(void) { return 1; }
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -33,3 +43,10 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
     *out = p;
     return 0;
 }
+
+#else
+
+int malloc_counter_is_counting(void) { return 0; }
+uint64_t malloc_counter_allocations(void) { return 0; }
+
+#endif

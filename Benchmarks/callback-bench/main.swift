@@ -100,7 +100,8 @@ func report(_ name: String, ours: Double, foundation: Double?, allocs: Double, b
     } else {
         line += " foundation_ns=- speedup=-"
     }
-    line += " allocs=\(format(allocs))"
+    // Allocations are counted by interposing glibc's malloc (Benchmarks/MallocCounter): Linux only.
+    line += malloc_counter_is_counting() != 0 ? " allocs=\(format(allocs))" : " allocs=unmeasured"
     if let bytes { line += " bytes_per_s=\(Int(Double(bytes) / ours * 1e9))" }
     if !note.isEmpty { line += " # \(note)" }
     print(line)

@@ -1,7 +1,11 @@
 #if canImport(Glibc)
 import Glibc
+private let systemRead = Glibc.read
+private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
+private let systemRead = Darwin.read
+private let systemWrite = Darwin.write
 #endif
 import CallbackRouter
 
@@ -249,7 +253,7 @@ enum LoopbackCommand: Command {
                 return .failure(.unreadable(errno))
             }
             if ready == 0 { return .failure(.timedOut) }
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return .failure(.unreadable(errno))
@@ -287,7 +291,7 @@ enum LoopbackCommand: Command {
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            let n = bytes.withUnsafeBufferPointer { systemWrite(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 let failure = String(cString: strerror(errno))

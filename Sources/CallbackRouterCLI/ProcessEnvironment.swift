@@ -8,7 +8,12 @@ import Darwin
 public enum ProcessEnvironment {
     public static func current() -> [String: String] {
         var result: [String: String] = [:]
+        #if canImport(Darwin)
+        // A library cannot use `environ` on Darwin (environ(7)): _NSGetEnviron is the way.
+        guard var pointer = _NSGetEnviron().pointee else { return result }
+        #else
         var pointer = environ
+        #endif
         while let entry = pointer.pointee {
             let text = String(cString: entry)
             if let equals = text.firstIndex(of: "=") {
@@ -19,13 +24,21 @@ public enum ProcessEnvironment {
         return result
     }
 
-    /// The absolute path of the running executable (`/proc/self/exe` on Linux).
+    /// The absolute path of the running executable (`/proc/self/exe` on Linux,
+    /// `_NSGetExecutablePath` on Darwin).
     public static func executablePath(fallback: String) -> String {
         #if os(Linux)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if count > 0 {
             return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        #elseif canImport(Darwin)
+        var size = UInt32(4096)
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        if _NSGetExecutablePath(&buffer, &size) == 0, let resolved = realpath(buffer, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
         #endif
         return fallback

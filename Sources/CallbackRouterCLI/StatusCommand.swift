@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `callback-router status --scheme S [--id ID]`: what is registered, and does xdg-mime agree.

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 @testable import CallbackRouterCLI
 
@@ -45,7 +47,11 @@ struct Handover<Value>: @unchecked Sendable {
 /// A real thread for code that blocks (poll, accept): the cooperative pool has as few
 /// threads as cores, and a test that blocks them all waits for its own timeouts.
 final class BlockingThread<Result>: @unchecked Sendable {
+    #if canImport(Darwin)
+    private var thread: pthread_t? = nil  // a non-optional pointer on Darwin, set by pthread_create
+    #else
     private var thread = pthread_t()
+    #endif
     private let box = ResultBox<Result>()
 
     init(_ body: @escaping () -> Result) {
@@ -56,7 +62,11 @@ final class BlockingThread<Result>: @unchecked Sendable {
     }
 
     func join() -> Result {
+        #if canImport(Darwin)
+        pthread_join(thread!, nil)
+        #else
         pthread_join(thread, nil)
+        #endif
         return box.value!
     }
 }
@@ -70,10 +80,17 @@ private final class ThreadBody {
     init(_ run: @escaping () -> Void) { self.run = run }
 }
 
+#if canImport(Darwin)
+private func threadEntry(_ argument: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().run()
+    return nil
+}
+#else
 private func threadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue().run()
     return nil
 }
+#endif
 
 /// An environment whose runtime directory is `runtime`, and nothing else of the host's.
 func isolatedEnvironment(runtime: String, home: String? = nil) -> [String: String] {

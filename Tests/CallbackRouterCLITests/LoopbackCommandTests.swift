@@ -1,5 +1,9 @@
 @testable import CallbackRouterCLI
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// The command line of `loopback`: what it refuses before binding anything.

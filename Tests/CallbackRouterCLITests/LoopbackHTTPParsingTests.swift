@@ -1,6 +1,10 @@
 @testable import CallbackRouterCLI
 import CallbackRouter
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// The request-head parser and scanner on their own, and the server's per-connection bound.

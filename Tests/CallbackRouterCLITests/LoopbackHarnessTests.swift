@@ -1,6 +1,19 @@
 @testable import CallbackRouterCLI
 import CallbackRouter
+#if canImport(Glibc)
 import Glibc
+private let systemClose = Glibc.close
+private let systemSend = Glibc.send
+/// SOCK_STREAM is an enum in glibc's headers, a plain constant in Darwin's.
+private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+private let noSignalFlag = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+import Darwin
+private let systemClose = Darwin.close
+private let systemSend = Darwin.send
+private let streamSocketType = SOCK_STREAM
+private let noSignalFlag: Int32 = 0  // Darwin has no MSG_NOSIGNAL: RawClient sets SO_NOSIGPIPE
+#endif
 import Testing
 
 // The harness the loopback tests share: the command on a thread of its own (as the binary
@@ -76,18 +89,31 @@ private final class ThreadBody {
 }
 
 func startThread(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
-    var handle = pthread_t()
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    #if canImport(Darwin)
+    // Darwin's pthread_t is a non-optional pointer, and the start routine's argument too.
+    var handle: pthread_t? = nil
+    let status = pthread_create(&handle, nil, { raw in
+        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+        return nil
+    }, context)
+    #else
+    var handle = pthread_t()
     let status = pthread_create(&handle, nil, { raw in
         guard let raw else { return nil }
         Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
         return nil
     }, context)
+    #endif
     guard status == 0 else {
         Unmanaged<ThreadBody>.fromOpaque(context).release()
         throw HarnessError("pthread_create failed: \(status)")
     }
+    #if canImport(Darwin)
+    return handle!
+    #else
     return handle
+    #endif
 }
 
 /// An HTTP response as the raw client read it.
@@ -127,8 +153,12 @@ struct RawClient {
     let fd: Int32
 
     init(port: Int, ipv6: Bool = false) throws {
-        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(ipv6 ? AF_INET6 : AF_INET, streamSocketType, 0)
         guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -152,7 +182,7 @@ struct RawClient {
         }
         guard connected == 0 else {
             let code = errno
-            _ = Glibc.close(fd)
+            _ = systemClose(fd)
             throw HarnessError("connect: \(String(cString: strerror(code)))")
         }
         self.fd = fd
@@ -163,7 +193,7 @@ struct RawClient {
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBufferPointer { systemSend(fd, $0.baseAddress! + offset, $0.count - offset, noSignalFlag) }
             if n <= 0 { return }
             offset += n
         }
@@ -181,7 +211,7 @@ struct RawClient {
         return RawResponse(text: String(decoding: bytes, as: UTF8.self))
     }
 
-    func close() { _ = Glibc.close(fd) }
+    func close() { _ = systemClose(fd) }
 
     /// One request on a fresh connection; the response once the server closes.
     static func exchange(port: Int, _ request: String, ipv6: Bool = false) throws -> RawResponse {

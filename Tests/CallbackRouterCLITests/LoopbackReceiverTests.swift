@@ -1,5 +1,9 @@
 @testable import CallbackRouterCLI
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// The receiver over real sockets on 127.0.0.1: what ends the wait, what is answered and

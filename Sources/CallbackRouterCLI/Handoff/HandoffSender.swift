@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `open`'s side: offers a callback to the listeners of its scheme, delivers it to the one

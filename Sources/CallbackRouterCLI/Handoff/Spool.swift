@@ -1,5 +1,9 @@
 #if canImport(Glibc)
 import Glibc
+private let systemRename = Glibc.rename
+#elseif canImport(Darwin)
+import Darwin
+private let systemRename = Darwin.rename
 #endif
 import CallbackRouter
 
@@ -55,7 +59,7 @@ struct Spool {
 
     /// Takes `entry` away from everyone else; false when someone else took it first.
     func claim(_ entry: Entry) -> Bool {
-        Glibc.rename(joinPath(directory, entry.name), joinPath(directory, Self.claimedPrefix + entry.name)) == 0
+        systemRename(joinPath(directory, entry.name), joinPath(directory, Self.claimedPrefix + entry.name)) == 0
     }
 
     /// Deletes an entry this process claimed.

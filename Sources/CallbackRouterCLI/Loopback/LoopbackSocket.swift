@@ -1,7 +1,26 @@
 #if canImport(Glibc)
 import Glibc
+private let systemListen = Glibc.listen
+private let systemAccept = Glibc.accept
+/// SOCK_STREAM is an enum in glibc's headers; close-on-exec and non-blocking come with it.
+private let streamSocketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+/// A peer that went away must not raise SIGPIPE.
+private let noSignalFlag = Int32(MSG_NOSIGNAL)
+private func configureNewSocket(_ fd: Int32) -> Bool { true }
 #elseif canImport(Darwin)
 import Darwin
+private let systemListen = Darwin.listen
+private let systemAccept = Darwin.accept
+/// Darwin has no SOCK_CLOEXEC, SOCK_NONBLOCK or MSG_NOSIGNAL: configureNewSocket sets
+/// FD_CLOEXEC, O_NONBLOCK and SO_NOSIGPIPE on each socket instead.
+private let streamSocketType = SOCK_STREAM
+private let noSignalFlag: Int32 = 0
+private func configureNewSocket(_ fd: Int32) -> Bool {
+    var one: Int32 = 1
+    let flags = fcntl(fd, F_GETFL)
+    return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 && flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
+        && setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+}
 #endif
 
 /// Which loopback address the receiver binds: never a wildcard address.
@@ -48,10 +67,11 @@ enum LoopbackSocket {
     /// never set), so it opens no door to a process that wants to squat our port.
     static func listen(on address: LoopbackAddress, port: Int, backlog: Int32 = 64) throws(SocketError) -> (fd: Int32, port: Int) {
         let family = address == .ipv4 ? AF_INET : AF_INET6
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(family, streamSocketType, 0)
         guard fd >= 0 else { throw SocketError("socket") }
         var succeeded = false
         defer { if !succeeded { close(fd) } }
+        guard configureNewSocket(fd) else { throw SocketError("socket options") }
 
         var one: Int32 = 1
         guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
@@ -82,7 +102,7 @@ enum LoopbackSocket {
             }
         }
         guard bound == 0 else { throw SocketError("bind") }
-        guard Glibc.listen(fd, backlog) == 0 else { throw SocketError("listen") }
+        guard systemListen(fd, backlog) == 0 else { throw SocketError("listen") }
 
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -111,11 +131,11 @@ enum LoopbackSocket {
     /// Accepts one pending connection as a non-blocking, close-on-exec descriptor.
     static func accept(_ listener: Int32) -> AcceptResult {
         while true {
-            let fd = Glibc.accept(listener, nil, nil)
+            let fd = systemAccept(listener, nil, nil)
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 let flags = fcntl(fd, F_GETFL, 0)
-                guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+                guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0, configureNewSocket(fd) else {
                     close(fd)
                     return .failed(errno)
                 }
@@ -162,7 +182,7 @@ enum LoopbackSocket {
         var failure: Int32 = 0
         bytes.withUnsafeBufferPointer { buffer in
             repeat {
-                sent = send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                sent = send(fd, buffer.baseAddress! + offset, buffer.count - offset, noSignalFlag)
                 failure = sent < 0 ? errno : 0
             } while sent < 0 && failure == EINTR
         }

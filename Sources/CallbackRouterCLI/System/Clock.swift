@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Time without Foundation: a monotonic clock for deadlines, the wall clock for spool expiry

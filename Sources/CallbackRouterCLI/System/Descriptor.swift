@@ -1,5 +1,13 @@
 #if canImport(Glibc)
 import Glibc
+private let systemClose = Glibc.close
+private let systemWrite = Glibc.write
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemClose = Darwin.close
+private let systemWrite = Darwin.write
+private let systemRead = Darwin.read
 #endif
 
 /// An open file descriptor, closed exactly once (by `close()` or when released).
@@ -12,7 +20,7 @@ final class Descriptor {
 
     func close() {
         if rawValue >= 0 {
-            _ = Glibc.close(rawValue)
+            _ = systemClose(rawValue)
             rawValue = -1
         }
     }
@@ -22,7 +30,7 @@ final class Descriptor {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                retryingOnInterrupt { Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
+                retryingOnInterrupt { systemWrite(rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
             }
             if written < 0 { throw SystemError("write") }
             offset += written
@@ -35,7 +43,7 @@ final class Descriptor {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in
-                retryingOnInterrupt { Glibc.read(rawValue, buffer.baseAddress!, buffer.count) }
+                retryingOnInterrupt { systemRead(rawValue, buffer.baseAddress!, buffer.count) }
             }
             if count < 0 { throw SystemError("read") }
             if count == 0 { return result }

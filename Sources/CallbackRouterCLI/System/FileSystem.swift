@@ -1,5 +1,9 @@
 #if canImport(Glibc)
 import Glibc
+private let systemRename = Glibc.rename
+#elseif canImport(Darwin)
+import Darwin
+private let systemRename = Darwin.rename
 #endif
 
 /// What `lstat`/`fstat` say about a file, in the terms the checks need.
@@ -28,7 +32,11 @@ struct FileStatus {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int(info.st_size)
+        #if canImport(Darwin)
+        modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
+        #else
         modifiedSeconds = Int64(info.st_mtim.tv_sec)
+        #endif
     }
 
     /// No access for group or others.
@@ -104,7 +112,7 @@ enum FileSystem {
     }
 
     static func rename(_ from: String, to: String) throws(SystemError) {
-        guard Glibc.rename(from, to) == 0 else { throw SystemError("rename", path: from) }
+        guard systemRename(from, to) == 0 else { throw SystemError("rename", path: from) }
     }
 
     /// `unlink`; false when the file was already gone.

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Runs another program (update-desktop-database, xdg-mime) without a shell and without
@@ -33,7 +35,11 @@ enum Subprocess {
         _ = fcntl(reader.rawValue, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writer.rawValue, F_SETFD, FD_CLOEXEC)
 
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil  // an opaque pointer on Darwin
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

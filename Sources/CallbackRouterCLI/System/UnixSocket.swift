@@ -1,5 +1,32 @@
 #if canImport(Glibc)
 import Glibc
+private let systemRename = Glibc.rename
+private let systemListen = Glibc.listen
+private let systemAccept = Glibc.accept
+private let systemConnect = Glibc.connect
+private let systemSend = Glibc.send
+/// SOCK_STREAM is an enum in glibc's headers; close-on-exec and non-blocking come with it.
+private let streamSocketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+/// A peer that went away must not raise SIGPIPE.
+private let noSignalFlag = Int32(MSG_NOSIGNAL)
+private func configureNewSocket(_ fd: Int32) -> Bool { true }
+#elseif canImport(Darwin)
+import Darwin
+private let systemRename = Darwin.rename
+private let systemListen = Darwin.listen
+private let systemAccept = Darwin.accept
+private let systemConnect = Darwin.connect
+private let systemSend = Darwin.send
+/// Darwin has no SOCK_CLOEXEC, SOCK_NONBLOCK or MSG_NOSIGNAL: configureNewSocket sets
+/// FD_CLOEXEC, O_NONBLOCK and SO_NOSIGPIPE on each socket instead.
+private let streamSocketType = SOCK_STREAM
+private let noSignalFlag: Int32 = 0
+private func configureNewSocket(_ fd: Int32) -> Bool {
+    var one: Int32 = 1
+    let flags = fcntl(fd, F_GETFL)
+    return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 && flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
+        && setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+}
 #endif
 
 /// Who is at the other end of a Unix-domain socket, as the kernel recorded it at connect
@@ -20,8 +47,8 @@ private struct UCredLayout {
 
 /// Stream sockets in the file system (AF_UNIX), non-blocking, with deadlines on every wait.
 enum UnixSocket {
-    /// `sun_path` holds 108 bytes including the terminating NUL.
-    static let maxPathBytes = 107
+    /// `sun_path` holds 108 bytes including the terminating NUL (104 on Darwin).
+    static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     private static func address(_ path: String) throws(SystemError) -> sockaddr_un {
         var address = sockaddr_un()
@@ -38,9 +65,11 @@ enum UnixSocket {
     }
 
     private static func newSocket() throws(SystemError) -> Descriptor {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(AF_UNIX, streamSocketType, 0)
         guard fd >= 0 else { throw SystemError("socket") }
-        return Descriptor(fd)
+        let descriptor = Descriptor(fd)
+        guard configureNewSocket(fd) else { throw SystemError("socket options") }
+        return descriptor
     }
 
     /// Binds a listening socket at `path` with mode 0600. The path must not exist.
@@ -52,7 +81,7 @@ enum UnixSocket {
         // No longer than the final name of a listener (16 hex digits + ".sock").
         let temporary = parentDirectory(path) + "/.b" + RandomName.hex(bytes: 8) + "~"
         let descriptor = try bindAndListen(temporary, backlog: backlog)
-        guard Glibc.rename(temporary, path) == 0 else {
+        guard systemRename(temporary, path) == 0 else {
             let failure = SystemError("rename", path: path)
             _ = unlink(temporary)
             throw failure
@@ -73,7 +102,7 @@ enum UnixSocket {
         }
         let bindErrno = errno
         guard bound == 0 else { throw SystemError("bind", path: path, code: bindErrno) }
-        guard chmod(path, 0o600) == 0, Glibc.listen(descriptor.rawValue, backlog) == 0 else {
+        guard chmod(path, 0o600) == 0, systemListen(descriptor.rawValue, backlog) == 0 else {
             let failure = SystemError("listen", path: path)
             _ = unlink(path)
             throw failure
@@ -85,11 +114,12 @@ enum UnixSocket {
     static func accept(_ listener: Descriptor, deadline: Deadline) throws(SystemError) -> Descriptor? {
         while true {
             // accept4 is hidden behind _GNU_SOURCE: accept, then set the flags.
-            let fd = Glibc.accept(listener.rawValue, nil, nil)
+            let fd = systemAccept(listener.rawValue, nil, nil)
             if fd >= 0 {
                 let accepted = Descriptor(fd)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                guard configureNewSocket(fd) else { throw SystemError("socket options") }
                 return accepted
             }
             switch errno {
@@ -108,15 +138,26 @@ enum UnixSocket {
         let descriptor = try newSocket()
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                retryingOnInterrupt { Glibc.connect(descriptor.rawValue, socketAddress, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                retryingOnInterrupt { systemConnect(descriptor.rawValue, socketAddress, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
         }
         guard result == 0 else { throw SystemError("connect", path: path) }
         return descriptor
     }
 
-    /// The peer's pid, uid and gid (SO_PEERCRED).
+    /// The peer's pid, uid and gid (SO_PEERCRED on Linux; getpeereid and LOCAL_PEERPID on Darwin).
     static func peerCredentials(_ descriptor: Descriptor) throws(SystemError) -> PeerCredentials {
+        #if canImport(Darwin)
+        var uid = uid_t(0)
+        var gid = gid_t(0)
+        guard getpeereid(descriptor.rawValue, &uid, &gid) == 0 else { throw SystemError("getpeereid") }
+        var pid = pid_t(0)
+        var pidLength = socklen_t(MemoryLayout<pid_t>.size)
+        guard getsockopt(descriptor.rawValue, SOL_LOCAL, LOCAL_PEERPID, &pid, &pidLength) == 0 else {
+            throw SystemError("getsockopt(LOCAL_PEERPID)")
+        }
+        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+        #else
         var credentials = UCredLayout()
         var length = socklen_t(MemoryLayout<UCredLayout>.size)
         guard getsockopt(descriptor.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
@@ -124,6 +165,7 @@ enum UnixSocket {
             throw SystemError("getsockopt(SO_PEERCRED)")
         }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+        #endif
     }
 
     /// Sends every byte before `deadline` (never raises SIGPIPE).
@@ -131,7 +173,7 @@ enum UnixSocket {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
-                Glibc.send(descriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                systemSend(descriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset, noSignalFlag)
             }
             if sent >= 0 { offset += sent; continue }
             switch errno {
