@@ -6,6 +6,9 @@
 ///    (none registered: any callback the policy allows).
 /// 3. The dialect's rules, then state, then issuer (``CallbackClassifier``).
 ///
+/// The provider profiles in `expectations.profiles` (``ProviderProfile``) relax the named
+/// rules of steps 2 and 3, and nothing else.
+///
 /// ```swift
 /// let validator = try CallbackValidator(
 ///     redirectURIs: [RedirectURI("com.example.app:/oauth2redirect")],
@@ -46,8 +49,8 @@ public struct CallbackValidator: Sendable {
             throw CallbackError(.schemeNotAllowed, at: nil, violation.detail)
         }
         try RedirectURI.checkUserinfo(callback)
-        if !redirectURIs.isEmpty { return try redirectURIs.check(callback) }
-        if case .allowlist(let entries) = policy { return try entries.check(callback) }
+        if !redirectURIs.isEmpty { return try redirectURIs.check(callback, profiles: expectations.profiles) }
+        if case .allowlist(let entries) = policy { return try entries.check(callback, profiles: expectations.profiles) }
         return nil
     }
 

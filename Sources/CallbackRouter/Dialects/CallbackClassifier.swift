@@ -15,7 +15,8 @@
 ///    its syntax is withheld and listed in ``CallbackOutcome/withheldFields``; Zephr's
 ///    unknown `status` → `unknown_status`.
 /// 6. The expected state: absent → `state_missing`, different → `state_mismatch`
-///    (constant-time), for error responses too.
+///    (constant-time), for error responses too, unless a route's ``ProviderProfile`` makes
+///    an error without state *unbound* (``CallbackOutcome/isUnbound``).
 /// 7. The expected issuer (RFC 9207): different → `issuer_mismatch`; absent when required
 ///    → `issuer_missing`.
 ///
@@ -24,9 +25,17 @@ public enum CallbackClassifier {
     public static func classify(_ url: CallbackURL, dialect: Dialect,
                                 expecting expectations: CallbackExpectations = CallbackExpectations())
         throws(CallbackError) -> CallbackOutcome {
-        let response = try ResponseParameters(url, mode: expectations.responseMode)
-        let outcome = try read(response, dialect: dialect)
-        try checkState(outcome, response, expectations)
+        let relaxations = expectations.profiles.relaxations
+        let response = try ResponseParameters(url, mode: expectations.responseMode, relaxations: relaxations)
+        var outcome = try read(response, dialect: dialect)
+        if outcome.kind == .authorizationError,
+           response.isErrorFromFragment || (relaxations.contains(.unboundErrors) && outcome.state == nil) {
+            // An error the provider sends without the app's state (ProviderProfile.supabase,
+            // .cognito): reported, but tied to no login.
+            outcome = outcome.unbound()
+        } else {
+            try checkState(outcome, response, expectations)
+        }
         try checkIssuer(outcome, response, expectations)
         return outcome
     }

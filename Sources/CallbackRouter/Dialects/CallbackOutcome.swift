@@ -20,8 +20,16 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     let extraFields: [Field]
     /// Names of human-text fields whose value broke its syntax and was withheld.
     public let withheldFields: [String]
+    /// Whether this is an *unbound* provider error: an ``OutcomeKind/authorizationError``
+    /// that carries no `state` (or arrived where only a ``ProviderProfile`` lets an error
+    /// arrive), so it cannot be tied to a login. Anyone can forge one: show it, never let it
+    /// end an attempt. Only a route's profiles (``ProviderProfile/supabase``,
+    /// ``ProviderProfile/cognito``) produce one; without them such a callback is refused.
+    public let isUnbound: Bool
 
-    init(kind: OutcomeKind, dialect: Dialect, fields: [Field], extra: [Field], withheld: [String]) {
+    init(kind: OutcomeKind, dialect: Dialect, fields: [Field], extra: [Field], withheld: [String],
+         isUnbound: Bool = false) {
+        self.isUnbound = isUnbound
         self.kind = kind
         self.dialect = dialect
         self.knownFields = fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }
@@ -36,6 +44,12 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     /// Every other decoded parameter, in the order of the URL (the dialect does not
     /// interpret them and does not check their syntax).
     public var extra: [(name: String, value: String)] { extraFields.map { ($0.name, $0.value) } }
+
+    /// The same outcome, marked unbound.
+    func unbound() -> CallbackOutcome {
+        CallbackOutcome(kind: kind, dialect: dialect, fields: knownFields, extra: extraFields, withheld: withheldFields,
+                        isUnbound: true)
+    }
 
     /// The value of a known field by its wire name (`value("code")`), or nil. Extra
     /// parameters are in ``extra``.
@@ -83,6 +97,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
 
     public var description: String {
         var parts = [kind.rawValue, "dialect: " + dialect.rawValue]
+        if isUnbound { parts.append("unbound") }
         for field in knownFields {
             let shown = field.name == "error" ? field.value : redacted(field.value)
             parts.append(field.name + ": " + shown)

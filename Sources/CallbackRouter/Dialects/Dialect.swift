@@ -110,13 +110,17 @@ public struct CallbackExpectations: Sendable, Hashable {
     public var requireIssuer: Bool
     /// Where the response parameters are expected; the other component must not carry them.
     public var responseMode: ResponseMode
+    /// The provider profiles the route opts into (``ProviderProfile``): each relaxes one
+    /// named rule. Empty by default: every rule holds.
+    public var profiles: [ProviderProfile]
 
     public init(state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
-                responseMode: ResponseMode = .query) {
+                responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []) {
         self.state = state
         self.issuer = issuer
         self.requireIssuer = requireIssuer
         self.responseMode = responseMode
+        self.profiles = profiles
     }
 }
 
@@ -124,7 +128,8 @@ extension CallbackExpectations: CustomStringConvertible, CustomDebugStringConver
     /// The expected state is a secret: shown as its length only.
     public var description: String {
         "CallbackExpectations(state: " + (state.map(redacted) ?? "nil") + ", issuer: " + (issuer ?? "nil")
-            + ", requireIssuer: \(requireIssuer), responseMode: \(responseMode.rawValue))"
+            + ", requireIssuer: \(requireIssuer), responseMode: \(responseMode.rawValue)"
+            + (profiles.isEmpty ? "" : ", profiles: " + profiles.map(\.name).joined(separator: ",")) + ")"
     }
 
     public var debugDescription: String { description }

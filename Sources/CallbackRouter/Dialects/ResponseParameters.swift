@@ -17,13 +17,19 @@ struct ResponseParameters {
     /// mode: the registered redirect URI's own query). They go to the outcome's extras.
     private(set) var passive: [Item] = []
 
-    init(_ url: CallbackURL, mode: ResponseMode) throws(CallbackError) {
+    /// Whether the response was an error read from the fragment of a query route (only
+    /// under ``ProviderProfile/Relaxations/errorsInFragment``): never tied to a login.
+    private(set) var isErrorFromFragment = false
+
+    init(_ url: CallbackURL, mode: ResponseMode, relaxations: ProviderProfile.Relaxations = []) throws(CallbackError) {
         let query = url.queryParameters
         let fragmentIsIgnorable = url.fragment == nil || url.fragment == "" || url.fragment == "_=_"
         let fragment = fragmentIsIgnorable ? nil : url.fragmentParameters
 
         for parameters in [query, fragment].compactMap({ $0 }) {
             for token in KnownField.implicitGrantTokens where parameters.contains(named: token) {
+                // Apple's hybrid `code id_token`: the id_token rides next to the code.
+                if token == "id_token", relaxations.contains(.idTokenWithCode), parameters.contains(named: "code") { continue }
                 if let index = parameters.indices.first(where: { parameters[$0].name == token }) {
                     throw CallbackError(.implicitGrantNotSupported, at: parameters.offset(at: index),
                                         "the callback carries '\(token)': tokens in a URL (the implicit or hybrid grant) are refused; use the authorization code flow with PKCE")
@@ -33,6 +39,14 @@ struct ResponseParameters {
 
         switch mode {
         case .query:
+            if let fragment, relaxations.contains(.errorsInFragment), fragment.contains(named: "error"),
+               !query.contains(where: { KnownField.responseParameters.contains($0.name) }) {
+                // Supabase: the error of a query flow arrives in the fragment.
+                passive = try ResponseParameters.read(query)
+                items = try ResponseParameters.read(fragment)
+                isErrorFromFragment = true
+                return
+            }
             if let fragment {
                 throw CallbackError(.parametersInFragment, at: fragment.isEmpty ? nil : fragment.offset(at: fragment.startIndex),
                                     "the fragment carries data but this route expects its response in the query")

@@ -27,16 +27,17 @@ extension RedirectURI {
     }
 
     /// Whether `callback` answers this redirect URI. Userinfo in the callback never matches.
-    public func matches(_ callback: CallbackURL) -> Bool {
-        callback.userinfo == nil && difference(from: callback) == nil
+    /// `profiles` add only the equivalence they name (``ProviderProfile/entra``: `""` ↔ `/`).
+    public func matches(_ callback: CallbackURL, profiles: [ProviderProfile] = []) -> Bool {
+        callback.userinfo == nil && difference(from: callback, relaxations: profiles.relaxations) == nil
     }
 
     /// Throws unless `callback` answers this redirect URI: `userinfo_not_allowed` for a
     /// callback with userinfo, `duplicate_parameter` when it repeats a registered query
     /// parameter, `redirect_uri_mismatch` naming the first component that differs.
-    public func check(_ callback: CallbackURL) throws(CallbackError) {
+    public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) {
         try RedirectURI.checkUserinfo(callback)
-        switch difference(from: callback) {
+        switch difference(from: callback, relaxations: profiles.relaxations) {
         case nil: return
         case .duplicate(let name, let offset)?:
             throw CallbackError(.duplicateParameter, at: offset,
@@ -53,8 +54,8 @@ extension RedirectURI {
         }
     }
 
-    func difference(from callback: CallbackURL) -> Difference? {
-        if let difference = locationDifference(from: callback) { return difference }
+    func difference(from callback: CallbackURL, relaxations: ProviderProfile.Relaxations = []) -> Difference? {
+        if let difference = locationDifference(from: callback, relaxations: relaxations) { return difference }
         let callbackQuery = callback.queryParameters
         for parameter in url.queryParameters {
             let values = callbackQuery.values(named: parameter.name)
@@ -70,13 +71,16 @@ extension RedirectURI {
     /// The first of scheme, authority, host, port and path in which `other` differs, by
     /// the equivalences above (the query aside). `RouterBuilder` finds overlapping routes
     /// with it, so that validation and matching can never disagree.
-    func locationDifference(from other: CallbackURL) -> Difference? {
+    func locationDifference(from other: CallbackURL, relaxations: ProviderProfile.Relaxations = []) -> Difference? {
         let registered = url
         if !registered.hasSameScheme(as: other) { return .scheme }
         if registered.hasAuthority != other.hasAuthority { return .authority }
         if registered.host != other.host { return .host }
         if !isLoopback && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(other) { return .port }
-        if !registered.hasSamePath(as: other) && !RedirectURI.areEquivalentEmptyPaths(registered, other) { return .path }
+        if !registered.hasSamePath(as: other) && !RedirectURI.areEquivalentEmptyPaths(registered, other)
+            && !(relaxations.contains(.emptyPathEqualsSlash) && RedirectURI.areEmptyOrSlash(registered, other)) {
+            return .path
+        }
         return nil
     }
 
@@ -93,16 +97,23 @@ extension RedirectURI {
         guard a.hasAuthority, a.hasScheme("http") || a.hasScheme("https") else { return false }
         return (a.path == "" || a.path == "/") && (b.path == "" || b.path == "/")
     }
+
+    /// ``ProviderProfile/entra``: `msauth.<bundle>://auth` and `…://auth/`, any scheme with
+    /// an authority. Only these two paths; `//` or `/x` still differ.
+    private static func areEmptyOrSlash(_ a: CallbackURL, _ b: CallbackURL) -> Bool {
+        a.hasAuthority && (a.path == "" || a.path == "/") && (b.path == "" || b.path == "/")
+    }
 }
 
 extension Collection where Element == RedirectURI {
     /// The first redirect URI `callback` answers; throws like ``RedirectURI/check(_:)``:
     /// with one redirect URI the detail names the component that differs.
-    public func check(_ callback: CallbackURL) throws(CallbackError) -> RedirectURI {
+    public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) -> RedirectURI {
         try RedirectURI.checkUserinfo(callback)
+        let relaxations = profiles.relaxations
         var firstDuplicate: RedirectURI.Difference?
         for redirect in self {
-            switch redirect.difference(from: callback) {
+            switch redirect.difference(from: callback, relaxations: relaxations) {
             case nil: return redirect
             case .duplicate(let name, let offset)?: firstDuplicate = firstDuplicate ?? .duplicate(name: name, offset: offset)
             default: continue
@@ -112,7 +123,7 @@ extension Collection where Element == RedirectURI {
             throw CallbackError(.duplicateParameter, at: offset,
                                 "the parameter '\(displayName(name))' occurs more than once (RFC 6749 §3.1)")
         }
-        if count == 1, let only = first, let difference = only.difference(from: callback) {
+        if count == 1, let only = first, let difference = only.difference(from: callback, relaxations: relaxations) {
             throw CallbackError(.redirectURIMismatch, at: nil,
                                 "the callback's \(difference.component) differs from the registered redirect URI")
         }

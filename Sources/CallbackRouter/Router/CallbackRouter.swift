@@ -132,6 +132,11 @@ public final class CallbackRouter: Sendable {
         defer { sweepExpired() }
         let (routeIndex, route) = try findRoute(for: url)
         let outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
+        if outcome.isUnbound {
+            // A provider error without the app's state (a route profile let it through):
+            // anyone can send one, so it reaches no attempt and ends none.
+            throw CallbackError(.stateMissing, "the provider reported '\(outcome.value("error").map(displayName) ?? "an error")' without a state, so it cannot be tied to a login; no login was ended")
+        }
         let now = clock.now()
 
         var key: StateKey? = nil
@@ -179,7 +184,7 @@ public final class CallbackRouter: Sendable {
         var userinfoRefusal: CallbackError?
         for (index, route) in routes.enumerated() {
             do {
-                try route.redirectURI.check(url)
+                try route.redirectURI.check(url, profiles: route.profiles)
                 return (index, route)
             } catch ReasonCode.userinfoNotAllowed {
                 userinfoRefusal = CallbackError(.userinfoNotAllowed, "the callback carries userinfo")

@@ -30,11 +30,15 @@ public struct Route: Sendable {
     public let responseMode: ResponseMode
     /// How long an attempt on this route stays valid. Default 10 minutes.
     public let attemptLifetime: Duration
+    /// The provider quirks this route accepts (``ProviderProfile``); none by default.
+    public let profiles: [ProviderProfile]
     let handler: CallbackHandler?
 
     public init(_ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
                 requireIssuer: Bool = false, responseMode: ResponseMode = .query,
-                attemptLifetime: Duration = .seconds(600), handler: CallbackHandler? = nil) {
+                attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
+                handler: CallbackHandler? = nil) {
+        self.profiles = profiles
         self.id = id
         self.redirectURI = redirectURI
         self.dialect = dialect
@@ -48,9 +52,10 @@ public struct Route: Sendable {
     /// What the dialect check expects. State and issuer are checked by the router after the
     /// attempt is found, so that a response tied to an attempt by its state ends that attempt.
     var expectations: CallbackExpectations {
-        CallbackExpectations(state: nil, issuer: nil, requireIssuer: false, responseMode: responseMode)
+        CallbackExpectations(state: nil, issuer: nil, requireIssuer: false, responseMode: responseMode, profiles: profiles)
     }
 
-    /// Whether the dialect carries no state, so at most one attempt may be pending.
-    var isStateless: Bool { dialect.isStateless }
+    /// Whether the dialect (or a profile: ``ProviderProfile/supabase``) carries no state, so
+    /// at most one attempt may be pending.
+    var isStateless: Bool { dialect.isStateless || profiles.relaxations.contains(.noState) }
 }

@@ -32,7 +32,8 @@ public struct RouterBuilder: Sendable {
                 if a.id == b.id {
                     throw CallbackError(.invalidConfiguration, "two routes are named '\(a.id)'")
                 }
-                if Self.overlap(a.redirectURI, b.redirectURI) {
+                if Self.overlap(a.redirectURI, b.redirectURI,
+                                relaxations: a.profiles.relaxations.union(b.profiles.relaxations)) {
                     throw CallbackError(.invalidConfiguration,
                                         "routes '\(a.id)' and '\(b.id)' could both match the same callback (\(a.redirectURI) and \(b.redirectURI))")
                 }
@@ -56,8 +57,11 @@ public struct RouterBuilder: Sendable {
     /// alike for http(s), a missing port as the scheme's default, any port for a loopback
     /// redirect. A callback matches both when it matches one of them at the other's location
     /// (from the loopback side when only one of them accepts any port).
-    static func overlap(_ a: RedirectURI, _ b: RedirectURI) -> Bool {
-        guard a.locationDifference(from: b.url) == nil || b.locationDifference(from: a.url) == nil else { return false }
+    /// A route's profile that widens matching (``ProviderProfile/entra``) widens the overlap
+    /// check alike.
+    static func overlap(_ a: RedirectURI, _ b: RedirectURI, relaxations: ProviderProfile.Relaxations = []) -> Bool {
+        guard a.locationDifference(from: b.url, relaxations: relaxations) == nil
+            || b.locationDifference(from: a.url, relaxations: relaxations) == nil else { return false }
         let x = a.url, y = b.url
         for parameter in x.queryParameters {
             let other = y.queryParameters.values(named: parameter.name)
