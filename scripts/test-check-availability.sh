@@ -10,13 +10,14 @@
 #       String(validating:as:)                   (macOS 15) in CallbackRouterCLI
 #       a String API used from CallbackRouterFoundation (the module that imports Foundation)
 #       Mutex in a library product added to Package.swift (the module list is not fixed)
+#       Never: Encodable, a conformance newer (macOS 14) than the type it is on
 #   - with the same macOS 15 API inside `if #available(macOS 15, …)`: it must pass (the check
 #     reads availability contexts instead of flagging every mention).
 # Usage: scripts/test-check-availability.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 
@@ -127,6 +128,14 @@ f=Sources/CallbackParsing/ParsingLimits.swift
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedHalfGuardedUse(_ d: Duration) -> Bool { guard #available(macOS 15, *) else { return false }; return d.attoseconds > 0 }')"
 run_check "use guarded for macOS only" 1 "$f:$line:" "Duration.attoseconds" "introduced in iOS 18.0"
+plant_end
+
+# 8. A conformance newer than the type: Never is Encodable only from macOS 14 / iOS 17.
+f=Sources/CallbackRouter/Support/Locked.swift
+plant_begin "$f"
+append_line "$f" 'func plantedEncodable<T: Encodable>(_ type: T.Type) -> Int { MemoryLayout<T>.size }' >/dev/null
+line="$(append_line "$f" 'func plantedConformanceUse() -> Int { plantedEncodable(Never.self) }')"
+run_check "planted conformance Never: Encodable" 1 "$f:$line:" "the conformance Never: Encodable" "introduced in macOS 14.0"
 plant_end
 
 if [ "$failures" -ne 0 ]; then
