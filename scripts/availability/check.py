@@ -202,6 +202,8 @@ def setting_applies(setting):
     if platforms and "linux" not in [p.lower() for p in platforms]:
         return False
     config = cond.get("config")
+    if isinstance(config, dict):
+        config = config.get("config")
     if config and config != "debug":
         return False
     return True
