@@ -156,7 +156,12 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         return Parameter(name: decode(item.nameRange), value: decode(item.valueRange))
     }
 
-    private func raw(_ position: Int) -> RawParameter { storage[positions.lowerBound + position] }
+    /// The pair at `position`; traps past the end like any `Collection` (the shared storage
+    /// would otherwise answer with the fragment's first pair, or an empty inline slot).
+    private func raw(_ position: Int) -> RawParameter {
+        precondition(position >= 0 && position < positions.count, "Parameters index out of range")
+        return storage[positions.lowerBound + position]
+    }
 
     /// The raw parameters, in order (no decoding, no allocation).
     private var raws: LazyMapSequence<Range<Int>, RawParameter> { positions.lazy.map { storage[$0] } }

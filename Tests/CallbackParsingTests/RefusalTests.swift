@@ -193,10 +193,10 @@ import Testing
     }
 
     @Test func hostsRefuseTheSameWayAlone() {
-        #expect(throws: ParseError.self) { try Host(parsing: "0x7f.1") }
-        #expect(throws: ParseError.self) { try Host(parsing: "[fe80::1%25eth0]") }
-        #expect(throws: ParseError.self) { try Host(parsing: "example.com:80") }
-        #expect(throws: ParseError.self) { try Host(parsing: "a b") }
+        expectRefusal(.invalidHost) { try Host(parsing: "0x7f.1") }
+        expectRefusal(.invalidHost) { try Host(parsing: "[fe80::1%25eth0]") }
+        expectRefusal(.invalidHost) { try Host(parsing: "example.com:80") }
+        expectRefusal(.invalidCharacter) { try Host(parsing: "a b") }
         #expect((try? Host(parsing: "Example.com"))?.text == "example.com")
         #expect((try? Host(parsing: ""))?.kind == .registeredName)
     }

@@ -10,7 +10,7 @@ import TestVectorSupport
 /// parse → serialized → parse gives identical components and parameters, over thousands
 /// of URLs from a grammar-biased generator (mostly valid shapes, some mutated bytes).
 ///
-/// The seed is random per run and printed; set CALLBACK_ROUNDTRIP_SEED=N to replay one.
+/// The seed is random per run and printed; set CALLBACK_ROUTER_TEST_SEED=N to replay one.
 @Suite struct RoundTripPropertyTests {
     struct Generator {
         var random: SplitMix64
@@ -94,15 +94,11 @@ import TestVectorSupport
         }
     }
 
-    static func seed() -> UInt64 {
-        if let text = getenv("CALLBACK_ROUNDTRIP_SEED"), let seed = UInt64(String(cString: text)) { return seed }
-        return UInt64.random(in: .min ... .max)
-    }
-
     @Test func serializedURLsParseToIdenticalComponents() throws {
-        let seed = Self.seed()
-        print("RoundTripPropertyTests seed: \(seed) (replay with CALLBACK_ROUNDTRIP_SEED=\(seed))")
-        var generator = Generator(random: SplitMix64(seed: seed))
+        let random = SplitMix64(propertyTest: "serializedURLsParseToIdenticalComponents", defaultSeed: nil)
+        let seed = random.replay
+        print("RoundTripPropertyTests: \(seed)")
+        var generator = Generator(random: random)
         var accepted = 0, refused = 0
         for index in 0 ..< 6000 {
             let bytes = index % 4 == 3 ? generator.mutate(generator.url()) : Array(generator.url().utf8)
@@ -111,14 +107,14 @@ import TestVectorSupport
             case .failure(let error):
                 refused += 1
                 holds = error.offset.map { $0 >= 0 && $0 < bytes.count } ?? (error.reason == .emptyInput)
-                #expect(holds, "seed \(seed) case \(index): \(error)")
+                #expect(holds, "\(seed), case \(index): \(error)")
             case .success(let url):
                 accepted += 1
                 let printed = url.serialized
-                let again = try #require(parse(printed).value, "seed \(seed) case \(index): \(printed) does not reparse")
+                let again = try #require(parse(printed).value, "\(seed), case \(index): \(printed) does not reparse")
                 holds = Components(again) == Components(url) && again == url && again.serialized == printed
-                #expect(Components(again) == Components(url), "seed \(seed) case \(index)")
-                #expect(again.serialized == printed, "seed \(seed) case \(index): printing is not a fixed point")
+                #expect(Components(again) == Components(url), "\(seed), case \(index)")
+                #expect(again.serialized == printed, "\(seed), case \(index): printing is not a fixed point")
             }
             if !holds { break } // one reported counterexample, not thousands
         }

@@ -32,9 +32,19 @@ import Testing
     }
 
     @Test(arguments: ["", "a\u{7F}b", "tab\there", "line\nbreak", "é", String(repeating: "s", count: 513)])
-    func refusesStatesThatCannotTravelUnchanged(state: String) {
-        #expect(throws: CallbackError.self) { try AttemptSecrets(state: state, pkce: PKCE(), nonce: "nonce") }
-        #expect(throws: CallbackError.self) { try AttemptSecrets(state: "state", pkce: PKCE(), nonce: state) }
+    func refusesNoncesThatCannotTravelUnchanged(nonce: String) {
+        expectRefusal(.invalidConfiguration) { try AttemptSecrets(state: "state", pkce: PKCE(), nonce: nonce) }
+    }
+
+    @Test(arguments: ["", String(repeating: "s", count: 513)])
+    func refusesOnlyEmptyOrOverlongStates(state: String) {
+        expectRefusal(.invalidConfiguration) { try AttemptSecrets(state: state, pkce: PKCE(), nonce: "nonce") }
+    }
+
+    /// A state is the client's opaque value: one with any characters is kept as given.
+    @Test(arguments: ["état-✓-東京", "a\u{7F}b", "tab\there", "line\nbreak", String(repeating: "s", count: 512)])
+    func acceptsAStateWhateverItsCharacters(state: String) throws {
+        #expect(try AttemptSecrets(state: state, pkce: PKCE(), nonce: "nonce").state == state)
     }
 
     @Test func descriptionsShowOnlyLengths() {

@@ -66,13 +66,15 @@ import TestVectorSupport
     }
 
     @Test func roundTripsEveryLengthUpTo200() {
-        var generator = SplitMix64(seed: 0xB64)
+        var generator = SplitMix64(propertyTest: "roundTripsEveryLengthUpTo200", defaultSeed: 0xB64)
+        let replay = generator.replay
+        print("Base64URLTests: \(replay)")
         for length in 0 ... 200 {
             let bytes = (0 ..< length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
             let text = Base64URL.encode(bytes)
-            #expect(text.utf8.count == (length * 4 + 2) / 3)
-            #expect(text.utf8.allSatisfy { Base64URL.values[Int($0)] != 0xFF })
-            #expect(Base64URL.decode(text) == bytes)
+            #expect(text.utf8.count == (length * 4 + 2) / 3, "\(replay)")
+            #expect(text.utf8.allSatisfy { Base64URL.values[Int($0)] != 0xFF }, "\(replay)")
+            #expect(Base64URL.decode(text) == bytes, "\(replay)")
         }
     }
 }

@@ -96,7 +96,9 @@ func expectRefused(_ case_: Refused, sourceLocation: SourceLocation = #_sourceLo
         Refused(source: "status with error", url: "myapp://cb?status=failure&error=x", dialect: .zephr, reason: .ambiguousResponse),
         // RFC 6749 Appendix A: token-like values are VSCHAR (%x20-7E).
         Refused(source: "code with a line feed", url: "myapp://cb?code=a%0Ab&state=s", reason: .invalidParameter, offset: 16),
-        Refused(source: "state with NUL", url: "myapp://cb?code=a&state=%00", reason: .invalidParameter, offset: 24),
+        Refused(source: "challenge_token with NUL", url: "myapp://cb?challenge_token=%00", reason: .invalidParameter, offset: 27),
+        Refused(source: "session_id with non-ASCII", url: "myapp://cb?status=success&session_id=%C3%A9", dialect: .zephr,
+                reason: .invalidParameter, offset: 37),
         Refused(source: "code with non-ASCII", url: "myapp://cb?code=%C3%A9", reason: .invalidParameter),
         Refused(source: "code with DEL", url: "myapp://cb?code=%7F", reason: .invalidParameter),
         Refused(source: "iss with a tab", url: "myapp://cb?code=a&iss=https://as%09.example", reason: .invalidParameter),

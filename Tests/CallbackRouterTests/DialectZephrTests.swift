@@ -57,6 +57,24 @@ import Testing
         expectRefused(case_)
     }
 
+    /// design.md lists `action` and `status` among `parse`'s top-level fields, and the CLI
+    /// prints an outcome's `fields` top-level and its `extra` under `"extra"`: the
+    /// classifier is what decides, so it is pinned here for every Zephr outcome.
+    @Test(arguments: [
+        "my-app:/cb?action=login&status=success&session_id=s&tracking_id=t",
+        "my-app:/cb?action=register&status=partial&state_key=k&identifier=u@example.com",
+        "my-app:/cb?action=login&status=failure&message=no",
+    ])
+    func actionAndStatusAreFieldsNotExtras(_ url: String) throws {
+        for dialect in [Dialect.zephr, .auto] {
+            let outcome = try classify(url, dialect)
+            #expect(outcome.dialect == .zephr)
+            #expect(outcome.fields.prefix(2).map(\.name) == ["action", "status"], "in design.md's order, first")
+            #expect(outcome.value("action") != nil && outcome.value("status") != nil)
+            #expect(!outcome.extra.contains { $0.name == "action" || $0.name == "status" })
+        }
+    }
+
     @Test func failureIsAProviderFailure() throws {
         let outcome = try classify("my-app:/oauthRedirect?status=failure&message=no", .zephr)
         #expect(outcome.kind.isProviderFailure)

@@ -24,7 +24,7 @@ import Testing
         // request to the honest server, whose response comes back on the honest route.
         let attackerLogin = try router.begin(on: "attacker")
         let mixedUp = "com.example.app:/honest?code=honest_code&state=\(attackerLogin.state)&iss=https%3A%2F%2Fhonest.example"
-        #expect(throws: CallbackError.self) { try router.handle(mixedUp) }
+        expectRefusal(.unknownState) { try router.handle(mixedUp) }
         do { try router.handle(mixedUp) } catch { #expect(error.reason == .unknownState) }
         #expect(heard.withLock { $0 }.isEmpty, "no handler may hear of a response that crossed routes")
         #expect(router.pendingCount == 1, "a callback from elsewhere must not end the login in progress")

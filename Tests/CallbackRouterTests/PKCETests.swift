@@ -60,7 +60,7 @@ import Testing
         String(repeating: "a", count: 42) + "\n",
     ])
     func refusesVerifiersOutsideRFC7636(verifier: String) {
-        #expect(throws: CallbackError.self) { try PKCE(verifier: verifier) }
+        expectRefusal(.invalidConfiguration) { try PKCE(verifier: verifier) }
         do {
             _ = try PKCE(verifier: verifier)
         } catch {

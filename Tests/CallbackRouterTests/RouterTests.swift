@@ -199,6 +199,69 @@ private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
         #expect(throws: Never.self) { try builder.validate() }
     }
 
+    /// Pairs that one callback can match (the witness): validation must refuse them, by the
+    /// same equivalence matching uses (default ports, `""` and `/`, case, loopback ports).
+    static let overlapping: [(a: String, b: String, witness: String)] = [
+        ("https://a.example/cb", "https://a.example:443/cb", "https://a.example/cb?code=c"),
+        ("http://127.0.0.1:80/cb", "http://127.0.0.1/cb", "http://127.0.0.1/cb?code=c"),
+        ("https://a.example", "https://a.example/", "https://a.example/?code=c"),
+        ("https://a.example:443", "https://A.EXAMPLE/", "https://a.example?code=c"),
+        ("https://a.example/cb", "HTTPS://A.Example/cb", "https://a.example/cb?code=c"),
+        ("http://127.0.0.1/cb", "http://127.0.0.1:8080/cb", "http://127.0.0.1:8080/cb?code=c"),
+        ("http://[::1]:5000/cb", "http://[::1]/cb", "http://[::1]:6000/cb?code=c"),
+        ("com.example.app:/cb", "com.example.app:/cb?provider=x", "com.example.app:/cb?provider=x&code=c"),
+    ]
+
+    @Test(arguments: overlapping)
+    func refusesRoutesOneCallbackCouldMatch(_ pair: (a: String, b: String, witness: String)) throws {
+        let a = try RedirectURI(pair.a), b = try RedirectURI(pair.b)
+        let witness = try CallbackURL(parsing: pair.witness)
+        #expect(a.matches(witness) && b.matches(witness), "the witness must match both: the pair truly overlaps")
+        var builder = RouterBuilder()
+        builder.add(Route("first", redirectURI: a, dialect: .oauth2))
+        builder.add(Route("second", redirectURI: b, dialect: .oauth2))
+        let refusal = #expect(throws: CallbackError.self) { try builder.validate() }
+        #expect(refusal?.reason == .invalidConfiguration)
+        #expect(refusal?.detail.contains("'first' and 'second'") == true)
+    }
+
+    /// Pairs no callback can match both of: they build, and each route gets its own callback.
+    static let separate: [(a: String, b: String, forA: String, forB: String)] = [
+        ("https://a.example/cb", "https://a.example:8443/cb", "https://a.example/cb", "https://a.example:8443/cb"),
+        ("https://a.example/cb", "https://a.example/cb/", "https://a.example/cb", "https://a.example/cb/"),
+        ("https://a.example/cb", "https://b.example/cb", "https://a.example/cb", "https://b.example/cb"),
+        ("com.example.app:/cb", "com.example.other:/cb", "com.example.app:/cb", "com.example.other:/cb"),
+        ("http://127.0.0.1/cb", "http://127.0.0.1/other", "http://127.0.0.1:1/cb", "http://127.0.0.1:1/other"),
+        ("http://127.0.0.1/cb", "http://[::1]/cb", "http://127.0.0.1:5/cb", "http://[::1]:5/cb"),
+        ("com.example.app:/cb", "com.example.app:/CB", "com.example.app:/cb", "com.example.app:/CB"),
+        ("com.example.app:/cb", "com.example.app://cb", "com.example.app:/cb", "com.example.app://cb"),
+        ("com.example.app:/", "com.example.app:", "com.example.app:/", "com.example.app:"),
+    ]
+
+    @Test(arguments: separate)
+    func acceptsRoutesNoCallbackCouldMatchBoth(_ pair: (a: String, b: String, forA: String, forB: String)) throws {
+        var builder = RouterBuilder()
+        builder.add(Route("first", redirectURI: try RedirectURI(pair.a), dialect: .oauth2))
+        builder.add(Route("second", redirectURI: try RedirectURI(pair.b), dialect: .oauth2))
+        let router = try builder.build()
+        let first = try router.begin(on: "first"), second = try router.begin(on: "second")
+        #expect(try router.handle("\(pair.forA)?code=c&state=\(first.state)").route == "first")
+        #expect(try router.handle("\(pair.forB)?code=c&state=\(second.state)").route == "second")
+    }
+
+    /// `requireIssuer` without an `issuer` used to accept any callback without `iss`: it
+    /// fails closed now, at build time, naming the route.
+    @Test func refusesARouteThatRequiresAnIssuerItDoesNotName() throws {
+        var builder = RouterBuilder()
+        builder.add(Route("ok", redirectURI: try RedirectURI("com.example.app:/ok"), dialect: .oauth2,
+                          issuer: "https://issuer.example", requireIssuer: true))
+        builder.add(Route("google", redirectURI: try RedirectURI("com.example.app:/cb"), dialect: .oauth2, requireIssuer: true))
+        let refusal = #expect(throws: CallbackError.self) { try builder.build() }
+        #expect(refusal?.reason == .invalidConfiguration)
+        #expect(refusal?.detail.contains("route 'google'") == true)
+        #expect(refusal?.detail.contains("issuer") == true)
+    }
+
     @Test func refusesDuplicateIDsAndAutoDialect() throws {
         var builder = RouterBuilder()
         builder.add(Route("a", redirectURI: try RedirectURI("com.example.app:/one"), dialect: .oauth2))

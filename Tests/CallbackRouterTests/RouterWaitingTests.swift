@@ -1,4 +1,9 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @_spi(Testing) @testable import CallbackRouter
 
 private func oauthRouter(clock: any AttemptClock = SystemAttemptClock()) throws -> CallbackRouter {
@@ -7,17 +12,38 @@ private func oauthRouter(clock: any AttemptClock = SystemAttemptClock()) throws 
     return try builder.build(clock: clock, maxPendingAttempts: 20_000)
 }
 
+/// A clock that, once armed, holds the first `now()` that follows until a second caller
+/// reads it too (bounded: after 2 s it lets go). It forces an interleaving of two tasks
+/// that otherwise happens only now and then.
+private final class RendezvousClock: AttemptClock {
+    private let calls = Locked(0)
+    private let armed = Locked(false)
+
+    func arm() { armed.withLock { $0 = true } }
+
+    func now() -> ClockInstant {
+        guard armed.withLock({ $0 }) else { return ClockInstant(nanoseconds: 0) }
+        let mine = calls.withLock { $0 += 1; return $0 }
+        if mine == 1 {
+            let giveUp = SystemAttemptClock().now().advanced(by: .seconds(2))
+            while calls.withLock({ $0 }) < 2 && SystemAttemptClock().now() < giveUp { sched_yield() }
+            armed.withLock { $0 = false }
+        }
+        return ClockInstant(nanoseconds: 0)
+    }
+}
+
 private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     do { _ = try await body(); return nil } catch { return (error as? CallbackError)?.reason }
 }
 
-@Suite struct RouterWaitingTests {
+@Suite(.timeLimit(.minutes(1))) struct RouterWaitingTests {
     @Test func resumesTheWaiterWithItsCallback() async throws {
         let router = try oauthRouter()
         let attempt = try router.begin(on: "app")
         async let waited = router.callback(for: attempt, timeout: .seconds(30))
-        // Deliver once the waiter may or may not be registered: both orders must work.
-        try await Task.sleep(for: .milliseconds(20))
+        // Deliver once the waiter is registered (a callback before any waiter: the next test).
+        while !router.isWaiting(for: attempt) { await Task.yield() }
         let handed = try router.handle("com.example.app:/oauth2redirect?code=c&state=\(attempt.state)")
         let delivery = try await waited
         #expect(delivery.attempt == handed.attempt)
@@ -39,14 +65,17 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         let attempt = try router.begin(on: "app")
         #expect(await reason { try await router.callback(for: attempt, timeout: .milliseconds(50)) } == .timeout)
         #expect(router.pendingCount == 0)
-        #expect(throws: CallbackError.self) { try router.handle("com.example.app:/oauth2redirect?code=c&state=\(attempt.state)") }
+        let late = #expect(throws: CallbackError.self) {
+            try router.handle("com.example.app:/oauth2redirect?code=c&state=\(attempt.state)")
+        }
+        #expect(late?.reason == .timeout)
     }
 
     @Test func resumesWithCancelledWhenTheTaskIsCancelled() async throws {
         let router = try oauthRouter()
         let attempt = try router.begin(on: "app")
         let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
-        try await Task.sleep(for: .milliseconds(20))
+        while !router.isWaiting(for: attempt) { await Task.yield() }
         task.cancel()
         #expect(await task.value == .cancelled)
         #expect(router.pendingCount == 0)
@@ -56,7 +85,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         let router = try oauthRouter()
         let attempt = try router.begin(on: "app")
         let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
-        try await Task.sleep(for: .milliseconds(20))
+        while !router.isWaiting(for: attempt) { await Task.yield() }
         router.cancel(attempt)
         #expect(await task.value == .cancelled)
     }
@@ -65,7 +94,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         let router = try oauthRouter()
         let attempt = try router.begin(on: "app")
         let first = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
-        try await Task.sleep(for: .milliseconds(20))
+        while !router.isWaiting(for: attempt) { await Task.yield() }
         #expect(await reason { try await router.callback(for: attempt, timeout: .seconds(1)) } == .conflict)
         router.cancel(attempt)
         #expect(await first.value == .cancelled)
@@ -76,7 +105,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         let router = try oauthRouter(clock: clock)
         let attempt = try router.begin(on: "app", lifetime: .seconds(10))
         let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
-        try await Task.sleep(for: .milliseconds(20))
+        while !router.isWaiting(for: attempt) { await Task.yield() }
         clock.advance(by: .seconds(11))
         #expect(router.pendingCount == 0, "the sweep ends the expired attempt")
         #expect(await task.value == .attemptExpired)
@@ -95,6 +124,98 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         #expect(await reason { try await router.callback(for: attempt, timeout: .seconds(1)) } == .attemptExpired)
         #expect(await first.value == .attemptExpired)
         #expect(!router.isWaiting(for: attempt))
+    }
+
+    /// The timer used to start before the waiter registered: a zero timeout could fire
+    /// first, find no waiter to end, and leave the task waiting forever. Many waits at
+    /// once make that interleaving likely on the old code; each must get `timeout`.
+    @Test(.timeLimit(.minutes(1)), arguments: [Duration.zero, .nanoseconds(-1), .seconds(-30)])
+    func aZeroOrNegativeTimeoutReturnsTimeoutAtOnce(timeout: Duration) async throws {
+        let router = try oauthRouter()
+        let attempts = try (0 ..< 2_000).map { _ in try router.begin(on: "app") }
+        let reasons = await withTaskGroup(of: ReasonCode?.self) { group in
+            for attempt in attempts {
+                group.addTask { await reason { try await router.callback(for: attempt, timeout: timeout) } }
+            }
+            var reasons: [ReasonCode?] = []
+            for await reason in group { reasons.append(reason) }
+            return reasons
+        }
+        #expect(reasons.count == attempts.count)
+        #expect(reasons.allSatisfy { $0 == .timeout })
+        #expect(router.pendingCount == 0)
+        // The attempt ended: its callback is refused with the reason it ended.
+        let late = #expect(throws: CallbackError.self) {
+            try router.handle("com.example.app:/oauth2redirect?code=c&state=\(attempts[0].state)")
+        }
+        #expect(late?.reason == .timeout)
+    }
+
+    /// The interleaving that hung: the timer fires between its creation and the waiter's
+    /// registration. The router reads its clock in between, so a clock that holds that read
+    /// until the timer's own read arrives makes the interleaving happen every time on the
+    /// old code (the wait then never ends: the time limit fails it).
+    @Test(.timeLimit(.minutes(1))) func aTimerFiringBeforeTheWaiterRegistersStillEndsTheWait() async throws {
+        let clock = RendezvousClock()
+        let router = try oauthRouter(clock: clock)
+        let attempt = try router.begin(on: "app")
+        clock.arm()
+        #expect(await reason { try await router.callback(for: attempt, timeout: .zero) } == .timeout)
+        #expect(!router.isWaiting(for: attempt))
+        #expect(router.pendingCount == 0)
+    }
+
+    /// A kept result is still handed over by a zero-timeout wait: it is a poll.
+    @Test func aZeroTimeoutStillReturnsACallbackThatAlreadyArrived() async throws {
+        let router = try oauthRouter()
+        let attempt = try router.begin(on: "app")
+        try router.handle("com.example.app:/oauth2redirect?code=early&state=\(attempt.state)")
+        let delivery = try await router.callback(for: attempt, timeout: .zero)
+        #expect(delivery.outcome.value("code") == "early")
+    }
+
+    /// `handle` sweeps too: a task awaiting an expired login is resumed by the next
+    /// callback of any kind (here one for another login, and a malformed one), without
+    /// waiting for a `begin`.
+    @Test(.timeLimit(.minutes(1)), arguments: ["other-attempt", "malformed"])
+    func handleEndsExpiredAttemptsAndResumesTheirWaiters(trigger: String) async throws {
+        let clock = ManualAttemptClock()
+        let router = try oauthRouter(clock: clock)
+        let attempt = try router.begin(on: "app", lifetime: .seconds(10))
+        let other = try router.begin(on: "app", lifetime: .seconds(60))
+        let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(3600)) } }
+        while !router.isWaiting(for: attempt) { await Task.yield() }
+        clock.advance(by: .seconds(11))
+        if trigger == "malformed" {
+            let refusal = #expect(throws: CallbackError.self) { try router.handle("com.example.app:/oauth2redirect?%zz") }
+            #expect(refusal?.reason == .invalidPercentEncoding)
+        } else {
+            try router.handle("com.example.app:/oauth2redirect?code=c&state=\(other.state)")
+        }
+        let stillWaiting = router.isWaiting(for: attempt)
+        #expect(!stillWaiting, "the expired attempt's waiter must be resumed by handle")
+        if stillWaiting { task.cancel() } // do not leave the task behind on the old code
+        #expect(await task.value == .attemptExpired)
+    }
+
+    /// A second waiter is refused with `conflict`; its cancellation must not
+    /// end the first waiter's wait (waits are told apart by a token, not by the attempt).
+    @Test(.timeLimit(.minutes(1))) func cancellingARefusedSecondWaiterLeavesTheFirstWaiting() async throws {
+        let router = try oauthRouter()
+        let attempt = try router.begin(on: "app")
+        let first = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(3600)) } }
+        while !router.isWaiting(for: attempt) { await Task.yield() }
+        // The second task is cancelled before it asks, so its cancellation handler runs
+        // while the first task's wait is open.
+        let second = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return await reason { try await router.callback(for: attempt, timeout: .seconds(3600)) }
+        }
+        second.cancel()
+        #expect(await second.value == .conflict)
+        #expect(router.isWaiting(for: attempt))
+        try router.handle("com.example.app:/oauth2redirect?code=c&state=\(attempt.state)")
+        #expect(await first.value == nil, "the first waiter gets the delivery")
     }
 
     /// 10,000 attempts begun and answered from many tasks at once: each callback reaches

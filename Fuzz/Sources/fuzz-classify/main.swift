@@ -12,7 +12,8 @@
 //   (or at its end, where an empty last value starts);
 // - an outcome obeys the rules of design.md: the dialect that decided is the one named
 //   (never `auto`), its kind is one the dialect produces, its fields are the URL's own
-//   parameters from the expected component, tokens are non-empty VSCHAR, no duplicated
+//   parameters from the expected component, tokens are non-empty VSCHAR (a state only
+//   non-empty: it is the client's opaque value), no duplicated
 //   name, no implicit-grant token, no `error` beside a success credential, the expected
 //   state and issuer hold, the callback answers a registered redirect URI and the policy;
 // - value blindness: the same URL with every parameter value replaced by another of the
@@ -120,7 +121,7 @@ func isVSCHAR(_ value: String) -> Bool { !value.isEmpty && value.utf8.allSatisfy
 
 let implicitTokens = ["access_token", "id_token"]
 let tokenFields: Set<String> = [
-    "code", "state", "iss", "challenge_token", "action", "status", "session_id", "tracking_id", "state_key",
+    "code", "iss", "challenge_token", "action", "status", "session_id", "tracking_id", "state_key",
     "rotating_token_nonce", "created_session_id", "error",
 ]
 
@@ -169,6 +170,7 @@ func checkOutcome(_ outcome: CallbackOutcome, url: CallbackURL, dialect: Dialect
     for field in outcome.fields {
         check(response.values(named: field.name) == [field.value], "field \(field.name) is not the URL's value")
         if tokenFields.contains(field.name) { check(isVSCHAR(field.value), "token field \(field.name) breaks VSCHAR") }
+        if field.name == "state" { check(!field.value.isEmpty, "an empty state accepted") }
     }
     for name in outcome.withheldFields {
         check(outcome.value(name) == nil, "withheld field \(name) is still shown")

@@ -14,12 +14,14 @@
 // - `begin` refuses with `conflict` exactly when too many attempts are pending or a
 //   stateless route already has one; `pendingCount` equals the model's count and never
 //   exceeds the router's bound (expired attempts are swept at most once a second of
-//   clock time, on `begin` and `pendingCount`: the model sweeps at the same moments).
+//   clock time, on `begin`, `pendingCount` and after every `handle`, accepted or not: the
+//   model sweeps at the same moments).
 // - a task awaiting an attempt (`callback(for:timeout:)`) is resumed exactly once, with the
 //   result the attempt ended with (the delivery or tied rejection, `cancelled` from
 //   `cancel` or its task's cancellation, `attempt_expired` from a sweep); the route's
 //   handler then hears nothing; a result nobody received on a route without a handler is
-//   kept and given to the first later waiter; a second waiter gets `conflict`.
+//   kept and given to the first later waiter; a second waiter gets `conflict`; a wait with
+//   a zero timeout is answered at once (a kept result, else `timeout`, ending the attempt).
 // Time is a `ManualAttemptClock`; the URL of a callback is built from a template (route,
 // which attempt's state, issuer variant) and optionally followed by raw fuzz bytes. Each
 // waiter is a real task: after starting one the harness spins until the router reports it
@@ -75,7 +77,7 @@ final class Heard: Sendable {
 
 // MARK: The model
 
-enum Ending { case answered, cancelled, expired }
+enum Ending { case answered, cancelled, expired, timedOut }
 
 /// What a waiter, a handler or a caller got, compared by the attempt delivered or the reason.
 enum Answer: Equatable {
@@ -175,6 +177,7 @@ func reason(of ending: Ending) -> ReasonCode {
     case .answered: return .replayed
     case .cancelled: return .cancelled
     case .expired: return .attemptExpired
+    case .timedOut: return .timeout
     }
 }
 
@@ -225,7 +228,8 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             clock.advance(by: steps[Int(reader.next()) % steps.count])
         case 8:
             guard !model.attempts.isEmpty else { continue }
-            wait(router, &model, clock: clock, index: Int(reader.next()) % model.attempts.count, slots: &slots)
+            wait(router, &model, clock: clock, index: Int(reader.next()) % model.attempts.count,
+                 zeroTimeout: (op / 10) % 4 == 0, slots: &slots)
         case 9:
             // A waiting task is cancelled: its attempt ends as cancelled.
             guard let index = model.attempts.indices.first(where: { model.attempts[$0].waiter != nil }) else { continue }
@@ -253,7 +257,8 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// Starts a task awaiting attempt `index` and predicts its registration or its answer.
-func wait(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, index: Int, slots: inout [WaitSlot]) {
+func wait(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, index: Int, zeroTimeout: Bool,
+          slots: inout [WaitSlot]) {
     let attempt = model.attempts[index].attempt
     let slot = WaitSlot()
     slots.append(slot)
@@ -270,6 +275,9 @@ func wait(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptCl
             immediate = .refused(.attemptExpired)
         } else if a.waiter != nil {
             immediate = .refused(.conflict)
+        } else if zeroTimeout {
+            model.end(index, as: .timedOut, now: now)
+            immediate = .refused(.timeout)
         }
     } else if !a.swept {
         immediate = .refused(reason(ofEnding: a.ending!))
@@ -279,7 +287,7 @@ func wait(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptCl
     let task = Task {
         let answer: Answer
         do {
-            answer = .delivered(try await router.callback(for: attempt, timeout: .seconds(3600)).attempt.id)
+            answer = .delivered(try await router.callback(for: attempt, timeout: zeroTimeout ? .zero : .seconds(3600)).attempt.id)
         } catch {
             answer = .refused((error as? CallbackError)?.reason ?? ReasonCode(rawValue: "untyped"))
         }
@@ -383,6 +391,8 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     let result = Result { () throws(CallbackError) in try router.handle(text) }
     let now = clock.now()
     let calls = heard.take()
+    // Every handle sweeps after its own callback's attempt is settled.
+    defer { model.sweep(now: now) }
 
     func expectFailure(_ reason: ReasonCode, _ why: String) {
         guard case .failure(let error) = result, error.reason == reason else {

@@ -36,11 +36,13 @@ public struct AttemptSecrets: Sendable, Equatable, CustomStringConvertible, Cust
     }
 
     /// Secrets restored from storage. Throws `invalid_configuration` when `state` or
-    /// `nonce` is empty, longer than 512 bytes, or not RFC 6749 VSCHAR (%x20-7E): such a
-    /// value could not travel in a callback unchanged. (Whether it is random enough cannot
-    /// be checked; generate them with ``init()`` unless a provider dictates otherwise.)
+    /// `nonce` is empty or longer than 512 bytes, or when the nonce is not RFC 6749 VSCHAR
+    /// (%x20-7E). The state is the client's opaque value (shared/design.md): any characters
+    /// travel, percent-encoded as UTF-8, and come back byte for byte. (Whether they are
+    /// random enough cannot be checked; generate them with ``init()`` unless a provider or
+    /// an app's own protocol dictates otherwise.)
     public init(state: String, pkce: PKCE, nonce: String) throws(CallbackError) {
-        try AttemptSecrets.checkToken(state, name: "state")
+        try AttemptSecrets.checkState(state)
         try AttemptSecrets.checkToken(nonce, name: "nonce")
         self.state = state
         self.pkce = pkce
@@ -55,19 +57,29 @@ public struct AttemptSecrets: Sendable, Equatable, CustomStringConvertible, Cust
         return Base64URL.encode(SecureRandom.bytes(bytes))
     }
 
-    /// Refuses an empty, over-long or non-VSCHAR state/nonce; the detail names the value
-    /// and its length, never its content.
+    /// Refuses an empty or over-long state; never one for its characters. The detail
+    /// gives the length, never the content.
+    static func checkState(_ value: String) throws(CallbackError) {
+        try checkLength(value, name: "state")
+    }
+
+    /// Refuses an empty, over-long or non-VSCHAR token (the nonce); the detail names the
+    /// value and its length, never its content.
     static func checkToken(_ value: String, name: String) throws(CallbackError) {
+        try checkLength(value, name: name)
+        guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
+            throw CallbackError(.invalidConfiguration,
+                                "the \(name) contains a byte outside VSCHAR (%x20-7E, RFC 6749 Appendix A)")
+        }
+    }
+
+    private static func checkLength(_ value: String, name: String) throws(CallbackError) {
         let bytes = value.utf8
         guard !bytes.isEmpty else {
             throw CallbackError(.invalidConfiguration, "the \(name) is empty")
         }
         guard bytes.count <= 512 else {
             throw CallbackError(.invalidConfiguration, "the \(name) is \(bytes.count) bytes long; at most 512 are accepted")
-        }
-        guard bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-            throw CallbackError(.invalidConfiguration,
-                                "the \(name) contains a byte outside VSCHAR (%x20-7E, RFC 6749 Appendix A)")
         }
     }
 

@@ -80,7 +80,8 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
     ///   repeated or response-named query parameter, or is `http`/`https` without a host;
     /// - `scope` breaks RFC 6749 §3.3 (space-separated tokens of %x21 / %x23-5B / %x5D-7E);
     ///   pass nil to send no scope;
-    /// - `state` or `nonce` is empty, longer than 512 bytes or not VSCHAR;
+    /// - `state` or `nonce` is empty or longer than 512 bytes, or `nonce` is not VSCHAR
+    ///   (a state may hold any characters: it is percent-encoded as UTF-8);
     /// - an extra parameter has an empty name, a reserved name, a name the endpoint's
     ///   query already has, or is given twice;
     /// - the finished URL would be refused by ``CallbackURL`` with default limits.
@@ -91,7 +92,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         try AuthorizationRequest.checkClientID(clientID)
         try AuthorizationRequest.checkRedirectURI(redirectURI)
         if let scope { try AuthorizationRequest.checkScope(scope) }
-        try AttemptSecrets.checkToken(state, name: "state")
+        try AttemptSecrets.checkState(state)
         if let nonce { try AttemptSecrets.checkToken(nonce, name: "nonce") }
 
         var parameters = [

@@ -9,7 +9,9 @@
 /// 4. `error` with a success credential (`code`…) → `ambiguous_response`; for ``Dialect/auto``,
 ///    two dialects' markers → `ambiguous_response`, none → `missing_parameter`.
 /// 5. The dialect's fields: a required one absent → `missing_parameter`; a token-like value
-///    that is empty or not RFC 6749 VSCHAR → `invalid_parameter`; human text that breaks
+///    that is empty or not RFC 6749 VSCHAR → `invalid_parameter` (`state` is the client's
+///    opaque value: only an empty one is refused here, whatever its characters, and it is
+///    then judged by equality in step 6); human text that breaks
 ///    its syntax is withheld and listed in ``CallbackOutcome/withheldFields``; Zephr's
 ///    unknown `status` → `unknown_status`.
 /// 6. The expected state: absent → `state_missing`, different → `state_mismatch`

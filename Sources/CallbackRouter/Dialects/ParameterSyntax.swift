@@ -4,8 +4,13 @@
 /// callback (`invalid_parameter`). Human text is only informative: a value that breaks its
 /// syntax is withheld (never passed through), and the outcome stands with the field flagged.
 enum ParameterSyntax: Sendable {
-    /// RFC 6749 Appendix A `1*VSCHAR` (%x20-7E): `code`, `state`, tokens, ids, `iss`.
+    /// RFC 6749 Appendix A `1*VSCHAR` (%x20-7E): `code`, tokens, ids, `iss`.
     case token
+    /// The client's own opaque value echoed back (`state`): any non-empty value. It is
+    /// already valid UTF-8 (the parser refuses bad percent-encoding and bad UTF-8), and it
+    /// is judged by equality with what the client sent, never by its characters: a real
+    /// server echoes a non-ASCII state (`état-✓-東京`) exactly as it was sent.
+    case opaque
     /// RFC 6749 Appendix A.7 `error`: `1*NQSCHAR` (%x20-21 / %x23-5B / %x5D-7E).
     case errorCode
     /// RFC 6749 Appendix A.8 `error_description`: `NQSCHAR` text; withheld when it breaks it
@@ -22,7 +27,7 @@ enum ParameterSyntax: Sendable {
     /// Whether a bad value is withheld (outcome stands) rather than refused.
     var isWithheldWhenInvalid: Bool {
         switch self {
-        case .token, .errorCode: return false
+        case .token, .opaque, .errorCode: return false
         case .errorDescription, .errorURI, .humanText: return true
         }
     }
@@ -36,6 +41,8 @@ enum ParameterSyntax: Sendable {
             switch self {
             case .token:
                 return !bytes.isEmpty && bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            case .opaque:
+                return !bytes.isEmpty
             case .errorCode:
                 return !bytes.isEmpty && bytes.allSatisfy(ParameterSyntax.isNQSChar)
             case .errorDescription:
@@ -76,6 +83,7 @@ enum KnownField {
 
     static func syntax(of name: String) -> ParameterSyntax {
         switch name {
+        case "state": return .opaque
         case "error": return .errorCode
         case "error_description": return .errorDescription
         case "error_uri": return .errorURI

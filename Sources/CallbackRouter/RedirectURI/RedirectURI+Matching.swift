@@ -54,14 +54,9 @@ extension RedirectURI {
     }
 
     func difference(from callback: CallbackURL) -> Difference? {
-        let registered = url
-        if !registered.hasSameScheme(as: callback) { return .scheme }
-        if registered.hasAuthority != callback.hasAuthority { return .authority }
-        if registered.host != callback.host { return .host }
-        if !isLoopback && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(callback) { return .port }
-        if !registered.hasSamePath(as: callback) && !RedirectURI.areEquivalentEmptyPaths(registered, callback) { return .path }
+        if let difference = locationDifference(from: callback) { return difference }
         let callbackQuery = callback.queryParameters
-        for parameter in registered.queryParameters {
+        for parameter in url.queryParameters {
             let values = callbackQuery.values(named: parameter.name)
             if values.count > 1 {
                 let second = callbackQuery.indices.filter { callbackQuery[$0].name == parameter.name }[1]
@@ -69,6 +64,19 @@ extension RedirectURI {
             }
             if values.first != parameter.value { return .query(parameter.name) }
         }
+        return nil
+    }
+
+    /// The first of scheme, authority, host, port and path in which `other` differs, by
+    /// the equivalences above (the query aside). `RouterBuilder` finds overlapping routes
+    /// with it, so that validation and matching can never disagree.
+    func locationDifference(from other: CallbackURL) -> Difference? {
+        let registered = url
+        if !registered.hasSameScheme(as: other) { return .scheme }
+        if registered.hasAuthority != other.hasAuthority { return .authority }
+        if registered.host != other.host { return .host }
+        if !isLoopback && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(other) { return .port }
+        if !registered.hasSamePath(as: other) && !RedirectURI.areEquivalentEmptyPaths(registered, other) { return .path }
         return nil
     }
 

@@ -60,12 +60,26 @@ struct AttemptBook: ~Copyable {
         let forgetAt: ClockInstant
     }
 
+    /// A task waiting for an attempt. `token` tells one wait from another on the same
+    /// attempt, so that a timer or a cancellation ends only the wait that set it up.
     struct Waiter {
         let continuation: Continuation
-        let timer: Task<Void, Never>?
+        let token: UInt64
+        var timer: Task<Void, Never>?
+    }
+
+    /// What ``addWaiter(_:token:for:timeout:now:)`` decided.
+    enum Registration {
+        /// The task is answered at once; `expiredWaiter` is a task that was already waiting
+        /// for the attempt, which expired: it must be resumed too.
+        case immediate(Result<Delivery, CallbackError>, expiredWaiter: Continuation?)
+        /// The task is registered: it is resumed by a callback, `cancel`, a sweep, its
+        /// timer or its cancellation, whichever ends the attempt first.
+        case waiting
     }
 
     var nextID: UInt64 = 0
+    private var nextWaitToken: UInt64 = 0
     private(set) var pendingByID: [UInt64: Pending] = [:]
     private var idByKey: [StateKey: UInt64] = [:]
     private(set) var statelessPending: [Int: UInt64] = [:]
@@ -159,29 +173,59 @@ struct AttemptBook: ~Copyable {
             by: .nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)))
     }
 
-    /// Registers a task waiting for `attempt`; returns a result at once when there is one
-    /// (the attempt already ended, or is unknown), else nil and the waiter is stored.
+    /// A token for a new wait (see ``Waiter/token``).
+    mutating func makeWaitToken() -> UInt64 {
+        nextWaitToken += 1
+        return nextWaitToken
+    }
+
+    /// Registers a task waiting for `attempt`, or answers it at once: when the attempt
+    /// already has a result, ended, is unknown, expired, or is already awaited (`conflict`),
+    /// and when `timeout` is zero or negative (the wait ends the attempt as timed out).
     ///
-    /// `expiredWaiter` is set when the attempt turned out to have expired while another task
-    /// was already waiting for it: that task must be resumed too (with `attempt_expired`),
-    /// or it would wait forever — its timer finds no waiter left to end.
-    mutating func addWaiter(_ continuation: Continuation, timer: Task<Void, Never>?, for attempt: LoginAttempt,
-                            now: ClockInstant) -> (immediate: Result<Delivery, CallbackError>?, expiredWaiter: Waiter?) {
-        if let kept = unclaimed.removeValue(forKey: attempt.id) { return (kept.result, nil) }
+    /// The caller starts the wait's timer only after `.waiting`, and attaches it with
+    /// ``attachTimer(_:to:token:)``: a timer started before the waiter is registered can
+    /// fire first, find nobody to end, and leave the task waiting forever.
+    mutating func addWaiter(_ continuation: Continuation, token: UInt64, for attempt: LoginAttempt,
+                            timeout: Duration, now: ClockInstant) -> Registration {
+        if let kept = unclaimed.removeValue(forKey: attempt.id) { return .immediate(kept.result, expiredWaiter: nil) }
         guard let pending = pendingByID[attempt.id], pending.attempt.route == attempt.route else {
-            if let tombstone = tombstonesByID[attempt.id] { return (.failure(tombstone.ending.error), nil) }
-            return (.failure(CallbackError(.unknownState, "this router has no such login in progress")), nil)
+            if let tombstone = tombstonesByID[attempt.id] { return .immediate(.failure(tombstone.ending.error), expiredWaiter: nil) }
+            return .immediate(.failure(CallbackError(.unknownState, "this router has no such login in progress")),
+                              expiredWaiter: nil)
         }
         if now >= attempt.expiresAt {
+            // Another task may already be waiting (no sweep has run since the expiry).
             let earlier = remove(pending, ending: .expired, now: now)
             earlier?.timer?.cancel()
-            return (.failure(Ending.expired.error), earlier)
+            return .immediate(.failure(Ending.expired.error), expiredWaiter: earlier?.continuation)
         }
         guard waiters[attempt.id] == nil else {
-            return (.failure(CallbackError(.conflict, "another task is already waiting for this login")), nil)
+            return .immediate(.failure(CallbackError(.conflict, "another task is already waiting for this login")),
+                              expiredWaiter: nil)
         }
-        waiters[attempt.id] = Waiter(continuation: continuation, timer: timer)
-        return (nil, nil)
+        if timeout <= .zero {
+            _ = remove(pending, ending: .timedOut, now: now)
+            return .immediate(.failure(CallbackError(.timeout, "no callback had arrived, and the wait allowed no time")),
+                              expiredWaiter: nil)
+        }
+        waiters[attempt.id] = Waiter(continuation: continuation, token: token, timer: nil)
+        return .waiting
+    }
+
+    /// Gives the wait `token` its timer; false when that wait has already ended (the
+    /// caller then cancels the timer).
+    mutating func attachTimer(_ timer: Task<Void, Never>, to attempt: LoginAttempt, token: UInt64) -> Bool {
+        guard waiters[attempt.id]?.token == token else { return false }
+        waiters[attempt.id]?.timer = timer
+        return true
+    }
+
+    /// Ends the wait `token` (its timeout or its task's cancellation) if it is still open:
+    /// finishes the attempt and returns the continuation to resume, exactly once.
+    mutating func endWait(of attempt: LoginAttempt, token: UInt64, as ending: Ending, now: ClockInstant) -> Continuation? {
+        guard waiters[attempt.id]?.token == token else { return nil }
+        return finish(attempt.id, as: ending, now: now)
     }
 
     /// Forgets expired attempts and old tombstones, at most about once a second, so that

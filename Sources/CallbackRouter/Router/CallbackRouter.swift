@@ -43,6 +43,12 @@ public final class CallbackRouter: Sendable {
         return count
     }
 
+    /// Ends expired attempts (see ``AttemptBook/sweep(now:)``) and resumes their waiters.
+    private func sweepExpired() {
+        let now = clock.now()
+        Self.resumeExpired(book.withLock { $0.sweep(now: now) })
+    }
+
     private static func resumeExpired(_ waiters: [AttemptBook.Continuation]) {
         for waiter in waiters {
             waiter.resume(returning: .failure(AttemptBook.Ending.expired.error))
@@ -99,7 +105,10 @@ public final class CallbackRouter: Sendable {
     @discardableResult
     public func handle(_ url: String) throws(CallbackError) -> Delivery {
         let parsed: CallbackURL
-        do { parsed = try CallbackURL(parsing: url, limits: limits) } catch { throw CallbackError(error) }
+        do { parsed = try CallbackURL(parsing: url, limits: limits) } catch {
+            sweepExpired()
+            throw CallbackError(error)
+        }
         return try handle(parsed)
     }
 
@@ -112,8 +121,15 @@ public final class CallbackRouter: Sendable {
     /// `attempt_expired`) ends that attempt and is delivered to its receiver too; one that
     /// is not (no route, bad syntax, an unknown state) reaches no attempt: anyone can send
     /// such a callback, and it must not end a login in progress.
+    ///
+    /// Every call, accepted or not, also ends the attempts that have expired (at most about
+    /// once a second), resuming their waiters with `attempt_expired`: a task awaiting an
+    /// expired login never depends on a later `begin`. The callback's own attempt is
+    /// claimed first, so a late callback is still told `attempt_expired` and delivered to
+    /// the attempt's receiver.
     @discardableResult
     public func handle(_ url: CallbackURL) throws(CallbackError) -> Delivery {
+        defer { sweepExpired() }
         let (routeIndex, route) = try findRoute(for: url)
         let outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
         let now = clock.now()
@@ -187,32 +203,42 @@ public final class CallbackRouter: Sendable {
     // MARK: Waiting
 
     /// Waits for the callback of `attempt`. Resumes exactly once: with the delivery, with
-    /// the rejection tied to the attempt, with `timeout` after `timeout`, or with
-    /// `cancelled` (``cancel(_:)`` or the task's cancellation). Timing out or being
-    /// cancelled ends the attempt: nothing is left pending.
+    /// the rejection tied to the attempt (`attempt_expired` too, once a `begin`, `handle` or
+    /// `pendingCount` finds it expired), with `timeout` after `timeout` (at once when
+    /// `timeout` is zero or negative and no result is there yet), or with `cancelled`
+    /// (``cancel(_:)`` or the task's cancellation). Timing out or being cancelled ends the
+    /// attempt: nothing is left pending.
     ///
     /// Only one task may wait for an attempt; a second gets `conflict`.
     public func callback(for attempt: LoginAttempt, timeout: Duration) async throws(CallbackError) -> Delivery {
+        let token = book.withLock { $0.makeWaitToken() }
         let result: Result<Delivery, CallbackError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: AttemptBook.Continuation) in
-                let timer = Task { [weak self] in
-                    do { try await Task.sleep(for: timeout) } catch { return }
-                    self?.endWaiting(attempt, with: CallbackError(.timeout, "no callback arrived within \(timeout)"))
-                }
                 let now = clock.now()
-                let (immediate, expiredWaiter) = book.withLock { book in
-                    book.addWaiter(continuation, timer: timer, for: attempt, now: now)
+                let registration = book.withLock { book in
+                    book.addWaiter(continuation, token: token, for: attempt, timeout: timeout, now: now)
                 }
-                expiredWaiter?.continuation.resume(returning: .failure(AttemptBook.Ending.expired.error))
-                if let immediate {
-                    timer.cancel()
-                    continuation.resume(returning: immediate)
-                } else if Task.isCancelled {
-                    endWaiting(attempt, with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
+                switch registration {
+                case let .immediate(result, expiredWaiter):
+                    expiredWaiter?.resume(returning: .failure(AttemptBook.Ending.expired.error))
+                    continuation.resume(returning: result)
+                case .waiting:
+                    // The timer starts only now that the waiter is registered, so it always
+                    // finds the wait it must end (or finds it already ended, and does nothing).
+                    let timer = Task { [weak self] in
+                        do { try await Task.sleep(for: timeout) } catch { return }
+                        self?.endWaiting(attempt, token: token,
+                                         with: CallbackError(.timeout, "no callback arrived within \(timeout)"))
+                    }
+                    if !book.withLock({ $0.attachTimer(timer, to: attempt, token: token) }) { timer.cancel() }
+                    if Task.isCancelled {
+                        endWaiting(attempt, token: token,
+                                   with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
+                    }
                 }
             }
         } onCancel: {
-            endWaiting(attempt, with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
+            endWaiting(attempt, token: token, with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
         }
         return try result.get()
     }
@@ -225,13 +251,13 @@ public final class CallbackRouter: Sendable {
         book.withLock { $0.waiters[attempt.id] != nil }
     }
 
-    /// Ends a wait (timeout or cancellation) if it is still open: finishes the attempt and
-    /// resumes its waiter, exactly once.
-    private func endWaiting(_ attempt: LoginAttempt, with error: CallbackError) {
+    /// Ends the wait `token` (timeout or cancellation) if it is still open: finishes the
+    /// attempt and resumes its waiter, exactly once. Another task's wait on the same attempt
+    /// (a second waiter refused with `conflict`, then cancelled) ends nothing.
+    private func endWaiting(_ attempt: LoginAttempt, token: UInt64, with error: CallbackError) {
         let now = clock.now()
-        let waiter = book.withLock { book -> CheckedContinuation<Result<Delivery, CallbackError>, Never>? in
-            guard book.waiters[attempt.id] != nil else { return nil }
-            return book.finish(attempt.id, as: error.reason == .timeout ? .timedOut : .cancelled, now: now)
+        let waiter = book.withLock { book in
+            book.endWait(of: attempt, token: token, as: error.reason == .timeout ? .timedOut : .cancelled, now: now)
         }
         waiter?.resume(returning: .failure(error))
     }

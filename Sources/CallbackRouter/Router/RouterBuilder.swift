@@ -22,6 +22,12 @@ public struct RouterBuilder: Sendable {
             guard a.dialect != .auto else {
                 throw CallbackError(.invalidConfiguration, "route '\(a.id)' must name its dialect: 'auto' guesses, a route must not")
             }
+            if a.requireIssuer && a.issuer == nil {
+                // Fail closed: without an expected issuer, "required" could only mean "any
+                // `iss` at all", which a mix-up attacker's server sends too (RFC 9207).
+                throw CallbackError(.invalidConfiguration,
+                                    "route '\(a.id)' requires an issuer ('requireIssuer') but names none: set 'issuer' to the authorization server's issuer identifier (RFC 9207)")
+            }
             for b in routes[(i + 1)...] {
                 if a.id == b.id {
                     throw CallbackError(.invalidConfiguration, "two routes are named '\(a.id)'")
@@ -44,10 +50,15 @@ public struct RouterBuilder: Sendable {
     /// Whether one callback URL could match both registered URIs: same scheme, host and path,
     /// compatible ports (loopback matches any port), and no query parameter that both
     /// require with different values.
+    ///
+    /// The location is compared by the function matching uses
+    /// (``RedirectURI/locationDifference(from:)``): scheme and host case aside, `""` and `/`
+    /// alike for http(s), a missing port as the scheme's default, any port for a loopback
+    /// redirect. A callback matches both when it matches one of them at the other's location
+    /// (from the loopback side when only one of them accepts any port).
     static func overlap(_ a: RedirectURI, _ b: RedirectURI) -> Bool {
+        guard a.locationDifference(from: b.url) == nil || b.locationDifference(from: a.url) == nil else { return false }
         let x = a.url, y = b.url
-        guard x.scheme == y.scheme, x.host == y.host, x.path == y.path else { return false }
-        if !(a.isLoopback && b.isLoopback) && x.port != y.port { return false }
         for parameter in x.queryParameters {
             let other = y.queryParameters.values(named: parameter.name)
             if !other.isEmpty && !other.contains(parameter.value) { return false }
