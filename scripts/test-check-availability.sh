@@ -59,6 +59,7 @@ plant_end() {
 }
 # append FILE TEXT: appends TEXT (one line) and prints the line number it landed on.
 append_line() {
+  [ -z "$(tail -c1 "$pkg/$1")" ] || printf '\n' >>"$pkg/$1"  # a last line without its newline
   printf '%s\n' "$2" >>"$pkg/$1"
   wc -l <"$pkg/$1" | tr -d ' '
 }
@@ -66,10 +67,14 @@ prepend_line() {
   { printf '%s\n' "$2"; cat "$pkg/$1"; } >"$work/prepend" && mv "$work/prepend" "$pkg/$1"
 }
 
+# A library source of TARGET to plant into (the first file at the top of its directory, so that
+# files moving between modules do not break this test).
+first_source() { (cd "$pkg" && ls "Sources/$1"/*.swift | head -1); }
+
 run_check "unmodified package" 0 "check-availability: OK"
 
 # 1. Synchronization.Mutex in CallbackRouter.
-f=Sources/CallbackRouter/Support/Locked.swift
+f=$(first_source CallbackRouter)
 plant_begin "$f"
 prepend_line "$f" "import Synchronization"
 line="$(append_line "$f" 'func plantedMutexUse() -> Int { let box = Mutex(0); return box.withLock { $0 } }')"
@@ -77,21 +82,21 @@ run_check "planted Mutex" 1 "$f:$line:" "Mutex" "introduced in macOS 15.0" "chec
 plant_end
 
 # 2. A Duration API newer than macOS 13 (Duration itself is macOS 13) in CallbackParsing.
-f=Sources/CallbackParsing/ParsingLimits.swift
+f=$(first_source CallbackParsing)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedDurationUse(_ d: Duration) -> Bool { d.attoseconds > 0 }')"
 run_check "planted Duration.attoseconds" 1 "$f:$line:" "Duration.attoseconds" "introduced in macOS 15.0"
 plant_end
 
 # 3. A macOS 15 String API (SE-0405's String(validating:as:)) in CallbackRouterCLI.
-f=Sources/CallbackRouterCLI/ExitCode.swift
+f=$(first_source CallbackRouterCLI)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedStringUse(_ b: [UInt8]) -> String? { String(validating: b, as: UTF8.self) }')"
 run_check "planted String(validating:as:)" 1 "$f:$line:" "String.init(validating:as:)" "introduced in macOS 15.0"
 plant_end
 
 # 4. The same String API in the Foundation module: its standard-library uses are checked too.
-f=$(cd "$pkg" && ls Sources/CallbackRouterFoundation/*.swift | head -1)
+f=$(first_source CallbackRouterFoundation)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedFoundationModuleUse(_ b: [UInt8]) -> String? { String(validating: b, as: UTF8.self) }')"
 run_check "planted String(validating:as:) in CallbackRouterFoundation" 1 "$f:$line:" "String.init(validating:as:)"
@@ -116,7 +121,7 @@ rm -rf "$pkg/Sources/PlantedLibrary"
 plant_end
 
 # 6. Control: the same APIs behind `if #available` / `@available` are fine.
-f=Sources/CallbackParsing/ParsingLimits.swift
+f=$(first_source CallbackParsing)
 plant_begin "$f"
 append_line "$f" 'func plantedGuardedUse(_ d: Duration) -> Bool { if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { return d.attoseconds > 0 }; return false }' >/dev/null
 append_line "$f" '@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) func plantedAnnotatedUse(_ b: [UInt8]) -> String? { String(validating: b, as: UTF8.self) }' >/dev/null
@@ -124,14 +129,14 @@ run_check "guarded uses of the same APIs" 0 "check-availability: OK"
 plant_end
 
 # 7. A guard that covers only macOS must still fail for iOS.
-f=Sources/CallbackParsing/ParsingLimits.swift
+f=$(first_source CallbackParsing)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedHalfGuardedUse(_ d: Duration) -> Bool { guard #available(macOS 15, *) else { return false }; return d.attoseconds > 0 }')"
 run_check "use guarded for macOS only" 1 "$f:$line:" "Duration.attoseconds" "introduced in iOS 18.0"
 plant_end
 
 # 8. A conformance newer than the type: Never is Encodable only from macOS 14 / iOS 17.
-f=Sources/CallbackRouter/Support/Locked.swift
+f=$(first_source CallbackRouter)
 plant_begin "$f"
 append_line "$f" 'func plantedEncodable<T: Encodable>(_ type: T.Type) -> Int { MemoryLayout<T>.size }' >/dev/null
 line="$(append_line "$f" 'func plantedConformanceUse() -> Int { plantedEncodable(Never.self) }')"
