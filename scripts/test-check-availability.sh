@@ -10,13 +10,14 @@
 #       String(validating:as:)                   (macOS 15) in CallbackRouterCLI
 #       a String API used from CallbackRouterFoundation (the module that imports Foundation)
 #       Mutex in a library product added to Package.swift (the module list is not fixed)
+#       Never: Encodable, a conformance newer (macOS 14) than the type it is on
 #   - with the same macOS 15 API inside `if #available(macOS 15, …)`: it must pass (the check
 #     reads availability contexts instead of flagging every mention).
 # Usage: scripts/test-check-availability.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 
@@ -58,6 +59,7 @@ plant_end() {
 }
 # append FILE TEXT: appends TEXT (one line) and prints the line number it landed on.
 append_line() {
+  [ -z "$(tail -c1 "$pkg/$1")" ] || printf '\n' >>"$pkg/$1"  # a last line without its newline
   printf '%s\n' "$2" >>"$pkg/$1"
   wc -l <"$pkg/$1" | tr -d ' '
 }
@@ -65,10 +67,14 @@ prepend_line() {
   { printf '%s\n' "$2"; cat "$pkg/$1"; } >"$work/prepend" && mv "$work/prepend" "$pkg/$1"
 }
 
+# A library source of TARGET to plant into (the first file at the top of its directory, so that
+# files moving between modules do not break this test).
+first_source() { (cd "$pkg" && ls "Sources/$1"/*.swift | head -1); }
+
 run_check "unmodified package" 0 "check-availability: OK"
 
 # 1. Synchronization.Mutex in CallbackRouter.
-f=Sources/CallbackRouter/Support/Locked.swift
+f=$(first_source CallbackRouter)
 plant_begin "$f"
 prepend_line "$f" "import Synchronization"
 line="$(append_line "$f" 'func plantedMutexUse() -> Int { let box = Mutex(0); return box.withLock { $0 } }')"
@@ -76,21 +82,21 @@ run_check "planted Mutex" 1 "$f:$line:" "Mutex" "introduced in macOS 15.0" "chec
 plant_end
 
 # 2. A Duration API newer than macOS 13 (Duration itself is macOS 13) in CallbackParsing.
-f=Sources/CallbackParsing/ParsingLimits.swift
+f=$(first_source CallbackParsing)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedDurationUse(_ d: Duration) -> Bool { d.attoseconds > 0 }')"
 run_check "planted Duration.attoseconds" 1 "$f:$line:" "Duration.attoseconds" "introduced in macOS 15.0"
 plant_end
 
 # 3. A macOS 15 String API (SE-0405's String(validating:as:)) in CallbackRouterCLI.
-f=Sources/CallbackRouterCLI/ExitCode.swift
+f=$(first_source CallbackRouterCLI)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedStringUse(_ b: [UInt8]) -> String? { String(validating: b, as: UTF8.self) }')"
 run_check "planted String(validating:as:)" 1 "$f:$line:" "String.init(validating:as:)" "introduced in macOS 15.0"
 plant_end
 
 # 4. The same String API in the Foundation module: its standard-library uses are checked too.
-f=$(cd "$pkg" && ls Sources/CallbackRouterFoundation/*.swift | head -1)
+f=$(first_source CallbackRouterFoundation)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedFoundationModuleUse(_ b: [UInt8]) -> String? { String(validating: b, as: UTF8.self) }')"
 run_check "planted String(validating:as:) in CallbackRouterFoundation" 1 "$f:$line:" "String.init(validating:as:)"
@@ -115,7 +121,7 @@ rm -rf "$pkg/Sources/PlantedLibrary"
 plant_end
 
 # 6. Control: the same APIs behind `if #available` / `@available` are fine.
-f=Sources/CallbackParsing/ParsingLimits.swift
+f=$(first_source CallbackParsing)
 plant_begin "$f"
 append_line "$f" 'func plantedGuardedUse(_ d: Duration) -> Bool { if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { return d.attoseconds > 0 }; return false }' >/dev/null
 append_line "$f" '@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) func plantedAnnotatedUse(_ b: [UInt8]) -> String? { String(validating: b, as: UTF8.self) }' >/dev/null
@@ -123,10 +129,18 @@ run_check "guarded uses of the same APIs" 0 "check-availability: OK"
 plant_end
 
 # 7. A guard that covers only macOS must still fail for iOS.
-f=Sources/CallbackParsing/ParsingLimits.swift
+f=$(first_source CallbackParsing)
 plant_begin "$f"
 line="$(append_line "$f" 'func plantedHalfGuardedUse(_ d: Duration) -> Bool { guard #available(macOS 15, *) else { return false }; return d.attoseconds > 0 }')"
 run_check "use guarded for macOS only" 1 "$f:$line:" "Duration.attoseconds" "introduced in iOS 18.0"
+plant_end
+
+# 8. A conformance newer than the type: Never is Encodable only from macOS 14 / iOS 17.
+f=$(first_source CallbackRouter)
+plant_begin "$f"
+append_line "$f" 'func plantedEncodable<T: Encodable>(_ type: T.Type) -> Int { MemoryLayout<T>.size }' >/dev/null
+line="$(append_line "$f" 'func plantedConformanceUse() -> Int { plantedEncodable(Never.self) }')"
+run_check "planted conformance Never: Encodable" 1 "$f:$line:" "the conformance Never: Encodable" "introduced in macOS 14.0"
 plant_end
 
 if [ "$failures" -ne 0 ]; then

@@ -66,6 +66,37 @@ class CheckError(Exception):
     pass
 
 
+EXTENSION_LINE = re.compile(r"^extension ([A-Za-z_][\w.]*)(?:<[^>]*>)? : (.+?)(?: where .*)? \{\s*$")
+AVAILABLE_PLATFORM = re.compile(r"\b(macOS|iOS|tvOS|watchOS|visionOS|macCatalyst|DriverKit) (\d+(?:\.\d+){0,2})")
+
+
+def strip_module(name):
+    name = name.strip()
+    for module in CHECKED_MODULES:
+        if name.startswith(module + "."):
+            return name[len(module) + 1:]
+    return name
+
+
+def split_protocols(text):
+    return [p.strip() for p in text.split(",") if p.strip() and "<" not in p]
+
+
+def parse_available_attribute(line):
+    """`@available(macOS 14.0, iOS 17.0, *)` as symbol-graph availability entries."""
+    m = re.match(r"@available\((.*)\)\s*$", line)
+    if not m:
+        return []
+    body = m.group(1)
+    entries = []
+    if re.match(r"\s*(macOS|iOS|tvOS|watchOS|visionOS|macCatalyst|DriverKit)\s*,\s*unavailable", body):
+        return [{"domain": body.split(",")[0].strip(), "isUnconditionallyUnavailable": True}]
+    for domain, version in AVAILABLE_PLATFORM.findall(body):
+        v = version_tuple(version)
+        entries.append({"domain": domain, "introduced": {"major": v[0], "minor": v[1], "patch": v[2]}})
+    return entries
+
+
 def run(cmd, cwd=None, stdin=None, stdout_path=None):
     if stdout_path:
         with open(stdout_path, "w") as out:
@@ -171,6 +202,8 @@ def setting_applies(setting):
     if platforms and "linux" not in [p.lower() for p in platforms]:
         return False
     config = cond.get("config")
+    if isinstance(config, dict):
+        config = config.get("config")
     if config and config != "debug":
         return False
     return True
@@ -240,8 +273,61 @@ class Availability:
                     self.parent.setdefault(rel["source"], rel["target"])
                 if rel["kind"] in ("requirementOf", "optionalRequirementOf"):
                     self.requirements.add(rel["source"])
+        self.conformances = {}
+        self._read_conformances(triple)
         if "s:15Synchronization5MutexV" not in self.by_usr or "s:s8DurationV" not in self.by_usr:
             raise CheckError("the symbol graphs lack Mutex or Duration: the toolchain layout changed")
+
+    def _read_conformances(self, triple):
+        """Conformances declared by `@available(…) extension Swift.T : Swift.P` in the interfaces.
+
+        Symbol graphs give a type's conformances without their availability, so these come
+        from the toolchain's .swiftinterface files (the text the symbol graphs are made from).
+        """
+        info = json.loads(run(["swiftc", "-print-target-info", "-target", triple]))
+        resource = info["paths"]["runtimeResourcePath"]
+        module_triple = info["target"].get("moduleTriple", triple)
+        platform_dir = "linux"
+        found = 0
+        for module in CHECKED_MODULES:
+            path = os.path.join(resource, platform_dir, module + ".swiftmodule", module_triple + ".swiftinterface")
+            if not os.path.exists(path):
+                raise CheckError("no interface for %s at %s" % (module, path))
+            attributes = []
+            for line in open(path, encoding="utf-8"):
+                if line.startswith("@"):
+                    attributes.append(line.strip())
+                    continue
+                m = EXTENSION_LINE.match(line)
+                if m:
+                    availability = []
+                    for a in attributes:
+                        availability += parse_available_attribute(a)
+                    if availability:
+                        extended = strip_module(m.group(1))
+                        for proto in split_protocols(m.group(2)):
+                            proto = strip_module(proto)
+                            for p in (["Encodable", "Decodable"] if proto == "Codable" else [proto]):
+                                self.conformances.setdefault((extended, p), []).extend(availability)
+                                found += 1
+                attributes = []
+        if found == 0:
+            raise CheckError("found no conformance with availability in the interfaces: their format changed")
+
+    def conformance_usr(self, type_name, proto_usr):
+        """A pseudo-USR for a conformance with its own availability, or None."""
+        proto = self.by_usr.get(proto_usr)
+        if proto is None:
+            return None
+        key = (type_name, proto["path"])
+        entries = self.conformances.get(key)
+        if not entries:
+            return None
+        usr = "conformance:%s:%s" % key
+        if usr not in self.by_usr:
+            self.by_usr[usr] = {"path": "the conformance %s: %s" % key, "kind": "conformance",
+                                "availability": entries, "signature": ""}
+        return usr
 
     def entries(self, usr):
         """The availability entries by domain, a member inheriting what its own lack."""
@@ -407,6 +493,7 @@ class Uses:
         # (file, offset, usr or type text, kind, context-key) -> context
         self.decl_uses = []   # (file, offset, usr, context)
         self.type_uses = []   # (file, offset, mangled, context)
+        self.conformance_uses = []  # (file, offset, mangled conforming type, protocol usr, context)
 
     def collect(self, source_file):
         filename = source_file["filename"]
@@ -432,6 +519,8 @@ class Uses:
                         "inherited_conformance", "self_conformance", "abstract_conformance"):
                 if node.get("protocol"):
                     self.decl_uses.append((filename, offset, node["protocol"], context))
+                    if isinstance(node.get("type"), str) and node["type"].startswith("$s"):
+                        self.conformance_uses.append((filename, offset, node["type"], node["protocol"], context))
                 ctx = node.get("context")
                 if isinstance(ctx, dict) and ctx.get("decl"):
                     self.decl_uses.append((filename, offset, ctx["decl"], context))
@@ -587,7 +676,7 @@ def main():
                                  % (len(dumped), len(sources_of[name]), name))
         note("read the ASTs: %d declaration references, %d typed nodes" % (len(uses.decl_uses), len(uses.type_uses)))
 
-        demangled = demangle({m for _, _, m, _ in uses.type_uses})
+        demangled = demangle({m for _, _, m, _ in uses.type_uses} | {m for _, _, m, _, _ in uses.conformance_uses})
         lines = LineMap()
         checked = set()        # (file, line, usr)
         apis = set()
@@ -619,6 +708,14 @@ def main():
             if mangled not in type_cache:
                 type_cache[mangled] = type_usrs(demangled[mangled], availability)
             for usr in type_cache[mangled]:
+                consider(filename, offset, usr, context)
+
+        for filename, offset, mangled, proto, context in uses.conformance_uses:
+            m = re.match(r"^(?:Swift|_Concurrency|Synchronization|_StringProcessing)\.([A-Za-z_][\w.]*)", demangled[mangled])
+            if not m:
+                continue
+            usr = availability.conformance_usr(m.group(1), proto)
+            if usr:
                 consider(filename, offset, usr, context)
 
         if args.verbose and unresolved:
