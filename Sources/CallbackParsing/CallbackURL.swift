@@ -223,6 +223,7 @@ extension CallbackURL: CustomStringConvertible, CustomDebugStringConvertible, Cu
         return out + ")"
     }
 
+    /// The same redacted text as `description`: debuggers and `print` never show a value.
     public var debugDescription: String { description }
 
     /// `dump()` shows the redacted description, never the stored input.

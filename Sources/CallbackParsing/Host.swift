@@ -4,6 +4,7 @@
 /// case-insensitively (they are stored lowercased), IP addresses by value, so
 /// `[::1]` equals `[0:0:0:0:0:0:0:1]`.
 public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    /// Which of RFC 3986's three host forms the host is.
     public enum Kind: Sendable, Hashable {
         /// A registered name (`example.com`, `callback`), lowercased; may be empty.
         case registeredName
@@ -88,6 +89,8 @@ public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectab
         }
     }
 
+    /// The host as it is compared: a registered name lowercased, an IP literal as written
+    /// (IPv6 with its brackets).
     public var description: String { text }
 
     /// `dump()` shows the host, never the URL it points into (which holds the secrets).
@@ -97,6 +100,8 @@ public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectab
             : Mirror(self, children: ["kind": kind, "text": text, "addressBytes": addressBytes], displayStyle: .struct)
     }
 
+    /// Whether two hosts name the same host: registered names compared without regard to
+    /// ASCII case, IP addresses by their bytes (`[::1]` equals `[0:0:0:0:0:0:0:1]`).
     public static func == (a: Host, b: Host) -> Bool {
         guard a.kind == b.kind else { return false }
         guard a.kind == .registeredName else { return a.high == b.high && a.low == b.low }
@@ -115,6 +120,7 @@ public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectab
         }
     }
 
+    /// Hashes what `==` compares: the lowercased name, or the address bytes.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         if kind == .registeredName { hasher.combine(text) } else { hasher.combine(high); hasher.combine(low) }

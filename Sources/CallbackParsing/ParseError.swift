@@ -10,12 +10,16 @@ public struct ParseError: ReasonCarrying, Hashable, Sendable, CustomStringConver
     /// A human sentence, free of secrets.
     public let detail: String
 
+    /// Makes a refusal with its reason, the byte offset it applies to (or nil), and a
+    /// sentence for people that must not contain any part of a value.
     public init(_ reason: ReasonCode, at offset: Int?, _ detail: String) {
         self.reason = reason
         self.offset = offset
         self.detail = detail
     }
 
+    /// The reason's wire name, the offset when there is one, and the detail, e.g.
+    /// `invalid_port at byte 17: the port is not a number`.
     public var description: String {
         if let offset { return "\(reason.rawValue) at byte \(offset): \(detail)" }
         return "\(reason.rawValue): \(detail)"

@@ -13,8 +13,10 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The wire name, e.g. `"state_mismatch"`.
     public let rawValue: String
 
+    /// Makes a code from its wire name; the static members are the codes this package uses.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The wire name, as the CLI's JSON prints it.
     public var description: String { rawValue }
 
     /// Every code of design.md's table, in its order.
@@ -116,6 +118,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 
 /// An error that carries a ``ReasonCode``: ``ParseError`` and the router's `CallbackError`.
 public protocol ReasonCarrying: Error {
+    /// The stable reason code of the refusal, for `catch ReasonCode.x` and for scripts.
     var reason: ReasonCode { get }
 }
 

@@ -10,13 +10,17 @@
 /// `detail` is a sentence for people; it never contains a code, token, state, session id
 /// or verifier.
 public struct CallbackError: ReasonCarrying, Hashable, Sendable, CustomStringConvertible {
+    /// The codes are ``ReasonCode``'s: one table for the parser and everything above it.
     public typealias Code = ReasonCode
 
+    /// The stable reason (shared/design.md's table), e.g. `state_mismatch`.
     public let reason: ReasonCode
     /// The byte offset into the callback URL, when one applies.
     public let offset: Int?
+    /// A sentence for people saying what was wrong; it never contains a secret value.
     public let detail: String
 
+    /// Makes a refusal with its reason, an optional byte offset, and a detail free of secrets.
     public init(_ reason: ReasonCode, at offset: Int? = nil, _ detail: String) {
         self.reason = reason
         self.offset = offset
@@ -28,6 +32,7 @@ public struct CallbackError: ReasonCarrying, Hashable, Sendable, CustomStringCon
         self.init(error.reason, at: error.offset, error.detail)
     }
 
+    /// The reason's wire name, the offset when there is one, and the detail.
     public var description: String {
         if let offset { return "\(reason.rawValue) at byte \(offset): \(detail)" }
         return "\(reason.rawValue): \(detail)"

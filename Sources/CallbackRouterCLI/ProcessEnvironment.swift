@@ -6,6 +6,7 @@ import Darwin
 
 /// The process's environment and own path, read without Foundation.
 public enum ProcessEnvironment {
+    /// The environment variables of this process, read from `environ`.
     public static func current() -> [String: String] {
         var result: [String: String] = [:]
         #if canImport(Darwin)

@@ -83,11 +83,14 @@ public struct AttemptSecrets: Sendable, Equatable, CustomStringConvertible, Cust
         }
     }
 
+    /// Names the secrets and their lengths, never their values.
     public var description: String {
         "AttemptSecrets(state: <redacted, \(state.utf8.count) bytes>, pkce: \(pkce), nonce: <redacted, \(nonce.utf8.count) bytes>)"
     }
 
+    /// The same redacted text as `description`.
     public var debugDescription: String { description }
 
+    /// `dump()` shows the redacted description, never the stored secrets.
     public var customMirror: Mirror { Mirror(self, children: ["secrets": description], displayStyle: .struct) }
 }

@@ -285,6 +285,8 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         return looksLikeName ? name : "<redacted name, \(name.utf8.count) bytes>"
     }
 
+    /// The endpoint and the parameters, with every value that is not public (state, nonce,
+    /// challenge, unknown extras) redacted to its length.
     public var description: String {
         var shown: [String] = endpoint.queryParameters.map(\.description)
         for parameter in parameters {
@@ -297,7 +299,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         return "AuthorizationRequest(" + AuthorizationRequest.urlWithoutQuery(endpoint) + ", [" + shown.joined(separator: ", ") + "])"
     }
 
+    /// The same redacted text as `description`.
     public var debugDescription: String { description }
 
+    /// `dump()` shows the redacted description, never the request's URL.
     public var customMirror: Mirror { Mirror(self, children: ["request": description], displayStyle: .struct) }
 }

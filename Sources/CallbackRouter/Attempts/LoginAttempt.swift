@@ -17,19 +17,27 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     public let nonce: String
     /// The redirect URI to send as `redirect_uri`.
     public let redirectURI: RedirectURI
+    /// How the callback is read: the route's provider dialect.
     public let dialect: Dialect
     /// The issuer expected in `iss` (RFC 9207), if the route names one.
     public let expectedIssuer: String?
+    /// When the router began the attempt, on the router's clock.
     public let createdAt: ClockInstant
+    /// After this instant a callback for the attempt is `attempt_expired`.
     public let expiresAt: ClockInstant
 
+    /// Two values are the same attempt when their router-assigned id and route agree.
     public static func == (a: LoginAttempt, b: LoginAttempt) -> Bool { a.id == b.id && a.route == b.route }
+    /// Hashes the attempt's id, never its secrets.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
+    /// The id, route, dialect and redirect URI, and the state's length only.
     public var description: String {
         "LoginAttempt(#\(id), route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), state: <redacted, \(state.utf8.count) bytes>)"
     }
+    /// The same redacted text as `description`.
     public var debugDescription: String { description }
+    /// `dump()` shows the redacted description, never the state, verifier or nonce.
     public var customMirror: Mirror { Mirror(self, children: ["attempt": description], displayStyle: .struct) }
 
     /// Builds the OAuth 2.0 / OIDC authorization request for this attempt.

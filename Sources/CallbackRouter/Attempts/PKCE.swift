@@ -73,7 +73,9 @@ public struct PKCE: Sendable, Equatable, CustomStringConvertible, CustomDebugStr
         "PKCE(method: \(PKCE.method), verifier: <redacted, \(verifier.utf8.count) bytes>, challenge: <redacted, \(challenge.utf8.count) bytes>)"
     }
 
+    /// The same redacted text as `description`.
     public var debugDescription: String { description }
 
+    /// `dump()` shows the redacted description, never the verifier.
     public var customMirror: Mirror { Mirror(self, children: ["pkce": description], displayStyle: .struct) }
 }

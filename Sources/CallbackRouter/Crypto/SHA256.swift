@@ -29,6 +29,7 @@ public struct SHA256: Sendable {
     /// The message length so far, in bytes (the padding writes it in bits, modulo 2^64).
     private var length: UInt64 = 0
 
+    /// Starts an empty hash; feed it with `update` and read it with `finalize`.
     public init() {}
 
     /// Hashes all of `bytes` in one call.

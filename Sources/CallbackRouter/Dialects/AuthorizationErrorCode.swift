@@ -8,10 +8,13 @@
 /// if outcome.error == .accessDenied { /* the user said no */ }
 /// ```
 public struct AuthorizationErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The `error` parameter exactly as the provider sent it (decoded).
     public let rawValue: String
 
+    /// Wraps any error code; ``isStandard`` says whether the RFCs define it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The error code as sent, e.g. `access_denied`.
     public var description: String { rawValue }
 
     // MARK: RFC 6749 §4.1.2.1

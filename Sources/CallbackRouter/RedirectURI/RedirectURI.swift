@@ -87,10 +87,13 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// The URI as registered (scheme and host lowercased).
     public var description: String { url.serialized }
 
+    /// Whether two redirect URIs are the same registration: equal parsed URLs (scheme and
+    /// host compared case-insensitively) and the same `localhost` allowance.
     public static func == (a: RedirectURI, b: RedirectURI) -> Bool {
         a.url == b.url && a.allowsLocalhost == b.allowsLocalhost
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(url.serialized)
         hasher.combine(allowsLocalhost)

@@ -23,8 +23,11 @@ public enum RedirectURIPolicy: Sendable, Hashable {
 /// the detail of the `invalid_configuration` / `scheme_not_allowed` error, so tools can
 /// tell the rules apart: `rule custom_scheme_required: …`.
 public struct RedirectURIRule: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The rule's wire name, which starts the error's detail (`rule syntax: …`).
     public let rawValue: String
+    /// Makes a rule from its wire name; the static members are the rules this package checks.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The rule's wire name.
     public var description: String { rawValue }
 
     /// `syntax`: the string is not an absolute URI our parser accepts.
@@ -56,6 +59,7 @@ public struct RedirectURIRule: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let reservedQueryParameter = RedirectURIRule(rawValue: "reserved_query_parameter")
     /// `invalid_bundle_id` / `invalid_domain`: a provider builder's input cannot form a URI.
     public static let invalidBundleID = RedirectURIRule(rawValue: "invalid_bundle_id")
+    /// `invalid_domain`: a provider builder's domain (Auth0's tenant) cannot form a URI host.
     public static let invalidDomain = RedirectURIRule(rawValue: "invalid_domain")
 }
 
