@@ -114,9 +114,13 @@ struct ParameterStorage: Sendable {
 /// `description`, `debugDescription` and `dump()` show the name and the value's length,
 /// never the value: read ``value`` explicitly.
 public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The parameter's name, percent-decoded (form rules: `+` is a space).
     public let name: String
+    /// The parameter's value, percent-decoded (form rules); may hold a secret, so
+    /// descriptions never print it.
     public let value: String
 
+    /// Makes a decoded name/value pair (tests and builders; the parser makes its own).
     public init(name: String, value: String) {
         self.name = name
         self.value = value
@@ -125,8 +129,10 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebu
     /// The name and the value's length: values are secrets until proven otherwise.
     public var description: String { "\(Parameters.displayName(name, value: value)): <redacted, \(value.utf8.count) bytes>" }
 
+    /// The same redacted text as `description`: names and lengths, never a value.
     public var debugDescription: String { description }
 
+    /// `dump()` shows the name and the value's length, never the value.
     public var customMirror: Mirror {
         Mirror(self, children: ["name": Parameters.displayName(name, value: value), "value": "<redacted, \(value.utf8.count) bytes>"],
                displayStyle: .struct)
@@ -149,8 +155,11 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     /// Positions count from 0 in both lists: `fragmentParameters[0]` is the fragment's
     /// first parameter even when the query has some (the storage is shared).
     public var startIndex: Int { 0 }
+    /// One past the last parameter: `count`, since parameters are indexed from zero.
     public var endIndex: Int { positions.count }
 
+    /// The decoded parameter at `position`; a position outside `0 ..< count` traps, like
+    /// any `Collection`.
     public subscript(position: Int) -> Parameter {
         let item = raw(position)
         return Parameter(name: decode(item.nameRange), value: decode(item.valueRange))
@@ -292,6 +301,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     /// `[code: <redacted, 10 bytes>, state: <redacted, 43 bytes>]`.
     public var description: String { redactedSummary }
 
+    /// The same redacted text as `description`: names and lengths, never a value.
     public var debugDescription: String { redactedSummary }
 
     /// `dump()` shows the redacted parameters, never the stored input.

@@ -16,12 +16,16 @@
 /// let outcome = try validator.validate(try CallbackURL(parsing: delivered))
 /// ```
 public struct CallbackValidator: Sendable {
+    /// The registered redirect URIs a callback must match; empty: any the policy allows.
     public let redirectURIs: [RedirectURI]
+    /// Which schemes and hosts a callback may use at all (native, custom scheme only, allowlist).
     public let policy: RedirectURIPolicy
     /// Whether an `http://localhost` callback passes the scheme policy (RFC 8252 §8.3 advises
     /// against it). Also true when a registered redirect URI allows localhost.
     public let allowLocalhost: Bool
+    /// The provider dialect the callback is read in (`auto` picks one by its parameters).
     public let dialect: Dialect
+    /// What the callback must carry: the expected state, issuer, response mode, profiles.
     public let expectations: CallbackExpectations
 
     /// - Throws: `invalid_configuration` when a redirect URI breaks `policy`.

@@ -122,9 +122,12 @@ public struct ProviderProfile: Hashable, Sendable, CustomStringConvertible {
     /// Every profile, by name.
     public static let allCases: [ProviderProfile] = [.apple, .cognito, .entra, .supabase]
 
+    /// The profile's lowercase name, as `--profile` takes it.
     public var description: String { name }
 
+    /// Two profiles are the same when their names are.
     public static func == (a: ProviderProfile, b: ProviderProfile) -> Bool { a.name == b.name }
+    /// Hashes the profile's name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 

@@ -1,16 +1,24 @@
 /// Names a route within a router (given at registration, unique).
 public struct RouteID: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The route's name as the app wrote it.
     public let rawValue: String
+    /// Names a route.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Names a route with a literal: `router.begin(on: "google")`.
     public init(stringLiteral value: String) { rawValue = value }
+    /// The route's name.
     public var description: String { rawValue }
 }
 
 /// A callback that reached its attempt: what it means and which login it answers.
 public struct Delivery: Sendable, CustomStringConvertible {
+    /// What the callback means, read in the route's dialect and validated.
     public let outcome: CallbackOutcome
+    /// The login attempt the callback answered (its verifier redeems the code).
     public let attempt: LoginAttempt
+    /// The route the callback arrived on: the attempt's route.
     public var route: RouteID { attempt.route }
+    /// The outcome and the attempt, both redacted: no code, state or verifier shows.
     public var description: String { "Delivery(\(outcome), to: \(attempt))" }
 }
 
@@ -20,13 +28,17 @@ public typealias CallbackHandler = @Sendable (Result<Delivery, CallbackError>) -
 /// One registered redirect URI, the dialect its callbacks speak, what it expects of the
 /// issuer, and the handler of its callbacks.
 public struct Route: Sendable {
+    /// The name the app gives the route, unique within a router (`begin(on:)` takes it).
     public let id: RouteID
+    /// The registered redirect URI this route's callbacks must match exactly.
     public let redirectURI: RedirectURI
+    /// The provider dialect this route's callbacks speak; never `auto` in a router.
     public let dialect: Dialect
     /// The issuer expected in `iss` (RFC 9207); checked when present.
     public let issuer: String?
     /// Whether `iss` must be present (the server is known to send it).
     public let requireIssuer: Bool
+    /// Where the response parameters arrive: the query (default) or the fragment.
     public let responseMode: ResponseMode
     /// How long an attempt on this route stays valid. Default 10 minutes.
     public let attemptLifetime: Duration
@@ -34,6 +46,9 @@ public struct Route: Sendable {
     public let profiles: [ProviderProfile]
     let handler: CallbackHandler?
 
+    /// Describes a route; ``RouterBuilder`` validates it with the others when it builds the
+    /// router (overlapping redirect URIs, duplicate ids, `auto`, `requireIssuer` without an
+    /// issuer are `invalid_configuration`).
     public init(_ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
                 requireIssuer: Bool = false, responseMode: ResponseMode = .query,
                 attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],

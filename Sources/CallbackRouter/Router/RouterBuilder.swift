@@ -12,8 +12,10 @@
 public struct RouterBuilder: Sendable {
     private var routes: [Route] = []
 
+    /// Starts a builder with no routes.
     public init() {}
 
+    /// Adds a route; conflicts are reported by `build`, which checks all routes together.
     public mutating func add(_ route: Route) { routes.append(route) }
 
     /// Checks every pair of routes; throws `invalid_configuration` naming the pair that overlaps.
