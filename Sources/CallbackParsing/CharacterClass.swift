@@ -93,15 +93,27 @@ func isForbiddenEverywhere(_ byte: UInt8) -> Bool {
     byte <= 0x20 || byte >= 0x7F
 }
 
-/// How a refused byte is named in an error's detail: never the byte itself when printable
-/// (it may be part of a secret), only its class and value for controls and non-ASCII.
+/// How a refused byte is named in an error's detail: by its class, never the byte or its
+/// value. A refused byte may be part of a secret (a code with a stray character, a state
+/// sent raw), and the error's offset already says where it is. Each class that names
+/// characters lists several, so the detail is the same for any byte of the class.
 func describeByte(_ byte: UInt8) -> String {
-    let hex = Array("0123456789ABCDEF")
-    let code = "0x" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
     switch byte {
     case 0x20: return "a raw space"
-    case 0x00..<0x20, 0x7F: return "a control character (\(code))"
-    case 0x80...: return "a raw non-ASCII byte (\(code))"
-    default: return "'\(Character(Unicode.Scalar(byte)))'"
+    case 0x00..<0x20, 0x7F: return "a control character"
+    case 0x80...: return "a raw non-ASCII byte"
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return "a letter"
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return "a digit"
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+        return "an unreserved mark (one of - . _ ~)"
+    case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
+         UInt8(ascii: "]"), UInt8(ascii: "@"):
+        return "a delimiter (one of : / ? # [ ] @)"
+    case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+         UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+         UInt8(ascii: "="):
+        return "a sub-delimiter (one of ! $ & ' ( ) * + , ; =)"
+    default:
+        return "a character RFC 3986 does not allow raw (one of \" % < > \\ ^ ` { | })"
     }
 }
