@@ -127,14 +127,14 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebu
     }
 
     /// The name and the value's length: values are secrets until proven otherwise.
-    public var description: String { "\(Parameters.displayName(name, value: value)): <redacted, \(value.utf8.count) bytes>" }
+    public var description: String { "\(ParameterName.shown(name, value: value)): <redacted, \(value.utf8.count) bytes>" }
 
     /// The same redacted text as `description`: names and lengths, never a value.
     public var debugDescription: String { description }
 
     /// `dump()` shows the name and the value's length, never the value.
     public var customMirror: Mirror {
-        Mirror(self, children: ["name": Parameters.displayName(name, value: value), "value": "<redacted, \(value.utf8.count) bytes>"],
+        Mirror(self, children: ["name": ParameterName.shown(name, value: value), "value": "<redacted, \(value.utf8.count) bytes>"],
                displayStyle: .struct)
     }
 }
@@ -254,7 +254,7 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         for item in raws where nameEquals(item, name) {
             if found != nil {
                 throw ParseError(.duplicateParameter, at: Int(item.start),
-                                 "the parameter '\(Parameters.displayName(name))' occurs more than once")
+                                 "the parameter '\(ParameterName.shown(name))' occurs more than once")
             }
             found = item
         }
@@ -311,22 +311,6 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
 
     var redactedSummary: String {
         "[" + map(\.description).joined(separator: ", ") + "]"
-    }
-
-    /// A name as diagnostics show it: as is when it looks like a parameter name, else
-    /// redacted (a bare `?SECRET` puts the secret in the name).
-    /// As `displayName(_:)`, and redacted whatever it looks like when the value is empty:
-    /// a bare `?SECRET` (or `?SECRET=`) puts the secret in the name, however name-like.
-    static func displayName(_ name: String, value: String) -> String {
-        value.isEmpty ? "<redacted name, \(name.utf8.count) bytes>" : displayName(name)
-    }
-
-    static func displayName(_ name: String) -> String {
-        let looksLikeName = !name.isEmpty && name.utf8.count <= 32 && name.utf8.allSatisfy {
-            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)
-                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }
-        return looksLikeName ? name : "<redacted name, \(name.utf8.count) bytes>"
     }
 
     private func decode(_ range: Range<Int>) -> String {

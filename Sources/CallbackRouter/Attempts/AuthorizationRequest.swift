@@ -113,7 +113,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         }
         var extraNames = Set<String>()
         for (name, value) in extraParameters {
-            let shown = AuthorizationRequest.displayName(name)
+            let shown = ParameterName.shown(name)
             guard !name.isEmpty else {
                 throw CallbackError(.invalidConfiguration, "an extra parameter has an empty name")
             }
@@ -242,7 +242,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         let query = url.queryParameters
         if let duplicate = query.firstDuplicate() {
             throw CallbackError(.invalidConfiguration,
-                                "the redirect URI's query repeats '\(displayName(duplicate.name))' (RFC 6749 §3.1)")
+                                "the redirect URI's query repeats '\(ParameterName.shown(duplicate.name))' (RFC 6749 §3.1)")
         }
         if let reserved = query.names.first(where: { KnownField.responseParameters.contains($0) }) {
             throw CallbackError(.invalidConfiguration,
@@ -277,14 +277,6 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         return out + url.path
     }
 
-    /// A parameter name as diagnostics show it: as is when it looks like one, else redacted.
-    static func displayName(_ name: String) -> String {
-        let looksLikeName = !name.isEmpty && name.utf8.count <= 40 && name.utf8.allSatisfy {
-            PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: ":")
-        }
-        return looksLikeName ? name : "<redacted name, \(name.utf8.count) bytes>"
-    }
-
     /// The endpoint and the parameters, with every value that is not public (state, nonce,
     /// challenge, unknown extras) redacted to its length.
     public var description: String {
@@ -293,7 +285,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
             if AuthorizationRequest.publicParameterNames.contains(parameter.name) {
                 shown.append(parameter.name + ": " + parameter.value)
             } else {
-                shown.append(AuthorizationRequest.displayName(parameter.name) + ": <redacted, \(parameter.value.utf8.count) bytes>")
+                shown.append(ParameterName.shown(parameter.name) + ": <redacted, \(parameter.value.utf8.count) bytes>")
             }
         }
         return "AuthorizationRequest(" + AuthorizationRequest.urlWithoutQuery(endpoint) + ", [" + shown.joined(separator: ", ") + "])"

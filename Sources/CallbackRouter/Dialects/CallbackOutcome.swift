@@ -104,7 +104,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         }
         for name in withheldFields { parts.append(name + ": <withheld>") }
         if !extraFields.isEmpty {
-            parts.append("extra: [" + extraFields.map { displayName($0.name, value: $0.value) + ": " + redacted($0.value) }
+            parts.append("extra: [" + extraFields.map { ParameterName.shown($0.name, value: $0.value) + ": " + redacted($0.value) }
                 .joined(separator: ", ") + "]")
         }
         return "CallbackOutcome(" + parts.joined(separator: ", ") + ")"
@@ -121,23 +121,6 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
 
 /// `<redacted, 43 bytes>`.
 func redacted(_ value: String) -> String { "<redacted, \(value.utf8.count) bytes>" }
-
-/// A parameter name as diagnostics show it: as is when it looks like a name, else redacted
-/// (a bare `?SECRET` puts the secret in the name).
-func displayName(_ name: String, value: String) -> String {
-    // A name without a value may itself be the secret (`?SECRET`), however name-like.
-    value.isEmpty ? "<redacted name, \(name.utf8.count) bytes>" : displayName(name)
-}
-
-/// A parameter name as diagnostics show it: as is when it looks like a name, else redacted.
-/// Names that come from a callback go through `displayName(_:value:)`.
-func displayName(_ name: String) -> String {
-    let looksLikeName = !name.isEmpty && name.utf8.count <= 32 && name.utf8.allSatisfy {
-        ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)
-            || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-    }
-    return looksLikeName ? name : "<redacted name, \(name.utf8.count) bytes>"
-}
 
 extension KnownField {
     static func rank(_ name: String) -> Int { order.firstIndex(of: name) ?? order.count }

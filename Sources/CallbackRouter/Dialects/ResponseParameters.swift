@@ -62,7 +62,7 @@ struct ResponseParameters {
             let passiveNames = Set(passive.map(\.name))
             if let clash = items.first(where: { passiveNames.contains($0.name) }) {
                 throw CallbackError(.duplicateParameter, at: clash.offset,
-                                    "the parameter '\(displayName(clash.name, value: clash.value))' is in both the query and the fragment")
+                                    "the parameter '\(ParameterName.shown(clash.name, value: clash.value))' is in both the query and the fragment")
             }
         }
     }
@@ -72,7 +72,7 @@ struct ResponseParameters {
         if let duplicate = parameters.firstDuplicate() {
             let value = parameters.indices.first { parameters.offset(at: $0) == duplicate.offset }.map { parameters[$0].value } ?? ""
             throw CallbackError(.duplicateParameter, at: duplicate.offset,
-                                "the parameter '\(displayName(duplicate.name, value: value))' occurs more than once (RFC 6749 §3.1)")
+                                "the parameter '\(ParameterName.shown(duplicate.name, value: value))' occurs more than once (RFC 6749 §3.1)")
         }
         return parameters.indices.map { index in
             let parameter = parameters[index]

@@ -20,8 +20,8 @@ extension RedirectURI {
             case .host: return "host"
             case .port: return "port"
             case .path: return "path"
-            case .query(let name): return "query parameter '\(displayName(name))'"
-            case .duplicate(let name, _): return "query parameter '\(displayName(name))'"
+            case .query(let name): return "query parameter '\(ParameterName.shown(name))'"
+            case .duplicate(let name, _): return "query parameter '\(ParameterName.shown(name))'"
             }
         }
     }
@@ -41,7 +41,7 @@ extension RedirectURI {
         case nil: return
         case .duplicate(let name, let offset)?:
             throw CallbackError(.duplicateParameter, at: offset,
-                                "the parameter '\(displayName(name))' occurs more than once (RFC 6749 §3.1)")
+                                "the parameter '\(ParameterName.shown(name))' occurs more than once (RFC 6749 §3.1)")
         case let difference?:
             throw CallbackError(.redirectURIMismatch, at: nil,
                                 "the callback's \(difference.component) differs from the registered redirect URI")
@@ -121,7 +121,7 @@ extension Collection where Element == RedirectURI {
         }
         if case .duplicate(let name, let offset)? = firstDuplicate {
             throw CallbackError(.duplicateParameter, at: offset,
-                                "the parameter '\(displayName(name))' occurs more than once (RFC 6749 §3.1)")
+                                "the parameter '\(ParameterName.shown(name))' occurs more than once (RFC 6749 §3.1)")
         }
         if count == 1, let only = first, let difference = only.difference(from: callback, relaxations: relaxations) {
             throw CallbackError(.redirectURIMismatch, at: nil,

@@ -67,7 +67,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
         let query = url.queryParameters
         if let duplicate = query.firstDuplicate() {
             return RuleViolation(rule: .duplicateQueryParameter,
-                                 explanation: "the query repeats '\(displayName(duplicate.name))' (RFC 6749 §3.1)")
+                                 explanation: "the query repeats '\(ParameterName.shown(duplicate.name))' (RFC 6749 §3.1)")
         }
         if let reserved = query.names.first(where: { KnownField.responseParameters.contains($0) }) {
             return RuleViolation(rule: .reservedQueryParameter,

@@ -135,7 +135,7 @@ public final class CallbackRouter: Sendable {
         if outcome.isUnbound {
             // A provider error without the app's state (a route profile let it through):
             // anyone can send one, so it reaches no attempt and ends none.
-            throw CallbackError(.stateMissing, "the provider reported '\(outcome.value("error").map(displayName) ?? "an error")' without a state, so it cannot be tied to a login; no login was ended")
+            throw CallbackError(.stateMissing, "the provider reported '\(outcome.value("error").map { ParameterName.shown($0) } ?? "an error")' without a state, so it cannot be tied to a login; no login was ended")
         }
         let now = clock.now()
 
