@@ -101,11 +101,39 @@ enum OptionValues {
         ],
         defaultName: ResponseMode.query.rawValue)
 
+    /// `--profile NAME`, repeatable: the provider profiles a route opts into.
+    static let profile = OptionChoices<ProviderProfile>(
+        option: "profile", placeholder: "NAME",
+        choices: ProviderProfile.allCases.map { .init(name: $0.name, value: $0, note: nil) },
+        defaultName: ProviderProfile.allCases[0].name)
+
+    /// Every `--profile` given, in order, without repeats; a usage error naming the known
+    /// profiles (never the value typed) for a name that is not one.
+    static func profiles(_ args: Arguments) throws(Arguments.UsageError) -> [ProviderProfile] {
+        var chosen: [ProviderProfile] = []
+        for name in args.all(profile.option) {
+            guard let value = profile.value(named: name) else {
+                throw Arguments.UsageError(description: "--profile takes one of " + profile.names.joined(separator: ", ")
+                                           + " (see docs/providers.md)")
+            }
+            if !chosen.contains(value) { chosen.append(value) }
+        }
+        return chosen
+    }
+
+    /// `--profile`'s `--help` entry: repeatable, no default.
+    static var profileHelpEntry: String {
+        HelpLayout.entry("--profile NAME", "A provider profile the callback's route opts into, one of "
+                         + profile.names.joined(separator: ", ")
+                         + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).")
+    }
+
     /// Every such option's accepted names, by option name (for completions and docs).
     static let namesByOption: [(option: String, names: [String])] = [
         (dialect.option, dialect.names),
         (policy.option, policy.names),
         (responseMode.option, responseMode.names),
+        (profile.option, profile.names),
     ]
 }
 

@@ -10,6 +10,7 @@ enum ParseCommand: Command {
     USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
                                  [--allow-localhost] [--state S] [--issuer I]
                                  [--require-issuer] [--response-mode query|fragment]
+                                 [--profile NAME]...
                                  [--max-length N] [--max-parameters N] [--max-value-length N] URL
 
     ARGUMENTS:
@@ -29,6 +30,7 @@ enum ParseCommand: Command {
       --issuer I              The expected iss (RFC 9207), checked when the callback has one.
       --require-issuer        The callback must carry iss (issuer_missing otherwise).
     \(OptionValues.responseMode.helpEntry(then: "Where the response parameters are."))
+    \(OptionValues.profileHelpEntry)
       --max-length N          Longest URL accepted, in bytes (default 16384).
       --max-parameters N      Most parameters accepted (default 64).
       --max-value-length N    Longest parameter name or value, in bytes (default 8192).
@@ -42,7 +44,9 @@ enum ParseCommand: Command {
       (code, state, iss, challenge_token, action, status, session_id, tracking_id,
       state_key, identifier, message, rotating_token_nonce, created_session_id, error,
       error_description, error_uri). Human text that breaks its syntax is left out and
-      named in "withheld":[…]. A refusal prints
+      named in "withheld":[…]. An error a --profile lets through without the app's
+      state (supabase, cognito) has "unbound":true: it is no answer to a login of yours.
+      A refusal prints
       {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}; the offset is into
       the URL, or into the --redirect-uri value the detail names.
       A private-use --redirect-uri scheme without a dot (myapp) is accepted with a warning
@@ -61,7 +65,7 @@ enum ParseCommand: Command {
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options = limitOptions.union(["dialect", "redirect-uri", "policy", "state", "issuer", "response-mode"])
+        let options = limitOptions.union(["dialect", "redirect-uri", "policy", "state", "issuer", "response-mode", "profile"])
         guard let args = readArguments(arguments, options: options, flags: ["require-issuer", "allow-localhost"],
                                        context: context, exit: &exit) else {
             return exit
@@ -122,7 +126,8 @@ enum ParseCommand: Command {
             let issuer = try args.single("issuer")
             if issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
             expectations = CallbackExpectations(state: state, issuer: issuer,
-                                                requireIssuer: args.has("require-issuer"), responseMode: mode)
+                                                requireIssuer: args.has("require-issuer"), responseMode: mode,
+                                                profiles: try OptionValues.profiles(args))
         }
     }
 }
