@@ -32,7 +32,11 @@ public struct CallbackURL: Sendable {
         parts.flags.contains(.fragment) ? Int(parts.fragmentStart) ..< Int(parts.length) : nil
     }
     /// How many of `parameters` come from the query (the rest are the fragment's).
-    var queryParameterCount: Int { Int(parts.queryParameterCount) }
+    package var queryParameterCount: Int { Int(parts.queryParameterCount) }
+
+    /// The fragment's length in bytes (without `#`), nil when there is no `#`: a check that
+    /// makes no string.
+    package var fragmentUTF8Count: Int? { fragmentRange?.count }
 
     /// The authority's pieces, made on access (descriptions, printing).
     var authority: AuthorityRanges? {
@@ -70,7 +74,9 @@ public struct CallbackURL: Sendable {
     public func hasSameScheme(as other: CallbackURL) -> Bool {
         guard schemeEnd == other.schemeEnd else { return false }
         return withBytes(0 ..< schemeEnd, of: other, 0 ..< other.schemeEnd) { a, b in
-            zip(a, b).allSatisfy { $0 | 0x20 == $1 | 0x20 } // scheme bytes: letters fold, the rest are fixed by | 0x20
+            // Scheme bytes: letters fold, and the rest (digits, `+ - .`) are fixed by | 0x20.
+            for i in 0 ..< a.count where a[i] | 0x20 != b[i] | 0x20 { return false }
+            return true
         }
     }
 
@@ -87,7 +93,10 @@ public struct CallbackURL: Sendable {
     /// Whether two URLs have byte-for-byte the same path as written, without making strings.
     public func hasSamePath(as other: CallbackURL) -> Bool {
         guard pathRange.count == other.pathRange.count else { return false }
-        return withBytes(pathRange, of: other, other.pathRange) { $0.elementsEqual($1) }
+        return withBytes(pathRange, of: other, other.pathRange) { a, b in
+            for i in 0 ..< a.count where a[i] != b[i] { return false }
+            return true
+        }
     }
 
     private func withBytes(_ range: Range<Int>, of other: CallbackURL, _ otherRange: Range<Int>,

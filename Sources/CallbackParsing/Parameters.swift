@@ -234,6 +234,9 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         return UnsafeBufferPointer(start: scratch.baseAddress.unsafelyUnwrapped + start, count: count)
     }
 
+    /// The decoded value of the parameter at `position`, without decoding its name.
+    package func decodedValue(at position: Int) -> String { decode(raw(position).valueRange) }
+
     /// The names, decoded, in order.
     public var names: [String] { raws.map { decode($0.nameRange) } }
 

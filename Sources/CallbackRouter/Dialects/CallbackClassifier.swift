@@ -25,6 +25,20 @@ public enum CallbackClassifier {
     public static func classify(_ url: CallbackURL, dialect: Dialect,
                                 expecting expectations: CallbackExpectations = CallbackExpectations())
         throws(CallbackError) -> CallbackOutcome {
+        if let common = classifyCommon(url, dialect: dialect, expectations: expectations) {
+            #if DEBUG
+            // The common path may only ever return what the full one returns.
+            let full = try? classifyFully(url, dialect: dialect, expecting: expectations)
+            precondition(full.map(common.isSame) == true, "the classifier's common path disagrees with the full path")
+            #endif
+            return common
+        }
+        return try classifyFully(url, dialect: dialect, expecting: expectations)
+    }
+
+    /// Every step, in order, for any callback: what decides every refusal.
+    static func classifyFully(_ url: CallbackURL, dialect: Dialect, expecting expectations: CallbackExpectations)
+        throws(CallbackError) -> CallbackOutcome {
         let relaxations = expectations.profiles.relaxations
         let response = try ResponseParameters(url, mode: expectations.responseMode, relaxations: relaxations)
         var outcome = try read(response, dialect: dialect)

@@ -16,8 +16,42 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     /// The dialect that decided: the one ``Dialect/auto`` picked, never `auto` itself.
     public let dialect: Dialect
 
-    let knownFields: [Field]
-    let extraFields: [Field]
+    /// The fields, as strings, or as a view of the callback's query that makes each string
+    /// when it is read (the classifier's common path: most outcomes are read once, in part).
+    enum Storage: Sendable {
+        case strings(known: [Field], extra: [Field])
+        /// The known fields of `mask` (``CallbackClassifier/FieldID`` bits), each at its
+        /// position in `query`; no extras.
+        case query(Parameters, mask: UInt32, positions: SIMD32<UInt16>)
+    }
+
+    let storage: Storage
+
+    /// The known fields, in design.md's order.
+    var knownFields: [Field] {
+        switch storage {
+        case .strings(let known, _):
+            return known
+        case .query(let query, let mask, let positions):
+            var fields: [Field] = []
+            fields.reserveCapacity(mask.nonzeroBitCount)
+            var remaining = mask
+            while remaining != 0 {
+                let id = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                fields.append(Field(name: CallbackClassifier.FieldID.names[id], value: query.decodedValue(at: Int(positions[id]))))
+            }
+            return fields
+        }
+    }
+
+    /// The parameters the dialect does not interpret, in URL order.
+    var extraFields: [Field] {
+        switch storage {
+        case .strings(_, let extra): return extra
+        case .query: return []
+        }
+    }
     /// Names of human-text fields whose value broke its syntax and was withheld.
     public let withheldFields: [String]
     /// Whether this is an *unbound* provider error: an ``OutcomeKind/authorizationError``
@@ -32,9 +66,24 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         self.isUnbound = isUnbound
         self.kind = kind
         self.dialect = dialect
-        self.knownFields = fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }
-        self.extraFields = extra
+        self.storage = .strings(known: fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }, extra: extra)
         self.withheldFields = withheld.sorted { KnownField.rank($0) < KnownField.rank($1) }
+    }
+
+    /// An outcome that reads its known fields from the callback's query when asked, and has
+    /// no extras and nothing withheld (the classifier's common path).
+    init(kind: OutcomeKind, dialect: Dialect, query: Parameters, mask: UInt32, positions: SIMD32<UInt16>) {
+        self.isUnbound = false
+        self.kind = kind
+        self.dialect = dialect
+        self.storage = .query(query, mask: mask, positions: positions)
+        self.withheldFields = []
+    }
+
+    /// Whether two outcomes say the same: kind, dialect, fields, extras, withheld, unbound.
+    func isSame(as other: CallbackOutcome) -> Bool {
+        kind == other.kind && dialect == other.dialect && knownFields == other.knownFields
+            && extraFields == other.extraFields && withheldFields == other.withheldFields && isUnbound == other.isUnbound
     }
 
     /// The known wire fields present (`code`, `state`, `iss`, `session_id`…), in the order
@@ -54,7 +103,14 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     /// The value of a known field by its wire name (`value("code")`), or nil. Extra
     /// parameters are in ``extra``.
     public func value(_ field: String) -> String? {
-        knownFields.first { $0.name == field }?.value
+        switch storage {
+        case .strings(let known, _):
+            return known.first { $0.name == field }?.value
+        case .query(let query, let mask, let positions):
+            guard let id = CallbackClassifier.FieldID.names.firstIndex(of: field), id < 32,
+                  mask & CallbackClassifier.FieldID.bit(id) != 0 else { return nil }
+            return query.decodedValue(at: Int(positions[id]))
+        }
     }
 
     /// The value of an extra parameter, or nil.

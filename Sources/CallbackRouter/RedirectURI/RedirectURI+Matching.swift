@@ -56,6 +56,8 @@ extension RedirectURI {
 
     func difference(from callback: CallbackURL, relaxations: ProviderProfile.Relaxations = []) -> Difference? {
         if let difference = locationDifference(from: callback, relaxations: relaxations) { return difference }
+        // Most redirect URIs register no query: nothing more to compare.
+        if url.queryParameterCount == 0 { return nil }
         let callbackQuery = callback.queryParameters
         for parameter in url.queryParameters {
             let values = callbackQuery.values(named: parameter.name)
