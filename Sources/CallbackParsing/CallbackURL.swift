@@ -94,7 +94,21 @@ public struct CallbackURL: Sendable {
     public func hasSamePath(as other: CallbackURL) -> Bool {
         guard pathRange.count == other.pathRange.count else { return false }
         return withBytes(pathRange, of: other, other.pathRange) { a, b in
-            for i in 0 ..< a.count where a[i] != b[i] { return false }
+            // Eight bytes a round, then the tail.
+            var i = 0
+            if a.count >= 8, let x = a.baseAddress, let y = b.baseAddress {
+                let p = UnsafeRawPointer(x), q = UnsafeRawPointer(y)
+                while i + 8 <= a.count {
+                    if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) != q.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                        return false
+                    }
+                    i += 8
+                }
+            }
+            while i < a.count {
+                if a[i] != b[i] { return false }
+                i += 1
+            }
             return true
         }
     }

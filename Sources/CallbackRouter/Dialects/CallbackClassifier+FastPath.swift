@@ -24,6 +24,12 @@ extension CallbackClassifier {
         @inline(__always)
         static func bit(_ id: Int) -> UInt32 { 1 << UInt32(id) }
 
+        /// The ID of a field name given as a string; ``unknown`` for any other name.
+        static func of(_ name: String) -> Int {
+            var name = name
+            return name.withUTF8 { of($0) }
+        }
+
         /// The ID of a decoded name; ``unknown`` for any other name.
         @inline(__always)
         static func of(_ name: UnsafeBufferPointer<UInt8>) -> Int {
@@ -102,19 +108,21 @@ extension CallbackClassifier {
         func has(_ id: Int) -> Bool { present & FieldID.bit(id) != 0 }
     }
 
-    /// The fields each outcome reads, and the one it requires (as ``read(_:dialect:)``).
-    private static func shape(_ kind: OutcomeKind) -> (known: UInt32, required: Int) {
+    /// The fields an outcome reads, and the one it requires (as ``read(_:dialect:)``): an
+    /// error's, or those of the success of `dialect` (oauth2, ory, prelude or clerk).
+    private static func shape(error: Bool, _ dialect: Dialect) -> (known: UInt32, required: Int) {
         let common = FieldID.bit(FieldID.state) | FieldID.bit(FieldID.iss)
-        switch kind {
-        case .authorizationError:
+        if error {
             return (FieldID.bit(FieldID.error) | FieldID.bit(FieldID.errorDescription) | FieldID.bit(FieldID.errorURI) | common,
                     FieldID.error)
-        case .challengeToken:
+        }
+        switch dialect {
+        case .prelude:
             return (FieldID.bit(FieldID.challengeToken) | common, FieldID.challengeToken)
-        case .rotatingTokenNonce:
+        case .clerk:
             return (FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID) | common,
                     FieldID.rotatingTokenNonce)
-        default: // authorization_code, session_token_exchange_code
+        default: // oauth2, ory
             return (FieldID.bit(FieldID.code) | common, FieldID.code)
         }
     }
@@ -179,7 +187,7 @@ extension CallbackClassifier {
             }
         }
 
-        let (known, required) = shape(kind)
+        let (known, required) = shape(error: hasError, decided)
         let fields = scan.present & known
         // A field of this outcome that breaks its syntax is refused or withheld: full path.
         if fields & ~scan.wellFormed != 0 { return nil }

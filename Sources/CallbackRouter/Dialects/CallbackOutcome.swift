@@ -107,8 +107,8 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         case .strings(let known, _):
             return known.first { $0.name == field }?.value
         case .query(let query, let mask, let positions):
-            guard let id = CallbackClassifier.FieldID.names.firstIndex(of: field), id < 32,
-                  mask & CallbackClassifier.FieldID.bit(id) != 0 else { return nil }
+            let id = CallbackClassifier.FieldID.of(field)
+            guard id < 32, mask & CallbackClassifier.FieldID.bit(id) != 0 else { return nil }
             return query.decodedValue(at: Int(positions[id]))
         }
     }

@@ -78,7 +78,8 @@ extension RedirectURI {
         if !registered.hasSameScheme(as: other) { return .scheme }
         if registered.hasAuthority != other.hasAuthority { return .authority }
         if registered.host != other.host { return .host }
-        if !isLoopback && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(other) { return .port }
+        if !isLoopback && registered.port != other.port
+            && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(other) { return .port }
         if !registered.hasSamePath(as: other) && !RedirectURI.areEquivalentEmptyPaths(registered, other)
             && !(relaxations.contains(.emptyPathEqualsSlash) && RedirectURI.areEmptyOrSlash(registered, other)) {
             return .path
