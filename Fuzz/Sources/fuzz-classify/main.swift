@@ -23,7 +23,10 @@
 //   or the same rejection with an identical `detail` (so no detail shows a value). Only
 //   `state_mismatch` / `issuer_mismatch` may turn into something else, since blinding can
 //   make two different values equal.
-import CallbackRouter
+// - one classifier: `classify`, which takes a one-pass common path for ordinary callbacks,
+//   answers exactly as the full path alone does (the same outcome, field for field, or the
+//   same reason, offset and detail).
+@_spi(Testing) import CallbackRouter
 import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -72,7 +75,30 @@ public func fuzzClassify(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         checkOutcome(outcome, url: url, dialect: dialect, expectations: expectations, validator: validator)
     }
     checkBlindness(url, dialect: dialect, expectations: expectations)
+    checkCommonPath(url, dialect: dialect, expectations: expectations)
     return 0
+}
+
+/// `classify` (common path first) against the full path alone.
+func checkCommonPath(_ url: CallbackURL, dialect: Dialect, expectations: CallbackExpectations) {
+    let fast = Result { () throws(CallbackError) in try CallbackClassifier.classify(url, dialect: dialect, expecting: expectations) }
+    let full = Result { () throws(CallbackError) in
+        try CallbackClassifier.classifyWithoutCommonPath(url, dialect: dialect, expecting: expectations)
+    }
+    switch (fast, full) {
+    case (.success(let a), .success(let b)):
+        check(a.description == b.description && a.kind == b.kind && a.dialect == b.dialect && a.isUnbound == b.isUnbound
+              && a.withheldFields == b.withheldFields, "the common path's outcome differs from the full path's")
+        check(a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value),
+              "the common path's fields differ from the full path's")
+        check(a.extra.map(\.name) == b.extra.map(\.name) && a.extra.map(\.value) == b.extra.map(\.value),
+              "the common path's extras differ from the full path's")
+    case (.failure(let a), .failure(let b)):
+        check(a.reason == b.reason && a.offset == b.offset && a.detail == b.detail,
+              "the common path's refusal differs from the full path's")
+    default:
+        check(false, "the common path and the full path disagree on whether the callback is valid")
+    }
 }
 
 enum Fixtures {

@@ -251,3 +251,14 @@ extension CallbackClassifier {
         return scan
     }
 }
+
+extension CallbackClassifier {
+    /// Every step in order, without the common path: the fuzzer checks that
+    /// ``classify(_:dialect:expecting:)`` answers exactly as this does, in release builds.
+    @_spi(Testing)
+    public static func classifyWithoutCommonPath(_ url: CallbackURL, dialect: Dialect,
+                                                 expecting expectations: CallbackExpectations) throws(CallbackError)
+        -> CallbackOutcome {
+        try classifyFully(url, dialect: dialect, expecting: expectations)
+    }
+}
