@@ -13,6 +13,8 @@ public enum CallbackRouterTool {
         OpenCommand.self,
         ListenCommand.self,
         LoopbackCommand.self,
+        CompletionsCommand.self,
+        ManPageCommand.self,
     ]
 
     /// Every word `run` acts on in the command position: the commands, `help`, `-h`,

@@ -62,6 +62,8 @@ extension Command {
     /// the command is done (help shown or usage error), with `exit` set.
     static func readArguments(_ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>,
                               context: CommandContext, exit: inout Int32) -> Arguments? {
+        // Completions and man pages learn each command's options here (CommandCatalog).
+        OptionRecorder.current?.record(options: options, flags: flags)
         do {
             let parsed = try Arguments(arguments, options: options, flags: flags)
             if parsed.wantsHelp {
