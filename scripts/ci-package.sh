@@ -58,9 +58,9 @@ echo "$deb ($(du -h "$deb" | cut -f1))"
 dpkg-deb --info "$deb" | sed -n 's/^ \(Version\|Depends\|Installed-Size\):/  \1:/p'
 
 step "lintian: no error, no warning"
-# Informational tags are shown too (lintian --info); only errors and warnings fail.
+# Informational tags are shown too (--display-info); only errors and warnings fail.
 lintian_rc=0
-lintian --info --fail-on error,warning "$deb" >"$work/lintian.txt" 2>&1 || lintian_rc=$?
+lintian --display-info --fail-on error,warning "$deb" >"$work/lintian.txt" 2>&1 || lintian_rc=$?
 grep -v 'running with root privileges is not recommended' "$work/lintian.txt" || true
 [ "$lintian_rc" = 0 ] || fail "lintian reports an error or a warning (above)"
 

@@ -4,7 +4,8 @@
 #   scripts/package-deb.sh [OUTPUT_DIR]          (default: .build-deb)
 #
 # prints the path of OUTPUT_DIR/callback-router_VERSION_ARCH.deb. It holds
-#   /usr/bin/callback-router              static Swift stdlib (--static-swift-stdlib), stripped
+#   /usr/bin/callback-router              scripts/build-helper.sh's (static Swift stdlib and
+#                                         libstdc++, shared glibc), stripped
 #   /usr/share/man/man1/callback-router.1.gz and callback-router-COMMAND.1.gz
 #                                         rendered from --help by `callback-router manpage`
 #   bash, zsh and fish completions        from `callback-router completions SHELL`, in
@@ -19,15 +20,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=${1:-$root/.build-deb}
-scratch=$root/.build/static      # its own build directory: the flags differ from `swift build -c release`
 
 for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
     command -v "$tool" >/dev/null || { echo "package-deb: $tool is missing (apt-get install dpkg-dev binutils gzip)" >&2; exit 1; }
 done
 
-swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product callback-router \
-    --scratch-path "$scratch" >&2
-binary=$scratch/release/callback-router
+# Static Swift stdlib, libstdc++ and libgcc; glibc shared (scripts/build-helper.sh says why).
+binary=$(bash scripts/build-helper.sh)
 
 version=$("$binary" --version | awk '{ print $2 }')
 changelog_version=$(sed -n '1s/^callback-router (\([^)]*\)).*/\1/p' packaging/debian/changelog)
