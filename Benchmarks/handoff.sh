@@ -136,6 +136,9 @@ row "helper start-up (\`callback-router --version\`)" - --version
 row "\`open\` → waiting \`listen\` confirmed (**the hand-off**)" prepare open "$url"
 row "\`open --no-spool\` → waiting \`listen\` confirmed" prepare open --no-spool "$url"
 row "\`open\` with nobody listening (spooled)" - open --spool-ttl 1 "$url"
+echo
+python3 "$here/handoff_interleaved.py" "$runs" "$work" "$url" $(for n in "${names[@]}"; do printf '%s=%s ' "$n" "$work/$n/callback-router"; done)
+echo
 if command -v gio >/dev/null 2>&1; then
     # gio's own cost, with a handler that does nothing (Exec=/bin/true %u).
     printf '[Desktop Entry]\nType=Application\nName=noop\nExec=/bin/true %%u\nMimeType=x-scheme-handler/benchnoop;\nNoDisplay=true\n' \
