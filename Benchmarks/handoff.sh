@@ -137,6 +137,7 @@ row "\`open\` → waiting \`listen\` confirmed (**the hand-off**)" prepare open 
 row "\`open --no-spool\` → waiting \`listen\` confirmed" prepare open --no-spool "$url"
 row "\`open\` with nobody listening (spooled)" - open --spool-ttl 1 "$url"
 echo
+sleep 2    # the spooled row's entries expire (--spool-ttl 1) and cannot feed a listener below
 python3 "$here/handoff_interleaved.py" "$runs" "$work" "$url" $(for n in "${names[@]}"; do printf '%s=%s ' "$n" "$work/$n/callback-router"; done)
 echo
 if command -v gio >/dev/null 2>&1; then
