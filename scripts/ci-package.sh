@@ -96,6 +96,14 @@ zsh_function=$(HOME=$work zsh -f -c 'autoload -U compinit; compinit -u -d "$HOME
 [ "$zsh_function" = "_callback-router" ] || fail "zsh's compinit does not find it: [$zsh_function]"
 fish_words=$(HOME=$work XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data fish -c 'complete -C "callback-router parse --dialect o"' | cut -f1 | sort | tr '\n' ' ')
 [ "$fish_words" = "oauth2 ory " ] || fail "fish does not load it: [$fish_words]"
+for shell in bash zsh fish; do
+    case $shell in
+        bash) path=/usr/share/bash-completion/completions/callback-router ;;
+        zsh) path=/usr/share/zsh/vendor-completions/_callback-router ;;
+        fish) path=/usr/share/fish/vendor_completions.d/callback-router.fish ;;
+    esac
+    "$cr" completions "$shell" | cmp -s - "$path" || fail "$path is not what '$cr completions $shell' prints"
+done
 echo "completions: bash, zsh and fish load them from the package's directories"
 
 step "end-to-end suites against $cr"

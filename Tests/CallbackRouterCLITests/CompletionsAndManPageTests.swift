@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
@@ -246,5 +251,58 @@ private enum ForgetfulCommand: Command {
         #expect(help.optionEntry(naming: "b")?.placeholder(of: "b") == "B")
         #expect(help.mentionedOptions == ["a", "b", "c"])
         #expect(help.section("EXAMPLE")?.lines == ["  x --a 1"])
+    }
+}
+
+@Suite struct ManPageDirectoryTests {
+    private static func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/callback-router-manpage.XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        try #require(made != nil)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func contents(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += buffer[0 ..< n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// --directory writes every page, each exactly what `manpage [COMMAND]` prints, mode 0644.
+    @Test func writesEveryPage() throws {
+        let directory = try Self.temporaryDirectory()
+        let result = run(["manpage", "--directory", directory])
+        #expect(result.code == ExitCode.success, "\(result.err)")
+        let pages = ManPage().allPages
+        #expect(result.out == "{\"written\":[" + pages.map { "\"\($0.fileName)\"" }.joined(separator: ",") + "]}\n")
+        for (fileName, text) in pages {
+            let path = directory + "/" + fileName
+            #expect(Self.contents(path) == text, "\(fileName)")
+            var status = stat()
+            #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o644, "\(fileName)")
+            unlink(path)
+        }
+        #expect(Self.contents(directory + "/callback-router-parse.1") == nil)
+        rmdir(directory)
+    }
+
+    @Test func aMissingDirectoryIsAPermissionFailure() throws {
+        let result = run(["manpage", "--directory", "/nonexistent/callback-router-man"])
+        #expect(result.code == ExitCode.permission)
+        #expect(result.out.isEmpty)
+        #expect(!result.err.isEmpty)
+    }
+
+    @Test func directoryTakesNoCommand() {
+        let result = run(["manpage", "--directory", "/tmp", "parse"])
+        #expect(result.code == ExitCode.usage)
     }
 }
