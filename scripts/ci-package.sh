@@ -87,7 +87,9 @@ for page in $(dpkg -L callback-router | grep '^/usr/share/man/man1/.*\.1\.gz$');
 done
 echo "man: $installed_pages pages found and rendered without a warning"
 # Each page says what --help says: the OPTIONS of parse, for one.
-man callback-router-parse 2>/dev/null | col -b | grep -q -- '--require-issuer' || fail "man callback-router-parse lacks --require-issuer"
+# (Read whole before grep: `grep -q` closing the pipe early would fail the pipeline.)
+parse_page=$(LC_ALL=C MANWIDTH=80 man callback-router-parse 2>/dev/null | col -b)
+grep -q -- '--require-issuer' <<<"$parse_page" || fail "man callback-router-parse lacks --require-issuer"
 # Each shell finds its completions where its package looks, with no setup of ours.
 bash_spec=$(bash --norc --noprofile -c 'source /usr/share/bash-completion/bash_completion
     __load_completion callback-router 2>/dev/null || _completion_loader callback-router; complete -p callback-router' 2>&1)
