@@ -82,6 +82,16 @@ for module in "${modules[@]}"; do
         "$scratch/$module.diagnostics.json" 2>/dev/null || echo "?")
     rm -rf "${out:?}/$lower"
     cp -R "$scratch/archives/$module.doccarchive" "$out/$lower"
+    # The site has the module's page and a page per article (docc names them after the file).
+    pages=("$out/$lower/documentation/$lower/index.html")
+    if [ -f "$source_catalog/articles.txt" ]; then
+        while read -r article; do
+            pages+=("$out/$lower/documentation/$lower/$(basename "$article" .md | tr '[:upper:]' '[:lower:]')/index.html")
+        done < <(grep -v '^#' "$source_catalog/articles.txt" | grep .)
+    fi
+    for page in "${pages[@]}"; do
+        [ -f "$page" ] || { echo "build-docs: $module: docc made no ${page#"$out"/}" >&2; exit 1; }
+    done
     echo "  $module -> $out/$lower/documentation/$lower/ ($warnings docc diagnostics)"
 done
 

@@ -1,5 +1,7 @@
 /// The `callback-router` helper, as a library: `main` only forwards to ``run(_:context:)``.
 public enum CallbackRouterTool {
+    /// The helper's version, as `callback-router --version` prints it and the Debian package
+    /// is numbered (packaging/debian/changelog must have an entry for it).
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
@@ -13,6 +15,8 @@ public enum CallbackRouterTool {
         OpenCommand.self,
         ListenCommand.self,
         LoopbackCommand.self,
+        CompletionsCommand.self,
+        ManPageCommand.self,
     ]
 
     /// Every word `run` acts on in the command position: the commands, `help`, `-h`,

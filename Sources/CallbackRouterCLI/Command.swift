@@ -1,5 +1,6 @@
 /// What every command gets: its output streams and the environment it runs in.
 public struct CommandContext: Sendable {
+    /// Where the command writes its JSON (stdout) and its diagnostics (stderr).
     public var output: any CommandOutput
     /// The process environment (tests pass an isolated one).
     public var environment: [String: String]
@@ -8,6 +9,7 @@ public struct CommandContext: Sendable {
     /// Where `--state-from-stdin` reads (0; tests pass one end of a pipe).
     public var standardInput: Int32
 
+    /// A context for one run; `standardInput` defaults to the process's own (descriptor 0).
     public init(output: any CommandOutput, environment: [String: String], executablePath: String,
                 standardInput: Int32 = 0) {
         self.output = output
@@ -62,6 +64,8 @@ extension Command {
     /// the command is done (help shown or usage error), with `exit` set.
     static func readArguments(_ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>,
                               context: CommandContext, exit: inout Int32) -> Arguments? {
+        // Completions and man pages learn each command's options here (CommandCatalog).
+        OptionRecorder.current?.record(options: options, flags: flags)
         do {
             let parsed = try Arguments(arguments, options: options, flags: flags)
             if parsed.wantsHelp {

@@ -26,12 +26,19 @@ public struct JSONValue: Sendable, Equatable {
     }
     let storage: Storage
 
+    /// The JSON literal `null`.
     public static let null = JSONValue(storage: .null)
+    /// The JSON literal `true` or `false`.
     public static func bool(_ b: Bool) -> JSONValue { JSONValue(storage: .bool(b)) }
+    /// A JSON number written as a whole number.
     public static func int(_ i: Int) -> JSONValue { JSONValue(storage: .int(i)) }
+    /// A JSON string, escaped as RFC 8259 requires when serialized.
     public static func string(_ s: String) -> JSONValue { JSONValue(storage: .string(s)) }
+    /// A JSON string, or `null` when `s` is nil (absent components print as null).
     public static func string(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+    /// A JSON number, or `null` when `i` is nil (a URL without a port prints `"port":null`).
     public static func int(_ i: Int?) -> JSONValue { i.map { .int($0) } ?? .null }
+    /// A JSON array of the values, in order.
     public static func array(_ a: [JSONValue]) -> JSONValue { JSONValue(storage: .array(a)) }
     /// An object whose members keep the order given.
     public static func object(_ members: [(String, JSONValue)]) -> JSONValue { JSONValue(storage: .object(members)) }

@@ -24,6 +24,7 @@ enum ListenCommand: Command {
     \(OptionValues.dialect.helpEntry())
       --redirect-uri U        A registered redirect URI (repeatable).
     \(OptionValues.policy.helpEntry())
+      --allow-localhost       Accept localhost redirect URIs, as parse does.
       --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
     \(OptionValues.responseMode.helpEntry())
       --max-length N, --max-parameters N, --max-value-length N

@@ -22,6 +22,8 @@
 ///
 /// The redirect-URI policy and match come before all of this: see ``CallbackValidator``.
 public enum CallbackClassifier {
+    /// Says what `url` means in `dialect` (or the one `.auto` picks), checked against
+    /// `expectations` in the order above; throws the first rule it breaks.
     public static func classify(_ url: CallbackURL, dialect: Dialect,
                                 expecting expectations: CallbackExpectations = CallbackExpectations())
         throws(CallbackError) -> CallbackOutcome {

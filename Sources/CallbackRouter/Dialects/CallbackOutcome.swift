@@ -151,6 +151,8 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
 
     // MARK: Redacted printing
 
+    /// The kind, the dialect and each field by name, every secret value replaced by
+    /// `<redacted, N bytes>` (only `error` codes are shown: they are not secrets).
     public var description: String {
         var parts = [kind.rawValue, "dialect: " + dialect.rawValue]
         if isUnbound { parts.append("unbound") }
@@ -166,6 +168,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         return "CallbackOutcome(" + parts.joined(separator: ", ") + ")"
     }
 
+    /// The same redacted text as ``description``: debuggers and `print` never show a secret.
     public var debugDescription: String { description }
 
     /// `dump()` shows the kind, the dialect and the redacted description, never a value.

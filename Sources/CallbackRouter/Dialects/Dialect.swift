@@ -47,6 +47,7 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// Ory): such a route can have only one pending attempt at a time.
     public var isStateless: Bool { self == .prelude || self == .zephr || self == .ory }
 
+    /// The dialect's command-line and JSON name (`oauth2`, `prelude`…).
     public var description: String { rawValue }
 }
 
@@ -55,6 +56,7 @@ public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// The wire name printed as `"outcome"` by `callback-router parse`.
     public let rawValue: String
 
+    /// Wraps a wire name as is; any name is accepted, so that kinds can be added later.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// `authorization_code`: OAuth 2.0 `code` (+ `state`, `iss`), to redeem with PKCE.
@@ -84,6 +86,7 @@ public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// genuine, but the login did not succeed.
     public var isProviderFailure: Bool { self == .authorizationError || self == .loginFailure }
 
+    /// The wire name, as `callback-router parse` prints it in `"outcome"`.
     public var description: String { rawValue }
 }
 
@@ -114,6 +117,8 @@ public struct CallbackExpectations: Sendable, Hashable {
     /// named rule. Empty by default: every rule holds.
     public var profiles: [ProviderProfile]
 
+    /// Expectations with the given checks; the defaults check nothing beyond the dialect's
+    /// own rules (no state, no issuer, parameters in the query, no profile).
     public init(state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
                 responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []) {
         self.state = state
@@ -132,7 +137,9 @@ extension CallbackExpectations: CustomStringConvertible, CustomDebugStringConver
             + (profiles.isEmpty ? "" : ", profiles: " + profiles.map(\.name).joined(separator: ",")) + ")"
     }
 
+    /// The same redacted text as ``description``.
     public var debugDescription: String { description }
 
+    /// What `dump()` shows: the redacted description, never the expected state.
     public var customMirror: Mirror { Mirror(self, children: ["expectations": description], displayStyle: .struct) }
 }

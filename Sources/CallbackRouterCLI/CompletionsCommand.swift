@@ -1,0 +1,52 @@
+/// `callback-router completions bash|zsh|fish`: print a shell completion script.
+enum CompletionsCommand: Command, PositionalChoices {
+    static let name = "completions"
+    static let summary = "Print the shell completion script for bash, zsh or fish"
+    static let positionalChoices = CompletionShell.allCases.map(\.rawValue)
+    static let help = """
+    OVERVIEW: Print the shell completion script for bash, zsh or fish.
+
+    USAGE: callback-router completions bash|zsh|fish
+
+    ARGUMENTS:
+      SHELL                   bash, zsh or fish.
+
+    OPTIONS:
+      -h, --help              Show this help.
+
+    The script completes the commands, their options, the names --dialect, --policy and
+    --response-mode take, and file names where an option takes a file (never a state, a
+    code or a URL). It is generated from the option sets the commands read their
+    arguments with, so it lists exactly what they accept. The Debian package installs
+    it where each shell looks; without the package, save it there yourself.
+
+    INSTALL:
+      bash: callback-router completions bash > ~/.local/share/bash-completion/completions/callback-router
+      zsh:  callback-router completions zsh > ~/.zfunc/_callback-router
+            (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)
+      fish: callback-router completions fish > ~/.config/fish/completions/callback-router.fish
+
+    EXIT CODES:
+      0 printed, 64 usage.
+
+    """
+
+    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: [], flags: [], context: context, exit: &exit) else {
+            return exit
+        }
+        let shellName: String
+        do {
+            shellName = try args.onePositional("shell (bash, zsh or fish)")
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        // Not echoed: whatever was typed in its place may be a pasted secret.
+        guard let shell = CompletionShell(rawValue: shellName) else {
+            return usageError("the shell is one of " + positionalChoices.joined(separator: ", "), context: context)
+        }
+        context.output.writeOut(CompletionScript().script(for: shell))
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,308 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+import CallbackRouter
+@testable import CallbackRouterCLI
+
+private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+    let output = CapturedOutput()
+    let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router")
+    let code = CallbackRouterTool.run(arguments, context: context)
+    return (code, output.stdout, output.stderr)
+}
+
+private let catalog = CommandCatalog()
+private let commandNames = CallbackRouterTool.commands.map { $0.name }
+
+/// The lines of `script` between the line that contains `start` and the next line that
+/// contains `end` (a command's part of a completion script).
+private func part(of script: String, from start: String, to end: String) -> String {
+    var lines: [Substring] = []
+    var inside = false
+    for line in script.split(separator: "\n") {
+        if inside && line.locate(end) != nil { break }
+        if inside { lines.append(line) }
+        if !inside && line.locate(start) != nil { inside = true; lines.append(line) }
+    }
+    return lines.joined(separator: "\n")
+}
+
+/// A command whose `--help` forgets one of its options: what the coverage check must catch.
+private enum ForgetfulCommand: Command {
+    static let name = "forgetful"
+    static let summary = "Forgets an option in its help"
+    static let help = """
+    OVERVIEW: Forgets an option.
+
+    USAGE: callback-router forgetful [--listed X]
+
+    OPTIONS:
+      --listed X              Listed.
+      -h, --help              Show this help.
+
+    """
+    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+        var exit: Int32 = 0
+        guard readArguments(arguments, options: ["listed", "unlisted"], flags: ["quiet"], context: context,
+                            exit: &exit) != nil else { return exit }
+        return 0
+    }
+}
+
+@Suite struct CompletionsListEveryOptionTests {
+    /// The options come from the sets each command reads its arguments with, whatever its help says.
+    @Test func catalogReadsTheOptionSetsTheCommandAccepts() {
+        let entry = CommandCatalog([ForgetfulCommand.self]).commands[0]
+        #expect(entry.options.map(\.name).sorted() == ["listed", "quiet", "unlisted"])
+        #expect(entry.options.first { $0.name == "quiet" }?.takesValue == false)
+        #expect(entry.options.first { $0.name == "unlisted" }?.takesValue == true)
+    }
+
+    /// The check below can fail: an option missing from --help is reported.
+    @Test func anOptionMissingFromTheHelpIsReported() {
+        let entry = CommandCatalog([ForgetfulCommand.self]).commands[0]
+        #expect(entry.optionsMissingFromHelp.sorted() == ["quiet", "unlisted"])
+    }
+
+    /// Every option a command accepts is named in its --help, so in its man page.
+    @Test(arguments: commandNames)
+    func everyAcceptedOptionIsInTheHelpAndManPage(_ name: String) throws {
+        let entry = try #require(catalog.command(named: name))
+        #expect(entry.optionsMissingFromHelp == [], "\(name)'s --help does not name these options")
+        let page = try #require(ManPage(catalog: catalog).page(named: name))
+        for option in entry.options {
+            #expect(page.locate(ManPage.escaped("--" + option.name)) != nil, "\(name) man page lacks --\(option.name)")
+        }
+    }
+
+    /// Every option a command accepts is offered by each shell's script, for that command.
+    @Test(arguments: commandNames)
+    func everyAcceptedOptionIsInEveryCompletionScript(_ name: String) throws {
+        let accepted = CommandCatalog.acceptedOptions(of: try #require(CallbackRouterTool.commands.first { $0.name == name }))
+        let scripts = CompletionScript(catalog: catalog)
+        let bash = part(of: scripts.bash, from: "        \(name))", to: ";;\n")
+        let bashWords = part(of: bash, from: "options='", to: "'").split(separator: "'").dropFirst().first ?? ""
+        let zsh = part(of: scripts.zsh, from: "                \(name))", to: " ;;")
+        let fish = scripts.fish.split(separator: "\n").filter { $0.locate("'__fish_seen_subcommand_from \(name)'") != nil }
+        for option in accepted.options.union(accepted.flags).subtracting(["help"]) {
+            #expect(bashWords.split(separator: " ").contains(Substring("--" + option)), "bash: \(name) --\(option)")
+            #expect(zsh.locate("'--\(option)=[") != nil || zsh.locate("'*--\(option)=[") != nil
+                        || zsh.locate("'--\(option)[") != nil, "zsh: \(name) --\(option)")
+            #expect(fish.contains { $0.locate(" -l \(option) ") != nil }, "fish: \(name) --\(option)")
+        }
+    }
+
+    /// And nothing more: each option the catalog lists is accepted by the command's parser
+    /// (run with the option, then --help: a rejected option would be a usage error).
+    @Test(arguments: commandNames)
+    func everyListedOptionIsAccepted(_ name: String) throws {
+        let entry = try #require(catalog.command(named: name))
+        for option in entry.options {
+            let arguments = option.takesValue ? [name, "--" + option.name, "x", "--help"] : [name, "--" + option.name, "--help"]
+            let result = run(arguments)
+            #expect(result.code == ExitCode.success, "\(name) --\(option.name): \(result.err)")
+            #expect(result.out == entry.help)
+        }
+    }
+
+    @Test func fixedValuesAreOfferedForDialectPolicyAndResponseMode() throws {
+        let parse = try #require(catalog.command(named: "parse"))
+        #expect(parse.options.first { $0.name == "dialect" }?.choices == Dialect.allCases.map(\.rawValue))
+        #expect(parse.options.first { $0.name == "policy" }?.choices == ["native", "custom-scheme-only"])
+        #expect(parse.options.first { $0.name == "response-mode" }?.choices == ["query", "fragment"])
+        let bash = CompletionScript(catalog: catalog).bash
+        #expect(bash.locate("--dialect) COMPREPLY=( $(compgen -W '\(Dialect.allCases.map(\.rawValue).joined(separator: " "))'") != nil)
+        #expect(CompletionScript(catalog: catalog).fish.locate("-l policy -x -a 'native custom-scheme-only'") != nil)
+    }
+
+    @Test func fileOptionsCompleteFileNamesAndFreeValuesNothing() throws {
+        let loopback = try #require(catalog.command(named: "loopback"))
+        #expect(loopback.options.first { $0.name == "redirect-uri-file" }?.takesFile == true)
+        #expect(loopback.options.first { $0.name == "path" }?.takesFile == false)
+        #expect(loopback.options.first { $0.name == "state" }?.takesFile == false)
+        let scripts = CompletionScript(catalog: catalog)
+        #expect(scripts.fish.locate("-l redirect-uri-file -r -F") != nil)
+        #expect(scripts.zsh.locate("--redirect-uri-file=[") != nil && scripts.zsh.locate(":F:_files'") != nil)
+        #expect(scripts.fish.locate("-l state -x -d") != nil)
+    }
+
+    @Test func repeatableOptionsAreMarkedForZsh() throws {
+        let parse = try #require(catalog.command(named: "parse"))
+        #expect(parse.options.first { $0.name == "redirect-uri" }?.repeatable == true)
+        #expect(parse.options.first { $0.name == "state" }?.repeatable == false)
+        #expect(CompletionScript(catalog: catalog).zsh.locate("'*--redirect-uri=[") != nil)
+    }
+}
+
+@Suite struct CompletionsCommandTests {
+    @Test(arguments: CompletionShell.allCases)
+    func printsEachShellsScript(_ shell: CompletionShell) {
+        let result = run(["completions", shell.rawValue])
+        #expect(result.code == ExitCode.success)
+        #expect(result.out == CompletionScript().script(for: shell))
+        #expect(result.err.isEmpty)
+    }
+
+    /// A wrong word is refused without being repeated (it may be a pasted secret).
+    @Test(arguments: [["completions"], ["completions", "tcsh-SECRET"], ["completions", "bash", "zsh"], ["completions", "--shell=bash"]])
+    func refusesAnythingButOneShell(_ arguments: [String]) {
+        let result = run(arguments)
+        #expect(result.code == ExitCode.usage)
+        #expect(result.out.isEmpty)
+        #expect(result.err.locate("SECRET") == nil && result.err.locate("tcsh") == nil)
+    }
+
+    @Test func theCompletionsCommandCompletesItsShells() throws {
+        let entry = try #require(catalog.command(named: "completions"))
+        #expect(entry.positionalChoices == ["bash", "zsh", "fish"])
+        #expect(CompletionScript(catalog: catalog).bash.locate("positionals='bash zsh fish'") != nil)
+    }
+
+    @Test func topLevelWordsAreTheToolsCommandWords() {
+        let bash = CompletionScript(catalog: catalog).bash
+        for word in CallbackRouterTool.commandWords {
+            #expect(part(of: bash, from: "COMP_CWORD == 1", to: "return").locate(" \(word)") != nil
+                        || part(of: bash, from: "COMP_CWORD == 1", to: "return").locate("'\(word) ") != nil, "\(word)")
+        }
+    }
+}
+
+@Suite struct ManPageTests {
+    static let requests: Set<String> = [".TH", ".SH", ".TP", ".PP", ".nf", ".fi", ".RS", ".RE", ".IP", ".\\\""]
+
+    /// Every line that starts with a dot is one of the requests the renderer writes: help
+    /// text can never inject a roff request.
+    @Test(arguments: [nil] + commandNames)
+    func everyLineIsTextOrAKnownRequest(_ name: String?) throws {
+        let page = try #require(ManPage(catalog: catalog).page(named: name))
+        for line in page.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
+            let request = String(line.prefix { $0 != " " }).replacingOccurrences("\\\"", with: "\\\"")
+            #expect(Self.requests.contains(request) || Self.requests.contains(String(line.prefix(3))), "\(line)")
+        }
+        #expect(page.hasPrefix(".\\\" Generated"))
+        #expect(page.locate(".SH NAME\n") != nil && page.locate(".SH SYNOPSIS\n") != nil && page.locate(".SH DESCRIPTION\n") != nil)
+    }
+
+    @Test(arguments: [
+        ("a.b", "a.b"), (".start", "\\&.start"), ("'quote", "\\&'quote"), ("--state", "\\-\\-state"),
+        ("back\\slash", "back\\eslash"), ("RFC 8252 §7.3 …", "RFC 8252 \\[u00A7]7.3 \\[u2026]"),
+    ])
+    func escapesRoff(_ input: String, _ expected: String) {
+        #expect(ManPage.lineSafe(ManPage.escaped(input)) == expected)
+    }
+
+    @Test func hostileHelpProseCannotStartARequest() {
+        let roff = ManPage.prose([".so /etc/shadow", "'br", "plain"])
+        #expect(roff.split(separator: "\n").allSatisfy { !$0.hasPrefix(".so") && !$0.hasPrefix("'") })
+    }
+
+    @Test func toolPageListsEveryCommandAndSeeAlso() throws {
+        let page = ManPage(catalog: catalog).toolPage
+        for name in commandNames {
+            #expect(page.locate("\\fB" + ManPage.escaped(name) + "\\fR") != nil, "\(name)")
+            #expect(page.locate("\\fBcallback\\-router\\-" + ManPage.escaped(name) + "\\fR(1)") != nil, "\(name)")
+        }
+        #expect(ManPage(catalog: catalog).allPages.count == commandNames.count + 1)
+    }
+
+    @Test func sectionsFollowTheHelp() throws {
+        let page = try #require(ManPage(catalog: catalog).page(named: "parse"))
+        let titles = page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }.map { String($0.dropFirst(4)) }
+        #expect(titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "\"SEE ALSO\""]
+                || titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "SEE ALSO"])
+        #expect(page.locate(".TP\n\\fB\\-\\-dialect\\fR \\fID\\fR\n") != nil)
+    }
+
+    @Test func unknownCommandIsAUsageErrorThatDoesNotEchoIt() {
+        let result = run(["manpage", "SECRET-state"])
+        #expect(result.code == ExitCode.usage)
+        #expect(result.err.locate("SECRET") == nil)
+        #expect(run(["manpage", "parse"]).out == ManPage().page(named: "parse"))
+    }
+}
+
+@Suite struct HelpTextParsingTests {
+    @Test func splitsSectionsHeadingsAndProse() {
+        let help = HelpText("""
+        OVERVIEW: One line,
+        and its continuation.
+
+        USAGE: callback-router x [--a A] URL
+
+        OPTIONS:
+          --a A, --b B            First
+                                  and second.
+          --c                     Flag.
+
+        Prose at column zero.
+
+        EXAMPLE (bash):
+          x --a 1
+
+        """)
+        #expect(help.sections.map(\.title) == ["OVERVIEW", "USAGE", "OPTIONS", "", "EXAMPLE (bash)"])
+        #expect(help.overview == "One line, and its continuation.")
+        #expect(help.usageTakesPositional)
+        #expect(help.entries(of: "OPTIONS") == [.init(term: "--a A, --b B", description: "First and second."),
+                                               .init(term: "--c", description: "Flag.")])
+        #expect(help.optionEntry(naming: "b")?.placeholder(of: "b") == "B")
+        #expect(help.mentionedOptions == ["a", "b", "c"])
+        #expect(help.section("EXAMPLE")?.lines == ["  x --a 1"])
+    }
+}
+
+@Suite struct ManPageDirectoryTests {
+    private static func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/callback-router-manpage.XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        try #require(made != nil)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func contents(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += buffer[0 ..< n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// --directory writes every page, each exactly what `manpage [COMMAND]` prints, mode 0644.
+    @Test func writesEveryPage() throws {
+        let directory = try Self.temporaryDirectory()
+        let result = run(["manpage", "--directory", directory])
+        #expect(result.code == ExitCode.success, "\(result.err)")
+        let pages = ManPage().allPages
+        #expect(result.out == "{\"written\":[" + pages.map { "\"\($0.fileName)\"" }.joined(separator: ",") + "]}\n")
+        for (fileName, text) in pages {
+            let path = directory + "/" + fileName
+            #expect(Self.contents(path) == text, "\(fileName)")
+            var status = stat()
+            #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o644, "\(fileName)")
+            unlink(path)
+        }
+        #expect(Self.contents(directory + "/callback-router-parse.1") == nil)
+        rmdir(directory)
+    }
+
+    @Test func aMissingDirectoryIsAPermissionFailure() throws {
+        let result = run(["manpage", "--directory", "/nonexistent/callback-router-man"])
+        #expect(result.code == ExitCode.permission)
+        #expect(result.out.isEmpty)
+        #expect(!result.err.isEmpty)
+    }
+
+    @Test func directoryTakesNoCommand() {
+        let result = run(["manpage", "--directory", "/tmp", "parse"])
+        #expect(result.code == ExitCode.usage)
+    }
+}
