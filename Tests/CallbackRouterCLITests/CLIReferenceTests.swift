@@ -11,7 +11,7 @@ import Darwin
 /// docs/cli.md is the command-line contract. Its command reference is each command's
 /// `--help`, so the two cannot drift: this test fails when they differ, and regenerates the
 /// section when `CALLBACK_ROUTER_UPDATE_CLI_DOC=1`.
-@Suite struct CLIReferenceTests {
+@Suite(.serialized) struct CLIReferenceTests {
     static let begin = "<!-- BEGIN GENERATED: command reference -->\n"
     static let end = "<!-- END GENERATED: command reference -->\n"
 
