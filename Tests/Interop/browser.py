@@ -14,7 +14,6 @@ Exit 0 when every step happened; 2 with a message on stderr naming the step that
 import argparse
 import sys
 import tempfile
-import time
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
@@ -61,14 +60,57 @@ def django_sign_in(driver, args):
 
 
 def glewlwyd_sign_in(driver, args):
-    # The glewlwyd login SPA (webapp/): user name and password, then the consent to the
-    # client's scopes, then "Continue" which sends the browser back to the client.
-    wait(driver, ec.element_to_be_clickable((By.ID, "login")), "glewlwyd login form")
-    driver.find_element(By.ID, "login").send_keys(args.user)
-    wait(driver, ec.element_to_be_clickable((By.ID, "password")), "glewlwyd password field")
+    # The glewlwyd login web app (login.html, a React page over glewlwyd's API): user name
+    # and password, then its "Client access grant" page, where the user ticks the scopes
+    # the client asked for and presses "Grant access" (the grant is stored per user and
+    # client), then "Continue", which returns to /auth and on to the client. There is no
+    # control that refuses: glewlwyd 2.7.5 never sends access_denied from /auth.
+    wait(driver, ec.element_to_be_clickable((By.ID, "username")), "glewlwyd login form")
+    driver.find_element(By.ID, "username").send_keys(args.user)
     driver.find_element(By.ID, "password").send_keys(args.password)
-    driver.find_element(By.ID, "password").submit()
-    raise SystemExit("browser: glewlwyd flow not finished")
+    driver.find_element(By.ID, "loginbut").click()
+    wait(driver, ec.element_to_be_clickable((By.CSS_SELECTOR, "button.btn-success")), "glewlwyd grant page")
+    if args.consent == "none":
+        return
+    if args.consent == "deny":
+        raise SystemExit("browser: glewlwyd's login app has no control that denies a client")
+    boxes = [box.get_attribute("id") for box in driver.find_elements(By.CSS_SELECTOR, "input[id^=grant-]")]
+    for box_id in boxes:
+        box = wait(driver, ec.element_to_be_clickable((By.ID, box_id)), "grant checkbox " + box_id)
+        if not box.is_selected():
+            box.click()
+            wait(driver, lambda d: d.find_element(By.ID, box_id).is_selected(), "checkbox " + box_id + " ticked")
+    if boxes:
+        grant = [b for b in driver.find_elements(By.CSS_SELECTOR, "button.btn-primary") if "Grant" in b.text]
+        if not grant:
+            raise SystemExit("browser: no 'Grant access' button on glewlwyd's grant page")
+        grant[0].click()
+        # The page saves the grant with an API call and shows nothing certain afterwards:
+        # ask the same API, from the page (its session cookie), until it says granted.
+        client_id, scopes = glewlwyd_request(driver)
+        wait(driver, lambda d: d.execute_script(GRANTED_SCRIPT, client_id, scopes), "grant saved by glewlwyd")
+    go_on = wait(driver, ec.element_to_be_clickable((By.CSS_SELECTOR, "button.btn-success")), "glewlwyd Continue button")
+    driver.execute_script("arguments[0].click()", go_on)
+
+
+GRANTED_SCRIPT = """
+const request = new XMLHttpRequest();
+request.open("GET", "api/auth/grant/" + encodeURIComponent(arguments[0]) + "/" + encodeURIComponent(arguments[1]), false);
+request.send();
+if (request.status !== 200) { return false; }
+return JSON.parse(request.responseText).scope.every((scope) => scope.granted);
+"""
+
+
+def glewlwyd_request(driver):
+    """client_id and scope of the authorization request the login page is serving."""
+    from urllib.parse import parse_qs, urlsplit
+    query = parse_qs(urlsplit(driver.current_url).query)
+    return query["client_id"][0], query["scope"][0]
+
+
+def no_sign_in(driver, args):
+    """--consent skip: the server answers without any page (prompt=none)."""
 
 
 SERVERS = {"django": django_sign_in, "glewlwyd": glewlwyd_sign_in}
@@ -90,7 +132,8 @@ def main():
     parser.add_argument("--url", required=True)
     parser.add_argument("--user", required=True)
     parser.add_argument("--password", required=True)
-    parser.add_argument("--consent", choices=["allow", "deny", "none"], default="allow")
+    parser.add_argument("--consent", choices=["allow", "deny", "none", "skip"], default="allow",
+                        help="skip: no login form is expected (prompt=none answers at once)")
     parser.add_argument("--until")
     parser.add_argument("--cookies")
     parser.add_argument("--dom")
@@ -102,7 +145,7 @@ def main():
         try:
             driver.set_page_load_timeout(STEP_TIMEOUT)
             driver.get(args.url)
-            SERVERS[args.server](driver, args)
+            (no_sign_in if args.consent == "skip" else SERVERS[args.server])(driver, args)
             if args.until:
                 wait(driver, lambda d: d.current_url.startswith(args.until), "redirect to " + args.until)
                 wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "receiver page")

@@ -22,6 +22,7 @@ USER_NAME=alice
 USER_PASSWORD="interop-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 CLIENT_ID=callback-router-interop
 SCOPE="openid profile"
+TOKEN_REFUSAL="400 invalid_grant"
 ERROR_HAS_ISS=no  # DOT 3.4.1 adds iss to the success redirect only (oauth2_backends.py)
 port=$(free_port)
 BASE="http://127.0.0.1:$port"

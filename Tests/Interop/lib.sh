@@ -13,6 +13,9 @@ chmod 0700 "$work"
 suite_started=$(date +%s%N)
 step_started=$suite_started
 
+# Keep the source tree clean of __pycache__ (the Django settings are imported from it).
+export PYTHONDONTWRITEBYTECODE=1
+
 # The Python that has Debian's python3-selenium (pyenv or a venv earlier in PATH does not).
 SYSTEM_PYTHON=/usr/bin/python3
 
@@ -87,8 +90,14 @@ wait_http() {
     return 1
 }
 
-json_field() { # json_field JSON NAME: a top-level member ("" when absent)
-    "$SYSTEM_PYTHON" -c 'import json,sys; v=json.loads(sys.argv[1]).get(sys.argv[2]); print("" if v is None else v)' "$1" "$2"
+json_field() { # json_field JSON NAME: a top-level member ("" when absent or not JSON)
+    "$SYSTEM_PYTHON" -c '
+import json, sys
+try:
+    v = json.loads(sys.argv[1]).get(sys.argv[2])
+except ValueError:
+    v = None
+print("" if v is None else v)' "$1" "$2"
 }
 urlencode() { "$SYSTEM_PYTHON" -c 'import sys,urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
 
@@ -121,6 +130,8 @@ waitline() {
 # REDIRECT_URI. Hand the state over with give_state.
 start_loopback() {
     local name=$1; shift
+    # A receiver a failed step left waiting would hold a fixed --port: stop it first.
+    if [ -n "${LB_PID:-}" ] && kill "$LB_PID" 2>/dev/null; then wait "$LB_PID" 2>/dev/null || true; fi
     LB_OUT="$work/$name.lb.out"; LB_ERR="$work/$name.lb.err"
     mkfifo "$work/$name.lb.in"
     "$cr" loopback --state-from-stdin "$@" <"$work/$name.lb.in" >"$LB_OUT" 2>"$LB_ERR" &
