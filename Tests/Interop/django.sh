@@ -59,6 +59,11 @@ check "discovery says iss is in authorization responses (RFC 9207)" \
 scheme_location() {
     local name=$1 url=$2 jar="$work/$1.cookies"
     browse "$name-signin" --url "$url" --consent none --cookies "$jar" || { tail -1 "$work/$name-signin.browser.err"; return 1; }
+    authorize_with_session "$name" "$jar" "$url"
+}
+# authorize_with_session NAME JAR URL: the consent page and its "Authorize" with curl; prints Location.
+authorize_with_session() {
+    local name=$1 jar=$2 url=$3
     curl -s -b "$jar" -c "$jar" -o "$work/$name.consent.html" "$url" || { echo "curl could not load the consent page"; return 1; }
     local fields=() field
     while IFS= read -r -d '' field; do fields+=(--data-urlencode "$field"); done \

@@ -5,7 +5,8 @@
 # ("consent": the user refuses on the consent page; "prompt-none": the server has no such
 # control, so the provider error comes from prompt=none without a session), ERROR_HAS_ISS,
 # and defined scheme_location NAME URL: the Location of the authorization response for
-# URL, taken with curl and the session cookie of a browser that signed in).
+# URL, taken with curl and the session cookie of a browser that signed in (kept in
+# $work/NAME.cookies), and authorize_with_session NAME JAR URL: the same with that cookie).
 
 SCHEME=com.example.app
 SCHEME_REDIRECT="$SCHEME:/oauth2redirect"
@@ -171,6 +172,27 @@ flow_non_ascii_state() {
     redeem unicode "$(field "$LB_OUT" code)" "$SCHEME_REDIRECT" "$(json_field "$REQUEST" code_verifier)"
     check "its code gets an access token" test "$TOKEN_STATUS" = 200
     capture "private-use redirect with a caller-chosen non-ASCII state (Location header)" "$location"
+
+    step "private-use scheme: a 512-byte state full of reserved characters, same session"
+    local long; long=$("$SYSTEM_PYTHON" -c '
+import itertools, sys
+tail = "-" + sys.argv[1]          # 24 random hex digits: 512 bytes in all
+state = ""
+for ch in itertools.cycle("a+b/c=d&e%f#g?h i;j:k@l,m$n!o*p(q)r~s_t.u-v€é東"):
+    if len((state + ch + tail).encode()) > 512:
+        break
+    state += ch
+print(state + tail)' "$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')")
+    REQUEST=$(printf '%s\n' "$long" | "$cr" authorize-url --state-from-stdin --endpoint "$AUTHORIZATION_ENDPOINT" \
+        --client-id "$CLIENT_ID" --redirect-uri "$SCHEME_REDIRECT" --scope "$SCOPE" 2>"$work/long.authz.err") \
+        || { fail "authorize-url takes a long state" "$(cat "$work/long.authz.err")"; return; }
+    location=$(authorize_with_session long "$work/unicode.cookies" "$(json_field "$REQUEST" url)") \
+        || { fail "the authorization response redirects to $SCHEME_REDIRECT" "$location"; return; }
+    local parsed verdict
+    parsed=$("$cr" parse --dialect oauth2 --redirect-uri "$SCHEME_REDIRECT" --state "$long" $(issuer_options) "$location") && verdict=0 || verdict=$?
+    check "the long state comes back and parse accepts the callback (exit 0)" test "$verdict" = 0
+    check "... byte for byte ($(printf %s "$long" | wc -c) bytes)" test "$(json_field "$parsed" state)" = "$long"
+    capture "private-use redirect with a long state of reserved and non-ASCII characters (Location header)" "$location"
 }
 
 flow_scheme() {

@@ -86,8 +86,10 @@ check "a loopback redirect URI on another port is refused (403): glewlwyd wants 
 scheme_location() {
     local name=$1 url=$2 jar="$work/$1.cookies"
     browse "$name-signin" --url "$url" --consent none --cookies "$jar" || { tail -1 "$work/$name-signin.browser.err"; return 1; }
-    curl -s -b "$jar" -o /dev/null -w '%header{location}' "$url&g_continue"
+    authorize_with_session "$name" "$jar" "$url"
 }
+# authorize_with_session NAME JAR URL: /auth as after "Continue"; prints Location.
+authorize_with_session() { curl -s -b "$2" -o /dev/null -w '%header{location}' "$3&g_continue"; }
 
 source "$here/flows.sh"
 run_flows
