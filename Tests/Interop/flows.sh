@@ -48,6 +48,20 @@ wait_socket() { # wait_socket COUNT: until COUNT listener sockets exist
 
 field() { json_field "$(outcome_of "$1")" "$2"; }
 
+# id_token_claims JWT: "nonce aud iss" from the payload (not verified here: the point is
+# that the nonce authorize-url sent is the one the server put in the token).
+id_token_claims() {
+    "$SYSTEM_PYTHON" -c '
+import base64, json, sys
+try:
+    payload = sys.argv[1].split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    aud = claims.get("aud")
+    print(claims.get("nonce"), aud[0] if isinstance(aud, list) and len(aud) == 1 else aud, claims.get("iss"))
+except (IndexError, ValueError):
+    print("not a JWT")' "$1"
+}
+
 # capture LABEL URL: with INTEROP_CAPTURE=DIR, appends the raw callback the server sent to
 # DIR/SUITE.tsv (label, server, URL), the source of Tests/CallbackRouterTests/Vectors/
 # captured-redirects.json. The secrets in it are single-use and expire with the run.
@@ -90,7 +104,8 @@ flow_loopback() {
         redeem happy "$HAPPY_CODE" "$REDIRECT_URI" "$VERIFIER"
         check "the code with the printed code_verifier gets an access token" \
             bash -c '[ "$1" = 200 ] && [ -n "$2" ]' _ "$TOKEN_STATUS" "$(token_field access_token)"
-        check "... and an id_token (OpenID Connect)" test -n "$(token_field id_token)"
+        check "... and an ID token for this login: its nonce, aud and iss" \
+            test "$(id_token_claims "$(token_field id_token)")" = "$(json_field "$REQUEST" nonce) $CLIENT_ID ${ISSUER:-}"
         redeem replayed-code "$HAPPY_CODE" "$REDIRECT_URI" "$VERIFIER"
         check "the same code a second time is refused by the server ($TOKEN_REFUSAL)" \
             test "$TOKEN_STATUS $(token_field error)" = "$TOKEN_REFUSAL"
