@@ -13,7 +13,7 @@ set -euo pipefail
 SUITE=django
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-require_tools curl chromium chromedriver openssl mkfifo xdg-open gio update-desktop-database
+require_tools curl chromium chromedriver openssl mkfifo ss xdg-open xdg-mime gio update-desktop-database
 "$SYSTEM_PYTHON" -c 'import venv, ensurepip' 2>/dev/null || abort "python3-venv is installed for $SYSTEM_PYTHON"
 resolve_helper "${1:-}"
 
@@ -48,6 +48,8 @@ export PYTHONPATH="$here/django" DJANGO_SETTINGS_MODULE=interop_settings
 "$venv/bin/python" -m django runserver "127.0.0.1:$port" --noreload >"$work/server.log" 2>&1 &
 pids+=($!)
 wait_http "$BASE/o/.well-known/openid-configuration" 30 || abort "the server answers on $BASE" "$(tail -5 "$work/server.log")"
+check "it listens on 127.0.0.1 only" \
+    bash -c 'sockets=$(ss -ltnH "sport = :$1"); [ -n "$sockets" ] && ! grep -qv "127.0.0.1:$1" <<<"$sockets"' _ "$port"
 discovery=$(curl -s "$BASE/o/.well-known/openid-configuration")
 check "discovery names the issuer" test "$(json_field "$discovery" issuer)" = "$ISSUER"
 check "discovery says iss is in authorization responses (RFC 9207)" \

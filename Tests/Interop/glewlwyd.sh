@@ -27,7 +27,7 @@ set -euo pipefail
 SUITE=glewlwyd
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-require_tools glewlwyd curl chromium chromedriver openssl mkfifo xdg-open xdg-mime gio update-desktop-database
+require_tools glewlwyd curl chromium chromedriver openssl mkfifo zcat ss dpkg-query xdg-open xdg-mime gio update-desktop-database
 webapp_source=/usr/share/glewlwyd/webapp
 init_sql=/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz
 [ -f "$webapp_source/login.html" ] || abort "glewlwyd-common's login web app is installed ($webapp_source)"
@@ -71,7 +71,8 @@ pass "$SERVER_VERSION answers on $BASE"
     "$CLIENT_ID" "http://127.0.0.1:$loopback_port/callback" "com.example.app:/oauth2redirect" >"$work/setup.log" 2>&1 \
     || abort "OIDC plugin, scope, user and client created through the admin API" "$(tail -3 "$work/setup.log")"
 pass "OIDC plugin, scope, user and client created through the admin API"
-check "it binds 127.0.0.1 only" bash -c '! ss -ltnH "sport = :$1" | grep -qv "127.0.0.1:$1"' _ "$port"
+check "it listens on 127.0.0.1 only" \
+    bash -c 'sockets=$(ss -ltnH "sport = :$1"); [ -n "$sockets" ] && ! grep -qv "127.0.0.1:$1" <<<"$sockets"' _ "$port"
 discovery=$(curl -s "$ISSUER/.well-known/openid-configuration")
 check "discovery names the issuer" test "$(json_field "$discovery" issuer)" = "$ISSUER"
 check "discovery offers only S256 for PKCE" test "$(json_field "$discovery" code_challenge_methods_supported)" = "['S256']"
