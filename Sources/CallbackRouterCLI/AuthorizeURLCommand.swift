@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+#endif
 import CallbackRouter
 
 /// `callback-router authorize-url …`: an authorization request URL and its fresh secrets.
@@ -12,6 +19,7 @@ enum AuthorizeURLCommand: Command {
                                          [--scope S | --no-scope] [--no-nonce]
                                          [--param NAME=VALUE]...
                                          [--policy P] [--allow-localhost]
+                                         [--state-from-stdin]
 
     OPTIONS:
       --endpoint URL          The provider's authorization endpoint, e.g.
@@ -39,6 +47,14 @@ enum AuthorizeURLCommand: Command {
     \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
       --allow-localhost       Accept http://localhost as a loopback redirect, and
                               https://localhost (RFC 8252 §8.3 advises against both).
+      --state-from-stdin      Use the first line of stdin as the state instead of a fresh
+                              random one (an app that encodes its own value, or a test that
+                              needs a known one). Any valid UTF-8, 1 to 512 bytes; a CR
+                              before the LF is dropped; read within 60 seconds. The state
+                              is the only defence against cross-site request forgery: it
+                              must carry at least 128 bits the attacker cannot guess
+                              (a shorter one than 16 bytes gets a warning on stderr).
+                              The verifier and the nonce are still fresh and random.
       -h, --help              Show this help.
 
     The URL carries response_type=code, client_id, redirect_uri, scope (unless
@@ -59,7 +75,8 @@ enum AuthorizeURLCommand: Command {
       recommends a reverse domain name).
 
     EXIT CODES:
-      0 printed, 64 usage or invalid configuration.
+      0 printed, 64 usage or invalid configuration (an empty, over-long or
+      non-UTF-8 state from stdin), 75 no state arrived on stdin in time.
 
     EXAMPLE:
       callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
@@ -71,7 +88,7 @@ enum AuthorizeURLCommand: Command {
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy"]
-        guard let args = readArguments(arguments, options: options, flags: ["allow-localhost", "no-scope", "no-nonce"],
+        guard let args = readArguments(arguments, options: options, flags: ["allow-localhost", "no-scope", "no-nonce", "state-from-stdin"],
                                        context: context, exit: &exit) else {
             return exit
         }
@@ -113,7 +130,31 @@ enum AuthorizeURLCommand: Command {
             return ExitCode.usage
         }
 
-        let secrets = AttemptSecrets()
+        let secrets: AttemptSecrets
+        if args.has("state-from-stdin") {
+            let state: String
+            switch readStateLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
+            case .success(let line):
+                state = line
+            case .failure(.timedOut):
+                context.printJSON(rejectionJSON(reason: .timeout,
+                                                detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
+                return ExitCode.tryAgain
+            case .failure(let problem):
+                return usageError("--state-from-stdin: \(problem)", context: context)
+            }
+            do {
+                secrets = try AttemptSecrets(state: state, pkce: PKCE(), nonce: AttemptSecrets.randomToken())
+            } catch {
+                context.printJSON(rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
+                return ExitCode.usage
+            }
+            if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
+                context.printError("\(name): warning: the state from stdin is \(state.utf8.count) bytes; fewer than \(AttemptSecrets.minimumTokenByteCount) cannot carry the 128 unguessable bits that protect the login against cross-site request forgery")
+            }
+        } else {
+            secrets = AttemptSecrets()
+        }
         let request: AuthorizationRequest
         do {
             request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI,
@@ -138,5 +179,61 @@ enum AuthorizeURLCommand: Command {
             throw Arguments.UsageError(description: "missing --\(name)")
         }
         return value
+    }
+
+    /// How long `--state-from-stdin` waits for its line.
+    static let stateWaitSeconds = 60
+
+    enum StateLineProblem: Error, Equatable, CustomStringConvertible {
+        case timedOut, empty, tooLong, notUTF8
+        case unreadable(Int32)
+
+        var description: String {
+            switch self {
+            case .timedOut: return "no state arrived in time"
+            case .empty: return "stdin ended before a state was written"
+            case .tooLong: return "the state line is longer than 4096 bytes"
+            case .notUTF8: return "the state is not valid UTF-8"
+            case .unreadable(let code): return "cannot read stdin: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// Reads the state: one line from `fd` (ending at LF, a CR before it dropped, or at end
+    /// of input) within `deadline`. Unlike the loopback's state line, any valid UTF-8 is
+    /// kept (a state is never refused for its characters, shared/design.md); invalid UTF-8
+    /// is refused rather than repaired, so what is sent is exactly what was written.
+    static func readStateLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, StateLineProblem> {
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        reading: while true {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let left = ContinuousClock.now.duration(to: deadline)
+            let milliseconds = max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .failure(.unreadable(errno))
+            }
+            if ready == 0 { return .failure(.timedOut) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .failure(.unreadable(errno))
+            }
+            if count == 0 { break }
+            for byte in chunk[..<count] {
+                if byte == 0x0A { break reading }
+                line.append(byte)
+            }
+            if line.count > 4096 { return .failure(.tooLong) }
+        }
+        if line.last == 0x0D { line.removeLast() }
+        guard line.count <= 4096 else { return .failure(.tooLong) }
+        guard !line.isEmpty else { return .failure(.empty) }
+        let state = String(decoding: line, as: UTF8.self)
+        // Decoding replaces bad sequences with U+FFFD: then the bytes differ.
+        guard state.utf8.elementsEqual(line) else { return .failure(.notUTF8) }
+        return .success(state)
     }
 }

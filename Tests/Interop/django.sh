@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Interop suite: django-oauth-toolkit (PyPI, pinned in django/requirements.txt), a real
+# OAuth 2.0 / OpenID Connect provider, run by Django's server on 127.0.0.1 with OIDC on,
+# PKCE required (S256 only) and RFC 9207 `iss` in every authorization response.
+#
+#   Tests/Interop/django.sh [path/to/callback-router]      (or CALLBACK_ROUTER=…)
+#
+# Creates its virtualenv (from Debian's python3, which has python3-selenium) in a temp
+# dir unless INTEROP_DJANGO_VENV names an existing one, starts and stops the server itself,
+# drives headless Chromium through the server's own login and consent pages. A missing
+# tool is a failure, never a skip. Ends with "django: N passed, M failed".
+set -euo pipefail
+SUITE=django
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+require_tools curl chromium chromedriver openssl mkfifo ss xdg-open xdg-mime gio update-desktop-database
+"$SYSTEM_PYTHON" -c 'import venv, ensurepip' 2>/dev/null || abort "python3-venv is installed for $SYSTEM_PYTHON"
+resolve_helper "${1:-}"
+
+SERVER=django
+USER_NAME=alice
+USER_PASSWORD="interop-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+CLIENT_ID=callback-router-interop
+SCOPE="openid profile"
+TOKEN_REFUSAL="400 invalid_grant"
+ERROR_HAS_ISS=no  # DOT 3.4.1 adds iss to the success redirect only (oauth2_backends.py)
+port=$(free_port)
+BASE="http://127.0.0.1:$port"
+ISSUER="$BASE/o"
+AUTHORIZATION_ENDPOINT="$BASE/o/authorize/"
+TOKEN_ENDPOINT="$BASE/o/token/"
+
+# ---------------------------------------------------------------- server
+step "set up django-oauth-toolkit"
+venv=${INTEROP_DJANGO_VENV:-$work/venv}
+if [ ! -x "$venv/bin/python" ]; then
+    "$SYSTEM_PYTHON" -m venv "$venv" >"$work/venv.log" 2>&1 || abort "virtualenv created" "$(tail -3 "$work/venv.log")"
+fi
+"$venv/bin/pip" install -q --disable-pip-version-check -r "$here/django/requirements.txt" >>"$work/venv.log" 2>&1 \
+    || abort "pip installs django/requirements.txt" "$(tail -5 "$work/venv.log")"
+SERVER_VERSION="django-oauth-toolkit $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("django-oauth-toolkit"), "with Django", m.version("Django"))')"
+pass "virtualenv with $SERVER_VERSION"
+
+openssl genrsa -out "$work/oidc.key" 2048 2>/dev/null || abort "OIDC signing key generated"
+export INTEROP_WORK=$work INTEROP_ISSUER=$ISSUER INTEROP_PASSWORD=$USER_PASSWORD
+export PYTHONPATH="$here/django" DJANGO_SETTINGS_MODULE=interop_settings
+"$venv/bin/python" "$here/django/interop_setup.py" >"$work/setup.log" 2>&1 || abort "database, user and client created" "$(tail -5 "$work/setup.log")"
+"$venv/bin/python" -m django runserver "127.0.0.1:$port" --noreload >"$work/server.log" 2>&1 &
+pids+=($!)
+wait_http "$BASE/o/.well-known/openid-configuration" 30 || abort "the server answers on $BASE" "$(tail -5 "$work/server.log")"
+check "it listens on 127.0.0.1 only" \
+    bash -c 'sockets=$(ss -ltnH "sport = :$1"); [ -n "$sockets" ] && ! grep -qv "127.0.0.1:$1" <<<"$sockets"' _ "$port"
+discovery=$(curl -s "$BASE/o/.well-known/openid-configuration")
+check "discovery names the issuer" test "$(json_field "$discovery" issuer)" = "$ISSUER"
+check "discovery says iss is in authorization responses (RFC 9207)" \
+    test "$(json_field "$discovery" authorization_response_iss_parameter_supported)" = True
+
+# The private-use scheme flow: Chromium signs in (the session cookie), then curl does what
+# the browser would: loads the consent page and posts "Authorize"; DOT answers 302 with
+# Location com.example.app:/oauth2redirect?code=…&state=…&iss=….
+scheme_location() {
+    local name=$1 url=$2 jar="$work/$1.cookies"
+    browse "$name-signin" --url "$url" --consent none --cookies "$jar" || { tail -1 "$work/$name-signin.browser.err"; return 1; }
+    authorize_with_session "$name" "$jar" "$url"
+}
+# authorize_with_session NAME JAR URL: the consent page and its "Authorize" with curl; prints Location.
+authorize_with_session() {
+    local name=$1 jar=$2 url=$3
+    curl -s -b "$jar" -c "$jar" -o "$work/$name.consent.html" "$url" || { echo "curl could not load the consent page"; return 1; }
+    local fields=() field
+    while IFS= read -r -d '' field; do fields+=(--data-urlencode "$field"); done \
+        < <("$SYSTEM_PYTHON" "$here/form_fields.py" "$work/$name.consent.html" authorizationForm)
+    [ "${#fields[@]}" -gt 0 ] || { echo "no consent form"; return 1; }
+    curl -s -b "$jar" -c "$jar" -o /dev/null -e "$url" -w '%header{location}' \
+        "${fields[@]}" --data-urlencode allow=Authorize "$url"
+}
+
+source "$here/flows.sh"
+run_flows
+summary
