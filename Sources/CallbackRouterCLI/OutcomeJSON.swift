@@ -22,6 +22,15 @@ extension ParseCommand {
         return .object(members)
     }
 
+    /// A logout's outcome: as ``outcomeJSON(_:)``, with `"bound"` after the dialect (false
+    /// when the callback could not be tied to the logout's state: `--no-state`).
+    static func logoutJSON(_ outcome: CallbackOutcome) -> JSONValue {
+        let json = outcomeJSON(outcome)
+        guard case .object(var members) = json.storage else { return json }
+        members.insert(("bound", .bool(!outcome.isUnbound)), at: 2)
+        return .object(members)
+    }
+
     /// 0 for a success outcome, 1 when the provider reported a failure
     /// (`authorization_error`, `login_failure`).
     static func exitCode(for outcome: CallbackOutcome) -> Int32 {
