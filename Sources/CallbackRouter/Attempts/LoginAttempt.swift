@@ -3,7 +3,7 @@
 ///
 /// Made by ``CallbackRouter/begin(on:lifetime:)``, which registers it as pending, by
 /// ``CallbackRouter/beginLogout(on:endSessionEndpoint:idTokenHint:clientID:logoutHint:uiLocales:extraParameters:style:lifetime:)``
-/// (``purpose`` ``AttemptPurpose/logout``), or by ``CallbackRouter/restore(_:)-(SealedAttempt)``.
+/// (``purpose`` ``AttemptPurpose/logout``), or by ``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``.
 /// The state, PKCE verifier and nonce are fresh CSPRNG output for every attempt;
 /// `description`, `debugDescription` and `dump` never show them.
 public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConvertible,
