@@ -116,8 +116,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let noRoute = ReasonCode(rawValue: "no_route")
     /// `invalid_record`: a sealed attempt record that is not one this package wrote, or not
     /// intact: truncated, an unknown version, a missing or extra line, bad base64url, a
-    /// value out of range, or a checksum that does not match (docs/security.md, "Sealed
-    /// attempts").
+    /// value out of range, or a checksum that does not match (docs/sealed-attempts.md).
     public static let invalidRecord = ReasonCode(rawValue: "invalid_record")
 }
 
