@@ -7,7 +7,8 @@ extension ParseCommand {
     ///
     /// Fields are the known wire parameters present, under their wire names, in design.md's
     /// order; `"withheld"` (only when not empty) names the human-text fields whose value
-    /// broke its syntax and was not passed through; `"extra"` holds every other decoded
+    /// broke its syntax and was not passed through; `"unbound":true` (only when so) marks a
+    /// provider error a profile let through without the app's state; `"extra"` holds every other decoded
     /// parameter, always present (`{}` when none).
     static func outcomeJSON(_ outcome: CallbackOutcome) -> JSONValue {
         var members: [(String, JSONValue)] = [
@@ -18,16 +19,9 @@ extension ParseCommand {
         if !outcome.withheldFields.isEmpty {
             members.append(("withheld", .array(outcome.withheldFields.map { .string($0) })))
         }
+        // Only a provider profile produces an unbound error; the member is absent otherwise.
+        if outcome.isUnbound { members.append(("unbound", .bool(true))) }
         members.append(("extra", .object(outcome.extra.map { ($0.name, .string($0.value)) })))
-        return .object(members)
-    }
-
-    /// A logout's outcome: as ``outcomeJSON(_:)``, with `"bound"` after the dialect (false
-    /// when the callback could not be tied to the logout's state: `--no-state`).
-    static func logoutJSON(_ outcome: CallbackOutcome) -> JSONValue {
-        let json = outcomeJSON(outcome)
-        guard case .object(var members) = json.storage else { return json }
-        members.insert(("bound", .bool(!outcome.isUnbound)), at: 2)
         return .object(members)
     }
 

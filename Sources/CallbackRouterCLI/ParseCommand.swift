@@ -38,7 +38,7 @@ enum ParseCommand: Command {
                               parameter (code, error, iss, status...: invalid_parameter).
                               Needs --state S, or --no-state.
       --no-state              With --logout: the provider returns no state (Auth0's
-                              /v2/logout returnTo); the outcome says "bound":false, since
+                              /v2/logout returnTo); the outcome says "unbound":true, since
                               anyone can send such a callback.
       --max-length N          Longest URL accepted, in bytes (default 16384).
       --max-parameters N      Most parameters accepted (default 64).
@@ -49,7 +49,7 @@ enum ParseCommand: Command {
       {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
       outcome is authorization_code, challenge_token, session_token_exchange_code,
       login_success, partial_registration, login_failure, rotating_token_nonce or
-      authorization_error (logout_complete with --logout, plus "bound":true|false);
+      authorization_error (logout_complete with --logout; "unbound":true with --no-state);
       dialect the one that decided; fields under their wire names
       (code, state, iss, challenge_token, action, status, session_id, tracking_id,
       state_key, identifier, message, rotating_token_nonce, created_session_id, error,
@@ -108,7 +108,7 @@ enum ParseCommand: Command {
             if request.logout {
                 let outcome = try validator.validateLogout(request.url, allowingNoState: request.expectations.state == nil,
                                                            limits: request.limits)
-                context.printJSON(logoutJSON(outcome))
+                context.printJSON(outcomeJSON(outcome))
                 return exitCode(for: outcome)
             }
             let outcome = try validator.validate(request.url, limits: request.limits)

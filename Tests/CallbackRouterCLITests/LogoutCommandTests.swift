@@ -91,11 +91,11 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
 @Suite struct ParseLogoutCommandTests {
     @Test(arguments: [
         (["--state", "st", "com.example.app:/logout?state=st"], ExitCode.success,
-         #"{"outcome":"logout_complete","dialect":"oauth2","bound":true,"state":"st","extra":{}}"#),
+         #"{"outcome":"logout_complete","dialect":"oauth2","state":"st","extra":{}}"#),
         (["--state", "st", "--redirect-uri", "com.example.app:/logout", "com.example.app:/logout?state=st&sid=9"], ExitCode.success,
-         #"{"outcome":"logout_complete","dialect":"oauth2","bound":true,"state":"st","extra":{"sid":"9"}}"#),
+         #"{"outcome":"logout_complete","dialect":"oauth2","state":"st","extra":{"sid":"9"}}"#),
         (["--no-state", "com.example.app:/logout"], ExitCode.success,
-         #"{"outcome":"logout_complete","dialect":"oauth2","bound":false,"extra":{}}"#),
+         #"{"outcome":"logout_complete","dialect":"oauth2","unbound":true,"extra":{}}"#),
         (["--state", "st", "com.example.app:/logout?state=other"], ExitCode.rejected,
          #"{"outcome":"rejected","reason":"state_mismatch","detail":"the state is not the one this logout sent","offset":30}"#),
         (["--state", "st", "com.example.app:/logout"], ExitCode.rejected,
