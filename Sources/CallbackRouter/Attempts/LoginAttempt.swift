@@ -30,7 +30,9 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     public let expiresAt: ClockInstant
     /// Whether the attempt is a login (its callback carries the provider's answer) or a
     /// logout (its callback is `logout_complete`). A callback of one never ends the other.
-    public let purpose: AttemptPurpose
+    public var purpose: AttemptPurpose { isLogout ? .logout : .login }
+    /// The purpose as one byte: the router compares it on every callback.
+    let isLogout: Bool
     /// ``expiresAt`` in calendar time: nanoseconds since the Unix epoch (what a sealed
     /// record keeps, since monotonic instants mean nothing in another process).
     public let expiresAtWallClock: Int64
@@ -42,7 +44,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
 
     /// The id, route, dialect and redirect URI, and the state's length only.
     public var description: String {
-        "LoginAttempt(#\(id), \(purpose == .logout ? "logout, " : "")route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), state: <redacted, \(state.utf8.count) bytes>)"
+        "LoginAttempt(#\(id), \(isLogout ? "logout, " : "")route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), state: <redacted, \(state.utf8.count) bytes>)"
     }
     /// The same redacted text as `description`.
     public var debugDescription: String { description }

@@ -60,7 +60,7 @@ struct AttemptBook: ~Copyable {
     struct Tombstone {
         let ending: Ending
         let forgetAt: ClockInstant
-        let purpose: AttemptPurpose
+        let isLogout: Bool
     }
 
     /// A task waiting for an attempt. `token` tells one wait from another on the same
@@ -129,20 +129,22 @@ struct AttemptBook: ~Copyable {
     /// one authorization server arriving at the redirect URI of another), so a response must
     /// never cross from one route to another's login.
     ///
-    /// A callback read as a login never claims a logout, and the reverse (`purpose`): the
+    /// A callback read as a login never claims a logout, and the reverse (`logout`): the
     /// other kind's attempt is left pending, and the callback is `unknown_state`.
-    mutating func claim(key: StateKey, state: String, routeIndex: Int, purpose: AttemptPurpose,
+    mutating func claim(key: StateKey, state: String, routeIndex: Int, logout: Bool,
                         now: ClockInstant) -> Claim {
         guard let id = idByKey[key], let pending = pendingByID[id],
               constantTimeEquals(state, pending.attempt.state) else {
-            if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt, tombstone.purpose == purpose {
+            if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt, tombstone.isLogout == logout {
                 return .rejected(tombstone.ending.error)
             }
-            return .rejected(CallbackError(.unknownState, "no \(purpose) in progress has this state"))
+            return .rejected(CallbackError(.unknownState, logout ? "no logout in progress has this state"
+                                                                 : "no login in progress has this state"))
         }
-        guard pending.attempt.purpose == purpose else {
-            return .rejected(CallbackError(.unknownState,
-                                           "no \(purpose) in progress has this state: it belongs to a \(pending.attempt.purpose) in progress, which a \(purpose) callback never ends"))
+        guard pending.attempt.isLogout == logout else {
+            return .rejected(CallbackError(.unknownState, logout
+                ? "no logout in progress has this state: it belongs to a login in progress, which a logout callback never ends"
+                : "no login in progress has this state: it belongs to a logout in progress, which a login callback never ends"))
         }
         guard pending.routeIndex == routeIndex else {
             return .rejected(CallbackError(.unknownState,
@@ -201,7 +203,7 @@ struct AttemptBook: ~Copyable {
         if pending.unboundLogout { unboundLogoutPending[pending.routeIndex] = nil }
         let lifetime = Duration.nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)
         let tombstone = Tombstone(ending: ending, forgetAt: max(now, attempt.expiresAt).advanced(by: lifetime),
-                                  purpose: attempt.purpose)
+                                  isLogout: attempt.isLogout)
         tombstonesByKey[pending.key] = tombstone
         tombstonesByID[attempt.id] = tombstone
         if pending.stateless { statelessLastEnding[pending.routeIndex] = tombstone }

@@ -71,7 +71,7 @@ extension CallbackRouter {
             LoginAttempt(
                 id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
                 redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
-                createdAt: now, expiresAt: now.advanced(by: lifetime), purpose: .logout,
+                createdAt: now, expiresAt: now.advanced(by: lifetime), isLogout: true,
                 expiresAtWallClock: wallNow &+ lifetime.nanosecondsSaturated)
         }
         return LogoutAttempt(attempt: attempt, request: request)
@@ -100,7 +100,7 @@ extension CallbackRouter {
         let key = state.map(StateKey.init)
         let keepIfUnreceived = route.logoutHandler == nil
         let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
-            let claim = key.map { book.claim(key: $0, state: state ?? "", routeIndex: routeIndex, purpose: .logout, now: now) }
+            let claim = key.map { book.claim(key: $0, state: state ?? "", routeIndex: routeIndex, logout: true, now: now) }
                 ?? book.claimUnboundLogout(routeIndex: routeIndex, now: now)
             switch claim {
             case .rejected(let error):

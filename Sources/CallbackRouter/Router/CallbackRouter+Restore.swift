@@ -50,7 +50,7 @@ extension CallbackRouter {
         return try register(routeIndex: index, purpose: record.purpose, restoring: key) { id in
             LoginAttempt(id: id, route: route.id, state: record.state, pkce: record.pkce, nonce: record.nonce,
                          redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
-                         createdAt: createdAt, expiresAt: expiresAt, purpose: record.purpose,
+                         createdAt: createdAt, expiresAt: expiresAt, isLogout: record.purpose == .logout,
                          expiresAtWallClock: wallNow &+ left)
         }
     }

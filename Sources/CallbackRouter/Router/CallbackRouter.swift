@@ -72,7 +72,7 @@ public final class CallbackRouter: Sendable {
             LoginAttempt(
                 id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
                 redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
-                createdAt: now, expiresAt: now.advanced(by: lifetime), purpose: .login,
+                createdAt: now, expiresAt: now.advanced(by: lifetime), isLogout: false,
                 expiresAtWallClock: wallNow &+ lifetime.nanosecondsSaturated)
         }
     }
@@ -189,7 +189,7 @@ public final class CallbackRouter: Sendable {
         // Claim, decide and (when nobody is there to receive it) keep the result in one
         // critical section, so a waiter arriving meanwhile can never miss it.
         let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
-            let claim = key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, purpose: .login, now: now) }
+            let claim = key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, logout: false, now: now) }
                 ?? book.claimStateless(routeIndex: routeIndex, now: now)
             switch claim {
             case .rejected(let error):
