@@ -21,7 +21,7 @@
 ///   twice is an `invalid_configuration` error.
 /// - The endpoint must be `https` (or `http` to a loopback IP literal), without userinfo
 ///   or fragment. A post-logout redirect needs `id_token_hint` or `client_id` (§2: the
-///   provider must know which client's registered URIs to check; Keycloak and Entra refuse
+///   provider must know which client's registered URIs to check; Keycloak refuses
 ///   the redirect otherwise).
 /// - `id_token_hint` must look like a compact JWS or JWE (three or five base64url parts);
 ///   errors never show it.
