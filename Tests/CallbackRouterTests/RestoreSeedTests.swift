@@ -13,6 +13,9 @@ import Testing
         ("seed-001", nil), ("seed-002", nil), ("seed-003", nil), ("seed-004", nil), ("seed-005", nil),
         ("seed-006", .invalidRecord), ("seed-007", .attemptExpired), ("seed-008", .invalidRecord),
         ("seed-009", .noRoute), ("seed-010", nil), ("seed-011", nil),
+        // fuzz-restore's first find, a harness bug: a nonce "route" is in the detail
+        // "the line for 'route' is missing"; the harness now compares with the record blinded.
+        ("seed-012-value-equals-a-field-name", .invalidRecord),
     ]
 
     static var directory: String {
@@ -55,8 +58,15 @@ import Testing
     }
 
     @Test func everySeedIsListed() throws {
-        #expect(Self.expected.count == 11)
-        #expect(Self.read(Self.directory + "seed-012") == nil, "a new seed needs its expected result here")
+        #expect(Self.expected.count == 12)
+        let directory = try #require(opendir(Self.directory), "cannot list \(Self.directory)")
+        defer { closedir(directory) }
+        var names: Set<String> = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasPrefix("seed-") { names.insert(name) }
+        }
+        #expect(names == Set(Self.expected.map(\.file)), "a new seed needs its expected result here")
     }
 
     @Test(arguments: expected)
