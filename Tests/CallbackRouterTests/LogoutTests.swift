@@ -293,6 +293,19 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
         #expect(logouts.kinds == [.logoutComplete])
     }
 
+    @Test func aFragmentRouteTakesItsLogoutInTheQuery() throws {
+        var builder = RouterBuilder()
+        builder.add(Route("spa", redirectURI: try RedirectURI("com.example.app:/fragment"), dialect: .oauth2,
+                          responseMode: .fragment))
+        let router = try builder.build(clock: ManualAttemptClock())
+        let login = try router.begin(on: "spa")
+        let logout = try router.beginLogout(on: "spa", endSessionEndpoint: endpoint, clientID: "abc")
+        #expect(reason { try router.handle("com.example.app:/fragment?state=forged") } == .parametersInQuery)
+        #expect(reason { try router.handle("com.example.app:/fragment?code=c&state=\(login.state)") } == .parametersInQuery)
+        #expect(try router.handle("com.example.app:/fragment?state=\(logout.attempt.state)").outcome.kind == .logoutComplete)
+        #expect(try router.handle("com.example.app:/fragment#code=c&state=\(login.state)").attempt == login)
+    }
+
     @Test func refusesAnUnknownRoute() throws {
         let router = try makeRouter()
         #expect(reason { _ = try router.beginLogout(on: "nope", endSessionEndpoint: endpoint, clientID: "abc") } == .noRoute)

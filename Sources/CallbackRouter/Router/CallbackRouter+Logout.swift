@@ -85,7 +85,8 @@ extension CallbackRouter {
     /// Cancels a pending logout: a later callback for it is `cancelled`.
     public func cancel(_ logout: LogoutAttempt) { cancel(logout.attempt) }
 
-    /// A callback the login reading refused with `missing_parameter`: when it is shaped like
+    /// A callback the login reading refused with `missing_parameter` (or, on a fragment
+    /// route, `parameters_in_query`): when it is shaped like
     /// the end of a logout and a pending logout on this route has its state (or, on a route
     /// that accepts logouts without state, has none), that logout takes it. Otherwise the
     /// login reading's refusal stands, so a callback that answers no logout is refused

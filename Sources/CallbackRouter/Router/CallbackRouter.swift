@@ -163,8 +163,9 @@ public final class CallbackRouter: Sendable {
         let outcome: CallbackOutcome
         do {
             outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
-        } catch where error.reason == .missingParameter {
-            // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3).
+        } catch where error.reason == .missingParameter || error.reason == .parametersInQuery {
+            // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
+            // whose state comes in the query even on a route whose logins answer in the fragment.
             return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error)
         }
         if outcome.isUnbound {
