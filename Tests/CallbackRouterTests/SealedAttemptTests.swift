@@ -1,14 +1,15 @@
 import Testing
 @testable import CallbackRouter
 
-private func makeRouter(clock: ManualAttemptClock, handler: CallbackHandler? = nil,
+private func makeRouter(clock: any AttemptClock, handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil,
+                        maxPendingAttempts: Int = 65_536,
                         redirect: String = "com.example.app:/oauth2redirect") throws -> CallbackRouter {
     var builder = RouterBuilder()
     builder.add(Route("op", redirectURI: try RedirectURI(redirect), dialect: .oauth2, issuer: "https://op.example.com",
-                      handler: handler))
+                      handler: handler, logoutHandler: logoutHandler))
     builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
                       dialect: .prelude, handler: handler))
-    return try builder.build(clock: clock)
+    return try builder.build(clock: clock, maxPendingAttempts: maxPendingAttempts)
 }
 
 private func reason(_ body: () throws -> Void) -> ReasonCode? {
@@ -156,6 +157,23 @@ private struct ColdStart {
         #expect(try router.handle("com.example.app:/oauth2redirect?state=\(logout.attempt.state)").outcome.kind == .logoutComplete)
     }
 
+    @Test func restoresAcrossRoutersOnTheSystemClocks() throws {
+        // The real monotonic and calendar clocks, as in two processes: no wall-clock
+        // assertion, only that the record is fresh and restores with time left.
+        let sealed = try makeRouter(clock: SystemAttemptClock()).begin(on: "op").sealed()
+        let clock = SystemAttemptClock()
+        let restored = try makeRouter(clock: clock).restore(sealed)
+        #expect(restored.expiresAt > clock.now())
+        #expect(restored.expiresAt.nanoseconds - clock.now().nanoseconds <= 600_000_000_000)
+    }
+
+    @Test func aFullRouterRefusesWithConflict() throws {
+        let cold = try ColdStart()
+        let router = try makeRouter(clock: cold.clock, maxPendingAttempts: 1)
+        _ = try router.begin(on: "op")
+        #expect(reason { try router.restore(cold.sealed) } == .conflict)
+    }
+
     @Test func aKeyedRecordNeedsItsKey() throws {
         let cold = try ColdStart()
         let key = Array("0123456789abcdef0123456789abcdef".utf8)
@@ -251,7 +269,8 @@ private struct ColdStart {
     }
 }
 
-/// The load test: 1,000 sealed attempts restored and answered concurrently, each
+/// The load test: 1,000 sealed attempts (a third of them logouts on the same
+/// redirect URI) restored and answered concurrently, each
 /// record restored by two racing tasks and its callback sent by both: every attempt is
 /// restored once and delivered exactly once.
 @Suite struct ConcurrentRestoreTests {
@@ -263,13 +282,19 @@ private struct ColdStart {
     }
 
     @Test func thousandRestoresAndCallbacksAreEachDeliveredOnce() async throws {
+        // The route's handler gets the logins, its logoutHandler the logouts.
         let clock = ManualAttemptClock()
         let first = try makeRouter(clock: clock)
         var begun: [LoginAttempt] = []
-        for _ in 0 ..< 1000 { begun.append(try first.begin(on: "op")) }
+        for index in 0 ..< 1000 {
+            // Every third one a logout: they share the redirect URI with the logins.
+            begun.append(index % 3 == 2
+                ? try first.beginLogout(on: "op", endSessionEndpoint: "https://op.example.com/logout", clientID: "c").attempt
+                : try first.begin(on: "op"))
+        }
         let attempts = begun
         let deliveries = Deliveries()
-        let router = try makeRouter(clock: clock, handler: deliveries.record)
+        let router = try makeRouter(clock: clock, handler: deliveries.record, logoutHandler: deliveries.record)
         let sealed = attempts.map { $0.sealed() }
 
         let outcomes = await withTaskGroup(of: (Int, Bool, Bool).self) { group in
@@ -277,7 +302,10 @@ private struct ColdStart {
                 for _ in 0 ..< 2 {
                     group.addTask {
                         let restored = (try? router.restore(sealed[index])) != nil
-                        let delivered = (try? router.handle("com.example.app:/oauth2redirect?code=c\(index)&state=\(attempts[index].state)")) != nil
+                        let url = attempts[index].purpose == .logout
+                            ? "com.example.app:/oauth2redirect?state=\(attempts[index].state)"
+                            : "com.example.app:/oauth2redirect?code=c\(index)&state=\(attempts[index].state)"
+                        let delivered = (try? router.handle(url)) != nil
                         return (index, restored, delivered)
                     }
                 }
