@@ -177,13 +177,20 @@ private struct ColdStart {
     @Test func aKeyedRecordNeedsItsKey() throws {
         let cold = try ColdStart()
         let key = Array("0123456789abcdef0123456789abcdef".utf8)
-        let keyed = cold.attempt.sealed(key: key)
+        let keyed = try cold.attempt.sealed(key: key)
         #expect(keyed.text.contains("\nhmac-sha256 "))
         #expect(reason { try cold.router.restore(keyed) } == .invalidRecord)
-        #expect(reason { try cold.router.restore(keyed, key: Array("another key, 32 bytes long.....".utf8)) } == .invalidRecord)
+        #expect(reason { try cold.router.restore(keyed, key: Array("another key, 32 bytes long......".utf8)) } == .invalidRecord)
         #expect(reason { try cold.router.restore(cold.sealed, key: key) } == .invalidRecord, "no downgrade to an unkeyed record")
         try cold.router.restore(keyed, key: key)
         try cold.router.handle(cold.callback)
+    }
+
+    @Test func aShortKeyIsRefused() throws {
+        let cold = try ColdStart()
+        let short = [UInt8](repeating: 7, count: 31)
+        #expect(reason { _ = try cold.attempt.sealed(key: short) } == .invalidConfiguration)
+        #expect(reason { try cold.router.restore(cold.sealed, key: short) } == .invalidConfiguration)
     }
 }
 
@@ -234,7 +241,8 @@ private struct ColdStart {
     @Test(arguments: [
         ("state", "state ="), ("state", "state AAAA="), ("state", "state A"), ("state", "state "),
         ("expires", "expires -1"), ("expires", "expires 01"), ("expires", "expires 99999999999999999999"),
-        ("lifetime", "lifetime 0"), ("purpose", "purpose admin"), ("dialect", "dialect auto"),
+        ("lifetime", "lifetime 0"), ("lifetime", "lifetime 2592000000000001"), ("lifetime", "lifetime 9223372036854775807"),
+        ("purpose", "purpose admin"), ("dialect", "dialect auto"),
         ("code-verifier", "code-verifier " + Base64URL.encode(Array("short".utf8))),
         ("nonce", "nonce " + Base64URL.encode([0xC3, 0x28])),
     ])

@@ -8,6 +8,7 @@ extension CallbackRouter {
     /// a route handler or a later `callback(for:)` gets its callback like any other.
     ///
     /// Refusals, each before anything is registered:
+    /// - `invalid_configuration`: `key` is shorter than 32 bytes.
     /// - `too_long`, `invalid_record`: not a record this library wrote, or not intact
     ///   (truncated, another version, a line missing, added or out of order, bad base64url,
     ///   a value out of range, a check or HMAC that does not match; a keyed record without
@@ -28,6 +29,7 @@ extension CallbackRouter {
     /// (a clock set back does not extend it).
     @discardableResult
     public func restore(_ sealed: SealedAttempt, key: [UInt8]? = nil) throws(CallbackError) -> LoginAttempt {
+        if let key { try SealedAttempt.checkKey(key) }
         let record = try SealedRecord(parsing: sealed.text, key: key)
         guard let index = routes.firstIndex(where: { $0.id == record.route }) else {
             throw CallbackError(.noRoute, "the sealed attempt's route is not one of this router's")

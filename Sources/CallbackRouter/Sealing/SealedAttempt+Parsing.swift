@@ -90,7 +90,9 @@ struct SealedRecord {
         }
         expires = try Self.decodeInteger(values[8], field: "expires")
         lifetime = try Self.decodeInteger(values[9], field: "lifetime")
-        guard lifetime > 0 else { throw Self.invalid("its lifetime is zero") }
+        guard lifetime > 0, lifetime <= SealedAttempt.maximumLifetime.nanosecondsSaturated else {
+            throw Self.invalid("its lifetime is zero or longer than 30 days")
+        }
     }
 
     private static func invalid(_ why: String) -> CallbackError {

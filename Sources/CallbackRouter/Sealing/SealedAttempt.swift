@@ -41,6 +41,18 @@ public struct SealedAttempt: Sendable, Hashable, CustomStringConvertible, Custom
     public static let version = 1
     /// The longest record restore reads: far above any real one (about 500 bytes).
     public static let maximumLength = 8192
+    /// The longest lifetime a record may carry: 30 days (a login lasts minutes; a record
+    /// claiming more is not one this library wrote for a real login).
+    public static let maximumLifetime = Duration.seconds(30 * 24 * 3600)
+    /// The fewest bytes a sealing key may have: 32 (HMAC-SHA-256's output size, RFC 2104 §3).
+    public static let minimumKeyLength = 32
+
+    static func checkKey(_ key: [UInt8]) throws(CallbackError) {
+        guard key.count >= minimumKeyLength else {
+            throw CallbackError(.invalidConfiguration,
+                                "a sealing key needs at least \(minimumKeyLength) bytes (it has \(key.count)); draw it from SecureRandom and keep it in the secret store")
+        }
+    }
 
     /// `SealedAttempt(<redacted, N bytes>)`.
     public var description: String { "SealedAttempt(<redacted, \(text.utf8.count) bytes>)" }
@@ -64,9 +76,13 @@ extension LoginAttempt {
     public func sealed() -> SealedAttempt { SealedAttempt(Self.record(of: self, key: nil)) }
 
     /// The same record, authenticated with HMAC-SHA-256 under `key` (keep the key in the
-    /// secret store too, or derive it from one; at least 32 bytes): restoring it needs the
-    /// same key, and a record edited by anyone without the key is refused.
-    public func sealed(key: [UInt8]) -> SealedAttempt { SealedAttempt(Self.record(of: self, key: key)) }
+    /// secret store too, or derive it from one): restoring it needs the same key, and a
+    /// record edited by anyone without the key is refused. Throws `invalid_configuration`
+    /// for a key shorter than 32 bytes.
+    public func sealed(key: [UInt8]) throws(CallbackError) -> SealedAttempt {
+        try SealedAttempt.checkKey(key)
+        return SealedAttempt(Self.record(of: self, key: key))
+    }
 
     static func record(of attempt: LoginAttempt, key: [UInt8]?) -> String {
         func b64(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
