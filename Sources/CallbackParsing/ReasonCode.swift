@@ -30,7 +30,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         .issuerMissing, .issuerMismatch,
         .unknownState, .replayed, .attemptExpired, .conflict, .cancelled, .timeout, .noRoute,
         // Added after design.md's first table (codes are added, never renamed):
-        .parametersInQuery,
+        .parametersInQuery, .invalidRecord,
     ]
 
     // MARK: Syntax
@@ -114,6 +114,10 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let timeout = ReasonCode(rawValue: "timeout")
     /// `no_route`: no registered route matches the callback.
     public static let noRoute = ReasonCode(rawValue: "no_route")
+    /// `invalid_record`: a sealed attempt record that is not one this package wrote, or not
+    /// intact: truncated, an unknown version, a missing or extra line, bad base64url, a
+    /// value out of range, or a checksum that does not match (docs/sealed-attempts.md).
+    public static let invalidRecord = ReasonCode(rawValue: "invalid_record")
 }
 
 /// An error that carries a ``ReasonCode``: ``ParseError`` and the router's `CallbackError`.

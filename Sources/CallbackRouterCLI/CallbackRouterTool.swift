@@ -9,6 +9,7 @@ public enum CallbackRouterTool {
         ParseCommand.self,
         PKCECommand.self,
         AuthorizeURLCommand.self,
+        EndSessionURLCommand.self,
         RegisterCommand.self,
         UnregisterCommand.self,
         StatusCommand.self,

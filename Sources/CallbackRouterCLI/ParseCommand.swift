@@ -12,6 +12,8 @@ enum ParseCommand: Command {
                                  [--require-issuer] [--response-mode query|fragment]
                                  [--profile NAME]...
                                  [--max-length N] [--max-parameters N] [--max-value-length N] URL
+           callback-router parse --logout (--state S | --no-state) [--redirect-uri U]...
+                                 [--policy P] [--allow-localhost] URL
 
     ARGUMENTS:
       URL                     The callback URL, exactly as delivered (quote it in the shell).
@@ -31,6 +33,15 @@ enum ParseCommand: Command {
       --require-issuer        The callback must carry iss (issuer_missing otherwise).
     \(OptionValues.responseMode.helpEntry(then: "Where the response parameters are."))
     \(OptionValues.profileHelpEntry)
+      --logout                The URL is the end of a logout (OpenID Connect RP-Initiated
+                              Logout 1.0): the provider's redirect to the post-logout
+                              redirect URI, with the state the end-session request sent
+                              (callback-router end-session-url). It may carry no login
+                              parameter (code, error, iss, status...: invalid_parameter).
+                              Needs --state S, or --no-state.
+      --no-state              With --logout: the provider returns no state (Auth0's
+                              /v2/logout returnTo); the outcome says "unbound":true, since
+                              anyone can send such a callback.
       --max-length N          Longest URL accepted, in bytes (default 16384).
       --max-parameters N      Most parameters accepted (default 64).
       --max-value-length N    Longest parameter name or value, in bytes (default 8192).
@@ -40,7 +51,8 @@ enum ParseCommand: Command {
       {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
       outcome is authorization_code, challenge_token, session_token_exchange_code,
       login_success, partial_registration, login_failure, rotating_token_nonce or
-      authorization_error; dialect the one that decided; fields under their wire names
+      authorization_error (logout_complete with --logout; "unbound":true with --no-state);
+      dialect the one that decided; fields under their wire names
       (code, state, iss, challenge_token, action, status, session_id, tracking_id,
       state_key, identifier, message, rotating_token_nonce, created_session_id, error,
       error_description, error_uri). Human text that breaks its syntax is left out and
@@ -60,13 +72,15 @@ enum ParseCommand: Command {
       callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\
           --state af0ifjsldkj 'com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj'
       callback-router parse --policy custom-scheme-only 'myapp://oauth-callback?challenge_token=ct_1'
+      callback-router parse --logout --state Zm9vYmFy --redirect-uri com.example.app:/logout \
+          'com.example.app:/logout?state=Zm9vYmFy'
 
     """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         let options = limitOptions.union(["dialect", "redirect-uri", "policy", "state", "issuer", "response-mode", "profile"])
-        guard let args = readArguments(arguments, options: options, flags: ["require-issuer", "allow-localhost"],
+        guard let args = readArguments(arguments, options: options, flags: ["require-issuer", "allow-localhost", "logout", "no-state"],
                                        context: context, exit: &exit) else {
             return exit
         }
@@ -95,6 +109,12 @@ enum ParseCommand: Command {
             let validator = try CallbackValidator(redirectURIs: redirectURIs, policy: request.policy,
                                                   allowLocalhost: request.allowLocalhost, dialect: request.dialect,
                                                   expecting: request.expectations)
+            if request.logout {
+                let outcome = try validator.validateLogout(request.url, allowingNoState: request.expectations.state == nil,
+                                                           limits: request.limits)
+                context.printJSON(outcomeJSON(outcome))
+                return exitCode(for: outcome)
+            }
             let outcome = try validator.validate(request.url, limits: request.limits)
             context.printJSON(outcomeJSON(outcome))
             return exitCode(for: outcome)
@@ -112,6 +132,8 @@ enum ParseCommand: Command {
         let allowLocalhost: Bool
         let expectations: CallbackExpectations
         let limits: ParsingLimits
+        /// `--logout`: read the URL as the end of a logout; `expectations.state` nil means `--no-state`.
+        let logout: Bool
 
         init(_ args: Arguments) throws(Arguments.UsageError) {
             url = try args.onePositional("URL")
@@ -128,6 +150,25 @@ enum ParseCommand: Command {
             expectations = CallbackExpectations(state: state, issuer: issuer,
                                                 requireIssuer: args.has("require-issuer"), responseMode: mode,
                                                 profiles: try OptionValues.profiles(args))
+            logout = args.has("logout")
+            if logout {
+                switch (state != nil, args.has("no-state")) {
+                case (true, true): throw Arguments.UsageError(description: "--state and --no-state exclude each other")
+                case (false, false): throw Arguments.UsageError(description: "--logout needs the logout's --state S, or --no-state")
+                default: break
+                }
+                for option in ["issuer", "response-mode"] where args.all(option).count > 0 {
+                    throw Arguments.UsageError(description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
+                }
+                if !args.all("profile").isEmpty {
+                    throw Arguments.UsageError(description: "--profile does not apply to --logout (profiles relax rules of login responses)")
+                }
+                if args.has("require-issuer") {
+                    throw Arguments.UsageError(description: "--require-issuer does not apply to --logout")
+                }
+            } else if args.has("no-state") {
+                throw Arguments.UsageError(description: "--no-state applies only to --logout")
+            }
         }
     }
 }

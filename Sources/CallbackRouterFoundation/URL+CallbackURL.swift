@@ -92,3 +92,17 @@ extension AuthorizationRequest {
         return URL(parsed)
     }
 }
+
+extension EndSessionRequest {
+    /// The end-session (logout) request as a Foundation `URL`, for `ASWebAuthenticationSession`
+    /// or `UIApplication.open`. Built from our components and checked (nil if Foundation disagrees).
+    public var foundationURL: URL? {
+        guard let parsed = try? CallbackURL(parsing: url) else { return nil }
+        return URL(parsed)
+    }
+}
+
+extension LogoutAttempt {
+    /// The logout's end-session request as a Foundation `URL` (``EndSessionRequest/foundationURL``).
+    public var foundationURL: URL? { request.foundationURL }
+}

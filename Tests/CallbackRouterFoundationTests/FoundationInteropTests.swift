@@ -80,4 +80,21 @@ let interopVectors: [String] = [
         #expect(item("redirect_uri") == "com.example.app:/oauth2redirect")
         #expect(item("audience") == "api")
     }
+
+    @Test func buildsTheEndSessionRequestAsAFoundationURLAndHandlesItsCallback() throws {
+        var builder = RouterBuilder()
+        builder.add(Route("app", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2))
+        let router = try builder.build()
+        let logout = try router.beginLogout(on: "app", endSessionEndpoint: "https://login.example.com/logout?tenant=a%20b",
+                                            idTokenHint: "aGVhZGVy.cGF5bG9hZA.c2ln", uiLocales: "fr en")
+        let url = try #require(logout.foundationURL)
+        let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+        func item(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        #expect(item("post_logout_redirect_uri") == "com.example.app:/oauth2redirect")
+        #expect(item("state") == logout.attempt.state)
+        #expect(item("ui_locales") == "fr en")
+        #expect(item("tenant") == "a b")
+        let callback = try #require(URL(string: "com.example.app:/oauth2redirect?state=\(logout.attempt.state)"))
+        #expect(try router.handle(callback).outcome.kind == .logoutComplete)
+    }
 }

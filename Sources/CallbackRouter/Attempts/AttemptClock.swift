@@ -34,6 +34,21 @@ extension Duration {
 public protocol AttemptClock: Sendable {
     /// The current instant; successive calls never go backwards.
     func now() -> ClockInstant
+    /// Nanoseconds since the Unix epoch (UTC): the calendar time a sealed attempt records
+    /// its expiry in, because monotonic instants mean nothing in another process (or after
+    /// a reboot). Default: `CLOCK_REALTIME`.
+    func wallClockNanoseconds() -> Int64
+}
+
+extension AttemptClock {
+    /// Reads `CLOCK_REALTIME`.
+    public func wallClockNanoseconds() -> Int64 { realtimeNanoseconds() }
+}
+
+func realtimeNanoseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
 }
 
 /// The system's monotonic clock (`CLOCK_MONOTONIC`): immune to wall-clock changes.
@@ -49,12 +64,25 @@ public struct SystemAttemptClock: AttemptClock {
 }
 
 /// A clock that moves only when told to: for tests of expiry.
+///
+/// Its calendar time (``wallClockNanoseconds()``) starts at `wallClockStart` and moves with
+/// ``advance(by:)``, so that tests of sealed attempts never read the real time either.
 public final class ManualAttemptClock: AttemptClock {
     private let current: Locked<ClockInstant>
-    /// Makes a clock that stands at `start` until ``advance(by:)`` moves it.
-    public init(start: ClockInstant = ClockInstant(nanoseconds: 0)) { current = Locked(start) }
+    private let start: ClockInstant
+    private let wallClockStart: Int64
+    /// Makes a clock that stands at `start` until ``advance(by:)`` moves it; its calendar
+    /// time stands at `wallClockStart` (nanoseconds since the Unix epoch; default
+    /// 2026-01-01T00:00:00Z).
+    public init(start: ClockInstant = ClockInstant(nanoseconds: 0), wallClockStart: Int64 = 1_767_225_600_000_000_000) {
+        current = Locked(start)
+        self.start = start
+        self.wallClockStart = wallClockStart
+    }
     /// The instant the clock was last set to.
     public func now() -> ClockInstant { current.withLock { $0 } }
+    /// `wallClockStart` plus how far the clock has been advanced.
+    public func wallClockNanoseconds() -> Int64 { wallClockStart &+ (now().nanoseconds &- start.nanoseconds) }
     /// Moves the clock forward by `duration`; attempts past their expiry then read as expired.
     public func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
 }

@@ -1,8 +1,11 @@
-/// One login the app started: the secrets that tie its callback to it, and its deadline.
+/// One login (or logout) the app started: the secrets that tie its callback to it, and its
+/// deadline.
 ///
-/// Made by ``CallbackRouter/begin(on:lifetime:)``, which registers it as pending. The state,
-/// PKCE verifier and nonce are fresh CSPRNG output for every attempt; `description`,
-/// `debugDescription` and `dump` never show them.
+/// Made by ``CallbackRouter/begin(on:lifetime:)``, which registers it as pending, by
+/// ``CallbackRouter/beginLogout(on:endSessionEndpoint:idTokenHint:clientID:logoutHint:uiLocales:extraParameters:style:lifetime:)``
+/// (``purpose`` ``AttemptPurpose/logout``), or by ``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``.
+/// The state, PKCE verifier and nonce are fresh CSPRNG output for every attempt;
+/// `description`, `debugDescription` and `dump` never show them.
 public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable {
     /// Unique within a router.
@@ -25,6 +28,14 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     public let createdAt: ClockInstant
     /// After this instant a callback for the attempt is `attempt_expired`.
     public let expiresAt: ClockInstant
+    /// Whether the attempt is a login (its callback carries the provider's answer) or a
+    /// logout (its callback is `logout_complete`). A callback of one never ends the other.
+    public var purpose: AttemptPurpose { isLogout ? .logout : .login }
+    /// The purpose as one byte: the router compares it on every callback.
+    let isLogout: Bool
+    /// ``expiresAt`` in calendar time: nanoseconds since the Unix epoch (what a sealed
+    /// record keeps, since monotonic instants mean nothing in another process).
+    public let expiresAtWallClock: Int64
 
     /// Two values are the same attempt when their router-assigned id and route agree.
     public static func == (a: LoginAttempt, b: LoginAttempt) -> Bool { a.id == b.id && a.route == b.route }
@@ -33,7 +44,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
 
     /// The id, route, dialect and redirect URI, and the state's length only.
     public var description: String {
-        "LoginAttempt(#\(id), route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), state: <redacted, \(state.utf8.count) bytes>)"
+        "LoginAttempt(#\(id), \(isLogout ? "logout, " : "")route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), state: <redacted, \(state.utf8.count) bytes>)"
     }
     /// The same redacted text as `description`.
     public var debugDescription: String { description }

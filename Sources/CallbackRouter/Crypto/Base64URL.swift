@@ -18,6 +18,9 @@ public enum Base64URL {
         return table
     }()
 
+    /// Whether `byte` is one of the 64 characters of the alphabet.
+    static func isAlphabet(_ byte: UInt8) -> Bool { values[Int(byte)] != 0xFF }
+
     /// The encoding of `bytes`, unpadded: 4 characters per 3 bytes, 2 or 3 for a tail.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []

@@ -76,10 +76,17 @@ public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `authorization_error`: `error` (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6). A provider failure.
     public static let authorizationError = OutcomeKind(rawValue: "authorization_error")
 
-    /// Every kind, in design.md's order.
+    /// `logout_complete`: the provider ended the session and sent the browser back to the
+    /// post-logout redirect URI (OpenID Connect RP-Initiated Logout 1.0 §3), with the
+    /// logout's `state`, or with none on a route that accepts logouts without state
+    /// (``CallbackOutcome/isUnbound``: not tied to any request).
+    public static let logoutComplete = OutcomeKind(rawValue: "logout_complete")
+
+    /// Every kind, in design.md's order (the logins' kinds, then `logout_complete`).
     public static let allCases: [OutcomeKind] = [
         .authorizationCode, .challengeToken, .sessionTokenExchangeCode, .loginSuccess,
         .partialRegistration, .loginFailure, .rotatingTokenNonce, .authorizationError,
+        .logoutComplete,
     ]
 
     /// Whether the provider reported a failure (the helper exits 1): the callback is

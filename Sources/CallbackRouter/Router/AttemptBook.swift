@@ -51,6 +51,8 @@ struct AttemptBook: ~Copyable {
         let key: StateKey
         let routeIndex: Int
         let stateless: Bool
+        /// A logout on a route that accepts logouts without state: the route's one such.
+        let unboundLogout: Bool
     }
 
     /// What is remembered of a finished attempt, so that a late or repeated callback gets
@@ -58,6 +60,7 @@ struct AttemptBook: ~Copyable {
     struct Tombstone {
         let ending: Ending
         let forgetAt: ClockInstant
+        let isLogout: Bool
     }
 
     /// A task waiting for an attempt. `token` tells one wait from another on the same
@@ -83,6 +86,8 @@ struct AttemptBook: ~Copyable {
     private(set) var pendingByID: [UInt64: Pending] = [:]
     private var idByKey: [StateKey: UInt64] = [:]
     private(set) var statelessPending: [Int: UInt64] = [:]
+    /// Per route that accepts logouts without state: its one pending logout.
+    private(set) var unboundLogoutPending: [Int: UInt64] = [:]
     private var tombstonesByKey: [StateKey: Tombstone] = [:]
     private var tombstonesByID: [UInt64: Tombstone] = [:]
     private var statelessLastEnding: [Int: Tombstone] = [:]
@@ -92,11 +97,28 @@ struct AttemptBook: ~Copyable {
 
     var pendingCount: Int { pendingByID.count }
 
-    mutating func insert(_ attempt: LoginAttempt, routeIndex: Int, stateless: Bool) {
+    mutating func insert(_ attempt: LoginAttempt, routeIndex: Int, stateless: Bool, unboundLogout: Bool = false) {
         let key = StateKey(attempt.state)
-        pendingByID[attempt.id] = Pending(attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless)
+        pendingByID[attempt.id] = Pending(attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless,
+                                          unboundLogout: unboundLogout)
         idByKey[key] = attempt.id
         if stateless { statelessPending[routeIndex] = attempt.id }
+        if unboundLogout { unboundLogoutPending[routeIndex] = attempt.id }
+    }
+
+    /// Why an attempt with this state may not be put back (``CallbackRouter/restore(_:)-(SealedAttempt)``):
+    /// one with the same state is pending (the record was restored already, or its attempt
+    /// never left this process), or ended here within its lifetime (its callback was
+    /// delivered: `replayed`; or it was cancelled, timed out, expired). Nil when it may.
+    func refusalToRestore(key: StateKey, now: ClockInstant) -> CallbackError? {
+        if idByKey[key] != nil {
+            return CallbackError(.replayed, "an attempt with this record's state is already pending: a record is restored once")
+        }
+        if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
+            let error = tombstone.ending.error
+            return CallbackError(error.reason, "this record's attempt already ended in this process: " + error.detail)
+        }
+        return nil
     }
 
     /// A stateful callback: find the attempt by state, compare in constant time, consume it.
@@ -106,13 +128,23 @@ struct AttemptBook: ~Copyable {
     /// redirect URIs are the mix-up defence of RFC 9700 §4.4.2 (an authorization response for
     /// one authorization server arriving at the redirect URI of another), so a response must
     /// never cross from one route to another's login.
-    mutating func claim(key: StateKey, state: String, routeIndex: Int, now: ClockInstant) -> Claim {
+    ///
+    /// A callback read as a login never claims a logout, and the reverse (`logout`): the
+    /// other kind's attempt is left pending, and the callback is `unknown_state`.
+    mutating func claim(key: StateKey, state: String, routeIndex: Int, logout: Bool,
+                        now: ClockInstant) -> Claim {
         guard let id = idByKey[key], let pending = pendingByID[id],
               constantTimeEquals(state, pending.attempt.state) else {
-            if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
+            if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt, tombstone.isLogout == logout {
                 return .rejected(tombstone.ending.error)
             }
-            return .rejected(CallbackError(.unknownState, "no login in progress has this state"))
+            return .rejected(CallbackError(.unknownState, logout ? "no logout in progress has this state"
+                                                                 : "no login in progress has this state"))
+        }
+        guard pending.attempt.isLogout == logout else {
+            return .rejected(CallbackError(.unknownState, logout
+                ? "no logout in progress has this state: it belongs to a login in progress, which a logout callback never ends"
+                : "no login in progress has this state: it belongs to a logout in progress, which a login callback never ends"))
         }
         guard pending.routeIndex == routeIndex else {
             return .rejected(CallbackError(.unknownState,
@@ -128,6 +160,15 @@ struct AttemptBook: ~Copyable {
                 return .rejected(last.ending.error)
             }
             return .rejected(CallbackError(.unknownState, "no login is in progress on this route"))
+        }
+        return consume(pending, now: now)
+    }
+
+    /// A logout callback without state on a route that accepts one: the route's pending
+    /// logout takes it.
+    mutating func claimUnboundLogout(routeIndex: Int, now: ClockInstant) -> Claim {
+        guard let id = unboundLogoutPending[routeIndex], let pending = pendingByID[id] else {
+            return .rejected(CallbackError(.unknownState, "no logout is in progress on this route"))
         }
         return consume(pending, now: now)
     }
@@ -159,8 +200,10 @@ struct AttemptBook: ~Copyable {
         pendingByID[attempt.id] = nil
         idByKey[pending.key] = nil
         if pending.stateless { statelessPending[pending.routeIndex] = nil }
+        if pending.unboundLogout { unboundLogoutPending[pending.routeIndex] = nil }
         let lifetime = Duration.nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)
-        let tombstone = Tombstone(ending: ending, forgetAt: max(now, attempt.expiresAt).advanced(by: lifetime))
+        let tombstone = Tombstone(ending: ending, forgetAt: max(now, attempt.expiresAt).advanced(by: lifetime),
+                                  isLogout: attempt.isLogout)
         tombstonesByKey[pending.key] = tombstone
         tombstonesByID[attempt.id] = tombstone
         if pending.stateless { statelessLastEnding[pending.routeIndex] = tombstone }

@@ -49,7 +49,7 @@ public final class CallbackRouter: Sendable {
         Self.resumeExpired(book.withLock { $0.sweep(now: now) })
     }
 
-    private static func resumeExpired(_ waiters: [AttemptBook.Continuation]) {
+    static func resumeExpired(_ waiters: [AttemptBook.Continuation]) {
         for waiter in waiters {
             waiter.resume(returning: .failure(AttemptBook.Ending.expired.error))
         }
@@ -63,26 +63,55 @@ public final class CallbackRouter: Sendable {
     /// no state (Prelude, Zephr, Ory) and another attempt is already pending there
     /// ("another login is already in progress"), or when too many attempts are pending.
     public func begin(on routeID: RouteID, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        let index = try routeIndex(of: routeID)
+        let route = routes[index]
+        let lifetime = lifetime ?? route.attemptLifetime
+        let now = clock.now(), wallNow = clock.wallClockNanoseconds()
+        let secrets = AttemptSecrets()
+        return try register(routeIndex: index, purpose: .login) { id in
+            LoginAttempt(
+                id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
+                redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
+                createdAt: now, expiresAt: now.advanced(by: lifetime), isLogout: false,
+                expiresAtWallClock: wallNow &+ lifetime.nanosecondsSaturated)
+        }
+    }
+
+    func routeIndex(of routeID: RouteID) throws(CallbackError) -> Int {
         guard let index = routes.firstIndex(where: { $0.id == routeID }) else {
             throw CallbackError(.noRoute, "no route is named '\(routeID)'")
         }
+        return index
+    }
+
+    /// Registers the attempt `make` builds from a fresh id, under the lock, after the
+    /// checks every attempt passes: the pending limit, one login per stateless route, one
+    /// logout per route that accepts logouts without state, and (`restoring`) no attempt
+    /// with the same state pending or ended here.
+    func register(routeIndex index: Int, purpose: AttemptPurpose, restoring: StateKey? = nil,
+                  _ make: (UInt64) -> LoginAttempt) throws(CallbackError) -> LoginAttempt {
         let route = routes[index]
         let now = clock.now()
-        let secrets = AttemptSecrets()
+        let stateless = purpose == .login && route.isStateless
+        let unboundLogout = purpose == .logout && route.acceptsLogoutWithoutState
         let (result, expired) = book.withLock { book -> (Result<LoginAttempt, CallbackError>, [AttemptBook.Continuation]) in
             let expired = book.sweep(now: now)
+            if let key = restoring, let refusal = book.refusalToRestore(key: key, now: now) {
+                return (.failure(refusal), expired)
+            }
             guard book.pendingCount < maxPendingAttempts else {
                 return (.failure(CallbackError(.conflict, "too many logins are in progress (\(maxPendingAttempts)); try again later")), expired)
             }
-            if route.isStateless, book.statelessPending[index] != nil {
+            if stateless, book.statelessPending[index] != nil {
                 return (.failure(CallbackError(.conflict, "another login is already in progress on route '\(route.id)'")), expired)
             }
+            if unboundLogout, book.unboundLogoutPending[index] != nil {
+                return (.failure(CallbackError(.conflict,
+                                               "another logout is already in progress on route '\(route.id)', which accepts logouts without state")), expired)
+            }
             book.nextID += 1
-            let attempt = LoginAttempt(
-                id: book.nextID, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
-                redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
-                createdAt: now, expiresAt: now.advanced(by: lifetime ?? route.attemptLifetime))
-            book.insert(attempt, routeIndex: index, stateless: route.isStateless)
+            let attempt = make(book.nextID)
+            book.insert(attempt, routeIndex: index, stateless: stateless, unboundLogout: unboundLogout)
             return (.success(attempt), expired)
         }
         Self.resumeExpired(expired)
@@ -131,7 +160,14 @@ public final class CallbackRouter: Sendable {
     public func handle(_ url: CallbackURL) throws(CallbackError) -> Delivery {
         defer { sweepExpired() }
         let (routeIndex, route) = try findRoute(for: url)
-        let outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
+        let outcome: CallbackOutcome
+        do {
+            outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
+        } catch where error.reason == .missingParameter || error.reason == .parametersInQuery {
+            // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
+            // whose state comes in the query even on a route whose logins answer in the fragment.
+            return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error)
+        }
         if outcome.isUnbound {
             // A provider error without the app's state (a route profile let it through):
             // anyone can send one, so it reaches no attempt and ends none.
@@ -154,7 +190,7 @@ public final class CallbackRouter: Sendable {
         // Claim, decide and (when nobody is there to receive it) keep the result in one
         // critical section, so a waiter arriving meanwhile can never miss it.
         let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
-            let claim = key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, now: now) }
+            let claim = key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, logout: false, now: now) }
                 ?? book.claimStateless(routeIndex: routeIndex, now: now)
             switch claim {
             case .rejected(let error):

@@ -44,16 +44,29 @@ public struct Route: Sendable {
     public let attemptLifetime: Duration
     /// The provider quirks this route accepts (``ProviderProfile``); none by default.
     public let profiles: [ProviderProfile]
+    /// Whether a logout callback without `state` completes the route's pending logout
+    /// (Auth0's `/v2/logout` `returnTo` echoes none). Such a callback is delivered as
+    /// ``OutcomeKind/logoutComplete`` marked ``CallbackOutcome/isUnbound``: anyone can send
+    /// it, so it says only that *a* browser came back. At most one logout may then be
+    /// pending on the route (a second is `conflict`). Default false: a logout callback
+    /// must carry the state of the logout it answers.
+    public let acceptsLogoutWithoutState: Bool
     let handler: CallbackHandler?
+    let logoutHandler: CallbackHandler?
 
-    /// Describes a route; ``RouterBuilder`` validates it with the others when it builds the
+    /// Describes a route; `handler` receives its login callbacks and `logoutHandler` its
+    /// logout callbacks (`logout_complete`), each only when no task awaits the attempt.
+    /// ``RouterBuilder`` validates it with the others when it builds the
     /// router (overlapping redirect URIs, duplicate ids, `auto`, `requireIssuer` without an
     /// issuer are `invalid_configuration`).
     public init(_ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
                 requireIssuer: Bool = false, responseMode: ResponseMode = .query,
                 attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
-                handler: CallbackHandler? = nil) {
+                acceptsLogoutWithoutState: Bool = false,
+                handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil) {
         self.profiles = profiles
+        self.acceptsLogoutWithoutState = acceptsLogoutWithoutState
+        self.logoutHandler = logoutHandler
         self.id = id
         self.redirectURI = redirectURI
         self.dialect = dialect

@@ -1,0 +1,139 @@
+// fuzz-restore: arbitrary sealed-attempt records go to `CallbackRouter.restore`, on a fresh
+// router with a stateful OAuth route, a stateless Prelude route and a route that accepts
+// logouts without state, its clock at the calendar time the seeds were sealed at.
+//
+// Input: byte 0 is the mode; the rest is the record's text. Mode bit 0 set: the harness
+// appends a correct `check` line (the first 16 bytes of SHA-256 over the text), so that
+// mutations reach the field parser instead of stopping at the checksum.
+//
+// Checked on every input (a violation traps; libFuzzer keeps the reproducer):
+// - `restore` answers exactly once: an attempt, or a `CallbackError` whose reason is one
+//   of too_long, invalid_record, no_route, attempt_expired, replayed, cancelled, timeout,
+//   conflict; never a crash or a trap;
+// - a refusal's detail shows none of the record's secret values (state, code-verifier,
+//   nonce: neither their base64url text nor, when 8 bytes or longer, their decoded text).
+//   A value may equal words of the fixed text ("route"), so a detail containing one is a
+//   leak only when the same record with every secret value blinded (each byte 'x', the
+//   check recomputed in mode 1) is refused with a detail that does not contain it;
+// - a restored attempt is pending (pendingCount 1), on the route the record names, and is
+//   restored once: the same record again, and the attempt re-sealed, are both `replayed`;
+// - printer/parser: the re-sealed attempt restores on another fresh router to an attempt
+//   with the same purpose, route, state, verifier and nonce;
+// - on the OAuth route the restored attempt takes exactly one callback carrying its state
+//   (`code` for a login, nothing for a logout); the second is `replayed`.
+import CallbackRouter
+import FuzzSupport
+
+let allowedReasons: Set<ReasonCode> = [
+    .tooLong, .invalidRecord, .noRoute, .attemptExpired, .replayed, .cancelled, .timeout, .conflict,
+]
+
+func makeRouter() -> CallbackRouter {
+    var builder = RouterBuilder()
+    do {
+        builder.add(Route("op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
+                          issuer: "https://op.example.com"))
+        builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
+                          dialect: .prelude))
+        builder.add(Route("auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
+                          acceptsLogoutWithoutState: true))
+        return try builder.build(clock: ManualAttemptClock())
+    } catch {
+        fatalError("the fixture router does not build: \(error)")
+    }
+}
+
+/// The values of the secret lines, as written and decoded, to look for in details.
+func secrets(in text: String) -> [String] {
+    var found: [String] = []
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, ["state", "code-verifier", "nonce"].contains(String(parts[0])) else { continue }
+        let value = String(parts[1])
+        if value.utf8.count >= 4 { found.append(value) }
+        if let bytes = Base64URL.decode(value), bytes.count >= 8 { found.append(String(decoding: bytes, as: UTF8.self)) }
+    }
+    return found
+}
+
+/// The record with every secret line's value replaced by as many 'x'.
+func blinded(_ body: String) -> String {
+    var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    for index in lines.indices {
+        for name in ["state ", "code-verifier ", "nonce "] where lines[index].hasPrefix(name) {
+            lines[index] = name + String(repeating: "x", count: lines[index].utf8.count - name.utf8.count)
+        }
+    }
+    return lines.joined(separator: "\n")
+}
+
+func withCheck(_ body: String, mode: UInt8) -> String {
+    mode & 1 == 1 ? body + "check " + Base64URL.encode(SHA256.hash(body.utf8).prefix(16)) + "\n" : body
+}
+
+func refusalDetail(_ text: String) -> String? {
+    do { try makeRouter().restore(text); return nil } catch { return error.detail }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRestore(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size >= 1 else { return 0 }
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let body = String(decoding: input[1...], as: UTF8.self)
+    let text = withCheck(body, mode: input[0])
+    let router = makeRouter()
+    let restored: LoginAttempt
+    do {
+        restored = try router.restore(text)
+    } catch {
+        check(allowedReasons.contains(error.reason), "restore refused with \(error.reason)")
+        let shown = secrets(in: text).filter { error.detail.contains($0) }
+        if !shown.isEmpty {
+            let other = refusalDetail(withCheck(blinded(body), mode: input[0])) ?? ""
+            for secret in shown {
+                check(other.contains(secret), "a refusal's detail shows a secret: \(error.reason)")
+            }
+        }
+        return 0
+    }
+
+    check(router.pendingCount == 1, "a restored attempt is not the one pending attempt")
+    check(router.routeIDs.contains(restored.route), "restored on a route the router does not have")
+    for again in [SealedAttempt(text), restored.sealed()] {
+        do {
+            try router.restore(again)
+            check(false, "a record was restored twice")
+        } catch {
+            check(error.reason == .replayed, "a second restore is \(error.reason), not replayed")
+        }
+    }
+
+    do {
+        let other = try makeRouter().restore(restored.sealed())
+        check(other.purpose == restored.purpose && other.route == restored.route && other.state == restored.state
+              && other.pkce == restored.pkce && other.nonce == restored.nonce, "the re-sealed attempt restores differently")
+    } catch {
+        check(false, "the re-sealed attempt does not restore: \(error.reason)")
+    }
+
+    guard restored.route == "op" else { return 0 }
+    let state = PercentEncoding.encode(restored.state)
+    let url = restored.purpose == .login
+        ? "com.example.app:/oauth2redirect?code=c&state=" + state
+        : "com.example.app:/oauth2redirect?state=" + state
+    do {
+        let delivery = try router.handle(url)
+        check(delivery.attempt == restored, "the callback reached another attempt")
+        check(delivery.outcome.kind == (restored.purpose == .login ? .authorizationCode : .logoutComplete),
+              "a \(restored.purpose) callback read as \(delivery.outcome.kind)")
+    } catch {
+        check(false, "the restored attempt's callback was refused: \(error.reason)")
+    }
+    do {
+        try router.handle(url)
+        check(false, "a callback was delivered twice")
+    } catch {
+        check(error.reason == .replayed, "a second callback is \(error.reason), not replayed")
+    }
+    return 0
+}

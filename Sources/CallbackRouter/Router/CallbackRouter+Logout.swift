@@ -1,0 +1,130 @@
+/// A logout the app started (OpenID Connect RP-Initiated Logout 1.0): the end-session
+/// request to open in the browser, and the pending attempt its callback completes.
+///
+/// Made by ``CallbackRouter/beginLogout(on:endSessionEndpoint:idTokenHint:clientID:logoutHint:uiLocales:extraParameters:style:lifetime:)``.
+/// Await it with ``CallbackRouter/callback(for:timeout:)-(LogoutAttempt,_)``, cancel it
+/// with ``CallbackRouter/cancel(_:)-(LogoutAttempt)``, seal it like a login
+/// (`logout.attempt.sealed()`). `description` shows no state and no `id_token_hint`.
+public struct LogoutAttempt: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The pending attempt (``LoginAttempt/purpose`` is ``AttemptPurpose/logout``): its
+    /// state is the one sent; its PKCE pair and nonce are not used.
+    public let attempt: LoginAttempt
+    /// The end-session request; its URL carries the `id_token_hint`, a secret.
+    public let request: EndSessionRequest
+    /// The URL to open in the browser (``EndSessionRequest/url``).
+    public var url: String { request.url }
+    /// The route whose redirect URI is the post-logout redirect URI.
+    public var route: RouteID { attempt.route }
+
+    /// The same logout when the attempts are the same.
+    public static func == (a: LogoutAttempt, b: LogoutAttempt) -> Bool { a.attempt == b.attempt }
+    /// Hashes the attempt's id, never a secret.
+    public func hash(into hasher: inout Hasher) { hasher.combine(attempt) }
+    /// The attempt and the request, both redacted.
+    public var description: String { "LogoutAttempt(\(attempt), \(request))" }
+    /// The same redacted text as `description`.
+    public var debugDescription: String { description }
+    /// `dump()` shows the redacted description only.
+    public var customMirror: Mirror { Mirror(self, children: ["logout": description], displayStyle: .struct) }
+}
+
+extension CallbackRouter {
+    // MARK: Logout
+
+    /// Starts a logout on a route (OpenID Connect RP-Initiated Logout 1.0 §2): builds the
+    /// end-session request whose `post_logout_redirect_uri` is the route's redirect URI and
+    /// whose `state` is fresh (256 random bits), and registers a pending logout attempt.
+    ///
+    /// Its callback (the provider sends the browser back with the same state) is matched by
+    /// state in constant time and delivered once as ``OutcomeKind/logoutComplete``, to the
+    /// task awaiting it, else the route's `logoutHandler`, else kept for
+    /// ``callback(for:timeout:)-(LogoutAttempt,_)``. A second callback is `replayed`, a
+    /// late one `attempt_expired`; ``cancel(_:)-(LogoutAttempt)`` and timeouts work as for
+    /// logins. A login's callback never completes a logout, nor a logout's a login.
+    ///
+    /// - Parameters:
+    ///   - idTokenHint: the ID token the provider issued at login (recommended: without it
+    ///     most providers ask the user to confirm, and a redirect needs `clientID`).
+    ///   - style: ``EndSessionRequest/Style/auth0ReturnTo`` for Auth0's `/v2/logout`,
+    ///     which returns no state: the route must set `acceptsLogoutWithoutState`.
+    /// - Throws: `no_route` for an unknown route id; `invalid_configuration` for a bad
+    ///   request (see ``EndSessionRequest``); `conflict` when too many attempts are pending,
+    ///   or when the route accepts logouts without state and one is already pending.
+    public func beginLogout(on routeID: RouteID, endSessionEndpoint: String, idTokenHint: String? = nil,
+                            clientID: String? = nil, logoutHint: String? = nil, uiLocales: String? = nil,
+                            extraParameters: [(String, String)] = [], style: EndSessionRequest.Style = .rpInitiated,
+                            lifetime: Duration? = nil) throws(CallbackError) -> LogoutAttempt {
+        let index = try routeIndex(of: routeID)
+        let route = routes[index]
+        if style == .auth0ReturnTo && !route.acceptsLogoutWithoutState {
+            throw CallbackError(.invalidConfiguration,
+                                "Auth0's returnTo logout sends no state back, and route '\(route.id)' does not accept logouts without state (acceptsLogoutWithoutState)")
+        }
+        let secrets = AttemptSecrets()
+        let request = try EndSessionRequest(
+            endpoint: endSessionEndpoint, postLogoutRedirectURI: route.redirectURI.url.string,
+            state: style == .rpInitiated ? secrets.state : nil, idTokenHint: idTokenHint, clientID: clientID,
+            logoutHint: logoutHint, uiLocales: uiLocales, extraParameters: extraParameters, style: style)
+        let lifetime = lifetime ?? route.attemptLifetime
+        let now = clock.now(), wallNow = clock.wallClockNanoseconds()
+        let attempt = try register(routeIndex: index, purpose: .logout) { id in
+            LoginAttempt(
+                id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
+                redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
+                createdAt: now, expiresAt: now.advanced(by: lifetime), isLogout: true,
+                expiresAtWallClock: wallNow &+ lifetime.nanosecondsSaturated)
+        }
+        return LogoutAttempt(attempt: attempt, request: request)
+    }
+
+    /// Waits for the logout's callback: ``callback(for:timeout:)-(LoginAttempt,_)`` on its attempt.
+    public func callback(for logout: LogoutAttempt, timeout: Duration) async throws(CallbackError) -> Delivery {
+        try await callback(for: logout.attempt, timeout: timeout)
+    }
+
+    /// Cancels a pending logout: a later callback for it is `cancelled`.
+    public func cancel(_ logout: LogoutAttempt) { cancel(logout.attempt) }
+
+    /// A callback the login reading refused with `missing_parameter` (or, on a fragment
+    /// route, `parameters_in_query`): when it is shaped like
+    /// the end of a logout and a pending logout on this route has its state (or, on a route
+    /// that accepts logouts without state, has none), that logout takes it. Otherwise the
+    /// login reading's refusal stands, so a callback that answers no logout is refused
+    /// exactly as before logouts existed.
+    func handleLogout(_ url: CallbackURL, routeIndex: Int, route: Route,
+                      loginError: CallbackError) throws(CallbackError) -> Delivery {
+        guard let outcome = try CallbackClassifier.classifyLogout(url, dialect: route.dialect, profiles: route.profiles,
+                                                                  allowingNoState: route.acceptsLogoutWithoutState)
+        else { throw loginError }
+        let now = clock.now()
+        let state = outcome.state
+        let key = state.map(StateKey.init)
+        let keepIfUnreceived = route.logoutHandler == nil
+        let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
+            let claim = key.map { book.claim(key: $0, state: state ?? "", routeIndex: routeIndex, logout: true, now: now) }
+                ?? book.claimUnboundLogout(routeIndex: routeIndex, now: now)
+            switch claim {
+            case .rejected(let error):
+                return (.failure(error), nil)
+            case let .claimed(attempt, receiver, expiredError):
+                let result: Result<Delivery, CallbackError> = expiredError.map { .failure($0) }
+                    ?? .success(Delivery(outcome: outcome, attempt: attempt))
+                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
+                return (result, receiver)
+            }
+        }
+        switch receiver {
+        case .waiter(let continuation)?:
+            continuation.resume(returning: result)
+        case .none?:
+            route.logoutHandler?(result)
+        case nil:
+            if case .failure(let error) = result, error.reason == .unknownState {
+                // Answers no logout: the login reading's refusal, which says what is missing.
+                throw CallbackError(loginError.reason, at: loginError.offset,
+                                    loginError.detail + "; nor does it end a logout in progress (\(error.detail))")
+            }
+        }
+        return try result.get()
+    }
+}
