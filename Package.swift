@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
         .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
         .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
+        // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
+        .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
         // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
         .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
@@ -29,8 +31,10 @@ let package = Package(
         .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
         // The only module that imports Foundation.
         .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        // The loopback receiver as a library: typed, async, no Foundation.
+        .target(name: "CallbackLoopback", dependencies: ["CallbackRouter"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process.
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback"], swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
         // Benchmarks: ours against Foundation in one release-mode run (swift run -c release callback-bench).
@@ -46,7 +50,8 @@ let package = Package(
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
+        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

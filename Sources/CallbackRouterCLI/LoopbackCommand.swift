@@ -7,6 +7,7 @@ import Darwin
 private let systemRead = Darwin.read
 private let systemWrite = Darwin.write
 #endif
+import CallbackLoopback
 import CallbackRouter
 
 /// `callback-router loopback`: the RFC 8252 §7.3 receiver on 127.0.0.1.
@@ -89,61 +90,47 @@ enum LoopbackCommand: Command {
         guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
             return exit
         }
-        let configuration: LoopbackConfiguration
-        let settings: LoopbackValidation.Settings
+        let configuration: LoopbackReceiver.Configuration
+        let timeout: Duration
+        var expectations: LoopbackExpectations
         let redirectURIFile: String?
         let timeoutText: String
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            (configuration, timeoutText) = try readConfiguration(args)
-            settings = try readSettings(args)
+            (configuration, timeout, timeoutText) = try readConfiguration(args)
+            expectations = try readSettings(args)
             redirectURIFile = try args.single("redirect-uri-file")
             if redirectURIFile?.isEmpty == true { throw Arguments.UsageError(description: "--redirect-uri-file needs a path") }
         } catch {
             return usageError(error.description, context: context)
         }
 
-        let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
-        let server: LoopbackServer
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let receiver: LoopbackReceiver
         do {
-            server = try LoopbackServer(configuration: configuration)
+            receiver = try LoopbackReceiver(configuration)
         } catch {
-            context.printError("\(name): cannot listen on \(configuration.address.uriHost) port \(configuration.port): \(error)")
+            context.printError("\(name): \(error.detail)")
             switch error.code {
-            case EADDRINUSE: return ExitCode.tryAgain
-            case EACCES, EPERM: return ExitCode.permission
+            case .addressInUse: return ExitCode.tryAgain
+            case .permissionDenied: return ExitCode.permission
+            case .invalidConfiguration: return ExitCode.usage
             default: return ExitCode.unavailable
             }
         }
-        let validation: LoopbackValidation
-        do {
-            validation = try LoopbackValidation(settings, redirectURI: server.redirectURI)
-        } catch {
-            // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
-            context.printError("\(name): the redirect URI is refused: \(error.detail)")
-            return ExitCode.usage
-        }
 
         if let redirectURIFile {
-            if let failure = writeAtomically(server.redirectURI + "\n", to: redirectURIFile) {
+            if let failure = writeAtomically(receiver.redirectURI + "\n", to: redirectURIFile) {
                 context.printError("\(name): cannot write --redirect-uri-file: \(failure)")
                 return ExitCode.usage
             }
         }
-        context.printJSON(.object([("redirect_uri", .string(server.redirectURI))]))
+        context.printJSON(.object([("redirect_uri", .string(receiver.redirectURI))]))
 
-        var validated = validation
         if args.has("state-from-stdin") {
             switch readStateLine(from: context.standardInput, until: deadline) {
             case .success(let state):
-                do {
-                    var withState = settings
-                    withState.expectedState = state
-                    validated = try LoopbackValidation(withState, redirectURI: server.redirectURI)
-                } catch {
-                    context.printError("\(name): the redirect URI is refused: \(error.detail)")
-                    return ExitCode.usage
-                }
+                expectations.state = state
             case .failure(.timedOut):
                 context.printJSON(rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
                 return ExitCode.tryAgain
@@ -153,24 +140,37 @@ enum LoopbackCommand: Command {
             }
         }
 
-        let result = server.run(validation: validated, until: deadline) { line in context.printError("\(name): \(line)") }
+        let result: LoopbackWaitResult
+        do {
+            result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+        } catch {
+            // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
+            context.printError("\(name): the redirect URI is refused: \(error.detail)")
+            return ExitCode.usage
+        }
         switch result {
-        case .finished(let evaluation):
-            context.printJSON(evaluation.json)
-            return evaluation.exitCode
+        case .callback(.success(let outcome)):
+            context.printJSON(ParseCommand.outcomeJSON(outcome))
+            return ParseCommand.exitCode(for: outcome)
+        case .callback(.failure(let error)):
+            context.printJSON(ParseCommand.rejectionJSON(error))
+            return ParseCommand.exitCode(for: error)
         case .timedOut(let ignored):
             let extra = ignored == 0 ? "" : " (\(ignored) request\(ignored == 1 ? "" : "s") to the callback path ignored)"
             context.printJSON(rejectionJSON(reason: .timeout,
                                             detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
                                             offset: nil))
             return ExitCode.tryAgain
+        case .stopped:
+            context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil))
+            return ExitCode.tryAgain
         }
     }
 
-    static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackConfiguration, String) {
-        var configuration = LoopbackConfiguration()
-        configuration.address = args.has("ipv6") ? .ipv6 : .ipv4
-        configuration.port = try args.integer("port", in: 0 ... 65535) ?? 0
+    static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackReceiver.Configuration, Duration, String) {
+        var configuration = LoopbackReceiver.Configuration()
+        configuration.host = args.has("ipv6") ? .ipv6 : .ipv4
+        if let port = try args.integer("port", in: 0 ... 65535) { configuration.ports = [port] }
         if let path = try args.single("path") {
             guard isValidPath(path) else {
                 throw Arguments.UsageError(description: "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
@@ -181,12 +181,11 @@ enum LoopbackCommand: Command {
         guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
             throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
         }
-        configuration.timeout = .seconds(seconds)
-        return (configuration, timeoutText)
+        return (configuration, .seconds(seconds), timeoutText)
     }
 
-    static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackValidation.Settings {
-        var settings = LoopbackValidation.Settings()
+    static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackExpectations {
+        var settings = LoopbackExpectations()
         let state = try args.single("state")
         let choices = (state == nil ? 0 : 1) + (args.has("no-state") ? 1 : 0) + (args.has("state-from-stdin") ? 1 : 0)
         switch (state, choices) {
@@ -199,7 +198,7 @@ enum LoopbackCommand: Command {
         default:
             break
         }
-        settings.expectedState = state
+        settings.state = state
         settings.dialect = try OptionValues.dialect.read(args)
         settings.issuer = try args.single("issuer")
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
@@ -241,7 +240,7 @@ enum LoopbackCommand: Command {
         var chunk = [UInt8](repeating: 0, count: 512)
         while true {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, LoopbackServer.milliseconds(until: deadline, now: .now))
+            let ready = poll(&descriptor, 1, pollMilliseconds(until: deadline))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(errno))
@@ -269,12 +268,17 @@ enum LoopbackCommand: Command {
         return .success(state)
     }
 
-    /// A path the URL parser reads back unchanged, with no query or fragment.
-    static func isValidPath(_ path: String) -> Bool {
-        guard path.hasPrefix("/"), path.utf8.count <= 1024,
-              let url = try? CallbackURL(parsing: "http://127.0.0.1" + path) else { return false }
-        return url.path == path && url.query == nil && url.fragment == nil
+    /// Milliseconds from now to `instant`, rounded up, for `poll`.
+    static func pollMilliseconds(until instant: ContinuousClock.Instant) -> Int32 {
+        let now = ContinuousClock.now
+        guard instant > now else { return 0 }
+        let (seconds, attoseconds) = now.duration(to: instant).components
+        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: total)
     }
+
+    /// A path the URL parser reads back unchanged, with no query or fragment.
+    static func isValidPath(_ path: String) -> Bool { LoopbackReceiver.isValidPath(path) }
 
     /// Writes `text` to a temporary file next to `path`, then renames it over `path`, so a
     /// reader never sees a partial redirect URI. Returns a description of the failure,

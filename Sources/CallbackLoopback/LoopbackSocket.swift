@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+private let systemWrite = Glibc.write
 private let systemListen = Glibc.listen
 private let systemAccept = Glibc.accept
 /// SOCK_STREAM is an enum in glibc's headers; close-on-exec and non-blocking come with it.
@@ -9,6 +10,7 @@ private let noSignalFlag = Int32(MSG_NOSIGNAL)
 private func configureNewSocket(_ fd: Int32) -> Bool { true }
 #elseif canImport(Darwin)
 import Darwin
+private let systemWrite = Darwin.write
 private let systemListen = Darwin.listen
 private let systemAccept = Darwin.accept
 /// Darwin has no SOCK_CLOEXEC, SOCK_NONBLOCK or MSG_NOSIGNAL: configureNewSocket sets
@@ -188,5 +190,27 @@ enum LoopbackSocket {
         }
         if sent >= 0 { return .transferred(sent) }
         return failure == EAGAIN || failure == EWOULDBLOCK ? .wouldBlock : .closed
+    }
+
+    /// A pipe whose read end the loop polls and whose write end ``signal(_:)`` writes to:
+    /// both ends non-blocking and close-on-exec.
+    static func makeWakeupPipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for fd in ends {
+            let flags = fcntl(fd, F_GETFL)
+            guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0, flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+                close(ends[0])
+                close(ends[1])
+                return nil
+            }
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Writes one byte to a wake-up pipe. A full pipe already holds a wake-up: nothing lost.
+    static func signal(_ fd: Int32) {
+        var byte: UInt8 = 1
+        while systemWrite(fd, &byte, 1) < 0 && errno == EINTR {}
     }
 }

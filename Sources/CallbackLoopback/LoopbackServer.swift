@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackRouter
 
 /// How the receiver listens and how long it waits.
 struct LoopbackConfiguration: Sendable {
@@ -30,7 +31,29 @@ enum LoopbackResult: Sendable {
     case finished(LoopbackEvaluation)
     /// The deadline passed; `ignored` requests reached the callback path without ending it.
     case timedOut(ignored: Int)
+    /// ``LoopbackServer/requestStop()`` ended the wait (task cancellation, or the router
+    /// delivered the callback to its waiter).
+    case stopped(ignored: Int)
 }
+
+/// What the receiver makes of one callback request.
+struct LoopbackJudgement: Sendable {
+    enum Disposition: Sendable, Equatable {
+        /// This callback ends the wait: it is the result.
+        case endsWait
+        /// Accepted and answered with its page, but the wait is ended by someone else (the
+        /// router's waiter), through ``LoopbackServer/requestStop()``.
+        case accepted
+        /// Not this login's: answered, and the wait goes on.
+        case ignored
+    }
+
+    var evaluation: LoopbackEvaluation
+    var disposition: Disposition
+}
+
+/// Decides what one callback URL means; called on the server's thread.
+typealias LoopbackJudge = @Sendable (_ callbackURL: String) -> LoopbackJudgement
 
 /// The RFC 8252 §7.3 receiver: one listening socket on a loopback address and a
 /// single-threaded `poll` loop that serves every connection at once.
@@ -38,11 +61,18 @@ enum LoopbackResult: Sendable {
 /// Concurrency without threads: each connection is a non-blocking descriptor with its
 /// own buffer and deadline, so a preconnected socket that never speaks, a peer that
 /// trickles one byte a second, or junk cannot delay the browser's real request.
-final class LoopbackServer {
+///
+/// `@unchecked Sendable`: ``run(judge:until:log:)`` owns the mutable state and runs on one
+/// thread at a time (a second concurrent run is refused); from other threads only
+/// ``requestStop()`` is called, which writes one byte to a pipe the loop polls.
+final class LoopbackServer: @unchecked Sendable {
     let configuration: LoopbackConfiguration
     /// The port actually bound.
     let port: Int
     private var listener: Int32
+    /// The self-pipe that wakes the loop for ``requestStop()``: [read end, write end].
+    private let wakeup: (read: Int32, write: Int32)
+    private let running = Locked(false)
 
     /// `http://127.0.0.1:PORT/path`: the IP literal actually bound, the port actually bound.
     var redirectURI: String { "http://\(authority)\(configuration.path)" }
@@ -53,11 +83,29 @@ final class LoopbackServer {
     init(configuration: LoopbackConfiguration) throws(SocketError) {
         self.configuration = configuration
         let (fd, port) = try LoopbackSocket.listen(on: configuration.address, port: configuration.port)
+        guard let wakeup = LoopbackSocket.makeWakeupPipe() else {
+            let failure = SocketError("pipe")
+            close(fd)
+            throw failure
+        }
         self.listener = fd
         self.port = port
+        self.wakeup = wakeup
     }
 
-    deinit { if listener >= 0 { close(listener) } }
+    deinit {
+        if listener >= 0 { close(listener) }
+        close(wakeup.read)
+        close(wakeup.write)
+    }
+
+    /// Ends a wait in progress from any thread: the listening socket is closed at once, a
+    /// page being sent is finished (within the linger timeout), and ``run(judge:until:log:)``
+    /// returns ``LoopbackResult/stopped(ignored:)`` unless a callback already ended it. A
+    /// stop requested before the run starts ends it as soon as it starts.
+    func requestStop() {
+        LoopbackSocket.signal(wakeup.write)
+    }
 
     private func stopListening() {
         if listener >= 0 { close(listener) }
@@ -75,9 +123,24 @@ final class LoopbackServer {
         var ignoredReason: String?
         /// One line for stderr, free of secrets (no query, no foreign path).
         var log: String?
+        /// Accepted without ending the wait here (the router's waiter ends it): the page
+        /// must still be sent in full before a stop closes the connection.
+        var accepted = false
     }
 
     func decide(_ head: HTTPRequestHead, validation: LoopbackValidation) -> Decision {
+        decide(head, judge: Self.judge(validation))
+    }
+
+    /// The judge of a wait with the receiver's own validation (no router).
+    static func judge(_ validation: LoopbackValidation) -> LoopbackJudge {
+        { url in
+            let evaluation = validation.evaluate(callbackURL: url)
+            return LoopbackJudgement(evaluation: evaluation, disposition: validation.endsWait(evaluation) ? .endsWait : .ignored)
+        }
+    }
+
+    func decide(_ head: HTTPRequestHead, judge: LoopbackJudge) -> Decision {
         // Host first: a page on another origin that reaches us through DNS rebinding
         // learns nothing, not even which paths exist.
         let hosts = head.values(of: "host")
@@ -129,30 +192,27 @@ final class LoopbackServer {
                             log: "answered 405 to a method other than GET, HEAD or OPTIONS on the callback path")
         }
 
-        let evaluation = validation.evaluate(callbackURL: "http://\(authority)\(head.target)")
-        if endsWait(evaluation, validation: validation) {
+        let judgement = judge("http://\(authority)\(head.target)")
+        let evaluation = judgement.evaluation
+        if judgement.disposition != .ignored {
+            let ends = judgement.disposition == .endsWait
+            var decision: Decision
             switch evaluation.kind {
             case .success:
-                return Decision(response: LoopbackResponse(status: .ok, page: .success), verdict: evaluation)
+                decision = Decision(response: LoopbackResponse(status: .ok, page: .success))
             case .providerFailure:
                 let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
-                return Decision(response: LoopbackResponse(status: .ok, page: .providerError(code: code)), verdict: evaluation)
+                decision = Decision(response: LoopbackResponse(status: .ok, page: .providerError(code: code)))
             case .rejected:
-                return Decision(response: LoopbackResponse(status: .badRequest, page: .rejected), verdict: evaluation,
-                                log: "refused the callback for this login: \(reasonOf(evaluation))")
+                decision = Decision(response: LoopbackResponse(status: .badRequest, page: .rejected),
+                                    log: "refused the callback for this login: \(reasonOf(evaluation))")
             }
+            if ends { decision.verdict = evaluation } else { decision.accepted = true }
+            return decision
         }
         let reason = reasonOf(evaluation)
         return Decision(response: LoopbackResponse(status: .badRequest, page: .ignored), ignoredReason: reason,
                         log: "ignored a callback that does not belong to this login (\(reason)); still waiting")
-    }
-
-    /// Only a callback proven to answer this login ends the wait: one carrying the expected
-    /// state (whatever validation concluded: with the right state even a refusal is the
-    /// provider's final word), or, when no state is expected, a valid callback.
-    func endsWait(_ evaluation: LoopbackEvaluation, validation: LoopbackValidation) -> Bool {
-        if validation.expectedState != nil { return evaluation.carriesExpectedState }
-        return evaluation.kind != .rejected
     }
 
     private func reasonOf(_ evaluation: LoopbackEvaluation) -> String {
@@ -190,11 +250,25 @@ final class LoopbackServer {
     /// `deadline` defaults to ``LoopbackConfiguration/timeout`` from now.
     func run(validation: LoopbackValidation, until deadline: ContinuousClock.Instant? = nil,
              log: (String) -> Void = { _ in }) -> LoopbackResult {
+        run(judge: Self.judge(validation), until: deadline, log: log)
+    }
+
+    /// Serves until a judgement ends the wait, ``requestStop()`` is called, or the deadline
+    /// passes. A server serves one wait: a second run (or one while another is running)
+    /// finds the listening socket closed and returns `.stopped` at once.
+    func run(judge: LoopbackJudge, until deadline: ContinuousClock.Instant? = nil,
+             log: (String) -> Void = { _ in }) -> LoopbackResult {
+        guard running.withLock({ running in
+            if running { return false }
+            running = true
+            return true
+        }), listener >= 0 else { return .stopped(ignored: 0) }
         let clock = ContinuousClock()
         let deadline = deadline ?? clock.now.advanced(by: configuration.timeout)
         var connections: [Connection] = []
         var serial = 0
         var verdict: LoopbackEvaluation?
+        var stopped = false
         var finishBy: ContinuousClock.Instant?
         var ignored = 0
         defer {
@@ -209,16 +283,20 @@ final class LoopbackServer {
                 close(connection.fd)
                 return true
             }
-            if let verdict {
+            if verdict != nil || stopped {
                 let finalPending = connections.contains { $0.isFinal }
-                if !finalPending || now >= (finishBy ?? now) { return .finished(verdict) }
+                if !finalPending || now >= (finishBy ?? now) {
+                    if let verdict { return .finished(verdict) }
+                    return .stopped(ignored: ignored)
+                }
             } else if now >= deadline {
                 return .timedOut(ignored: ignored)
             }
 
-            var fds: [pollfd] = []
+            // The wake-up pipe first, then the listener while it is open, then the connections.
+            var fds: [pollfd] = [pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0)]
             if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
-            var wake = verdict == nil ? deadline : (finishBy ?? deadline)
+            var wake = (verdict == nil && !stopped) ? deadline : (finishBy ?? deadline)
             for connection in connections {
                 let events: Int16
                 switch connection.phase {
@@ -238,16 +316,29 @@ final class LoopbackServer {
             if ready == 0 { continue }
             now = clock.now
 
-            // The descriptors after the listener's are the connections, in order, as they
-            // were before this round's accepts.
-            let firstConnection = listener >= 0 ? 1 : 0
+            if fds[0].revents != 0, !stopped {
+                stopped = true
+                if finishBy == nil { finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1)) }
+                stopListening()
+                // Only the pages already promised (accepted callbacks) are still finished.
+                connections.removeAll { connection in
+                    if connection.isFinal { return false }
+                    close(connection.fd)
+                    return true
+                }
+                continue
+            }
+            // The descriptors after the pipe's and the listener's are the connections, in
+            // order, as they were before this round's accepts.
+            let listening = listener >= 0
+            let firstConnection = listening ? 2 : 1
             var events = fds[firstConnection...].map(\.revents)
-            if firstConnection == 1, fds[0].revents != 0 {
+            if listening, fds[1].revents != 0 {
                 acceptAll(into: &connections, serial: &serial, now: now, events: &events)
             }
             var closed: [Int] = []
             for i in connections.indices where events[i] != 0 {
-                if service(&connections[i], now: now, validation: validation, verdict: &verdict, ignored: &ignored, log: log) {
+                if service(&connections[i], now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log) {
                     closed.append(i)
                 }
                 if verdict != nil && finishBy == nil {
@@ -283,7 +374,7 @@ final class LoopbackServer {
     }
 
     /// Moves one connection forward. Returns true when it is finished and must be closed.
-    private func service(_ connection: inout Connection, now: ContinuousClock.Instant, validation: LoopbackValidation,
+    private func service(_ connection: inout Connection, now: ContinuousClock.Instant, judge: LoopbackJudge,
                          verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void) -> Bool {
         switch connection.phase {
         case .reading(var scanner):
@@ -313,11 +404,12 @@ final class LoopbackServer {
                     log("answered 410 to a request that arrived after the wait ended")
                     response = .refusal(.gone, "This sign-in has already finished.")
                 case .success(let head):
-                    let decision = decide(head, validation: validation)
+                    let decision = decide(head, judge: judge)
                     if verdict == nil, let ending = decision.verdict {
                         verdict = ending
                         connection.isFinal = true
                     }
+                    if decision.accepted { connection.isFinal = true }
                     if decision.ignoredReason != nil { ignored += 1 }
                     if let line = decision.log { log(line) }
                     response = decision.response
