@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
         // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
         .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
+        // Linux desktop integration: x-scheme-handler registration and the callback hand-off.
+        .library(name: "CallbackDesktop", targets: ["CallbackDesktop"]),
         // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
         .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
@@ -34,7 +36,10 @@ let package = Package(
         // The loopback receiver as a library: typed, async, no Foundation.
         .target(name: "CallbackLoopback", dependencies: ["CallbackRouter"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process.
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback"], swiftSettings: strict),
+        // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
+        .target(name: "CallbackDesktop", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop"],
+                swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
         // Benchmarks: ours against Foundation in one release-mode run (swift run -c release callback-bench).
@@ -51,7 +56,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback"], swiftSettings: strict),
+        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop"],
+                    swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -229,13 +229,19 @@ public final class LoopbackReceiver: Sendable {
             throw CallbackError(.invalidConfiguration, "the attempt's redirect URI (\(attempt.redirectURI)) is not this receiver's (\(redirectURI)): the route needs a loopback redirect URI with the same host and path")
         }
         let judge = Self.routerJudge(router, attempt: attempt)
-        // The router ends the wait; the server's own deadline is only a backstop.
+        // The router ends the wait; the server's own deadline is only a backstop. The thread
+        // starts here, synchronously: a child task could wait for a free cooperative thread
+        // while the browser's request is already there.
         let backstop = ContinuousClock.now.advanced(by: timeout + .seconds(5))
-        async let served = serve(judge: judge, until: backstop, log: log)
+        let completion = LoopbackCompletion()
+        let server = self.server
+        if !DetachedThread.start({ completion.finish(server.run(judge: judge, until: backstop, log: log)) }) {
+            throw CallbackError(.cancelled, "no thread could be started for the receiver")
+        }
         let result: Result<Delivery, CallbackError>
         do { result = .success(try await router.callback(for: attempt, timeout: timeout)) } catch { result = .failure(error) }
         server.requestStop()
-        _ = await served
+        _ = await completion.value()
         return try result.get()
     }
 
@@ -265,7 +271,7 @@ public final class LoopbackReceiver: Sendable {
         let server = self.server
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<LoopbackResult, Never>) in
-                let started = LoopbackThread.start {
+                let started = DetachedThread.start {
                     continuation.resume(returning: server.run(judge: judge, until: deadline, log: log))
                 }
                 // No thread to be had: run here rather than fail; it blocks this one instead.
@@ -281,6 +287,31 @@ public final class LoopbackReceiver: Sendable {
         case .finished(let evaluation): return .callback(evaluation.result)
         case .timedOut(let ignored): return .timedOut(ignoredRequests: ignored)
         case .stopped: return .stopped
+        }
+    }
+}
+
+/// The result of the server's thread, awaited by the task that started it.
+final class LoopbackCompletion: Sendable {
+    private let state = Locked<(result: LoopbackResult?, waiter: CheckedContinuation<LoopbackResult, Never>?)>((nil, nil))
+
+    func finish(_ result: LoopbackResult) {
+        let waiter = state.withLock { state -> CheckedContinuation<LoopbackResult, Never>? in
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func value() async -> LoopbackResult {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> LoopbackResult? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
         }
     }
 }

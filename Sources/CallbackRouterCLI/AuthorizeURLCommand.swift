@@ -1,3 +1,4 @@
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router authorize-url …`: an authorization request URL and its fresh secrets.

@@ -1,3 +1,4 @@
+import CallbackDesktop
 /// What every command gets: its output streams and the environment it runs in.
 public struct CommandContext: Sendable {
     public var output: any CommandOutput

@@ -1,3 +1,4 @@
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router inspect URL`: the parsed components as one JSON object.

@@ -8,6 +8,7 @@ private let systemRead = Darwin.read
 private let systemWrite = Darwin.write
 #endif
 import CallbackLoopback
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router loopback`: the RFC 8252 §7.3 receiver on 127.0.0.1.

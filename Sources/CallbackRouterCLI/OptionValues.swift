@@ -1,3 +1,4 @@
+import CallbackDesktop
 import CallbackRouter
 
 /// An option that takes one name out of a fixed set (`--dialect`, `--policy`,

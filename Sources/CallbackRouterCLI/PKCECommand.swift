@@ -1,3 +1,4 @@
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router pkce [--verifier V | --verifier-from-stdin]`: a PKCE verifier and its

@@ -1,3 +1,4 @@
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router parse URL`: validate a callback and print what it means.

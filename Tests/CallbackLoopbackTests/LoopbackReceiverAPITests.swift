@@ -28,13 +28,14 @@ import Testing
     @Test func returnsTheOutcomeOfTheCallbackWithTheExpectedState() async throws {
         let receiver = try LoopbackReceiver()
         let port = receiver.port
-        let outcome = Task { try await receiver.callback(expecting: .init(dialect: .oauth2, state: Self.state), timeout: .seconds(20)) }
-        let stranger = try await fetch(port: port, "/callback?code=c0&state=wrong")
-        #expect(stranger.statusCode == 400, "a callback of another login is answered and ignored")
-        let response = try await fetch(port: port, "/callback?code=c1&state=\(Self.state)")
+        // Connected and sent before the wait: the kernel holds them, in order, until it runs.
+        let stranger = try sendRequest(port: port, "/callback?code=c0&state=wrong")
+        let genuine = try sendRequest(port: port, "/callback?code=c1&state=\(Self.state)")
+        let result = try await receiver.callback(expecting: .init(dialect: .oauth2, state: Self.state), timeout: .seconds(20))
+        #expect(stranger.readAll().statusCode == 400, "a callback of another login is answered and ignored")
+        let response = genuine.readAll()
         #expect(response.statusCode == 200)
         #expect(!response.text.contains("c1") && !response.text.contains(Self.state), "the page shows no secret")
-        let result = try await outcome.value
         #expect(result.kind == .authorizationCode)
         #expect(result.value("code") == "c1")
         #expect(!isListening(port: port), "the socket is closed once the wait has ended")
@@ -42,15 +43,16 @@ import Testing
 
     @Test func providerFailureIsAnOutcomeAndATiedRefusalIsThrown() async throws {
         let failing = try LoopbackReceiver()
-        let failure = Task { try await failing.callback(expecting: .init(state: Self.state), timeout: .seconds(20)) }
-        _ = try await fetch(port: failing.port, "/callback?error=access_denied&state=\(Self.state)")
-        #expect(try await failure.value.kind == .authorizationError)
+        let denied = try sendRequest(port: failing.port, "/callback?error=access_denied&state=\(Self.state)")
+        #expect(try await failing.callback(expecting: .init(state: Self.state), timeout: .seconds(20)).kind == .authorizationError)
+        #expect(denied.readAll().statusCode == 200)
 
         let refusing = try LoopbackReceiver()
-        let refused = Task { try await refusing.callback(expecting: .init(state: Self.state, issuer: "https://id.example"), timeout: .seconds(20)) }
-        let page = try await fetch(port: refusing.port, "/callback?code=c&state=\(Self.state)&iss=https%3A%2F%2Fevil.example")
-        #expect(page.statusCode == 400)
-        await expectReason(.issuerMismatch) { try await refused.value }
+        let page = try sendRequest(port: refusing.port, "/callback?code=c&state=\(Self.state)&iss=https%3A%2F%2Fevil.example")
+        await expectReason(.issuerMismatch) {
+            try await refusing.callback(expecting: .init(state: Self.state, issuer: "https://id.example"), timeout: .seconds(20))
+        }
+        #expect(page.readAll().statusCode == 400)
     }
 
     @Test func timesOutWithTheTimeoutReason() async throws {
@@ -81,9 +83,9 @@ import Testing
 
     @Test func aReceiverServesOneWait() async throws {
         let receiver = try LoopbackReceiver()
-        let first = Task { try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20)) }
-        _ = try await fetch(port: receiver.port, "/callback?code=c1&state=\(Self.state)")
-        _ = try await first.value
+        let request = try sendRequest(port: receiver.port, "/callback?code=c1&state=\(Self.state)")
+        defer { request.close() }
+        _ = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))
         await expectReason(.cancelled) {
             try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(1))
         }
@@ -153,12 +155,11 @@ import Testing
         let attempt = try router.begin(on: "desktop")
         let request = try receiver.authorizationRequest(for: attempt, endpoint: "https://id.example/authorize", clientID: "app")
         #expect(request.url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A\(receiver.port)%2Fcallback"))
-        let delivery = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
-        let unknown = try await fetch(port: receiver.port, "/callback?code=x&state=not-a-login")
-        #expect(unknown.statusCode == 400, "unknown_state reaches no attempt: ignored")
-        let response = try await fetch(port: receiver.port, "/callback?code=c1&state=\(attempt.state)")
-        #expect(response.statusCode == 200)
-        let delivered = try await delivery.value
+        let unknown = try sendRequest(port: receiver.port, "/callback?code=x&state=not-a-login")
+        let genuine = try sendRequest(port: receiver.port, "/callback?code=c1&state=\(attempt.state)")
+        let delivered = try await receiver.callback(for: attempt, router: router, timeout: .seconds(20))
+        #expect(unknown.readAll().statusCode == 400, "unknown_state reaches no attempt: ignored")
+        #expect(genuine.readAll().statusCode == 200)
         #expect(delivered.attempt == attempt)
         #expect(delivered.outcome.value("code") == "c1")
         #expect(!isListening(port: receiver.port))
@@ -207,10 +208,9 @@ import Testing
         let router = try builder.build()
         let receiver = try LoopbackReceiver()
         let attempt = try router.begin(on: "desktop")
-        let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
-        let page = try await fetch(port: receiver.port, "/callback?code=c&state=\(attempt.state)&iss=https%3A%2F%2Fevil.example")
-        #expect(page.statusCode == 400)
-        await expectReason(.issuerMismatch) { try await waiting.value }
+        let page = try sendRequest(port: receiver.port, "/callback?code=c&state=\(attempt.state)&iss=https%3A%2F%2Fevil.example")
+        await expectReason(.issuerMismatch) { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
+        #expect(page.readAll().statusCode == 400)
     }
 
     @Test func refusesAnAttemptWhoseRouteIsNotThisReceivers() async throws {

@@ -1,4 +1,5 @@
 @testable import CallbackLoopback
+import CallbackRouter
 #if canImport(Glibc)
 import Glibc
 private let systemClose = Glibc.close
@@ -159,11 +160,19 @@ final class PortSquatter {
 /// cooperative pool's few threads while the receiver's task still needs one to start.
 func fetch(port: Int, _ target: String, method: String = "GET", fields: [String]? = nil) async throws -> RawResponse {
     let text: String? = await withCheckedContinuation { continuation in
-        let started = LoopbackThread.start {
+        let started = DetachedThread.start {
             continuation.resume(returning: (try? RawClient.get(port: port, target, method: method, fields: fields))?.text)
         }
         if !started { continuation.resume(returning: nil) }
     }
     guard let text else { throw HarnessError("the request could not be sent") }
     return RawResponse(text: text)
+}
+
+/// Connects and sends a GET now (the kernel queues both until the receiver runs); read the
+/// answer with `readAll()` once the wait is over, then the connection is closed by the server.
+func sendRequest(port: Int, _ target: String) throws -> RawClient {
+    let client = try RawClient(port: port)
+    client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+    return client
 }

@@ -1,4 +1,5 @@
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

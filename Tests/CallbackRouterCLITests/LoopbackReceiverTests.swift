@@ -1,4 +1,5 @@
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 @testable import CallbackLoopback
 #if canImport(Glibc)
 import Glibc

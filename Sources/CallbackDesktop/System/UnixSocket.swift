@@ -31,24 +31,24 @@ private func configureNewSocket(_ fd: Int32) -> Bool {
 
 /// Who is at the other end of a Unix-domain socket, as the kernel recorded it at connect
 /// (or listen) time: it cannot be forged by the peer.
-struct PeerCredentials: Equatable {
-    let pid: pid_t
-    let uid: uid_t
-    let gid: gid_t
+package struct PeerCredentials: Equatable {
+    package let pid: pid_t
+    package let uid: uid_t
+    package let gid: gid_t
 }
 
 /// `struct ucred` sits behind `_GNU_SOURCE` in glibc's headers, so Swift does not see it;
 /// this struct has the same layout (three 32-bit fields, 12 bytes).
 private struct UCredLayout {
-    var pid: pid_t = 0
-    var uid: uid_t = 0
-    var gid: gid_t = 0
+    package var pid: pid_t = 0
+    package var uid: uid_t = 0
+    package var gid: gid_t = 0
 }
 
 /// Stream sockets in the file system (AF_UNIX), non-blocking, with deadlines on every wait.
-enum UnixSocket {
+package enum UnixSocket {
     /// `sun_path` holds 108 bytes including the terminating NUL (104 on Darwin).
-    static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     private static func address(_ path: String) throws(SystemError) -> sockaddr_un {
         var address = sockaddr_un()
@@ -77,7 +77,7 @@ enum UnixSocket {
     /// The socket is bound under a temporary name and renamed to `path` only once it
     /// accepts connections: a client that finds `path` never sees the instant between
     /// `bind` and `listen` (when connecting is refused, as it is for a dead listener's).
-    static func listen(at path: String, backlog: Int32 = 16) throws(SystemError) -> Descriptor {
+    package static func listen(at path: String, backlog: Int32 = 16) throws(SystemError) -> Descriptor {
         // No longer than the final name of a listener (16 hex digits + ".sock").
         let temporary = parentDirectory(path) + "/.b" + RandomName.hex(bytes: 8) + "~"
         let descriptor = try bindAndListen(temporary, backlog: backlog)
@@ -111,7 +111,7 @@ enum UnixSocket {
     }
 
     /// Waits for a connection until `deadline`; nil when the deadline passed first.
-    static func accept(_ listener: Descriptor, deadline: Deadline) throws(SystemError) -> Descriptor? {
+    package static func accept(_ listener: Descriptor, deadline: Deadline) throws(SystemError) -> Descriptor? {
         while true {
             // accept4 is hidden behind _GNU_SOURCE: accept, then set the flags.
             let fd = systemAccept(listener.rawValue, nil, nil)
@@ -133,7 +133,7 @@ enum UnixSocket {
 
     /// Connects to the socket at `path` without blocking: a listener whose queue is full
     /// fails with EAGAIN instead of stalling the caller; no listener at all is ECONNREFUSED.
-    static func connect(to path: String) throws(SystemError) -> Descriptor {
+    package static func connect(to path: String) throws(SystemError) -> Descriptor {
         var address = try address(path)
         let descriptor = try newSocket()
         let result = withUnsafePointer(to: &address) { pointer in
@@ -146,7 +146,7 @@ enum UnixSocket {
     }
 
     /// The peer's pid, uid and gid (SO_PEERCRED on Linux; getpeereid and LOCAL_PEERPID on Darwin).
-    static func peerCredentials(_ descriptor: Descriptor) throws(SystemError) -> PeerCredentials {
+    package static func peerCredentials(_ descriptor: Descriptor) throws(SystemError) -> PeerCredentials {
         #if canImport(Darwin)
         var uid = uid_t(0)
         var gid = gid_t(0)
@@ -169,7 +169,7 @@ enum UnixSocket {
     }
 
     /// Sends every byte before `deadline` (never raises SIGPIPE).
-    static func send(_ descriptor: Descriptor, _ bytes: [UInt8], deadline: Deadline) throws(SystemError) {
+    package static func send(_ descriptor: Descriptor, _ bytes: [UInt8], deadline: Deadline) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
@@ -187,7 +187,7 @@ enum UnixSocket {
 
     /// Receives exactly `count` bytes before `deadline`. Throws ECONNRESET when the peer
     /// closes first, ETIMEDOUT when the deadline passes.
-    static func receive(_ descriptor: Descriptor, count: Int, deadline: Deadline) throws(SystemError) -> [UInt8] {
+    package static func receive(_ descriptor: Descriptor, count: Int, deadline: Deadline) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < count {
@@ -207,7 +207,7 @@ enum UnixSocket {
     }
 
     /// Polls one descriptor; false when the deadline passed without the event.
-    static func wait(_ descriptor: Descriptor, for events: Int16, until deadline: Deadline) throws(SystemError) -> Bool {
+    package static func wait(_ descriptor: Descriptor, for events: Int16, until deadline: Deadline) throws(SystemError) -> Bool {
         while true {
             var entry = pollfd(fd: descriptor.rawValue, events: events, revents: 0)
             let ready = poll(&entry, 1, deadline.remainingMilliseconds)

@@ -7,19 +7,19 @@ import CallbackRouter
 /// up `x-scheme-handler/` with the scheme as the URL spells it, and browsers lowercase it).
 /// ❌ `http`, `https` (registering would capture every web link), `javascript`, `data`,
 /// `file`, `vbscript`, `about`, `blob`; `my_app` (not scheme syntax); `x-scheme-handler/myapp`.
-struct CallbackScheme: Hashable, CustomStringConvertible {
+package struct CallbackScheme: Hashable, CustomStringConvertible {
     /// The scheme, lowercased.
-    let name: String
+    package let name: String
 
-    static let maxLength = 128
+    package static let maxLength = 128
 
     /// Schemes a callback never uses, or that belong to other handlers.
-    static let refused: Set<String> = [
+    package static let refused: Set<String> = [
         "http", "https", "file", "javascript", "data", "vbscript", "about", "blob",
         "ftp", "ws", "wss", "mailto",
     ]
 
-    init(validating text: String) throws(CallbackError) {
+    package init(validating text: String) throws(CallbackError) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { throw CallbackError(.invalidScheme, "the scheme is empty") }
         guard bytes.count <= Self.maxLength else {
@@ -42,17 +42,17 @@ struct CallbackScheme: Hashable, CustomStringConvertible {
     }
 
     /// The MIME type desktops associate with the scheme.
-    var mimeType: String { "x-scheme-handler/" + name }
+    package var mimeType: String { "x-scheme-handler/" + name }
 
     /// The desktop file ID `register` uses unless told otherwise (`+` is not allowed in IDs).
-    var defaultDesktopID: String {
+    package var defaultDesktopID: String {
         "callback-router-" + String(name.map { $0 == "+" ? "_" : $0 })
     }
 
     /// A short file name for the scheme: itself when short, else a prefix and a hash, so
     /// that socket paths stay under the 107 bytes `sun_path` allows. Not a security
     /// boundary: listeners compare the full scheme.
-    var directoryKey: String {
+    package var directoryKey: String {
         guard name.utf8.count > 32 else { return name }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a 64
         for byte in name.utf8 {
@@ -63,5 +63,5 @@ struct CallbackScheme: Hashable, CustomStringConvertible {
         return String(name.prefix(15)) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    var description: String { name }
+    package var description: String { name }
 }

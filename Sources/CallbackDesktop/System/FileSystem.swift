@@ -7,19 +7,19 @@ private let systemRename = Darwin.rename
 #endif
 
 /// What `lstat`/`fstat` say about a file, in the terms the checks need.
-struct FileStatus {
-    enum Kind { case regular, directory, symbolicLink, socket, other }
+package struct FileStatus {
+    package enum Kind { case regular, directory, symbolicLink, socket, other }
 
-    let kind: Kind
+    package let kind: Kind
     /// Permission bits only (`0o7777`).
-    let permissions: mode_t
-    let owner: uid_t
-    let device: UInt64
-    let inode: UInt64
-    let size: Int
-    let modifiedSeconds: Int64
+    package let permissions: mode_t
+    package let owner: uid_t
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int
+    package let modifiedSeconds: Int64
 
-    init(_ info: stat) {
+    package init(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory
@@ -40,13 +40,13 @@ struct FileStatus {
     }
 
     /// No access for group or others.
-    var isPrivate: Bool { permissions & 0o077 == 0 }
+    package var isPrivate: Bool { permissions & 0o077 == 0 }
 }
 
 /// Thin, throwing wrappers over the file calls the helper needs. Paths are Strings (UTF-8).
-enum FileSystem {
+package enum FileSystem {
     /// `lstat`: nil when the path does not exist, throws on any other failure.
-    static func status(_ path: String) throws(SystemError) -> FileStatus? {
+    package static func status(_ path: String) throws(SystemError) -> FileStatus? {
         var info = stat()
         if lstat(path, &info) == 0 { return FileStatus(info) }
         if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -55,7 +55,7 @@ enum FileSystem {
 
     /// `mkdir` with `mode`; true when it was created, false when something already exists.
     @discardableResult
-    static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) -> Bool {
+    package static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) -> Bool {
         if mkdir(path, mode) == 0 {
             // The umask may have removed bits; set exactly what was asked.
             _ = chmod(path, mode)
@@ -66,14 +66,14 @@ enum FileSystem {
     }
 
     /// Opens an existing file for reading without following a final symbolic link.
-    static func openForReading(_ path: String) throws(SystemError) -> Descriptor {
+    package static func openForReading(_ path: String) throws(SystemError) -> Descriptor {
         let fd = retryingOnInterrupt { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw SystemError("open", path: path) }
         return Descriptor(fd)
     }
 
     /// Creates a new file (never an existing one, never through a symbolic link).
-    static func createExclusive(_ path: String, mode: mode_t) throws(SystemError) -> Descriptor {
+    package static func createExclusive(_ path: String, mode: mode_t) throws(SystemError) -> Descriptor {
         let fd = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw SystemError("create", path: path) }
         // The umask may have removed bits; set exactly what was asked.
@@ -82,7 +82,7 @@ enum FileSystem {
     }
 
     /// A regular file's bytes, at most `limit` (nil when absent).
-    static func readFile(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8]? {
+    package static func readFile(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8]? {
         let descriptor: Descriptor
         do {
             descriptor = try openForReading(path)
@@ -96,7 +96,7 @@ enum FileSystem {
 
     /// Replaces `path` with `contents` atomically: a new file beside it, then `rename`.
     /// Readers see the old file or the new one, never half of one.
-    static func writeAtomically(_ path: String, _ contents: [UInt8], mode: mode_t) throws(SystemError) {
+    package static func writeAtomically(_ path: String, _ contents: [UInt8], mode: mode_t) throws(SystemError) {
         let temporary = path + ".tmp-" + RandomName.hex(bytes: 6)
         let descriptor = try createExclusive(temporary, mode: mode)
         do throws(SystemError) {
@@ -111,20 +111,20 @@ enum FileSystem {
         }
     }
 
-    static func rename(_ from: String, to: String) throws(SystemError) {
+    package static func rename(_ from: String, to: String) throws(SystemError) {
         guard systemRename(from, to) == 0 else { throw SystemError("rename", path: from) }
     }
 
     /// `unlink`; false when the file was already gone.
     @discardableResult
-    static func remove(_ path: String) throws(SystemError) -> Bool {
+    package static func remove(_ path: String) throws(SystemError) -> Bool {
         if unlink(path) == 0 { return true }
         if errno == ENOENT { return false }
         throw SystemError("unlink", path: path)
     }
 
     /// The names in a directory, without `.` and `..` (empty when it does not exist).
-    static func entries(_ path: String) throws(SystemError) -> [String] {
+    package static func entries(_ path: String) throws(SystemError) -> [String] {
         guard let directory = opendir(path) else {
             if errno == ENOENT { return [] }
             throw SystemError("opendir", path: path)
@@ -141,13 +141,13 @@ enum FileSystem {
     }
 
     /// The canonical absolute path (symbolic links resolved), nil when it does not exist.
-    static func canonicalPath(_ path: String) -> String? {
+    package static func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    static func isExecutableFile(_ path: String) -> Bool {
+    package static func isExecutableFile(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         return access(path, X_OK) == 0
@@ -155,7 +155,7 @@ enum FileSystem {
 }
 
 /// Joins path components with one `/`.
-func joinPath(_ base: String, _ components: String...) -> String {
+package func joinPath(_ base: String, _ components: String...) -> String {
     var result = base
     for component in components {
         if !result.hasSuffix("/") { result += "/" }
@@ -165,7 +165,7 @@ func joinPath(_ base: String, _ components: String...) -> String {
 }
 
 /// The directory part of a path (`/a/b` → `/a`, `/a` → `/`).
-func parentDirectory(_ path: String) -> String {
+package func parentDirectory(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     let parent = String(path[..<slash])
     return parent.isEmpty ? "/" : parent

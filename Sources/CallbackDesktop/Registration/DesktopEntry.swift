@@ -2,19 +2,19 @@
 ///
 /// The file carries, in `X-CallbackRouter-*` keys, the scheme it was written for and how
 /// `register` changed `mimeapps.list`, so that `unregister` can undo exactly that.
-struct DesktopEntry: Equatable {
-    let scheme: CallbackScheme
+package struct DesktopEntry: Equatable {
+    package let scheme: CallbackScheme
     /// The helper's absolute path, as the `Exec` line runs it.
-    let executablePath: String
-    let mimeAppsEdit: MimeAppsList.Edit
+    package let executablePath: String
+    package let mimeAppsEdit: MimeAppsList.Edit
 
-    static let schemeKey = "X-CallbackRouter-Scheme"
-    static let editKey = "X-CallbackRouter-MimeApps"
-    static let previousLineKey = "X-CallbackRouter-Previous-Line"
+    package static let schemeKey = "X-CallbackRouter-Scheme"
+    package static let editKey = "X-CallbackRouter-MimeApps"
+    package static let previousLineKey = "X-CallbackRouter-Previous-Line"
 
     /// The file's text. Everything in it is deterministic, so registering twice writes the
     /// same bytes (and `register` then writes nothing).
-    func rendered() throws(HelperFailure) -> String {
+    package func rendered() throws(HelperFailure) -> String {
         var text = """
         [Desktop Entry]
         Type=Application
@@ -37,7 +37,7 @@ struct DesktopEntry: Equatable {
 
     /// Reads back a file `register` wrote; nil when the text is not one (another program's
     /// file, or edited beyond recognition).
-    static func parse(_ text: String) -> DesktopEntry? {
+    package static func parse(_ text: String) -> DesktopEntry? {
         var values: [String: String] = [:]
         var inMainGroup = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -67,14 +67,14 @@ struct DesktopEntry: Equatable {
     // MARK: The Exec key (Desktop Entry Specification 1.5, "The Exec key")
 
     /// Characters that make an argument need double quotes.
-    static let reserved: Set<Character> = [
+    package static let reserved: Set<Character> = [
         " ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`",
     ]
 
     /// The program argument of an `Exec` value: quoted when it holds a reserved character
     /// (with `"`, `` ` ``, `$`, `\` backslash-escaped inside the quotes), `%` doubled, then
     /// escaped as a string value (so a literal backslash is four of them in the file).
-    static func execLine(_ path: String) throws(HelperFailure) -> String {
+    package static func execLine(_ path: String) throws(HelperFailure) -> String {
         guard path.hasPrefix("/") else { throw .usage("the helper's path '\(path)' is not absolute") }
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .usage("the helper's path contains a control character; a desktop entry cannot run it")
@@ -94,7 +94,7 @@ struct DesktopEntry: Equatable {
     }
 
     /// The inverse of ``execLine(_:)`` for the first argument of an `Exec` value.
-    static func executablePath(fromExec exec: String) -> String? {
+    package static func executablePath(fromExec exec: String) -> String? {
         guard let value = unescapeString(exec) else { return nil }
         var result = ""
         var characters = value.makeIterator()
@@ -121,7 +121,7 @@ struct DesktopEntry: Equatable {
 
     /// The general escapes of string values: `\\`, `\n`, `\t`, `\r`, `\s` (a leading
     /// space, or every space when `spaces`: values are trimmed when read).
-    static func escapeString(_ text: String, spaces: Bool = false) -> String {
+    package static func escapeString(_ text: String, spaces: Bool = false) -> String {
         var out = ""
         for (index, character) in text.enumerated() {
             switch character {
@@ -136,7 +136,7 @@ struct DesktopEntry: Equatable {
         return out
     }
 
-    static func unescapeString(_ text: String) -> String? {
+    package static func unescapeString(_ text: String) -> String? {
         var out = ""
         var characters = text.makeIterator()
         while let character = characters.next() {
@@ -158,7 +158,7 @@ struct DesktopEntry: Equatable {
 
 extension StringProtocol {
     /// Without leading and trailing spaces, tabs and carriage returns.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[start ... end])
@@ -167,7 +167,7 @@ extension StringProtocol {
 
 extension String {
     /// `%%` back to `%` (the only field code an argument of ours holds).
-    var replacingPercentEscapes: String {
+    package var replacingPercentEscapes: String {
         var out = ""
         var previousWasPercent = false
         for character in self {
@@ -181,5 +181,5 @@ extension String {
 
 extension DesktopEntry {
     /// Whether `Exec=` has to quote this path (xdg-open's generic path cannot run it then).
-    static func needsQuoting(_ path: String) -> Bool { path.contains(where: reserved.contains) }
+    package static func needsQuoting(_ path: String) -> Bool { path.contains(where: reserved.contains) }
 }

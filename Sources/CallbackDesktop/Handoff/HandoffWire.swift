@@ -13,26 +13,26 @@
 /// ```
 /// Every length is checked against ``maxPayload`` before anything is allocated; a frame of
 /// an unknown type or a bad length ends the connection.
-enum HandoffWire {
-    static let magic: [UInt8] = Array("CRH1".utf8)
+package enum HandoffWire {
+    package static let magic: [UInt8] = Array("CRH1".utf8)
     /// The URL limit (16 KiB) plus room for an offer's header.
-    static let maxPayload = 16 * 1024 + 512
+    package static let maxPayload = 16 * 1024 + 512
 
-    enum FrameType: UInt8 {
+    package enum FrameType: UInt8 {
         case offer = 0x4F // "O"
         case deliver = 0x44 // "D"
         case conflict = 0x58 // "X"
         case abort = 0x41 // "A"
     }
 
-    enum Reply: UInt8 {
+    package enum Reply: UInt8 {
         case exact = 0x45 // "E"
         case candidate = 0x57 // "W"
         case notMine = 0x4E // "N"
         case peerRefused = 0x50 // "P"
         case taken = 0x4B // "K"
 
-        init(_ answer: HandoffMatch.Answer) {
+        package init(_ answer: HandoffMatch.Answer) {
             switch answer {
             case .exact: self = .exact
             case .candidate: self = .candidate
@@ -40,7 +40,7 @@ enum HandoffWire {
             }
         }
 
-        var answer: HandoffMatch.Answer? {
+        package var answer: HandoffMatch.Answer? {
             switch self {
             case .exact: .exact
             case .candidate: .candidate
@@ -50,17 +50,17 @@ enum HandoffWire {
         }
     }
 
-    struct Frame: Equatable {
-        let type: FrameType
-        let payload: [UInt8]
+    package struct Frame: Equatable {
+        package let type: FrameType
+        package let payload: [UInt8]
     }
 
-    static func encode(_ type: FrameType, _ payload: [UInt8] = []) -> [UInt8] {
+    package static func encode(_ type: FrameType, _ payload: [UInt8] = []) -> [UInt8] {
         let length = UInt32(payload.count)
         return [type.rawValue, UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + payload
     }
 
-    static func offer(_ route: CallbackRoute) -> [UInt8] {
+    package static func offer(_ route: CallbackRoute) -> [UInt8] {
         let scheme = Array(route.scheme.name.utf8)
         var payload: [UInt8] = [route.state == nil ? 0 : 1, UInt8(scheme.count >> 8), UInt8(scheme.count & 0xFF)]
         payload += scheme
@@ -69,7 +69,7 @@ enum HandoffWire {
     }
 
     /// Reads an offer's payload back; nil when it is malformed.
-    static func decodeOffer(_ payload: [UInt8]) -> CallbackRoute? {
+    package static func decodeOffer(_ payload: [UInt8]) -> CallbackRoute? {
         guard payload.count >= 3, payload[0] <= 1 else { return nil }
         let schemeLength = Int(payload[1]) << 8 | Int(payload[2])
         guard payload.count >= 3 + schemeLength else { return nil }
@@ -86,7 +86,7 @@ enum HandoffWire {
     }
 
     /// Reads one frame: its header, a length check, then its payload.
-    static func readFrame(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Frame? {
+    package static func readFrame(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Frame? {
         let header = try UnixSocket.receive(connection, count: 5, deadline: deadline)
         guard let type = FrameType(rawValue: header[0]) else { return nil }
         let length = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])
@@ -95,7 +95,7 @@ enum HandoffWire {
         return Frame(type: type, payload: payload)
     }
 
-    static func readReply(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Reply? {
+    package static func readReply(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Reply? {
         Reply(rawValue: try UnixSocket.receive(connection, count: 1, deadline: deadline)[0])
     }
 }

@@ -6,16 +6,16 @@ import Darwin
 
 /// Time without Foundation: a monotonic clock for deadlines, the wall clock for spool expiry
 /// (which must mean the same to two processes).
-enum Clock {
+package enum Clock {
     /// Milliseconds on the monotonic clock (deadlines, durations).
-    static func monotonicMilliseconds() -> Int64 {
+    package static func monotonicMilliseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Seconds since the epoch on the wall clock.
-    static func wallSeconds() -> Int64 {
+    package static func wallSeconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec)
@@ -23,27 +23,27 @@ enum Clock {
 }
 
 /// A point on the monotonic clock after which waiting stops.
-struct Deadline {
-    let milliseconds: Int64
+package struct Deadline {
+    package let milliseconds: Int64
 
-    static func after(milliseconds: Int64) -> Deadline {
+    package static func after(milliseconds: Int64) -> Deadline {
         Deadline(milliseconds: Clock.monotonicMilliseconds() + milliseconds)
     }
 
     /// What is left, for `poll`: at least 0, at most Int32.max.
-    var remainingMilliseconds: Int32 {
+    package var remainingMilliseconds: Int32 {
         let left = milliseconds - Clock.monotonicMilliseconds()
         return Int32(clamping: max(0, left))
     }
 
-    var hasPassed: Bool { Clock.monotonicMilliseconds() >= milliseconds }
+    package var hasPassed: Bool { Clock.monotonicMilliseconds() >= milliseconds }
 
-    func earlier(_ other: Deadline) -> Deadline { milliseconds <= other.milliseconds ? self : other }
+    package func earlier(_ other: Deadline) -> Deadline { milliseconds <= other.milliseconds ? self : other }
 }
 
 /// Random identifiers from the system generator (getrandom). Not secrets: names.
-enum RandomName {
-    static func hex(bytes count: Int) -> String {
+package enum RandomName {
+    package static func hex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []

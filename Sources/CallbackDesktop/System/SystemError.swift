@@ -5,18 +5,18 @@ import Darwin
 #endif
 
 /// A failed system call: which operation, on what (a path, never a secret), and errno.
-struct SystemError: Error, CustomStringConvertible {
-    let operation: String
-    let path: String?
-    let code: Int32
+package struct SystemError: Error, CustomStringConvertible {
+    package let operation: String
+    package let path: String?
+    package let code: Int32
 
-    init(_ operation: String, path: String? = nil, code: Int32 = errno) {
+    package init(_ operation: String, path: String? = nil, code: Int32 = errno) {
         self.operation = operation
         self.path = path
         self.code = code
     }
 
-    var description: String {
+    package var description: String {
         let reason = String(cString: strerror(code))
         if let path { return "\(operation) '\(path)': \(reason)" }
         return "\(operation): \(reason)"
@@ -25,7 +25,7 @@ struct SystemError: Error, CustomStringConvertible {
 
 /// Retries a system call interrupted by a signal.
 @inline(__always)
-func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+package func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
     while true {
         let result = call()
         if result == -1 && errno == EINTR { continue }

@@ -5,13 +5,13 @@ import Darwin
 #endif
 
 /// Where the XDG Base Directory spec puts a user's data and configuration.
-struct XDGDirectories {
-    let dataHome: String
-    let configHome: String
+package struct XDGDirectories {
+    package let dataHome: String
+    package let configHome: String
 
     /// `$XDG_DATA_HOME` / `$XDG_CONFIG_HOME` when absolute (the spec ignores relative
     /// ones), else `$HOME/.local/share` / `$HOME/.config`.
-    init(environment: [String: String]) throws(HelperFailure) {
+    package init(environment: [String: String]) throws(HelperFailure) {
         func home() throws(HelperFailure) -> String {
             guard let home = environment["HOME"], home.hasPrefix("/") else {
                 throw .usage("HOME is not set to an absolute path, and XDG_DATA_HOME / XDG_CONFIG_HOME do not say where to write")
@@ -22,23 +22,30 @@ struct XDGDirectories {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { configHome = config } else { configHome = joinPath(try home(), ".config") }
     }
 
-    var applicationsDirectory: String { joinPath(dataHome, "applications") }
-    var mimeAppsList: String { joinPath(configHome, "mimeapps.list") }
+    package var applicationsDirectory: String { joinPath(dataHome, "applications") }
+    package var mimeAppsList: String { joinPath(configHome, "mimeapps.list") }
 }
 
 /// The files `register` writes and `unregister` removes for one scheme.
-struct SchemeRegistration {
-    let scheme: CallbackScheme
+package struct SchemeRegistration {
+    package let scheme: CallbackScheme
     /// The desktop file ID without `.desktop`.
-    let id: String
-    let directories: XDGDirectories
-    let environment: [String: String]
+    package let id: String
+    package let directories: XDGDirectories
+    package let environment: [String: String]
 
-    var desktopFileName: String { id + ".desktop" }
-    var desktopFilePath: String { joinPath(directories.applicationsDirectory, desktopFileName) }
+    package init(scheme: CallbackScheme, id: String, directories: XDGDirectories, environment: [String: String]) {
+        self.scheme = scheme
+        self.id = id
+        self.directories = directories
+        self.environment = environment
+    }
+
+    package var desktopFileName: String { id + ".desktop" }
+    package var desktopFilePath: String { joinPath(directories.applicationsDirectory, desktopFileName) }
 
     /// Desktop file IDs: letters, digits, `-`, `_`, `.`; not starting with a digit or a dot.
-    static func validateID(_ id: String) throws(HelperFailure) {
+    package static func validateID(_ id: String) throws(HelperFailure) {
         let bytes = Array(id.utf8)
         guard !bytes.isEmpty, bytes.count <= 200 else { throw .usage("--id must be 1 to 200 characters") }
         let allowed = bytes.allSatisfy {
@@ -51,24 +58,24 @@ struct SchemeRegistration {
         }
     }
 
-    struct Report {
-        let changedDesktopFile: Bool
-        let changedMimeApps: Bool
-        let mimeCacheRefreshed: Bool
+    package struct Report {
+        package let changedDesktopFile: Bool
+        package let changedMimeApps: Bool
+        package let mimeCacheRefreshed: Bool
         /// For unregister: whether the default was still ours (false: left as the user set it).
-        let defaultWasOurs: Bool
+        package let defaultWasOurs: Bool
     }
 
     // MARK: register
 
-    func register(executablePath: String) throws(HelperFailure) -> Report {
+    package func register(executablePath: String) throws(HelperFailure) -> Report {
         let existing = try readOurEntry()
         let mimeText = try readText(mimeAppsTarget())
         let edit: (text: String, edit: MimeAppsList.Edit)
         do {
             edit = try MimeAppsList.setDefault(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName)
         } catch {
-            throw HelperFailure(exitCode: ExitCode.rejected,
+            throw HelperFailure(.rejected,
                                 message: "'\(directories.mimeAppsList)' sets \(error.mimeType) more than once under \(MimeAppsList.section); fix it by hand first")
         }
         // Registering again keeps the first registration's record: that is what to undo.
@@ -90,7 +97,7 @@ struct SchemeRegistration {
     // MARK: unregister
 
     /// nil when nothing was registered under this ID.
-    func unregister() throws(HelperFailure) -> Report? {
+    package func unregister() throws(HelperFailure) -> Report? {
         guard let entry = try readOurEntry() else { return nil }
         var changedMimeApps = false
         var wasOurs = false
@@ -113,7 +120,7 @@ struct SchemeRegistration {
 
     /// This ID's desktop file if `register` wrote it for this scheme; throws when the file
     /// exists but is not ours (it is never overwritten or removed).
-    func readOurEntry() throws(HelperFailure) -> DesktopEntry? {
+    package func readOurEntry() throws(HelperFailure) -> DesktopEntry? {
         guard let text = try readText(desktopFilePath) else { return nil }
         guard let entry = DesktopEntry.parse(text), entry.scheme == scheme else {
             throw .usage("'\(desktopFilePath)' exists and was not written by callback-router for '\(scheme)'; choose another --id")
@@ -121,12 +128,12 @@ struct SchemeRegistration {
         return entry
     }
 
-    func currentDefault() throws(HelperFailure) -> String? {
+    package func currentDefault() throws(HelperFailure) -> String? {
         try readText(mimeAppsTarget()).flatMap { MimeAppsList.defaultDesktopFile($0, mimeType: scheme.mimeType) }
     }
 
     /// What `xdg-mime query default` answers, or nil when xdg-mime is not installed.
-    func xdgMimeDefault() -> String?? {
+    package func xdgMimeDefault() -> String?? {
         guard let xdgMime = Subprocess.find("xdg-mime", environment: environment),
               let result = Subprocess.run(xdgMime, ["query", "default", scheme.mimeType], environment: environment) else { return nil }
         let answer = result.standardOutput.trimmingSpaces.split(separator: "\n").first.map(String.init)
@@ -147,7 +154,7 @@ struct SchemeRegistration {
         do {
             return try FileSystem.readFile(path).map { String(decoding: $0, as: UTF8.self) }
         } catch {
-            throw HelperFailure(exitCode: ExitCode.permission, message: "cannot read \(error.description)")
+            throw HelperFailure(.permission, message: "cannot read \(error.description)")
         }
     }
 
@@ -155,13 +162,13 @@ struct SchemeRegistration {
         do {
             try FileSystem.writeAtomically(path, Array(text.utf8), mode: mode)
         } catch {
-            throw HelperFailure(exitCode: ExitCode.permission, message: "cannot write \(error.description)")
+            throw HelperFailure(.permission, message: "cannot write \(error.description)")
         }
     }
 
     private func remove(_ path: String) throws(HelperFailure) {
         do { try FileSystem.remove(path) } catch {
-            throw HelperFailure(exitCode: ExitCode.permission, message: "cannot remove \(error.description)")
+            throw HelperFailure(.permission, message: "cannot remove \(error.description)")
         }
     }
 
@@ -183,7 +190,7 @@ struct SchemeRegistration {
         for component in path.split(separator: "/") {
             current += "/" + component
             do { try FileSystem.makeDirectory(current, mode: 0o700) } catch {
-                throw HelperFailure(exitCode: ExitCode.permission, message: "cannot create \(error.description)")
+                throw HelperFailure(.permission, message: "cannot create \(error.description)")
             }
         }
     }
@@ -191,7 +198,7 @@ struct SchemeRegistration {
 
 extension FileSystem {
     /// `stat` following links; nil when absent or unreadable.
-    static func status(ifExists path: String) -> FileStatus? {
+    package static func status(ifExists path: String) -> FileStatus? {
         var info = stat()
         return stat(path, &info) == 0 ? FileStatus(info) : nil
     }

@@ -6,14 +6,14 @@ import Darwin
 
 /// Runs another program (update-desktop-database, xdg-mime) without a shell and without
 /// Foundation: found on the given environment's PATH, spawned with that environment.
-enum Subprocess {
-    struct Result {
-        let status: Int32
-        let standardOutput: String
+package enum Subprocess {
+    package struct Result {
+        package let status: Int32
+        package let standardOutput: String
     }
 
     /// The absolute path of `program` on `environment["PATH"]`, or nil.
-    static func find(_ program: String, environment: [String: String]) -> String? {
+    package static func find(_ program: String, environment: [String: String]) -> String? {
         if program.contains("/") { return FileSystem.isExecutableFile(program) ? program : nil }
         let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
@@ -25,7 +25,7 @@ enum Subprocess {
 
     /// Runs `path` with `arguments`, stdin and stderr on /dev/null, stdout captured (at most
     /// 64 KiB). Returns nil when it could not be started.
-    static func run(_ path: String, _ arguments: [String], environment: [String: String],
+    package static func run(_ path: String, _ arguments: [String], environment: [String: String],
                     timeoutMilliseconds: Int64 = 10_000) -> Result? {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return nil }

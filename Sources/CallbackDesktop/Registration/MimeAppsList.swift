@@ -4,11 +4,11 @@
 /// every other byte (comments, other sections, spacing, a missing final newline) stays as
 /// it was. `setDefault` says what it did (``Edit``) and `restore` undoes exactly that, so
 /// register → unregister gives the file back byte for byte.
-enum MimeAppsList {
-    static let section = "[Default Applications]"
+package enum MimeAppsList {
+    package static let section = "[Default Applications]"
 
     /// What `setDefault` changed, recorded in the desktop file for `unregister`.
-    enum Edit: Equatable {
+    package enum Edit: Equatable {
         /// There was no file; it was created.
         case createdFile
         /// A `[Default Applications]` section was appended (after adding a final newline
@@ -21,7 +21,7 @@ enum MimeAppsList {
         /// The default was already this desktop file.
         case unchanged
 
-        var recordValue: String {
+        package var recordValue: String {
             switch self {
             case .createdFile: "created-file"
             case .addedSection(let addedNewline): addedNewline ? "added-section-after-newline" : "added-section"
@@ -32,12 +32,12 @@ enum MimeAppsList {
         }
     }
 
-    struct DuplicateKey: Error {
-        let mimeType: String
+    package struct DuplicateKey: Error {
+        package let mimeType: String
     }
 
     /// The file's text with `desktopFile` as the default for `mimeType`. `text` nil: no file.
-    static func setDefault(_ text: String?, mimeType: String, desktopFile: String) throws(DuplicateKey) -> (text: String, edit: Edit) {
+    package static func setDefault(_ text: String?, mimeType: String, desktopFile: String) throws(DuplicateKey) -> (text: String, edit: Edit) {
         let ourLine = mimeType + "=" + desktopFile
         guard let text else { return (section + "\n" + ourLine + "\n", .createdFile) }
         var lines = splitLines(text)
@@ -64,7 +64,7 @@ enum MimeAppsList {
 
     /// Undoes `edit`. Returns the new text (nil: delete the file), and whether the line was
     /// still ours: a default the user changed since is left alone.
-    static func restore(_ text: String, mimeType: String, desktopFile: String, edit: Edit) -> (text: String?, wasOurs: Bool) {
+    package static func restore(_ text: String, mimeType: String, desktopFile: String, edit: Edit) -> (text: String?, wasOurs: Bool) {
         var lines = splitLines(text)
         guard let index = linesOf(mimeType, in: lines).first(where: { firstDesktopFile(lines[$0]) == desktopFile }) else {
             return (text, false)
@@ -92,21 +92,21 @@ enum MimeAppsList {
     }
 
     /// The default desktop file for `mimeType`, as the file says (nil when none).
-    static func defaultDesktopFile(_ text: String, mimeType: String) -> String? {
+    package static func defaultDesktopFile(_ text: String, mimeType: String) -> String? {
         let lines = splitLines(text)
         return linesOf(mimeType, in: lines).first.flatMap { firstDesktopFile(lines[$0]) }
     }
 
     // MARK: Lines
 
-    static func splitLines(_ text: String) -> [String] {
+    package static func splitLines(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    static func joinLines(_ lines: [String]) -> String { lines.joined(separator: "\n") }
+    package static func joinLines(_ lines: [String]) -> String { lines.joined(separator: "\n") }
 
     /// The indices of `mimeType`'s lines inside `[Default Applications]` sections.
-    static func linesOf(_ mimeType: String, in lines: [String]) -> [Int] {
+    package static func linesOf(_ mimeType: String, in lines: [String]) -> [Int] {
         var inSection = false
         var result: [Int] = []
         for (index, line) in lines.enumerated() {
@@ -119,7 +119,7 @@ enum MimeAppsList {
     }
 
     /// `x-scheme-handler/a = b.desktop;c.desktop;` → `b.desktop`.
-    static func firstDesktopFile(_ line: String) -> String? {
+    package static func firstDesktopFile(_ line: String) -> String? {
         guard let equals = line.firstIndex(of: "=") else { return nil }
         let value = line[line.index(after: equals)...]
         let first = value.split(separator: ";", omittingEmptySubsequences: true).first.map { $0.trimmingSpaces }

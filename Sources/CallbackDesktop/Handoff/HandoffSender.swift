@@ -12,12 +12,14 @@ import Darwin
 /// spool. Whichever way the two interleave, the callback is either seen by the listener in
 /// the spool or the listener is seen by `open`; the spool entry's `rename`-to-claim then
 /// decides who hands it over, so it is delivered at most once.
-struct HandoffSender {
-    let runtime: RuntimeDirectory
+package struct HandoffSender {
+    package let runtime: RuntimeDirectory
     /// How long one listener has to answer an offer or confirm a delivery.
-    var replyTimeoutMilliseconds: Int64 = 3000
+    package var replyTimeoutMilliseconds: Int64 = 3000
 
-    enum Outcome: Equatable {
+    package init(runtime: RuntimeDirectory) { self.runtime = runtime }
+
+    package enum Outcome: Equatable {
         /// A listener confirmed it has the callback.
         case delivered
         /// Nobody listens yet; the callback waits in the spool.
@@ -34,12 +36,17 @@ struct HandoffSender {
         case unconfirmed
     }
 
-    struct SpoolPolicy {
-        var enabled: Bool
-        var ttlSeconds: Int
+    package struct SpoolPolicy {
+        package var enabled: Bool
+        package var ttlSeconds: Int
+
+        package init(enabled: Bool, ttlSeconds: Int) {
+            self.enabled = enabled
+            self.ttlSeconds = ttlSeconds
+        }
     }
 
-    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
+    package func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
         var spooled: (spool: Spool, entry: Spool.Entry)?
         if spoolPolicy.enabled {
             let spool = try Spool(runtime)
@@ -99,9 +106,9 @@ struct HandoffSender {
     }
 
     private struct Offered {
-        let connection: Descriptor
+        package let connection: Descriptor
         /// nil: no answer in time.
-        let answer: HandoffMatch.Answer?
+        package let answer: HandoffMatch.Answer?
     }
 
     /// Connects to every listener of the scheme and collects their answers.

@@ -16,28 +16,28 @@ import CallbackRouter
 /// They are written to a temporary name and renamed into place (a reader sees a whole
 /// entry or none). Taking one is a `rename` to a claimed name: of two processes that try,
 /// exactly one succeeds.
-struct Spool {
-    let directory: String
-    let uid: uid_t
+package struct Spool {
+    package let directory: String
+    package let uid: uid_t
 
-    static let defaultTTLSeconds = 600
+    package static let defaultTTLSeconds = 600
     private static let header: [UInt8] = Array("callback-router spool 1\n".utf8)
     private static let temporaryPrefix = ".tmp-"
     private static let claimedPrefix = ".claimed-"
 
-    init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
+    package init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
         directory = runtime.spoolDirectory
         uid = runtime.uid
         try runtime.makePrivateDirectory(directory)
     }
 
-    struct Entry: Equatable {
-        let name: String
-        let expiresAt: Int64
+    package struct Entry: Equatable {
+        package let name: String
+        package let expiresAt: Int64
     }
 
     /// Writes a new entry for `url`; it expires `ttlSeconds` from now.
-    func add(url: String, scheme: CallbackScheme, ttlSeconds: Int) throws(SystemError) -> Entry {
+    package func add(url: String, scheme: CallbackScheme, ttlSeconds: Int) throws(SystemError) -> Entry {
         let expiresAt = Clock.wallSeconds() + Int64(ttlSeconds)
         let entry = Entry(name: "\(scheme.directoryKey).\(expiresAt).\(RandomName.hex(bytes: 12))", expiresAt: expiresAt)
         let temporary = joinPath(directory, Self.temporaryPrefix + entry.name)
@@ -53,22 +53,22 @@ struct Spool {
         return entry
     }
 
-    func exists(_ entry: Entry) -> Bool {
+    package func exists(_ entry: Entry) -> Bool {
         (try? FileSystem.status(joinPath(directory, entry.name))) != nil
     }
 
     /// Takes `entry` away from everyone else; false when someone else took it first.
-    func claim(_ entry: Entry) -> Bool {
+    package func claim(_ entry: Entry) -> Bool {
         systemRename(joinPath(directory, entry.name), joinPath(directory, Self.claimedPrefix + entry.name)) == 0
     }
 
     /// Deletes an entry this process claimed.
-    func removeClaimed(_ entry: Entry) {
+    package func removeClaimed(_ entry: Entry) {
         _ = try? FileSystem.remove(joinPath(directory, Self.claimedPrefix + entry.name))
     }
 
     /// The live entries of a scheme, oldest expiry first (FIFO for equal time-to-live).
-    func entries(for scheme: CallbackScheme) -> [Entry] {
+    package func entries(for scheme: CallbackScheme) -> [Entry] {
         let prefix = scheme.directoryKey + "."
         var result: [Entry] = []
         for name in (try? FileSystem.entries(directory)) ?? [] where name.hasPrefix(prefix) {
@@ -78,7 +78,7 @@ struct Spool {
         return result.sorted { ($0.expiresAt, $0.name) < ($1.expiresAt, $1.name) }
     }
 
-    static func parseName(_ name: String, prefix: String) -> Entry? {
+    package static func parseName(_ name: String, prefix: String) -> Entry? {
         let rest = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
         guard rest.count == 2, let expiresAt = Int64(rest[0]), rest[0].allSatisfy(\.isASCII),
               rest[1].count == 24, rest[1].allSatisfy({ $0.isHexDigit && $0.isASCII }) else { return nil }
@@ -86,7 +86,7 @@ struct Spool {
     }
 
     /// Deletes, unread, every entry whose time is up, and leftovers of crashed writers.
-    func sweepExpired(now: Int64 = Clock.wallSeconds()) {
+    package func sweepExpired(now: Int64 = Clock.wallSeconds()) {
         for name in (try? FileSystem.entries(directory)) ?? [] {
             let path = joinPath(directory, name)
             if name.hasPrefix(Self.temporaryPrefix) || name.hasPrefix(Self.claimedPrefix) {
@@ -103,7 +103,7 @@ struct Spool {
 
     /// Takes the first entry of `scheme` that `wants` (an exact state match before a mere
     /// candidate), or nil. Expired entries are deleted unread on the way.
-    func take(scheme: CallbackScheme, expectedState: String?, now: Int64 = Clock.wallSeconds()) -> String? {
+    package func take(scheme: CallbackScheme, expectedState: String?, now: Int64 = Clock.wallSeconds()) -> String? {
         var candidates: [(entry: Entry, url: String, answer: HandoffMatch.Answer)] = []
         for entry in entries(for: scheme) {
             if entry.expiresAt <= now {

@@ -14,12 +14,12 @@ import Darwin
 ///
 /// Layout: `listeners/<scheme key>/<random id>.sock` (0600 sockets in 0700 directories)
 /// and `spool/<scheme key>.<expiry>.<random id>` (0600 files). No name contains a state.
-struct RuntimeDirectory {
-    let root: String
-    let uid: uid_t
+package struct RuntimeDirectory {
+    package let root: String
+    package let uid: uid_t
 
     /// Finds, creates and checks the directory. `uid` is the user it must belong to.
-    static func resolve(environment: [String: String], uid: uid_t) throws(HelperFailure) -> RuntimeDirectory {
+    package static func resolve(environment: [String: String], uid: uid_t) throws(HelperFailure) -> RuntimeDirectory {
         let root: String
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty {
             guard base.hasPrefix("/") else { throw .permission("XDG_RUNTIME_DIR is not an absolute path") }
@@ -34,15 +34,15 @@ struct RuntimeDirectory {
         return directory
     }
 
-    var listenersDirectory: String { joinPath(root, "listeners") }
-    var spoolDirectory: String { joinPath(root, "spool") }
+    package var listenersDirectory: String { joinPath(root, "listeners") }
+    package var spoolDirectory: String { joinPath(root, "spool") }
 
-    func listenerDirectory(for scheme: CallbackScheme) -> String {
+    package func listenerDirectory(for scheme: CallbackScheme) -> String {
         joinPath(listenersDirectory, scheme.directoryKey)
     }
 
     /// Creates `path` with mode 0700 unless it exists, then checks it as any other.
-    func makePrivateDirectory(_ path: String) throws(HelperFailure) {
+    package func makePrivateDirectory(_ path: String) throws(HelperFailure) {
         do {
             try FileSystem.makeDirectory(path, mode: 0o700)
         } catch {
@@ -52,7 +52,7 @@ struct RuntimeDirectory {
     }
 
     /// A real directory (not a link), owned by `uid`, with no access for group or others.
-    static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HelperFailure) {
+    package static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HelperFailure) {
         let status: FileStatus?
         do { status = try FileSystem.status(path) } catch { throw .permission(error.description) }
         guard let status else { throw .permission("\(what) '\(path)' does not exist") }
@@ -67,7 +67,7 @@ struct RuntimeDirectory {
 
     /// The fallback lives in /tmp only if nobody else can rename things out of it: root's
     /// (or our) directory, and sticky when others may write to it.
-    static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
+    package static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
         guard let status = try? FileSystem.status(path), status.kind == .directory,
               status.owner == 0 || status.owner == uid,
               status.permissions & 0o022 == 0 || status.permissions & 0o1000 != 0 else {

@@ -5,11 +5,11 @@ import CallbackRouter
 /// The state is read with the project's parser from the query, or from the fragment when
 /// the query has none (`response_mode=fragment`). A duplicated `state` is refused
 /// (`duplicate_parameter`): routing must not pick one of two.
-struct CallbackRoute {
-    let scheme: CallbackScheme
-    let state: String?
+package struct CallbackRoute {
+    package let scheme: CallbackScheme
+    package let state: String?
 
-    init(_ url: CallbackURL) throws(CallbackError) {
+    package init(_ url: CallbackURL) throws(CallbackError) {
         scheme = try CallbackScheme(validating: url.scheme)
         do {
             if let state = try url.queryParameters.value(named: "state") {
@@ -22,16 +22,16 @@ struct CallbackRoute {
         }
     }
 
-    init(scheme: CallbackScheme, state: String?) {
+    package init(scheme: CallbackScheme, state: String?) {
         self.scheme = scheme
         self.state = state
     }
 }
 
 /// The routing rule, shared by live delivery and the spool.
-enum HandoffMatch {
+package enum HandoffMatch {
     /// A listener's answer to an offered callback.
-    enum Answer: UInt8 {
+    package enum Answer: UInt8 {
         /// The listener expects exactly this state.
         case exact = 0x45 // "E"
         /// A candidate without a state match: the callback has no state, or the listener
@@ -41,14 +41,14 @@ enum HandoffMatch {
         case notMine = 0x4E // "N"
     }
 
-    static func answer(listenerScheme: CallbackScheme, expectedState: String?, offered: CallbackRoute) -> Answer {
+    package static func answer(listenerScheme: CallbackScheme, expectedState: String?, offered: CallbackRoute) -> Answer {
         guard offered.scheme == listenerScheme else { return .notMine }
         guard let offeredState = offered.state, let expectedState else { return .candidate }
         return constantTimeEquals(offeredState, expectedState) ? .exact : .notMine
     }
 
     /// What `open` does once every listener of the scheme has answered.
-    enum Decision: Equatable {
+    package enum Decision: Equatable {
         case deliver(to: Int)
         /// Two or more could take it: delivered to none (design.md: `conflict`).
         case conflict(candidates: [Int])
@@ -62,7 +62,7 @@ enum HandoffMatch {
     /// One exact state match wins whatever else is there. Without one, the single
     /// candidate gets it; two candidates are a conflict; a silent listener makes the
     /// outcome unknown (`busy`) unless a conflict is already certain.
-    static func decide(_ answers: [Answer?]) -> Decision {
+    package static func decide(_ answers: [Answer?]) -> Decision {
         let exact = answers.indices.filter { answers[$0] == .exact }
         if exact.count == 1 { return .deliver(to: exact[0]) }
         if exact.count > 1 { return .conflict(candidates: exact) }

@@ -11,14 +11,14 @@ private let systemRead = Darwin.read
 #endif
 
 /// An open file descriptor, closed exactly once (by `close()` or when released).
-final class Descriptor {
+package final class Descriptor {
     private(set) var rawValue: Int32
 
-    init(_ rawValue: Int32) { self.rawValue = rawValue }
+    package init(_ rawValue: Int32) { self.rawValue = rawValue }
 
     deinit { close() }
 
-    func close() {
+    package func close() {
         if rawValue >= 0 {
             _ = systemClose(rawValue)
             rawValue = -1
@@ -26,7 +26,7 @@ final class Descriptor {
     }
 
     /// Writes every byte, or throws.
-    func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -38,7 +38,7 @@ final class Descriptor {
     }
 
     /// Reads until end of file, refusing more than `limit` bytes.
-    func readAll(limit: Int) throws(SystemError) -> [UInt8] {
+    package func readAll(limit: Int) throws(SystemError) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -52,7 +52,7 @@ final class Descriptor {
         }
     }
 
-    func status() throws(SystemError) -> FileStatus {
+    package func status() throws(SystemError) -> FileStatus {
         var info = stat()
         guard fstat(rawValue, &info) == 0 else { throw SystemError("fstat") }
         return FileStatus(info)

@@ -12,25 +12,25 @@ import CallbackRouter
 /// compared in constant time when an offer arrives. The socket is removed when the
 /// listener ends; a socket left behind by a killed listener is removed by the next `open`
 /// that finds nobody accepting on it.
-final class HandoffListener {
-    let scheme: CallbackScheme
-    let socketPath: String
+package final class HandoffListener {
+    package let scheme: CallbackScheme
+    package let socketPath: String
     private let expectedState: String?
     private let runtime: RuntimeDirectory
     private let listening: Descriptor
     /// How long one connection may take, from accept to `open`'s decision.
-    var connectionTimeoutMilliseconds: Int64 = 5000
+    package var connectionTimeoutMilliseconds: Int64 = 5000
     /// The only uid whose processes may connect: the runtime directory's.
-    var allowedPeer: uid_t
+    package var allowedPeer: uid_t
 
-    enum Result: Equatable {
+    package enum Result: Equatable {
         case received(url: String)
         /// `open` found two or more listeners that could take a callback and delivered it to none.
         case conflict
         case timedOut
     }
 
-    init(runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?) throws(HelperFailure) {
+    package init(runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?) throws(HelperFailure) {
         self.runtime = runtime
         self.scheme = scheme
         self.expectedState = expectedState
@@ -53,7 +53,7 @@ final class HandoffListener {
     deinit { stop() }
 
     /// Removes the socket: no `open` can reach this listener afterwards.
-    func stop() {
+    package func stop() {
         if listening.rawValue >= 0 {
             _ = try? FileSystem.remove(socketPath)
             listening.close()
@@ -63,14 +63,14 @@ final class HandoffListener {
     /// A matching callback from the spool, if one waits there. Call after `init` (the
     /// socket exists first, so a callback is either in the spool already or will be
     /// offered on the socket).
-    func takeFromSpool() throws(HelperFailure) -> String? {
+    package func takeFromSpool() throws(HelperFailure) -> String? {
         let spool = try Spool(runtime)
         spool.sweepExpired()
         return spool.take(scheme: scheme, expectedState: expectedState)
     }
 
     /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.
-    func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
+    package func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
         while true {
             let connection: Descriptor?
             do {

@@ -4,17 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs the receiver's blocking `poll` loop on a thread of its own: a wait can last minutes,
+/// Runs a receiver's blocking loop (`poll`, `accept`) on a thread of its own: a wait can last minutes,
 /// and parking a thread of Swift's cooperative pool (one per core) for that long would
 /// starve every other task of the app.
-enum LoopbackThread {
+package enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
     /// Starts a detached thread that runs `body`; false when the system refused one.
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t? = nil
