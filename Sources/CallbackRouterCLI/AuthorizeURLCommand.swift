@@ -1,4 +1,3 @@
-import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router authorize-url …`: an authorization request URL and its fresh secrets.

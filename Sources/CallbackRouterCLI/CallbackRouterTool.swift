@@ -1,4 +1,3 @@
-import CallbackDesktop
 /// The `callback-router` helper, as a library: `main` only forwards to ``run(_:context:)``.
 public enum CallbackRouterTool {
     public static let version = "0.1.0"

@@ -1,4 +1,3 @@
-import CallbackDesktop
 /// What every command gets: its output streams and the environment it runs in.
 public struct CommandContext: Sendable {
     public var output: any CommandOutput

@@ -1,4 +1,3 @@
-import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router inspect URL`: the parsed components as one JSON object.

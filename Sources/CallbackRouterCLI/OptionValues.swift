@@ -1,4 +1,3 @@
-import CallbackDesktop
 import CallbackRouter
 
 /// An option that takes one name out of a fixed set (`--dialect`, `--policy`,

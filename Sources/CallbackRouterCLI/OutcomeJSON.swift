@@ -1,4 +1,3 @@
-import CallbackDesktop
 import CallbackRouter
 
 /// design.md's JSON for an outcome or a refusal, and its exit code: what `parse` prints,

@@ -5,7 +5,6 @@ private let systemWrite = Glibc.write
 import Darwin
 private let systemWrite = Darwin.write
 #endif
-import CallbackDesktop
 import CallbackRouter
 
 /// Where a command writes. The executable writes through at once (a script may read the

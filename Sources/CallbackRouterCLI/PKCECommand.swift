@@ -1,4 +1,3 @@
-import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router pkce [--verifier V | --verifier-from-stdin]`: a PKCE verifier and its

@@ -1,4 +1,3 @@
-import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router parse URL`: validate a callback and print what it means.
