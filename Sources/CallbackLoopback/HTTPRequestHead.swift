@@ -5,6 +5,8 @@ struct HTTPStatus: Error, Equatable, Sendable {
 
     static let ok = HTTPStatus(code: 200, reason: "OK")
     static let noContent = HTTPStatus(code: 204, reason: "No Content")
+    static let found = HTTPStatus(code: 302, reason: "Found")
+    static let seeOther = HTTPStatus(code: 303, reason: "See Other")
     static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
     static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
     static let notFound = HTTPStatus(code: 404, reason: "Not Found")

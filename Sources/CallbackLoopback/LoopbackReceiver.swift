@@ -91,10 +91,18 @@ public final class LoopbackReceiver: Sendable {
         public var maxHeadBytes: Int
         /// Open connections beyond this close the oldest one still sending its request.
         public var maxConnections: Int
+        /// After an accepted callback, send the browser here (303 See Other) instead of the
+        /// built-in page: the app's own "you are signed in" page. `http` or `https` only.
+        public var successURL: String?
+        /// After a provider error or a refused callback of this login, send the browser here (303).
+        public var failureURL: String?
 
         public init(host: LoopbackHost = .ipv4, ports: [Int] = [], path: String = "/callback",
                     connectionTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(1),
-                    maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64) {
+                    maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64,
+                    successURL: String? = nil, failureURL: String? = nil) {
+            self.successURL = successURL
+            self.failureURL = failureURL
             self.host = host
             self.ports = ports
             self.path = path
@@ -125,6 +133,12 @@ public final class LoopbackReceiver: Sendable {
         guard configuration.ports.allSatisfy({ (0 ... 65535).contains($0) }) else {
             throw LoopbackError(.invalidConfiguration, "a port is outside 0…65535")
         }
+        for (name, url) in [("successURL", configuration.successURL), ("failureURL", configuration.failureURL)] {
+            guard let url else { continue }
+            guard Self.isRedirectTarget(url) else {
+                throw LoopbackError(.invalidConfiguration, "\(name) must be an absolute http or https URL")
+            }
+        }
         guard configuration.maxHeadBytes > 0, configuration.maxConnections > 0 else {
             throw LoopbackError(.invalidConfiguration, "maxHeadBytes and maxConnections must be positive")
         }
@@ -141,6 +155,8 @@ public final class LoopbackReceiver: Sendable {
             settings.lingerTimeout = configuration.lingerTimeout
             settings.maxHeadBytes = configuration.maxHeadBytes
             settings.maxConnections = configuration.maxConnections
+            settings.successURL = configuration.successURL
+            settings.failureURL = configuration.failureURL
             do {
                 bound = try LoopbackServer(configuration: settings)
                 break
@@ -155,6 +171,28 @@ public final class LoopbackReceiver: Sendable {
             throw LoopbackError(lastFailure ?? SocketError("bind", code: 0), address: configuration.host.description, ports: listed)
         }
         server = bound
+    }
+
+    /// An absolute `http`/`https` URL our parser accepts (so no CR, LF or space can split
+    /// the `Location` header it goes into).
+    static func isRedirectTarget(_ url: String) -> Bool {
+        guard let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
+              parsed.host?.text.isEmpty == false else { return false }
+        return url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    /// `http://127.0.0.1:PORT/`: redirects (302) to the URL given to
+    /// ``setAuthorizationURL(_:)``, so a user whose terminal wraps or cuts the long
+    /// authorization URL can type this one. Answers 404 until that URL is set.
+    public var startURL: String { "http://\(server.authority)/" }
+
+    /// The authorization URL the ``startURL`` redirects to.
+    /// - Throws: `invalid_configuration` unless it is an absolute `http`/`https` URL.
+    public func setAuthorizationURL(_ url: String) throws(CallbackError) {
+        guard Self.isRedirectTarget(url) else {
+            throw CallbackError(.invalidConfiguration, "the authorization URL must be an absolute http or https URL")
+        }
+        server.authorizationURL.withLock { $0 = url }
     }
 
     /// A path the URL parser reads back unchanged, with no query or fragment.

@@ -91,6 +91,8 @@ struct LoopbackResponse: Sendable {
     var allow: String?
     /// HEAD gets the headers of the page without its body.
     var omitBody = false
+    /// `Location` for 302 (the start URL) and 303 (the app's own outcome pages).
+    var location: String? = nil
 
     /// The headers every response carries. `no-store`: the page and the URL that led to
     /// it (with the code) stay out of the cache; `no-referrer`: the callback URL never
@@ -111,11 +113,17 @@ struct LoopbackResponse: Sendable {
         if page != nil { head += "Content-Type: text/html; charset=utf-8\r\n" }
         if status != .noContent { head += "Content-Length: \(body.utf8.count)\r\n" }
         if let allow { head += "Allow: \(allow)\r\n" }
+        if let location { head += "Location: \(location)\r\n" }
         for (name, value) in Self.commonFields { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         var bytes = Array(head.utf8)
         if !omitBody { bytes += Array(body.utf8) }
         return bytes
+    }
+
+    /// A redirect with a short page for clients that do not follow it.
+    static func redirect(_ status: HTTPStatus, to location: String) -> LoopbackResponse {
+        LoopbackResponse(status: status, page: .refusal("Continue to the next page."), location: location)
     }
 
     static func refusal(_ status: HTTPStatus, _ text: String, allow: String? = nil) -> LoopbackResponse {

@@ -22,6 +22,10 @@ struct LoopbackConfiguration: Sendable {
     var maxHeadBytes = 16 * 1024
     /// Open connections beyond this close the oldest one still sending its request.
     var maxConnections = 64
+    /// Where the browser goes (303) after an accepted callback, instead of the built-in page.
+    var successURL: String?
+    /// Where the browser goes (303) after a provider error or a refused callback of this login.
+    var failureURL: String?
 }
 
 /// How the wait ended.
@@ -73,6 +77,8 @@ final class LoopbackServer: @unchecked Sendable {
     /// The self-pipe that wakes the loop for ``requestStop()``: [read end, write end].
     private let wakeup: (read: Int32, write: Int32)
     private let running = Locked(false)
+    /// The full authorization URL `GET /` redirects to (the short start URL), once known.
+    let authorizationURL = Locked<String?>(nil)
 
     /// `http://127.0.0.1:PORT/path`: the IP literal actually bound, the port actually bound.
     var redirectURI: String { "http://\(authority)\(configuration.path)" }
@@ -174,6 +180,16 @@ final class LoopbackServer: @unchecked Sendable {
             }
             return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: "GET, HEAD, OPTIONS"))
         }
+        if head.target == "/", configuration.path != "/", head.method == "GET" || head.method == "HEAD" {
+            // The short start URL: a terminal that wraps or cuts a long authorization URL
+            // still gets the user there.
+            guard let destination = authorizationURL.withLock({ $0 }) else {
+                return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to the start URL: no authorization URL is known")
+            }
+            var response = LoopbackResponse.redirect(.found, to: destination)
+            response.omitBody = head.method == "HEAD"
+            return Decision(response: response, log: "redirected the start URL to the authorization URL")
+        }
         guard head.path == configuration.path else {
             return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to a request for another path")
         }
@@ -199,12 +215,15 @@ final class LoopbackServer: @unchecked Sendable {
             var decision: Decision
             switch evaluation.kind {
             case .success:
-                decision = Decision(response: LoopbackResponse(status: .ok, page: .success))
+                decision = Decision(response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
+                                    ?? LoopbackResponse(status: .ok, page: .success))
             case .providerFailure:
                 let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
-                decision = Decision(response: LoopbackResponse(status: .ok, page: .providerError(code: code)))
+                decision = Decision(response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
+                                    ?? LoopbackResponse(status: .ok, page: .providerError(code: code)))
             case .rejected:
-                decision = Decision(response: LoopbackResponse(status: .badRequest, page: .rejected),
+                decision = Decision(response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
+                                    ?? LoopbackResponse(status: .badRequest, page: .rejected),
                                     log: "refused the callback for this login: \(reasonOf(evaluation))")
             }
             if ends { decision.verdict = evaluation } else { decision.accepted = true }

@@ -38,10 +38,15 @@ enum LoopbackCommand: Command {
                               callback ends the wait: any local process or web page can
                               end it. One of --state, --state-from-stdin and --no-state
                               is required.
-      --port N                Port to bind (default 0: one the system picks).
+      --port N[,N…]           Port to bind (default 0: one the system picks); a list binds
+                              the first free one (providers that register fixed ports).
       --path P                Callback path, starting with '/' (default /callback).
       --ipv6                  Bind [::1] instead of 127.0.0.1.
       --timeout SECONDS       How long to wait (default 300; fractions allowed).
+      --success-url U         After an accepted callback, redirect the browser to U (303)
+                              instead of the built-in page; http or https.
+      --failure-url U         After a provider error or a refused callback of this login,
+                              redirect the browser to U (303).
       --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
                               once bound.
     \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
@@ -83,7 +88,8 @@ enum LoopbackCommand: Command {
 
     """
 
-    static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer"]).union(limitOptions)
+    static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
+                              "success-url", "failure-url"]).union(limitOptions)
     static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
@@ -127,6 +133,9 @@ enum LoopbackCommand: Command {
             }
         }
         context.printJSON(.object([("redirect_uri", .string(receiver.redirectURI))]))
+        if let line = sshForwardingHint(port: receiver.port, environment: context.environment) {
+            context.printError("\(name): \(line)")
+        }
 
         if args.has("state-from-stdin") {
             switch readStateLine(from: context.standardInput, until: deadline) {
@@ -171,7 +180,21 @@ enum LoopbackCommand: Command {
     static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackReceiver.Configuration, Duration, String) {
         var configuration = LoopbackReceiver.Configuration()
         configuration.host = args.has("ipv6") ? .ipv6 : .ipv4
-        if let port = try args.integer("port", in: 0 ... 65535) { configuration.ports = [port] }
+        if let ports = try args.single("port") {
+            let parsed = ports.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard !parsed.isEmpty, parsed.count <= 64, parsed.allSatisfy({ $0.map { (0 ... 65535).contains($0) } ?? false }) else {
+                throw Arguments.UsageError(description: "--port takes a port (0-65535) or a comma-separated list of at most 64")
+            }
+            configuration.ports = parsed.compactMap { $0 }
+        }
+        for (option, keyPath) in [("success-url", \LoopbackReceiver.Configuration.successURL),
+                                  ("failure-url", \LoopbackReceiver.Configuration.failureURL)] {
+            guard let url = try args.single(option) else { continue }
+            guard isRedirectTarget(url) else {
+                throw Arguments.UsageError(description: "--\(option) must be an absolute http or https URL")
+            }
+            configuration[keyPath: keyPath] = url
+        }
         if let path = try args.single("path") {
             guard isValidPath(path) else {
                 throw Arguments.UsageError(description: "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
@@ -267,6 +290,25 @@ enum LoopbackCommand: Command {
         let state = String(decoding: line, as: UTF8.self)
         guard isPlausibleState(state) else { return .failure(.notPrintable) }
         return .success(state)
+    }
+
+    /// An absolute http/https URL without spaces or controls (it goes into `Location`).
+    static func isRedirectTarget(_ url: String) -> Bool {
+        guard url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+              let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
+              parsed.host?.text.isEmpty == false else { return false }
+        return true
+    }
+
+    /// Under SSH (`SSH_CONNECTION` set) the browser runs on another machine and cannot
+    /// reach our 127.0.0.1: say which `ssh -L` forwards the port, or to paste the URL.
+    static func sshForwardingHint(port: Int, environment: [String: String]) -> String? {
+        guard let connection = environment["SSH_CONNECTION"], !connection.isEmpty else { return nil }
+        // SSH_CONNECTION is "client-ip client-port server-ip server-port".
+        let parts = connection.split(separator: " ")
+        let server = parts.count == 4 ? String(parts[2]) : "THIS-HOST"
+        let sshPort = parts.count == 4 && parts[3] != "22" ? " -p \(parts[3])" : ""
+        return "this is an SSH session: the browser must reach port \(port) here. On the machine with the browser, run: ssh -N -L \(port):127.0.0.1:\(port)\(sshPort) \(server)"
     }
 
     /// Milliseconds from now to `instant`, rounded up, for `poll`.
