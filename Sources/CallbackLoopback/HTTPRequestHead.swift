@@ -15,6 +15,7 @@ struct HTTPStatus: Error, Equatable, Sendable {
     static let gone = HTTPStatus(code: 410, reason: "Gone")
     static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
+    static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
     static let headersTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
     static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
     static let versionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")

@@ -18,6 +18,23 @@ public struct LoopbackHost: Hashable, Sendable, CustomStringConvertible {
     public var description: String { address.uriHost }
 }
 
+/// How the provider sends the callback to the receiver.
+public struct LoopbackResponseMode: Hashable, Sendable, CustomStringConvertible {
+    let isFormPost: Bool
+
+    /// A GET with the parameters in the query: the authorization code flow's default.
+    public static let query = LoopbackResponseMode(isFormPost: false)
+    /// OpenID Connect Form Post Response Mode (Apple, Entra): the provider's page POSTs an
+    /// `application/x-www-form-urlencoded` form. The body is read by the same parser with
+    /// the same limits as a query; a body over ``LoopbackReceiver/Configuration/maxBodyBytes``
+    /// is refused (413) before it is read; a GET never ends the wait. Send
+    /// `response_mode=form_post` in the authorization request.
+    public static let formPost = LoopbackResponseMode(isFormPost: true)
+
+    /// `query` or `form_post`, the `response_mode` value.
+    public var description: String { isFormPost ? "form_post" : "query" }
+}
+
 /// What a callback must be to end a ``LoopbackReceiver``'s wait when no ``CallbackRouter``
 /// is involved: the checks of `callback-router parse`.
 public struct LoopbackExpectations: Sendable {
@@ -96,11 +113,18 @@ public final class LoopbackReceiver: Sendable {
         public var successURL: String?
         /// After a provider error or a refused callback of this login, send the browser here (303).
         public var failureURL: String?
+        /// How the callback arrives: ``LoopbackResponseMode/query`` (default) or ``LoopbackResponseMode/formPost``.
+        public var responseMode: LoopbackResponseMode
+        /// The largest form_post body accepted (16 KiB); larger is 413, never a partial parse.
+        public var maxBodyBytes: Int
 
         public init(host: LoopbackHost = .ipv4, ports: [Int] = [], path: String = "/callback",
                     connectionTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(1),
                     maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64,
-                    successURL: String? = nil, failureURL: String? = nil) {
+                    successURL: String? = nil, failureURL: String? = nil,
+                    responseMode: LoopbackResponseMode = .query, maxBodyBytes: Int = 16 * 1024) {
+            self.responseMode = responseMode
+            self.maxBodyBytes = maxBodyBytes
             self.successURL = successURL
             self.failureURL = failureURL
             self.host = host
@@ -139,7 +163,7 @@ public final class LoopbackReceiver: Sendable {
                 throw LoopbackError(.invalidConfiguration, "\(name) must be an absolute http or https URL")
             }
         }
-        guard configuration.maxHeadBytes > 0, configuration.maxConnections > 0 else {
+        guard configuration.maxHeadBytes > 0, configuration.maxConnections > 0, configuration.maxBodyBytes >= 0 else {
             throw LoopbackError(.invalidConfiguration, "maxHeadBytes and maxConnections must be positive")
         }
         self.configuration = configuration
@@ -157,6 +181,8 @@ public final class LoopbackReceiver: Sendable {
             settings.maxConnections = configuration.maxConnections
             settings.successURL = configuration.successURL
             settings.failureURL = configuration.failureURL
+            settings.formPost = configuration.responseMode.isFormPost
+            settings.maxBodyBytes = configuration.maxBodyBytes
             do {
                 bound = try LoopbackServer(configuration: settings)
                 break

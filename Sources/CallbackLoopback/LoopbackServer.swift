@@ -26,6 +26,11 @@ struct LoopbackConfiguration: Sendable {
     var successURL: String?
     /// Where the browser goes (303) after a provider error or a refused callback of this login.
     var failureURL: String?
+    /// `false`: the callback is a GET with a query. `true` (OIDC Form Post Response Mode):
+    /// a POST with an `application/x-www-form-urlencoded` body; a GET does not end the wait.
+    var formPost = false
+    /// The largest form_post body accepted; larger is 413, never a partial parse.
+    var maxBodyBytes = 16 * 1024
 }
 
 /// How the wait ended.
@@ -135,7 +140,7 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     func decide(_ head: HTTPRequestHead, validation: LoopbackValidation) -> Decision {
-        decide(head, judge: Self.judge(validation))
+        decide(head, body: nil, judge: Self.judge(validation))
     }
 
     /// The judge of a wait with the receiver's own validation (no router).
@@ -146,7 +151,7 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    func decide(_ head: HTTPRequestHead, judge: LoopbackJudge) -> Decision {
+    func decide(_ head: HTTPRequestHead, body: [UInt8]? = nil, judge: LoopbackJudge) -> Decision {
         // Host first: a page on another origin that reaches us through DNS rebinding
         // learns nothing, not even which paths exist.
         let hosts = head.values(of: "host")
@@ -165,12 +170,12 @@ final class LoopbackServer: @unchecked Sendable {
             return Decision(response: .refusal(.forbidden, "Only a browser navigation is accepted here."),
                             log: "answered 403 to a non-navigation request (Sec-Fetch-Mode)")
         }
-        if !head.values(of: "transfer-encoding").isEmpty {
+        if body == nil, !head.values(of: "transfer-encoding").isEmpty {
             return Decision(response: .refusal(.notImplemented, "Request bodies are not accepted."),
                             log: "answered 501 to a request with Transfer-Encoding")
         }
         let lengths = head.values(of: "content-length")
-        if lengths.contains(where: { $0 != "0" }) {
+        if body == nil, lengths.contains(where: { $0 != "0" }) {
             return Decision(response: .refusal(.contentTooLarge, "Request bodies are not accepted."),
                             log: "answered 413 to a request with a body")
         }
@@ -193,22 +198,51 @@ final class LoopbackServer: @unchecked Sendable {
         guard head.path == configuration.path else {
             return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to a request for another path")
         }
+        let allowed = configuration.formPost ? "POST, HEAD, OPTIONS" : "GET, HEAD, OPTIONS"
+        let callbackMethod = configuration.formPost ? "POST" : "GET"
         switch head.method {
-        case "GET":
+        case callbackMethod:
             break
         case "HEAD":
             // Link scanners and prefetchers probe with HEAD: never a callback.
             return Decision(response: LoopbackResponse(status: .ok, page: .waiting, omitBody: true),
                             log: "answered HEAD on the callback path without consuming the login")
         case "OPTIONS":
-            return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: "GET, HEAD, OPTIONS"),
+            return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: allowed),
                             log: "answered OPTIONS on the callback path without consuming the login")
+        case "GET":
+            // form_post: a GET (a prefetch, a stale link, a query-mode answer) never ends the wait.
+            return Decision(response: .refusal(.methodNotAllowed, "This sign-in expects the provider's form (POST).", allow: allowed),
+                            ignoredReason: "get_in_form_post",
+                            log: "answered 405 to a GET on the callback path: this login expects a form_post; still waiting")
         default:
-            return Decision(response: .refusal(.methodNotAllowed, "Only GET is accepted here.", allow: "GET, HEAD, OPTIONS"),
-                            log: "answered 405 to a method other than GET, HEAD or OPTIONS on the callback path")
+            return Decision(response: .refusal(.methodNotAllowed, "Only \(callbackMethod) is accepted here.", allow: allowed),
+                            log: "answered 405 to a method other than \(callbackMethod), HEAD or OPTIONS on the callback path")
         }
 
-        let judgement = judge("http://\(authority)\(head.target)")
+        var callbackURL = "http://\(authority)\(head.target)"
+        if configuration.formPost {
+            guard head.target == configuration.path else {
+                return Decision(response: .refusal(.badRequest, "The form must be posted to the callback path without a query."),
+                                log: "answered 400 to a form_post whose target carries a query")
+            }
+            let types = head.values(of: "content-type")
+            guard types.count == 1, Self.isFormURLEncoded(types[0]) else {
+                return Decision(response: .refusal(.unsupportedMediaType, "The form must be application/x-www-form-urlencoded."),
+                                log: "answered 415 to a form_post that is not application/x-www-form-urlencoded")
+            }
+            let bytes = body ?? []
+            // The body becomes the query of the same URL, read by the same parser with the
+            // same limits. A '#' would make the rest a fragment the parser sets aside: refuse
+            // it rather than read half of the form.
+            guard !bytes.contains(UInt8(ascii: "#")) else {
+                return Decision(response: .refusal(.badRequest, "The form is malformed."),
+                                log: "answered 400 to a form_post body with a raw '#'")
+            }
+            callbackURL += "?" + String(decoding: bytes, as: UTF8.self)
+        }
+
+        let judgement = judge(callbackURL)
         let evaluation = judgement.evaluation
         if judgement.disposition != .ignored {
             let ends = judgement.disposition == .endsWait
@@ -249,6 +283,9 @@ final class LoopbackServer: @unchecked Sendable {
 
     private enum Phase {
         case reading(HTTPHeadScanner)
+        /// A form_post callback's body: the head was `buffer[..<headLength]`, the body is
+        /// the `bodyLength` bytes after it.
+        case readingBody(HTTPRequestHead, headLength: Int, bodyLength: Int)
         case writing([UInt8], sent: Int)
         case draining
     }
@@ -261,7 +298,12 @@ final class LoopbackServer: @unchecked Sendable {
         let serial: Int
         var isFinal = false
 
-        var isReading: Bool { if case .reading = phase { return true } else { return false } }
+        var isReading: Bool {
+            switch phase {
+            case .reading, .readingBody: return true
+            default: return false
+            }
+        }
     }
 
     /// Serves until a callback ends the wait or the timeout passes. `log` gets one line per
@@ -319,7 +361,7 @@ final class LoopbackServer: @unchecked Sendable {
             for connection in connections {
                 let events: Int16
                 switch connection.phase {
-                case .reading, .draining: events = Int16(POLLIN)
+                case .reading, .readingBody, .draining: events = Int16(POLLIN)
                 case .writing: events = Int16(POLLOUT)
                 }
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
@@ -396,6 +438,20 @@ final class LoopbackServer: @unchecked Sendable {
     private func service(_ connection: inout Connection, now: ContinuousClock.Instant, judge: LoopbackJudge,
                          verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void) -> Bool {
         switch connection.phase {
+        case .readingBody(let head, let headLength, let bodyLength):
+            let room = headLength + bodyLength - connection.buffer.count
+            if room > 0 {
+                switch LoopbackSocket.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
+                case .closed: return true
+                case .wouldBlock: return false
+                case .transferred: break
+                }
+            }
+            guard connection.buffer.count >= headLength + bodyLength else { return false }
+            let body = Array(connection.buffer[headLength ..< headLength + bodyLength])
+            startWriting(&connection, respond(to: head, body: body, connection: &connection, judge: judge, verdict: &verdict,
+                                              ignored: &ignored, log: log))
+            return serviceWrite(&connection, now: now)
         case .reading(var scanner):
             let room = configuration.maxHeadBytes + 1 - connection.buffer.count
             switch LoopbackSocket.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
@@ -423,15 +479,18 @@ final class LoopbackServer: @unchecked Sendable {
                     log("answered 410 to a request that arrived after the wait ended")
                     response = .refusal(.gone, "This sign-in has already finished.")
                 case .success(let head):
-                    let decision = decide(head, judge: judge)
-                    if verdict == nil, let ending = decision.verdict {
-                        verdict = ending
-                        connection.isFinal = true
+                    switch bodyPlan(head) {
+                    case .none:
+                        response = respond(to: head, body: nil, connection: &connection, judge: judge, verdict: &verdict,
+                                           ignored: &ignored, log: log)
+                    case .refuse(let status, let line):
+                        log(line)
+                        response = .refusal(status, status == .contentTooLarge ? "The form is larger than this receiver accepts." : status.reason + ".")
+                    case .read(let bodyLength):
+                        connection.phase = .readingBody(head, headLength: length, bodyLength: bodyLength)
+                        // The body may be in the buffer already.
+                        return service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log)
                     }
-                    if decision.accepted { connection.isFinal = true }
-                    if decision.ignoredReason != nil { ignored += 1 }
-                    if let line = decision.log { log(line) }
-                    response = decision.response
                 }
                 startWriting(&connection, response)
             }
@@ -449,6 +508,54 @@ final class LoopbackServer: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    private func respond(to head: HTTPRequestHead, body: [UInt8]?, connection: inout Connection, judge: LoopbackJudge,
+                         verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void) -> LoopbackResponse {
+        if verdict != nil {
+            log("answered 410 to a request that arrived after the wait ended")
+            return .refusal(.gone, "This sign-in has already finished.")
+        }
+        let decision = decide(head, body: body, judge: judge)
+        if verdict == nil, let ending = decision.verdict {
+            verdict = ending
+            connection.isFinal = true
+        }
+        if decision.accepted { connection.isFinal = true }
+        if decision.ignoredReason != nil { ignored += 1 }
+        if let line = decision.log { log(line) }
+        return decision.response
+    }
+
+    /// `application/x-www-form-urlencoded`, optionally with parameters (`; charset=UTF-8`).
+    static func isFormURLEncoded(_ value: String) -> Bool {
+        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let trimmed = type.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+        return String(trimmed).lowercased() == "application/x-www-form-urlencoded"
+    }
+
+    enum BodyPlan: Equatable {
+        case none
+        case read(Int)
+        case refuse(HTTPStatus, String)
+    }
+
+    /// Whether a request's body is read: only a form_post callback's, and only within the
+    /// limit (413 above it, before a byte of it is read: never a partial parse).
+    func bodyPlan(_ head: HTTPRequestHead) -> BodyPlan {
+        guard configuration.formPost, head.method == "POST", head.path == configuration.path else { return .none }
+        if !head.values(of: "transfer-encoding").isEmpty {
+            return .refuse(.notImplemented, "answered 501 to a form_post with Transfer-Encoding (a length is required)")
+        }
+        let lengths = head.values(of: "content-length")
+        guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.utf8.count <= 9,
+              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text) else {
+            return .refuse(.badRequest, "answered 400 to a form_post without one valid Content-Length")
+        }
+        guard length <= configuration.maxBodyBytes else {
+            return .refuse(.contentTooLarge, "answered 413 to a form_post body of \(length) bytes (limit \(configuration.maxBodyBytes))")
+        }
+        return .read(length)
     }
 
     private func startWriting(_ connection: inout Connection, _ response: LoopbackResponse) {

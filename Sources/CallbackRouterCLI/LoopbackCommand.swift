@@ -43,6 +43,11 @@ enum LoopbackCommand: Command {
       --path P                Callback path, starting with '/' (default /callback).
       --ipv6                  Bind [::1] instead of 127.0.0.1.
       --timeout SECONDS       How long to wait (default 300; fractions allowed).
+      --response-mode M       query (default: a GET with the parameters in the query) or
+                              form_post (OIDC Form Post: a POST with an
+                              application/x-www-form-urlencoded body, at most 16 KiB, read by
+                              the same parser and limits; a GET then never ends the wait).
+                              Ask for it with 'authorize-url --response-mode form_post'.
       --success-url U         After an accepted callback, redirect the browser to U (303)
                               instead of the built-in page; http or https.
       --failure-url U         After a provider error or a refused callback of this login,
@@ -89,7 +94,7 @@ enum LoopbackCommand: Command {
     """
 
     static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
-                              "success-url", "failure-url"]).union(limitOptions)
+                              "success-url", "failure-url", "response-mode"]).union(limitOptions)
     static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
@@ -186,6 +191,11 @@ enum LoopbackCommand: Command {
                 throw Arguments.UsageError(description: "--port takes a port (0-65535) or a comma-separated list of at most 64")
             }
             configuration.ports = parsed.compactMap { $0 }
+        }
+        switch try args.single("response-mode") {
+        case nil, "query": configuration.responseMode = .query
+        case "form_post": configuration.responseMode = .formPost
+        default: throw Arguments.UsageError(description: "--response-mode takes query or form_post")
         }
         for (option, keyPath) in [("success-url", \LoopbackReceiver.Configuration.successURL),
                                   ("failure-url", \LoopbackReceiver.Configuration.failureURL)] {

@@ -133,3 +133,24 @@ import Testing
         #expect(standard?.hasSuffix("ssh -N -L 4711:127.0.0.1:4711 10.0.0.9") == true)
     }
 }
+
+@Suite struct FormPostOptionTests {
+    @Test func loopbackReadsTheResponseMode() throws {
+        let formPost = try Arguments(["--response-mode", "form_post"], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        #expect(try LoopbackCommand.readConfiguration(formPost).0.responseMode == .formPost)
+        let bad = try Arguments(["--response-mode", "fragment"], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        #expect(throws: Arguments.UsageError.self) { try LoopbackCommand.readConfiguration(bad) }
+    }
+
+    @Test func authorizeURLAsksForFormPost() {
+        let (exit, out, _) = runTool(["authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
+                                      "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "form_post"],
+                                     environment: [:])
+        #expect(exit == 0)
+        #expect(out.contains("response_mode=form_post"))
+        let (refused, _, _) = runTool(["authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
+                                       "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "query"],
+                                      environment: [:])
+        #expect(refused == 64)
+    }
+}
