@@ -13,6 +13,7 @@ public enum CallbackRouterTool {
         OpenCommand.self,
         ListenCommand.self,
         LoopbackCommand.self,
+        LoginCommand.self,
     ]
 
     /// Every word `run` acts on in the command position: the commands, `help`, `-h`,
