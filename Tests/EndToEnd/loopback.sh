@@ -6,7 +6,8 @@
 # receiver must print the code and exit 0. Negative cases: a wrong state is answered and
 # ignored (the wait goes on and ends at the deadline with 75, or with the later correct
 # callback), a provider error ends with 1, a `localhost` Host and a cross-site <img> are
-# refused without ending the wait.
+# refused without ending the wait. Then form_post through a self-submitting form, a
+# --port list, and `login` end to end with $BROWSER set to headless Chromium.
 #
 # Usage: Tests/EndToEnd/loopback.sh [path/to/callback-router]
 #   (or CALLBACK_ROUTER=path; else the debug build is built and used).
@@ -113,6 +114,15 @@ browse() {
     profile=$(mktemp -d "$work/profile.XXXXXX")
     timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
         --user-data-dir="$profile" --dump-dom "$2" >"$work/$1.dom" 2>"$work/$1.chromium.err" || true
+}
+
+# browse_slow NAME URL: as browse, but gives the page time to submit a form on load and
+# dumps the DOM of the page it lands on.
+browse_slow() {
+    local profile
+    profile=$(mktemp -d "$work/profile.XXXXXX")
+    timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$profile" --virtual-time-budget=5000 --dump-dom "$2" >"$work/$1.dom" 2>"$work/$1.chromium.err" || true
 }
 
 authorize_url() { # STATE
@@ -235,6 +245,58 @@ check "the scripted flow (authorize-url, state on stdin) exits 0" test "$EXIT_ST
 check "the scripted flow prints the code" bash -c '[[ "$1" == *"\"code\":\"e2e-code-scripted\""* ]]' _ "$outcome"
 check "the scripted flow's state is the one authorize-url made" \
     test "$(json_field "$outcome" state)" = "$(json_field "$request" state)"
+
+# 7. form_post (OIDC Form Post Response Mode): the provider's page auto-submits a form to
+#    the receiver, cross-site, in a real browser. A GET with the right state first must
+#    not end the wait.
+start_loopback formpost --state "$state" --timeout 60 --response-mode form_post
+port=${REDIRECT_URI#http://127.0.0.1:}
+port=${port%%/*}
+browse formpost-get "http://127.0.0.1:$port/callback?code=e2e-code-get&state=$(urlencode "$state")"
+check "form_post: a GET with the right state does not end the wait" kill -0 "$LB_PID"
+check "form_post: the GET is answered 405" contains "$LB_ERR" "answered 405 to a GET"
+start_authorize formpost --redirect-uri "$REDIRECT_URI" --code "e2e-code-posted" --form-post
+browse_slow formpost "$(authorize_url "$state")"
+wait_exit "$LB_PID" 20
+check "form_post: the posted form ends the wait with 0" test "$EXIT_STATUS" = 0
+check "form_post: the posted code is printed" contains "$LB_OUT" '"code":"e2e-code-posted"'
+check "form_post: the GET's code is not" not_contains "$LB_OUT" "e2e-code-get"
+check "form_post: the browser shows the success page" contains "$work/formpost.dom" "received the sign-in response"
+
+# 8. --port LIST: the first free port of the list is bound.
+busy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",int(sys.argv[1]))); s.listen(1); time.sleep(30)' "$busy_port" &
+squatter=$!
+pids+=("$squatter")
+sleep 0.3
+free_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_loopback portlist --state "$state" --timeout 30 --port "$busy_port,$free_port"
+check "--port LIST binds the first free port" test "$REDIRECT_URI" = "http://127.0.0.1:$free_port/callback"
+kill "$LB_PID" 2>/dev/null || true
+"$helper" loopback --state "$state" --timeout 5 --port "$busy_port" >"$work/busy.out" 2>"$work/busy.err" || busy_status=$?
+check "--port with every port taken exits 75" test "${busy_status:-0}" = 75
+kill "$squatter" 2>/dev/null || true
+
+# 9. login end to end: $BROWSER is headless Chromium; it gets the short start URL, which
+#    redirects to the authorization endpoint, which redirects back with the code.
+cat >"$work/browser.sh" <<BROWSER
+#!/usr/bin/env bash
+profile=\$(mktemp -d "$work/login-profile.XXXXXX")
+exec timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="\$profile" --dump-dom "\$1" >"$work/login.dom" 2>"$work/login.chromium.err"
+BROWSER
+chmod +x "$work/browser.sh"
+start_authorize login --redirect-uri-regex 'http://127\.0\.0\.1:[0-9]+/callback' --code "e2e-code-login"
+BROWSER="$work/browser.sh" "$helper" login --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e \
+    --scope "openid email" --timeout 60 >"$work/login.out" 2>"$work/login.err" || login_status=$?
+check "login exits 0" test "${login_status:-0}" = 0
+check "login prints the code" contains "$work/login.out" '"code":"e2e-code-login"'
+check "login prints the code_verifier" contains "$work/login.out" '"code_verifier":"'
+check "login prints the redirect_uri" contains "$work/login.out" '"redirect_uri":"http://127.0.0.1:'
+check "login prints one line" test "$(wc -l <"$work/login.out")" = 1
+login_state=$(json_field "$(cat "$work/login.out")" state)
+check "login's stderr shows neither the state nor the code" \
+    bash -c '! grep -qF -- "$1" "$2" && ! grep -qF e2e-code-login "$2"' _ "$login_state" "$work/login.err"
+check "login's stderr says where it waits" contains "$work/login.err" "waiting for the callback on http://127.0.0.1:"
 
 summarized=1
 echo "$passed passed, $failed failed"
