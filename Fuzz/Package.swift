@@ -15,6 +15,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("router", ["CallbackRouter"]),
     ("foundation-differential", ["CallbackParsing"]),
     ("cli", ["CallbackRouterCLI", "CallbackRouter"]),
+    ("http", ["CallbackLoopback"]),
 ]
 
 let package = Package(
