@@ -13,6 +13,11 @@ public struct LoopbackHost: Hashable, Sendable, CustomStringConvertible {
     public static let ipv4 = LoopbackHost(address: .ipv4)
     /// `::1`; the redirect URI says `http://[::1]:PORT/…`.
     public static let ipv6 = LoopbackHost(address: .ipv6)
+    /// Both `127.0.0.1` and `::1` on one port, and the redirect URI says
+    /// `http://localhost:PORT/…`, for providers that register only that name. Only
+    /// `Host: localhost:PORT` is answered (a DNS-rebinding page names another host). On a
+    /// system without IPv6, 127.0.0.1 alone.
+    public static let localhost = LoopbackHost(address: .localhost)
 
     /// The host as the redirect URI writes it (`127.0.0.1`, `[::1]`).
     public var description: String { address.uriHost }
@@ -249,7 +254,7 @@ public final class LoopbackReceiver: Sendable {
     /// `log` gets one line per request that did not end the wait, free of secrets.
     public func receive(expecting expectations: LoopbackExpectations, until deadline: ContinuousClock.Instant,
                         log: (String) -> Void = { _ in }) throws(CallbackError) -> LoopbackWaitResult {
-        let validation = try LoopbackValidation(expectations, redirectURI: redirectURI)
+        let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
         return Self.waitResult(server.run(validation: validation, until: deadline, log: log))
     }
 
@@ -260,7 +265,7 @@ public final class LoopbackReceiver: Sendable {
     /// (the task was cancelled or ``close()`` was called: the socket is closed).
     public func callback(expecting expectations: LoopbackExpectations, timeout: Duration,
                          log: @escaping @Sendable (String) -> Void = { _ in }) async throws(CallbackError) -> CallbackOutcome {
-        let validation = try LoopbackValidation(expectations, redirectURI: redirectURI)
+        let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let result = await serve(judge: LoopbackServer.judge(validation), until: deadline, log: log)
         switch Self.waitResult(result) {

@@ -78,7 +78,8 @@ final class LoopbackServer: @unchecked Sendable {
     let configuration: LoopbackConfiguration
     /// The port actually bound.
     let port: Int
-    private var listener: Int32
+    /// The listening sockets: one, or two for `localhost` (127.0.0.1 and ::1, one port).
+    private var listeners: [Int32]
     /// The self-pipe that wakes the loop for ``requestStop()``: [read end, write end].
     private let wakeup: (read: Int32, write: Int32)
     private let running = Locked(false)
@@ -93,19 +94,43 @@ final class LoopbackServer: @unchecked Sendable {
 
     init(configuration: LoopbackConfiguration) throws(SocketError) {
         self.configuration = configuration
-        let (fd, port) = try LoopbackSocket.listen(on: configuration.address, port: configuration.port)
+        let (fds, port) = try Self.bind(configuration)
         guard let wakeup = LoopbackSocket.makeWakeupPipe() else {
             let failure = SocketError("pipe")
-            close(fd)
+            fds.forEach { close($0) }
             throw failure
         }
-        self.listener = fd
+        self.listeners = fds
         self.port = port
         self.wakeup = wakeup
     }
 
+    /// Binds the literal, or for `localhost` 127.0.0.1 and then ::1 on the same port (a
+    /// kernel-picked port taken on ::1 is tried again with another, a few times). A system
+    /// without IPv6 (`EADDRNOTAVAIL`, `EAFNOSUPPORT`) gets 127.0.0.1 alone.
+    private static func bind(_ configuration: LoopbackConfiguration) throws(SocketError) -> ([Int32], Int) {
+        guard configuration.address == .localhost else {
+            let (fd, port) = try LoopbackSocket.listen(on: configuration.address, port: configuration.port)
+            return ([fd], port)
+        }
+        var lastFailure = SocketError("bind", code: EADDRINUSE)
+        for _ in 0 ..< (configuration.port == 0 ? 8 : 1) {
+            let (v4, port) = try LoopbackSocket.listen(on: .ipv4, port: configuration.port)
+            do {
+                let (v6, _) = try LoopbackSocket.listen(on: .ipv6, port: port)
+                return ([v4, v6], port)
+            } catch {
+                if error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT { return ([v4], port) }
+                close(v4)
+                lastFailure = error
+                guard error.code == EADDRINUSE else { throw error }
+            }
+        }
+        throw lastFailure
+    }
+
     deinit {
-        if listener >= 0 { close(listener) }
+        listeners.forEach { close($0) }
         close(wakeup.read)
         close(wakeup.write)
     }
@@ -119,8 +144,8 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     private func stopListening() {
-        if listener >= 0 { close(listener) }
-        listener = -1
+        listeners.forEach { close($0) }
+        listeners = []
     }
 
     // MARK: - Deciding what to answer
@@ -323,7 +348,7 @@ final class LoopbackServer: @unchecked Sendable {
             if running { return false }
             running = true
             return true
-        }), listener >= 0 else { return .stopped(ignored: 0) }
+        }), !listeners.isEmpty else { return .stopped(ignored: 0) }
         let clock = ContinuousClock()
         let deadline = deadline ?? clock.now.advanced(by: configuration.timeout)
         var connections: [Connection] = []
@@ -356,7 +381,7 @@ final class LoopbackServer: @unchecked Sendable {
 
             // The wake-up pipe first, then the listener while it is open, then the connections.
             var fds: [pollfd] = [pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0)]
-            if listener >= 0 { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            for listener in listeners { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
             var wake = (verdict == nil && !stopped) ? deadline : (finishBy ?? deadline)
             for connection in connections {
                 let events: Int16
@@ -391,11 +416,11 @@ final class LoopbackServer: @unchecked Sendable {
             }
             // The descriptors after the pipe's and the listener's are the connections, in
             // order, as they were before this round's accepts.
-            let listening = listener >= 0
-            let firstConnection = listening ? 2 : 1
+            let listening = listeners
+            let firstConnection = 1 + listening.count
             var events = fds[firstConnection...].map(\.revents)
-            if listening, fds[1].revents != 0 {
-                acceptAll(into: &connections, serial: &serial, now: now, events: &events)
+            for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
+                acceptAll(from: listener, into: &connections, serial: &serial, now: now, events: &events)
             }
             var closed: [Int] = []
             for i in connections.indices where events[i] != 0 {
@@ -415,7 +440,7 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    private func acceptAll(into connections: inout [Connection], serial: inout Int, now: ContinuousClock.Instant,
+    private func acceptAll(from listener: Int32, into connections: inout [Connection], serial: inout Int, now: ContinuousClock.Instant,
                            events: inout [Int16]) {
         for _ in 0 ..< configuration.maxConnections {
             guard case .connection(let fd) = LoopbackSocket.accept(listener) else { return }

@@ -31,12 +31,16 @@ enum LoopbackAddress: Sendable {
     case ipv4
     /// `::1`, for `--ipv6`.
     case ipv6
+    /// Both `127.0.0.1` and `::1` on one port, named `localhost` (`--host localhost`), for
+    /// providers that register only that name.
+    case localhost
 
     /// The host as a URL and a `Host` header write it.
     var uriHost: String {
         switch self {
         case .ipv4: return "127.0.0.1"
         case .ipv6: return "[::1]"
+        case .localhost: return "localhost"
         }
     }
 }
@@ -68,6 +72,7 @@ enum LoopbackSocket {
     /// never lets two sockets listen on one port at once (that takes SO_REUSEPORT, which is
     /// never set), so it opens no door to a process that wants to squat our port.
     static func listen(on address: LoopbackAddress, port: Int, backlog: Int32 = 64) throws(SocketError) -> (fd: Int32, port: Int) {
+        precondition(address != .localhost, "listen binds one literal; the server binds both for localhost")
         let family = address == .ipv4 ? AF_INET : AF_INET6
         let fd = socket(family, streamSocketType, 0)
         guard fd >= 0 else { throw SocketError("socket") }
@@ -82,7 +87,7 @@ enum LoopbackSocket {
 
         let bound: Int32
         switch address {
-        case .ipv4:
+        case .ipv4, .localhost:
             var sin = sockaddr_in()
             sin.sin_family = sa_family_t(AF_INET)
             sin.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -114,7 +119,7 @@ enum LoopbackSocket {
         guard named == 0 else { throw SocketError("getsockname") }
         let networkPort: UInt16 = withUnsafePointer(to: &storage) { pointer in
             switch address {
-            case .ipv4: return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+            case .ipv4, .localhost: return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
             case .ipv6: return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
             }
         }

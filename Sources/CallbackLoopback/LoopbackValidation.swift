@@ -31,11 +31,11 @@ struct LoopbackValidation: Sendable {
 
     /// - Throws: `invalid_configuration` if the redirect URI is not one the native policy
     ///   accepts (it always is: an IP loopback literal or `localhost` with a checked path).
-    init(_ expectations: LoopbackExpectations, redirectURI: String) throws(CallbackError) {
+    init(_ expectations: LoopbackExpectations, redirectURI: String, allowLocalhost: Bool = false) throws(CallbackError) {
         self.expectations = expectations
-        self.redirectURI = try RedirectURI(redirectURI, policy: .native)
+        self.redirectURI = try RedirectURI(redirectURI, policy: .native, allowLocalhost: allowLocalhost)
         validator = try CallbackValidator(
-            redirectURIs: [self.redirectURI], policy: .native, dialect: expectations.dialect,
+            redirectURIs: [self.redirectURI], policy: .native, allowLocalhost: allowLocalhost, dialect: expectations.dialect,
             expecting: CallbackExpectations(state: expectations.state, issuer: expectations.issuer,
                                             requireIssuer: expectations.requireIssuer, responseMode: .query))
     }

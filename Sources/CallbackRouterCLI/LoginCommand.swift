@@ -38,7 +38,7 @@ enum LoginCommand: Command {
       --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
 
     LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
-      --port N[,N…]  --path P  --ipv6  --response-mode query|form_post
+      --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
       --success-url U  --failure-url U
                               As for 'loopback'. form_post also asks the provider for it
                               (response_mode=form_post).
@@ -66,7 +66,7 @@ enum LoginCommand: Command {
 
     static let options: Set<String> = Set([
         "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
-        "success-url", "failure-url", "scheme", "redirect-uri",
+        "success-url", "failure-url", "scheme", "redirect-uri", "host",
     ]).union(limitOptions)
     static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6"]
 
@@ -110,7 +110,7 @@ enum LoginCommand: Command {
             timeoutText = text
             scheme = try args.single("scheme")
             if scheme != nil {
-                for option in ["port", "path", "response-mode", "success-url", "failure-url"] where try args.single(option) != nil {
+                for option in ["port", "path", "response-mode", "success-url", "failure-url", "host"] where try args.single(option) != nil {
                     throw Arguments.UsageError(description: "--\(option) is a loopback option: it cannot be used with --scheme")
                 }
                 if args.has("ipv6") { throw Arguments.UsageError(description: "--ipv6 is a loopback option: it cannot be used with --scheme") }

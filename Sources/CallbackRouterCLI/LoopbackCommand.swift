@@ -42,6 +42,10 @@ enum LoopbackCommand: Command {
                               the first free one (providers that register fixed ports).
       --path P                Callback path, starting with '/' (default /callback).
       --ipv6                  Bind [::1] instead of 127.0.0.1.
+      --host H                127.0.0.1 (default), ::1 (as --ipv6), or localhost: bind both
+                              127.0.0.1 and ::1 on one port, answer only Host: localhost:PORT,
+                              and name localhost in the redirect URI (providers that
+                              register only that name).
       --timeout SECONDS       How long to wait (default 300; fractions allowed).
       --response-mode M       query (default: a GET with the parameters in the query) or
                               form_post (OIDC Form Post: a POST with an
@@ -94,7 +98,7 @@ enum LoopbackCommand: Command {
     """
 
     static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
-                              "success-url", "failure-url", "response-mode"]).union(limitOptions)
+                              "success-url", "failure-url", "response-mode", "host"]).union(limitOptions)
     static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
@@ -185,6 +189,15 @@ enum LoopbackCommand: Command {
     static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackReceiver.Configuration, Duration, String) {
         var configuration = LoopbackReceiver.Configuration()
         configuration.host = args.has("ipv6") ? .ipv6 : .ipv4
+        if let host = try args.single("host") {
+            guard !args.has("ipv6") else { throw Arguments.UsageError(description: "--host and --ipv6 exclude each other") }
+            switch host {
+            case "127.0.0.1": configuration.host = .ipv4
+            case "::1", "[::1]": configuration.host = .ipv6
+            case "localhost": configuration.host = .localhost
+            default: throw Arguments.UsageError(description: "--host takes 127.0.0.1, ::1 or localhost")
+            }
+        }
         if let ports = try args.single("port") {
             let parsed = ports.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
             guard !parsed.isEmpty, parsed.count <= 64, parsed.allSatisfy({ $0.map { (0 ... 65535).contains($0) } ?? false }) else {

@@ -68,3 +68,51 @@ import Testing
         #expect(early.readAll().statusCode == 404)
     }
 }
+
+/// `host: .localhost`: 127.0.0.1 and ::1 on one port, only `Host: localhost:PORT`.
+@Suite struct LoopbackLocalhostTests {
+    static let state = "st-localhost-0123456789abcdef"
+
+    static func request(_ port: Int, host: String, state: String = LoopbackLocalhostTests.state, ipv6: Bool = false) throws -> RawClient {
+        let client = try RawClient(port: port, ipv6: ipv6)
+        client.send("GET /callback?code=c&state=\(state) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+        return client
+    }
+
+    @Test func bindsBothLiteralsAndNamesLocalhost() async throws {
+        let receiver = try LoopbackReceiver(.init(host: .localhost))
+        #expect(receiver.redirectURI == "http://localhost:\(receiver.port)/callback")
+        let literal = try Self.request(receiver.port, host: "127.0.0.1:\(receiver.port)")
+        let other = try Self.request(receiver.port, host: "evil.example:\(receiver.port)")
+        let v6 = try? Self.request(receiver.port, host: "localhost:\(receiver.port)", ipv6: true)
+        let v4 = try Self.request(receiver.port, host: "localhost:\(receiver.port)")
+        let outcome = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))
+        #expect(outcome.value("code") == "c")
+        #expect(literal.readAll().statusCode == 403, "only Host: localhost:PORT is answered")
+        #expect(other.readAll().statusCode == 403)
+        let answers = [v6?.readAll().statusCode, v4.readAll().statusCode].compactMap { $0 }
+        #expect(answers.contains(200), "one of them ended the wait")
+    }
+
+    @Test func theIPv6SideEndsTheWaitToo() async throws {
+        let receiver = try LoopbackReceiver(.init(host: .localhost))
+        guard let v6 = try? Self.request(receiver.port, host: "localhost:\(receiver.port)", ipv6: true) else {
+            return  // no IPv6 on this machine: 127.0.0.1 alone is bound, as documented
+        }
+        _ = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))
+        #expect(v6.readAll().statusCode == 200)
+    }
+
+    @Test func worksWithARouterRouteNamedLocalhost() async throws {
+        var builder = RouterBuilder()
+        builder.add(Route("cli", redirectURI: try RedirectURI("http://localhost/callback", policy: .native, allowLocalhost: true),
+                          dialect: .oauth2))
+        let router = try builder.build()
+        let receiver = try LoopbackReceiver(.init(host: .localhost))
+        let attempt = try router.begin(on: "cli")
+        let browser = try Self.request(receiver.port, host: "localhost:\(receiver.port)", state: attempt.state)
+        let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(20))
+        #expect(delivery.attempt == attempt)
+        #expect(browser.readAll().statusCode == 200)
+    }
+}

@@ -298,6 +298,21 @@ check "login's stderr shows neither the state nor the code" \
     bash -c '! grep -qF -- "$1" "$2" && ! grep -qF e2e-code-login "$2"' _ "$login_state" "$work/login.err"
 check "login's stderr says where it waits" contains "$work/login.err" "waiting for the callback on http://127.0.0.1:"
 
+# 10. --host localhost: 127.0.0.1 and ::1 on one port, the redirect URI names localhost,
+#     and a real browser following it is answered; the IP literal as Host is refused.
+start_loopback localhost-host --state "$state" --timeout 60 --host localhost
+check "--host localhost names localhost in the redirect URI" \
+    bash -c '[[ "$1" =~ ^http://localhost:[0-9]+/callback$ ]]' _ "$REDIRECT_URI"
+port=${REDIRECT_URI#http://localhost:}
+port=${port%%/*}
+browse localhost-literal "http://127.0.0.1:$port/callback?code=e2e-code-literal&state=$(urlencode "$state")"
+check "--host localhost refuses Host: 127.0.0.1:PORT" contains "$work/localhost-literal.dom" "only requests addressed to localhost:$port"
+start_authorize localhost-host --redirect-uri "$REDIRECT_URI" --code "e2e-code-localhost-host"
+browse localhost-host "$(authorize_url "$state")"
+wait_exit "$LB_PID" 15
+check "--host localhost: the browser's callback ends the wait with 0" test "$EXIT_STATUS" = 0
+check "--host localhost: the code is printed" contains "$LB_OUT" '"code":"e2e-code-localhost-host"'
+
 summarized=1
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
