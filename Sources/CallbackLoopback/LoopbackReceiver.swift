@@ -122,12 +122,20 @@ public final class LoopbackReceiver: Sendable {
         public var responseMode: LoopbackResponseMode
         /// The largest form_post body accepted (16 KiB); larger is 413, never a partial parse.
         public var maxBodyBytes: Int
+        /// Also accept the callback URL pasted on this descriptor (a terminal: `0`), one
+        /// per line, for remote and SSH sessions where the browser cannot reach the port.
+        /// A pasted URL is judged exactly as a request (same parser, redirect URI, state);
+        /// the first valid callback, pasted or requested, wins, exactly once. The receiver
+        /// reads it only during a wait and never closes it.
+        public var pasteDescriptor: Int32?
 
         public init(host: LoopbackHost = .ipv4, ports: [Int] = [], path: String = "/callback",
                     connectionTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(1),
                     maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64,
                     successURL: String? = nil, failureURL: String? = nil,
-                    responseMode: LoopbackResponseMode = .query, maxBodyBytes: Int = 16 * 1024) {
+                    responseMode: LoopbackResponseMode = .query, maxBodyBytes: Int = 16 * 1024,
+                    pasteDescriptor: Int32? = nil) {
+            self.pasteDescriptor = pasteDescriptor
             self.responseMode = responseMode
             self.maxBodyBytes = maxBodyBytes
             self.successURL = successURL
@@ -188,6 +196,7 @@ public final class LoopbackReceiver: Sendable {
             settings.failureURL = configuration.failureURL
             settings.formPost = configuration.responseMode.isFormPost
             settings.maxBodyBytes = configuration.maxBodyBytes
+            settings.pasteDescriptor = configuration.pasteDescriptor
             do {
                 bound = try LoopbackServer(configuration: settings)
                 break

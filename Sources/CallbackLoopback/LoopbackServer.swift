@@ -31,6 +31,9 @@ struct LoopbackConfiguration: Sendable {
     var formPost = false
     /// The largest form_post body accepted; larger is 413, never a partial parse.
     var maxBodyBytes = 16 * 1024
+    /// A descriptor (the terminal) from which pasted callback URLs are read, one per line,
+    /// and judged exactly as a request's; nil: none.
+    var pasteDescriptor: Int32?
 }
 
 /// How the wait ended.
@@ -357,6 +360,9 @@ final class LoopbackServer: @unchecked Sendable {
         var stopped = false
         var finishBy: ContinuousClock.Instant?
         var ignored = 0
+        var paste = configuration.pasteDescriptor
+        var pasteBuffer: [UInt8] = []
+        var discardingLongLine = false
         defer {
             for connection in connections { close(connection.fd) }
             stopListening()
@@ -382,6 +388,9 @@ final class LoopbackServer: @unchecked Sendable {
             // The wake-up pipe first, then the listener while it is open, then the connections.
             var fds: [pollfd] = [pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0)]
             for listener in listeners { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            let pasteIndex = fds.count
+            let pasting = verdict == nil && !stopped ? paste : nil
+            if let pasting { fds.append(pollfd(fd: pasting, events: Int16(POLLIN), revents: 0)) }
             var wake = (verdict == nil && !stopped) ? deadline : (finishBy ?? deadline)
             for connection in connections {
                 let events: Int16
@@ -417,7 +426,59 @@ final class LoopbackServer: @unchecked Sendable {
             // The descriptors after the pipe's and the listener's are the connections, in
             // order, as they were before this round's accepts.
             let listening = listeners
-            let firstConnection = 1 + listening.count
+            let firstConnection = 1 + listening.count + (pasting == nil ? 0 : 1)
+            if let pasting, fds[pasteIndex].revents != 0 {
+                let limit = configuration.maxHeadBytes
+                switch LoopbackSocket.readAvailable(pasting, into: &pasteBuffer, limit: 4096) {
+                case .closed:
+                    paste = nil
+                    log("the terminal closed: pasted URLs are no longer read")
+                case .wouldBlock:
+                    break
+                case .transferred:
+                    while let newline = pasteBuffer.firstIndex(of: 0x0A) {
+                        var line = Array(pasteBuffer[..<newline])
+                        pasteBuffer.removeSubrange(...newline)
+                        if discardingLongLine {
+                            discardingLongLine = false
+                            continue
+                        }
+                        while let last = line.last, last == 0x0D || last == 0x20 || last == 0x09 { line.removeLast() }
+                        while let first = line.first, first == 0x20 || first == 0x09 { line.removeFirst() }
+                        guard !line.isEmpty else { continue }
+                        let text = String(decoding: line, as: UTF8.self)
+                        // Like a request for another path (404), a URL of another place is
+                        // not a callback of this receiver: it is ignored, never final.
+                        guard isOwnCallbackURL(text) else {
+                            ignored += 1
+                            log("the pasted line is not a URL of this receiver (\(redirectURI)); paste the whole URL from the browser's address bar")
+                            continue
+                        }
+                        let judgement = judge(text)
+                        switch judgement.disposition {
+                        case .endsWait:
+                            verdict = judgement.evaluation
+                            log("the pasted URL ended the wait")
+                        case .accepted:
+                            log("the pasted URL was accepted")
+                        case .ignored:
+                            ignored += 1
+                            log("the pasted line is not this login's callback (\(judgement.evaluation.reason?.rawValue ?? "not accepted")); paste the whole URL from the browser's address bar")
+                        }
+                        if verdict != nil { break }
+                    }
+                    if pasteBuffer.count > limit {
+                        pasteBuffer.removeAll()
+                        discardingLongLine = true
+                        log("a pasted line is longer than \(limit) bytes: ignored")
+                    }
+                }
+                if verdict != nil {
+                    if finishBy == nil { finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1)) }
+                    stopListening()
+                    continue
+                }
+            }
             var events = fds[firstConnection...].map(\.revents)
             for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
                 acceptAll(from: listener, into: &connections, serial: &serial, now: now, events: &events)
@@ -550,6 +611,13 @@ final class LoopbackServer: @unchecked Sendable {
         if decision.ignoredReason != nil { ignored += 1 }
         if let line = decision.log { log(line) }
         return decision.response
+    }
+
+    /// A pasted URL addressed to this receiver: `http`, its host and port, its path.
+    func isOwnCallbackURL(_ text: String) -> Bool {
+        guard let url = try? CallbackURL(parsing: text), url.scheme == "http", let host = url.host,
+              host.text.lowercased() == configuration.address.uriHost, url.port == port else { return false }
+        return url.path == configuration.path
     }
 
     /// `application/x-www-form-urlencoded`, optionally with parameters (`; charset=UTF-8`).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
+private let systemRead = Glibc.read
 private let systemListen = Glibc.listen
 private let systemAccept = Glibc.accept
 /// SOCK_STREAM is an enum in glibc's headers; close-on-exec and non-blocking come with it.
@@ -11,6 +12,7 @@ private func configureNewSocket(_ fd: Int32) -> Bool { true }
 #elseif canImport(Darwin)
 import Darwin
 private let systemWrite = Darwin.write
+private let systemRead = Darwin.read
 private let systemListen = Darwin.listen
 private let systemAccept = Darwin.accept
 /// Darwin has no SOCK_CLOEXEC, SOCK_NONBLOCK or MSG_NOSIGNAL: configureNewSocket sets
@@ -217,5 +219,20 @@ enum LoopbackSocket {
     static func signal(_ fd: Int32) {
         var byte: UInt8 = 1
         while systemWrite(fd, &byte, 1) < 0 && errno == EINTR {}
+    }
+
+    /// Reads what a terminal or pipe has now (after `poll` said so), at most `limit` bytes.
+    static func readAvailable(_ fd: Int32, into buffer: inout [UInt8], limit: Int) -> IOResult {
+        var chunk = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        repeat {
+            count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, limit) }
+        } while count < 0 && errno == EINTR
+        if count > 0 {
+            buffer += chunk[..<count]
+            return .transferred(count)
+        }
+        if count == 0 { return .closed }
+        return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .closed
     }
 }

@@ -39,7 +39,7 @@ enum LoginCommand: Command {
 
     LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
       --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
-      --success-url U  --failure-url U
+      --success-url U  --failure-url U  --accept-paste
                               As for 'loopback'. form_post also asks the provider for it
                               (response_mode=form_post).
 
@@ -68,7 +68,7 @@ enum LoginCommand: Command {
         "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
         "success-url", "failure-url", "scheme", "redirect-uri", "host",
     ]).union(limitOptions)
-    static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6"]
+    static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6", "accept-paste"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -105,7 +105,8 @@ enum LoginCommand: Command {
                 throw Arguments.UsageError(description: "--require-issuer needs --issuer")
             }
             expectations.limits = try readLimits(args)
-            let (configuration, _, text) = try LoopbackCommand.readConfiguration(args)
+            var (configuration, _, text) = try LoopbackCommand.readConfiguration(args)
+            if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
             loopback = configuration
             timeoutText = text
             scheme = try args.single("scheme")
@@ -156,6 +157,9 @@ enum LoginCommand: Command {
             context.printError("\(name): \(line)")
         }
         openBrowser(receiver.startURL, noBrowser: args.has("no-browser"), context: context)
+        if loopback.pasteDescriptor != nil {
+            context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
+        }
         context.printError("\(name): waiting for the callback on \(receiver.redirectURI)")
 
         let result: LoopbackWaitResult

@@ -52,6 +52,11 @@ enum LoopbackCommand: Command {
                               application/x-www-form-urlencoded body, at most 16 KiB, read by
                               the same parser and limits; a GET then never ends the wait).
                               Ask for it with 'authorize-url --response-mode form_post'.
+      --accept-paste          Also accept the callback URL pasted on stdin (a terminal), one
+                              per line: for remote and SSH sessions where the browser cannot
+                              reach the port. Validated exactly as over HTTP; the first valid
+                              callback, pasted or requested, wins, exactly once. Excludes
+                              --state-from-stdin.
       --success-url U         After an accepted callback, redirect the browser to U (303)
                               instead of the built-in page; http or https.
       --failure-url U         After a provider error or a refused callback of this login,
@@ -99,14 +104,14 @@ enum LoopbackCommand: Command {
 
     static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
                               "success-url", "failure-url", "response-mode", "host"]).union(limitOptions)
-    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer"]
+    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
             return exit
         }
-        let configuration: LoopbackReceiver.Configuration
+        var configuration: LoopbackReceiver.Configuration
         let timeout: Duration
         var expectations: LoopbackExpectations
         let redirectURIFile: String?
@@ -123,6 +128,7 @@ enum LoopbackCommand: Command {
 
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let receiver: LoopbackReceiver
+        if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
         do {
             receiver = try LoopbackReceiver(configuration)
         } catch {
@@ -144,6 +150,9 @@ enum LoopbackCommand: Command {
         context.printJSON(.object([("redirect_uri", .string(receiver.redirectURI))]))
         if let line = sshForwardingHint(port: receiver.port, environment: context.environment) {
             context.printError("\(name): \(line)")
+        }
+        if configuration.pasteDescriptor != nil {
+            context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
 
         if args.has("state-from-stdin") {
@@ -223,6 +232,12 @@ enum LoopbackCommand: Command {
                 throw Arguments.UsageError(description: "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
             }
             configuration.path = path
+        }
+        if args.has("accept-paste") {
+            guard !args.has("state-from-stdin") else {
+                throw Arguments.UsageError(description: "--accept-paste and --state-from-stdin both read stdin: choose one")
+            }
+            configuration.pasteDescriptor = 0
         }
         let timeoutText = try args.single("timeout") ?? "300"
         guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {

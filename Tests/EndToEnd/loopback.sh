@@ -59,6 +59,7 @@ require() {
 }
 require chromium
 require python3
+require script
 [[ -x "$helper" ]] || { fail "helper $helper is not executable"; summarized=1; echo "$passed passed, $failed failed"; exit 1; }
 
 # waitline FILE: waits (10 s at most) until FILE holds a complete first line; prints it.
@@ -312,6 +313,23 @@ browse localhost-host "$(authorize_url "$state")"
 wait_exit "$LB_PID" 15
 check "--host localhost: the browser's callback ends the wait with 0" test "$EXIT_STATUS" = 0
 check "--host localhost: the code is printed" contains "$LB_OUT" '"code":"e2e-code-localhost-host"'
+
+# 11. --accept-paste through a pseudo-terminal (script, util-linux): the user pastes the
+#     callback URL the browser could not deliver (an SSH session); the first valid wins.
+mkfifo "$work/paste.fifo"
+script -qfec "$helper loopback --state $state --accept-paste --timeout 30" /dev/null <"$work/paste.fifo" >"$work/paste.out" 2>&1 &
+paste_pid=$!
+pids+=("$paste_pid")
+exec {paste_in}>"$work/paste.fifo"
+paste_first=$(waitline "$work/paste.out" | tr -d '\r') || true
+paste_uri=$(json_field "$paste_first" redirect_uri)
+printf '%s\n' "http://127.0.0.1:1/elsewhere?code=e2e-code-wrong&state=$state" >&"$paste_in"
+printf '%s\n' "$paste_uri?code=e2e-code-pasted&state=$state" >&"$paste_in"
+wait_exit "$paste_pid" 15
+exec {paste_in}>&-
+check "--accept-paste: a URL pasted on the terminal ends the wait with 0" test "$EXIT_STATUS" = 0
+check "--accept-paste: the pasted code is printed" bash -c 'tr -d "\r" <"$1" | grep -q "^{\"outcome\":\"authorization_code\".*\"code\":\"e2e-code-pasted\""' _ "$work/paste.out"
+check "--accept-paste: the terminal was told it may paste" contains "$work/paste.out" "or paste here the URL"
 
 summarized=1
 echo "$passed passed, $failed failed"
