@@ -60,6 +60,7 @@ require() {
 require chromium
 require python3
 require script
+require curl
 [[ -x "$helper" ]] || { fail "helper $helper is not executable"; summarized=1; echo "$passed passed, $failed failed"; exit 1; }
 
 # waitline FILE: waits (10 s at most) until FILE holds a complete first line; prints it.
@@ -330,6 +331,27 @@ exec {paste_in}>&-
 check "--accept-paste: a URL pasted on the terminal ends the wait with 0" test "$EXIT_STATUS" = 0
 check "--accept-paste: the pasted code is printed" bash -c 'tr -d "\r" <"$1" | grep -q "^{\"outcome\":\"authorization_code\".*\"code\":\"e2e-code-pasted\""' _ "$work/paste.out"
 check "--accept-paste: the terminal was told it may paste" contains "$work/paste.out" "or paste here the URL"
+
+# 12. login --scheme: the callback comes back through a custom scheme. No browser hands a
+#     custom scheme to a handler headless (shared/notes), so $BROWSER is a script that
+#     follows the authorization endpoint with curl and gives its Location to `open`, as
+#     xdg-open would.
+mkdir -m 0700 "$work/runtime"
+cat >"$work/scheme-browser.sh" <<BROWSER
+#!/usr/bin/env bash
+# The raw Location header: curl's %{redirect_url} would normalise e2eapp:/callback.
+location=\$(curl -s -D - -o /dev/null "\$1" | sed -n 's/^[Ll]ocation: //p' | tr -d '\\r')
+XDG_RUNTIME_DIR="$work/runtime" exec "$helper" open "\$location" >"$work/scheme-open.out" 2>&1
+BROWSER
+chmod +x "$work/scheme-browser.sh"
+start_authorize scheme --redirect-uri "e2eapp:/callback" --code "e2e-code-scheme"
+XDG_RUNTIME_DIR="$work/runtime" BROWSER="$work/scheme-browser.sh" "$helper" login \
+    --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e --scheme e2eapp --timeout 30 \
+    >"$work/scheme.out" 2>"$work/scheme.err" || scheme_status=$?
+check "login --scheme exits 0" test "${scheme_status:-0}" = 0
+check "login --scheme prints the code" contains "$work/scheme.out" '"code":"e2e-code-scheme"'
+check "login --scheme prints the custom redirect_uri" contains "$work/scheme.out" '"redirect_uri":"e2eapp:/callback"'
+check "open delivered it to login" contains "$work/scheme-open.out" '"outcome":"delivered"'
 
 summarized=1
 echo "$passed passed, $failed failed"
