@@ -133,6 +133,8 @@ public final class HandoffReceiver: Sendable {
     private struct State {
         var queue: [String] = []
         var waiter: (token: UInt64, continuation: CheckedContinuation<Result<String, CallbackError>, Never>)?
+        /// The waiter's timeout; cancelled when the waiter is resumed otherwise.
+        var timer: Task<Void, Never>?
         var nextToken: UInt64 = 0
         /// Set when the receiver stops (closed, conflict, socket failure): every later wait gets it.
         var ended: CallbackError?
@@ -189,10 +191,16 @@ public final class HandoffReceiver: Sendable {
                     return
                 }
                 let state = self.state
-                Task {
-                    try? await Task.sleep(for: timeout)
+                let timer = Task {
+                    do { try await Task.sleep(for: timeout) } catch { return }
                     Self.endWait(state, token: token, with: CallbackError(.timeout, "no callback for this login arrived within \(timeout)"))
                 }
+                let attached = state.withLock { state -> Bool in
+                    guard state.waiter?.token == token else { return false }
+                    state.timer = timer
+                    return true
+                }
+                if !attached { timer.cancel() }
                 if Task.isCancelled {
                     Self.endWait(state, token: token, with: CallbackError(.cancelled, "the task waiting for the callback was cancelled"))
                 }
@@ -207,6 +215,8 @@ public final class HandoffReceiver: Sendable {
         let waiter = state.withLock { state -> CheckedContinuation<Result<String, CallbackError>, Never>? in
             guard let waiter = state.waiter, waiter.token == token else { return nil }
             state.waiter = nil
+            state.timer?.cancel()
+            state.timer = nil
             return waiter.continuation
         }
         waiter?.resume(returning: .failure(error))
@@ -242,6 +252,8 @@ public final class HandoffReceiver: Sendable {
                     return nil
                 }
                 state.waiter = nil
+                state.timer?.cancel()
+                state.timer = nil
                 return waiter.continuation
             }
             waiter?.resume(returning: .success(url))
@@ -249,6 +261,8 @@ public final class HandoffReceiver: Sendable {
         func end(_ error: CallbackError) {
             let waiter = state.withLock { state -> CheckedContinuation<Result<String, CallbackError>, Never>? in
                 state.ended = error
+                state.timer?.cancel()
+                state.timer = nil
                 defer { state.waiter = nil }
                 return state.waiter?.continuation
             }
