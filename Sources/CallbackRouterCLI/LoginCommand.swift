@@ -36,6 +36,8 @@ enum LoginCommand: Command {
       --timeout SECONDS       How long to wait for the callback (default 300).
     \(OptionValues.dialect.helpEntry(then: "As for parse (default auto)."))
       --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
+      --max-length N, --max-parameters N, --max-value-length N
+                              Parsing limits, as for parse.
 
     LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
       --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
