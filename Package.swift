@@ -16,6 +16,10 @@ let package = Package(
         .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
         .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
         .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
+        // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
+        .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
+        // Linux desktop integration: x-scheme-handler registration and the callback hand-off.
+        .library(name: "CallbackDesktop", targets: ["CallbackDesktop"]),
         // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
         .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
@@ -29,8 +33,13 @@ let package = Package(
         .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
         // The only module that imports Foundation.
         .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        // The loopback receiver as a library: typed, async, no Foundation.
+        .target(name: "CallbackLoopback", dependencies: ["CallbackRouter"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process.
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
+        .target(name: "CallbackDesktop", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop"],
+                swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
         // Benchmarks: ours against Foundation in one release-mode run (swift run -c release callback-bench).
@@ -46,7 +55,10 @@ let package = Package(
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
+        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback"], swiftSettings: strict),
+        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop"],
+                    swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("foundation-differential", ["CallbackParsing"]),
     ("cli", ["CallbackRouterCLI", "CallbackRouter"]),
     ("restore", ["CallbackRouter"]),
+    ("http", ["CallbackLoopback"]),
 ]
 
 let package = Package(

@@ -44,6 +44,10 @@ enum AuthorizeURLCommand: Command {
                               code_challenge, code_challenge_method, nonce), nor one the
                               endpoint's query already has, nor be given twice (resource,
                               RFC 8707, may repeat). The first '=' splits name from value.
+      --response-mode form_post
+                              Ask for the OpenID Connect Form Post Response Mode (the
+                              callback is a POST; receive it with 'loopback --response-mode
+                              form_post'). Adds response_mode=form_post.
     \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
       --allow-localhost       Accept http://localhost as a loopback redirect, and
                               https://localhost (RFC 8252 §8.3 advises against both).
@@ -87,7 +91,7 @@ enum AuthorizeURLCommand: Command {
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy"]
+        let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy", "response-mode"]
         guard let args = readArguments(arguments, options: options, flags: ["allow-localhost", "no-scope", "no-nonce", "state-from-stdin"],
                                        context: context, exit: &exit) else {
             return exit
@@ -113,6 +117,12 @@ enum AuthorizeURLCommand: Command {
                     throw Arguments.UsageError(description: "--param takes NAME=VALUE")
                 }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+            }
+            if let mode = try args.single("response-mode") {
+                guard mode == "form_post" else {
+                    throw Arguments.UsageError(description: "--response-mode takes form_post (query is the default and needs no parameter)")
+                }
+                extra.append(("response_mode", mode))
             }
         } catch {
             return usageError(error.description, context: context)

@@ -16,6 +16,7 @@ public enum CallbackRouterTool {
         OpenCommand.self,
         ListenCommand.self,
         LoopbackCommand.self,
+        LoginCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,
     ]

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router listen --scheme S …`: wait for one callback and print it as `parse` does.

@@ -7,6 +7,8 @@ import Darwin
 private let systemRead = Darwin.read
 private let systemWrite = Darwin.write
 #endif
+import CallbackLoopback
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router loopback`: the RFC 8252 §7.3 receiver on 127.0.0.1.
@@ -36,10 +38,29 @@ enum LoopbackCommand: Command {
                               callback ends the wait: any local process or web page can
                               end it. One of --state, --state-from-stdin and --no-state
                               is required.
-      --port N                Port to bind (default 0: one the system picks).
+      --port N[,N…]           Port to bind (default 0: one the system picks); a list binds
+                              the first free one (providers that register fixed ports).
       --path P                Callback path, starting with '/' (default /callback).
       --ipv6                  Bind [::1] instead of 127.0.0.1.
+      --host H                127.0.0.1 (default), ::1 (as --ipv6), or localhost: bind both
+                              127.0.0.1 and ::1 on one port, answer only Host: localhost:PORT,
+                              and name localhost in the redirect URI (providers that
+                              register only that name).
       --timeout SECONDS       How long to wait (default 300; fractions allowed).
+      --response-mode M       query (default: a GET with the parameters in the query) or
+                              form_post (OIDC Form Post: a POST with an
+                              application/x-www-form-urlencoded body, at most 16 KiB, read by
+                              the same parser and limits; a GET then never ends the wait).
+                              Ask for it with 'authorize-url --response-mode form_post'.
+      --accept-paste          Also accept the callback URL pasted on stdin (a terminal), one
+                              per line: for remote and SSH sessions where the browser cannot
+                              reach the port. Validated exactly as over HTTP; the first valid
+                              callback, pasted or requested, wins, exactly once. Excludes
+                              --state-from-stdin.
+      --success-url U         After an accepted callback, redirect the browser to U (303)
+                              instead of the built-in page; http or https.
+      --failure-url U         After a provider error or a refused callback of this login,
+                              redirect the browser to U (303).
       --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
                               once bound.
     \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
@@ -81,69 +102,63 @@ enum LoopbackCommand: Command {
 
     """
 
-    static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer"]).union(limitOptions)
-    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer"]
+    static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
+                              "success-url", "failure-url", "response-mode", "host"]).union(limitOptions)
+    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
             return exit
         }
-        let configuration: LoopbackConfiguration
-        let settings: LoopbackValidation.Settings
+        var configuration: LoopbackReceiver.Configuration
+        let timeout: Duration
+        var expectations: LoopbackExpectations
         let redirectURIFile: String?
         let timeoutText: String
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            (configuration, timeoutText) = try readConfiguration(args)
-            settings = try readSettings(args)
+            (configuration, timeout, timeoutText) = try readConfiguration(args)
+            expectations = try readSettings(args)
             redirectURIFile = try args.single("redirect-uri-file")
             if redirectURIFile?.isEmpty == true { throw Arguments.UsageError(description: "--redirect-uri-file needs a path") }
         } catch {
             return usageError(error.description, context: context)
         }
 
-        let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
-        let server: LoopbackServer
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let receiver: LoopbackReceiver
+        if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
         do {
-            server = try LoopbackServer(configuration: configuration)
+            receiver = try LoopbackReceiver(configuration)
         } catch {
-            context.printError("\(name): cannot listen on \(configuration.address.uriHost) port \(configuration.port): \(error)")
+            context.printError("\(name): \(error.detail)")
             switch error.code {
-            case EADDRINUSE: return ExitCode.tryAgain
-            case EACCES, EPERM: return ExitCode.permission
+            case .addressInUse: return ExitCode.tryAgain
+            case .permissionDenied: return ExitCode.permission
+            case .invalidConfiguration: return ExitCode.usage
             default: return ExitCode.unavailable
             }
         }
-        let validation: LoopbackValidation
-        do {
-            validation = try LoopbackValidation(settings, redirectURI: server.redirectURI)
-        } catch {
-            // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
-            context.printError("\(name): the redirect URI is refused: \(error.detail)")
-            return ExitCode.usage
-        }
 
         if let redirectURIFile {
-            if let failure = writeAtomically(server.redirectURI + "\n", to: redirectURIFile) {
+            if let failure = writeAtomically(receiver.redirectURI + "\n", to: redirectURIFile) {
                 context.printError("\(name): cannot write --redirect-uri-file: \(failure)")
                 return ExitCode.usage
             }
         }
-        context.printJSON(.object([("redirect_uri", .string(server.redirectURI))]))
+        context.printJSON(.object([("redirect_uri", .string(receiver.redirectURI))]))
+        if let line = sshForwardingHint(port: receiver.port, environment: context.environment) {
+            context.printError("\(name): \(line)")
+        }
+        if configuration.pasteDescriptor != nil {
+            context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
+        }
 
-        var validated = validation
         if args.has("state-from-stdin") {
             switch readStateLine(from: context.standardInput, until: deadline) {
             case .success(let state):
-                do {
-                    var withState = settings
-                    withState.expectedState = state
-                    validated = try LoopbackValidation(withState, redirectURI: server.redirectURI)
-                } catch {
-                    context.printError("\(name): the redirect URI is refused: \(error.detail)")
-                    return ExitCode.usage
-                }
+                expectations.state = state
             case .failure(.timedOut):
                 context.printJSON(rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
                 return ExitCode.tryAgain
@@ -153,40 +168,86 @@ enum LoopbackCommand: Command {
             }
         }
 
-        let result = server.run(validation: validated, until: deadline) { line in context.printError("\(name): \(line)") }
+        let result: LoopbackWaitResult
+        do {
+            result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+        } catch {
+            // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
+            context.printError("\(name): the redirect URI is refused: \(error.detail)")
+            return ExitCode.usage
+        }
         switch result {
-        case .finished(let evaluation):
-            context.printJSON(evaluation.json)
-            return evaluation.exitCode
+        case .callback(.success(let outcome)):
+            context.printJSON(ParseCommand.outcomeJSON(outcome))
+            return ParseCommand.exitCode(for: outcome)
+        case .callback(.failure(let error)):
+            context.printJSON(ParseCommand.rejectionJSON(error))
+            return ParseCommand.exitCode(for: error)
         case .timedOut(let ignored):
             let extra = ignored == 0 ? "" : " (\(ignored) request\(ignored == 1 ? "" : "s") to the callback path ignored)"
             context.printJSON(rejectionJSON(reason: .timeout,
                                             detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
                                             offset: nil))
             return ExitCode.tryAgain
+        case .stopped:
+            context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil))
+            return ExitCode.tryAgain
         }
     }
 
-    static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackConfiguration, String) {
-        var configuration = LoopbackConfiguration()
-        configuration.address = args.has("ipv6") ? .ipv6 : .ipv4
-        configuration.port = try args.integer("port", in: 0 ... 65535) ?? 0
+    static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackReceiver.Configuration, Duration, String) {
+        var configuration = LoopbackReceiver.Configuration()
+        configuration.host = args.has("ipv6") ? .ipv6 : .ipv4
+        if let host = try args.single("host") {
+            guard !args.has("ipv6") else { throw Arguments.UsageError(description: "--host and --ipv6 exclude each other") }
+            switch host {
+            case "127.0.0.1": configuration.host = .ipv4
+            case "::1", "[::1]": configuration.host = .ipv6
+            case "localhost": configuration.host = .localhost
+            default: throw Arguments.UsageError(description: "--host takes 127.0.0.1, ::1 or localhost")
+            }
+        }
+        if let ports = try args.single("port") {
+            let parsed = ports.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard !parsed.isEmpty, parsed.count <= 64, parsed.allSatisfy({ $0.map { (0 ... 65535).contains($0) } ?? false }) else {
+                throw Arguments.UsageError(description: "--port takes a port (0-65535) or a comma-separated list of at most 64")
+            }
+            configuration.ports = parsed.compactMap { $0 }
+        }
+        switch try args.single("response-mode") {
+        case nil, "query": configuration.responseMode = .query
+        case "form_post": configuration.responseMode = .formPost
+        default: throw Arguments.UsageError(description: "--response-mode takes query or form_post")
+        }
+        for (option, keyPath) in [("success-url", \LoopbackReceiver.Configuration.successURL),
+                                  ("failure-url", \LoopbackReceiver.Configuration.failureURL)] {
+            guard let url = try args.single(option) else { continue }
+            guard isRedirectTarget(url) else {
+                throw Arguments.UsageError(description: "--\(option) must be an absolute http or https URL")
+            }
+            configuration[keyPath: keyPath] = url
+        }
         if let path = try args.single("path") {
             guard isValidPath(path) else {
                 throw Arguments.UsageError(description: "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
             }
             configuration.path = path
         }
+        if args.has("accept-paste") {
+            guard !args.has("state-from-stdin") else {
+                throw Arguments.UsageError(description: "--accept-paste and --state-from-stdin both read stdin: choose one")
+            }
+            configuration.pasteDescriptor = 0
+        }
         let timeoutText = try args.single("timeout") ?? "300"
         guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
             throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
         }
-        configuration.timeout = .seconds(seconds)
-        return (configuration, timeoutText)
+        return (configuration, .seconds(seconds), timeoutText)
     }
 
-    static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackValidation.Settings {
-        var settings = LoopbackValidation.Settings()
+    static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackExpectations {
+        var settings = LoopbackExpectations()
         let state = try args.single("state")
         let choices = (state == nil ? 0 : 1) + (args.has("no-state") ? 1 : 0) + (args.has("state-from-stdin") ? 1 : 0)
         switch (state, choices) {
@@ -199,7 +260,7 @@ enum LoopbackCommand: Command {
         default:
             break
         }
-        settings.expectedState = state
+        settings.state = state
         settings.dialect = try OptionValues.dialect.read(args)
         settings.issuer = try args.single("issuer")
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
@@ -241,7 +302,7 @@ enum LoopbackCommand: Command {
         var chunk = [UInt8](repeating: 0, count: 512)
         while true {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, LoopbackServer.milliseconds(until: deadline, now: .now))
+            let ready = poll(&descriptor, 1, pollMilliseconds(until: deadline))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(errno))
@@ -269,12 +330,36 @@ enum LoopbackCommand: Command {
         return .success(state)
     }
 
-    /// A path the URL parser reads back unchanged, with no query or fragment.
-    static func isValidPath(_ path: String) -> Bool {
-        guard path.hasPrefix("/"), path.utf8.count <= 1024,
-              let url = try? CallbackURL(parsing: "http://127.0.0.1" + path) else { return false }
-        return url.path == path && url.query == nil && url.fragment == nil
+    /// An absolute http/https URL without spaces or controls (it goes into `Location`).
+    static func isRedirectTarget(_ url: String) -> Bool {
+        guard url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+              let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
+              parsed.host?.text.isEmpty == false else { return false }
+        return true
     }
+
+    /// Under SSH (`SSH_CONNECTION` set) the browser runs on another machine and cannot
+    /// reach our 127.0.0.1: say which `ssh -L` forwards the port, or to paste the URL.
+    static func sshForwardingHint(port: Int, environment: [String: String]) -> String? {
+        guard let connection = environment["SSH_CONNECTION"], !connection.isEmpty else { return nil }
+        // SSH_CONNECTION is "client-ip client-port server-ip server-port".
+        let parts = connection.split(separator: " ")
+        let server = parts.count == 4 ? String(parts[2]) : "THIS-HOST"
+        let sshPort = parts.count == 4 && parts[3] != "22" ? " -p \(parts[3])" : ""
+        return "this is an SSH session: the browser must reach port \(port) here. On the machine with the browser, run: ssh -N -L \(port):127.0.0.1:\(port)\(sshPort) \(server)"
+    }
+
+    /// Milliseconds from now to `instant`, rounded up, for `poll`.
+    static func pollMilliseconds(until instant: ContinuousClock.Instant) -> Int32 {
+        let now = ContinuousClock.now
+        guard instant > now else { return 0 }
+        let (seconds, attoseconds) = now.duration(to: instant).components
+        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: total)
+    }
+
+    /// A path the URL parser reads back unchanged, with no query or fragment.
+    static func isValidPath(_ path: String) -> Bool { LoopbackReceiver.isValidPath(path) }
 
     /// Writes `text` to a temporary file next to `path`, then renames it over `path`, so a
     /// reader never sees a partial redirect URI. Returns a description of the failure,

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackDesktop
 
 /// `callback-router manpage [COMMAND]`: print a man page rendered from `--help`.
 enum ManPageCommand: Command {

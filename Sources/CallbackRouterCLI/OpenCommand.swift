@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router open URL`: what `xdg-open` / `gio open` run for a registered scheme.

@@ -1,3 +1,4 @@
+import CallbackDesktop
 /// `callback-router register --scheme S [--id ID]`: make this helper the scheme's handler.
 enum RegisterCommand: Command {
     static let name = "register"

@@ -1,3 +1,4 @@
+import CallbackDesktop
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 /// Usage errors name what was wrong without echoing what may be a secret.
 @Suite struct ArgumentsTests {

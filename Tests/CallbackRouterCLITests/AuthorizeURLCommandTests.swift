@@ -1,6 +1,7 @@
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 @Suite struct AuthorizeURLCommandTests {
     static let base = ["authorize-url", "--endpoint", "https://example.auth0.com/authorize",

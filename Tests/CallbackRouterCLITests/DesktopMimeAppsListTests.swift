@@ -1,5 +1,6 @@
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 @Suite struct DesktopMimeAppsListTests {
     static let mime = "x-scheme-handler/myapp"

@@ -1,6 +1,7 @@
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 @Suite struct HandoffRoutingTests {
     typealias Answer = HandoffMatch.Answer

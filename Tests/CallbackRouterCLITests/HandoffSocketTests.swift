@@ -6,6 +6,7 @@ import Darwin
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 /// Real Unix sockets in a temporary runtime directory, listeners on real threads.
 @Suite struct HandoffSocketTests {

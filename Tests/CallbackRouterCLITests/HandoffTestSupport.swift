@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 /// A directory made with mkdtemp under /tmp, removed (recursively) by `remove()`.
 struct TemporaryDirectory {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 /// `listen` through real sockets, in-process: what it prints must be what `parse` prints.
 @Suite struct ListenCommandTests {

@@ -1,4 +1,5 @@
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -102,5 +103,54 @@ import Testing
             Issue.record("a line without its end and an open pipe did not time out"); return
         }
         #expect(clock.now - started >= .milliseconds(150))
+    }
+}
+
+@Suite struct LoopbackCommandOptionTests {
+    @Test(arguments: [("8000", [8000]), ("8000,18000,0", [8000, 18000, 0])])
+    func readsAPortList(_ text: String, _ ports: [Int]) throws {
+        let args = try Arguments(["--port", text], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        #expect(try LoopbackCommand.readConfiguration(args).0.ports == ports)
+    }
+
+    @Test(arguments: ["", "80,", "x", "70000", "8000,,8001", "-1"])
+    func refusesABadPortList(_ text: String) throws {
+        let args = try Arguments(["--port", text], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        #expect(throws: Arguments.UsageError.self) { try LoopbackCommand.readConfiguration(args) }
+    }
+
+    @Test(arguments: ["javascript:x", "https://a.example/\u{0D}\u{0A}x", "/local"])
+    func refusesABadSuccessURL(_ url: String) throws {
+        let args = try Arguments(["--success-url", url], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        #expect(throws: Arguments.UsageError.self) { try LoopbackCommand.readConfiguration(args) }
+    }
+
+    @Test func namesTheSSHForwardOnlyUnderSSH() {
+        #expect(LoopbackCommand.sshForwardingHint(port: 4711, environment: [:]) == nil)
+        let hint = LoopbackCommand.sshForwardingHint(port: 4711, environment: ["SSH_CONNECTION": "10.0.0.5 51000 10.0.0.9 2222"])
+        #expect(hint?.contains("ssh -N -L 4711:127.0.0.1:4711 -p 2222 10.0.0.9") == true)
+        let standard = LoopbackCommand.sshForwardingHint(port: 4711, environment: ["SSH_CONNECTION": "10.0.0.5 51000 10.0.0.9 22"])
+        #expect(standard?.hasSuffix("ssh -N -L 4711:127.0.0.1:4711 10.0.0.9") == true)
+    }
+}
+
+@Suite struct FormPostOptionTests {
+    @Test func loopbackReadsTheResponseMode() throws {
+        let formPost = try Arguments(["--response-mode", "form_post"], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        #expect(try LoopbackCommand.readConfiguration(formPost).0.responseMode == .formPost)
+        let bad = try Arguments(["--response-mode", "fragment"], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        #expect(throws: Arguments.UsageError.self) { try LoopbackCommand.readConfiguration(bad) }
+    }
+
+    @Test func authorizeURLAsksForFormPost() {
+        let (exit, out, _) = runTool(["authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
+                                      "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "form_post"],
+                                     environment: [:])
+        #expect(exit == 0)
+        #expect(out.contains("response_mode=form_post"))
+        let (refused, _, _) = runTool(["authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
+                                       "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "query"],
+                                      environment: [:])
+        #expect(refused == 64)
     }
 }

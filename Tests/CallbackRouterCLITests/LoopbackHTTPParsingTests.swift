@@ -1,4 +1,6 @@
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
+@testable import CallbackLoopback
 import CallbackRouter
 #if canImport(Glibc)
 import Glibc
@@ -129,7 +131,7 @@ import Testing
         configuration.connectionTimeout = .milliseconds(300)
         configuration.timeout = .seconds(10)
         let server = try LoopbackServer(configuration: configuration)
-        let validation = try LoopbackValidation(LoopbackValidation.Settings(expectedState: "st"), redirectURI: server.redirectURI)
+        let validation = try LoopbackValidation(LoopbackExpectations(state: "st"), redirectURI: server.redirectURI)
         let box = ServerBox(server)
         let result = Locked<LoopbackResult?>(nil)
         let thread = try startThread { let r = box.server.run(validation: validation); result.withLock { $0 = r } }

@@ -1,4 +1,5 @@
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 import CallbackRouter
 #if canImport(Glibc)
 import Glibc

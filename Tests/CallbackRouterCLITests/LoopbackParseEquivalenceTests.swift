@@ -1,4 +1,5 @@
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 import Testing
 
 /// "Prints the callback as parse does": the outcome line and exit code of `loopback` are

@@ -1,4 +1,6 @@
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
+@testable import CallbackLoopback
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

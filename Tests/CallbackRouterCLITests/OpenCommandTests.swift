@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 @Suite struct OpenCommandTests {
     let temporary = TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router parse`, run in-process: design.md's JSON and exit codes.

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
 
 /// register / unregister / status in-process, on files in a temporary XDG tree. (With the
 /// real xdg-utils and gio: Tests/EndToEnd/xdg.sh.)

@@ -9,6 +9,10 @@ line on stdout (flushed). It answers
       --state-override), or redirect_uri?error=…&state=… with --error; the redirect_uri
       must equal --redirect-uri exactly (an authorization server never redirects to an
       unregistered URI), else 400;
+      With --form-post (OIDC Form Post Response Mode) it answers 200 with a page whose form
+      POSTs code and state to redirect_uri and submits itself on load.
+      --redirect-uri-regex accepts any redirect_uri matching it instead (for `login`,
+      whose port is chosen at bind time).
   GET /subresource-attack?target=URL
       with a page that loads URL as an <img> (a cross-site subresource request);
 
@@ -18,6 +22,7 @@ flushed), or after --timeout seconds (exit 3). Nothing leaves the machine.
 
 import argparse
 import html
+import re
 import sys
 import threading
 import time
@@ -27,12 +32,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--redirect-uri", required=True, help="the one registered redirect URI")
+    parser.add_argument("--redirect-uri", help="the one registered redirect URI")
+    parser.add_argument("--redirect-uri-regex", help="accept any redirect URI matching this (fullmatch)")
+    parser.add_argument("--form-post", action="store_true", help="answer with a self-submitting form (response_mode=form_post)")
     parser.add_argument("--code", default="e2e-code-0123456789")
     parser.add_argument("--state-override", help="send this state instead of the request's")
     parser.add_argument("--error", help="answer with this error instead of a code")
     parser.add_argument("--timeout", type=float, default=60.0)
     options = parser.parse_args()
+    if (options.redirect_uri is None) == (options.redirect_uri_regex is None):
+        parser.error("give exactly one of --redirect-uri and --redirect-uri-regex")
 
     done = threading.Event()
 
@@ -66,7 +75,11 @@ def main() -> int:
             if url.path == "/authorize":
                 if one("response_type") != "code" or not one("client_id"):
                     return self.send_text(400, "invalid_request")
-                if one("redirect_uri") != options.redirect_uri:
+                redirect_uri = one("redirect_uri") or ""
+                if options.redirect_uri_regex is not None:
+                    if not re.fullmatch(options.redirect_uri_regex, redirect_uri):
+                        return self.send_text(400, "redirect_uri does not match the registered pattern")
+                elif redirect_uri != options.redirect_uri:
                     return self.send_text(400, "redirect_uri is not the registered one")
                 state = options.state_override if options.state_override is not None else one("state")
                 if options.error:
@@ -75,7 +88,16 @@ def main() -> int:
                     params = {"code": options.code}
                 if state is not None:
                     params["state"] = state
-                location = options.redirect_uri + "?" + urllib.parse.urlencode(params)
+                if options.form_post:
+                    fields = "".join(f'<input type="hidden" name="{html.escape(k, quote=True)}" value="{html.escape(v, quote=True)}">'
+                                     for k, v in params.items())
+                    page = ('<!DOCTYPE html><html><head><title>form_post</title></head>'
+                            '<body onload="document.forms[0].submit()">'
+                            f'<form method="post" action="{html.escape(redirect_uri, quote=True)}">{fields}</form></body></html>')
+                    self.send_text(200, page, "text/html; charset=utf-8")
+                    done.set()
+                    return
+                location = redirect_uri + "?" + urllib.parse.urlencode(params)
                 self.send_response(302)
                 self.send_header("Location", location)
                 self.send_header("Content-Length", "0")

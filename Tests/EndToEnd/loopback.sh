@@ -6,7 +6,8 @@
 # receiver must print the code and exit 0. Negative cases: a wrong state is answered and
 # ignored (the wait goes on and ends at the deadline with 75, or with the later correct
 # callback), a provider error ends with 1, a `localhost` Host and a cross-site <img> are
-# refused without ending the wait.
+# refused without ending the wait. Then form_post through a self-submitting form, a
+# --port list, and `login` end to end with $BROWSER set to headless Chromium.
 #
 # Usage: Tests/EndToEnd/loopback.sh [path/to/callback-router]
 #   (or CALLBACK_ROUTER=path; else the debug build is built and used).
@@ -58,6 +59,8 @@ require() {
 }
 require chromium
 require python3
+require script
+require curl
 [[ -x "$helper" ]] || { fail "helper $helper is not executable"; summarized=1; echo "$passed passed, $failed failed"; exit 1; }
 
 # waitline FILE: waits (10 s at most) until FILE holds a complete first line; prints it.
@@ -113,6 +116,15 @@ browse() {
     profile=$(mktemp -d "$work/profile.XXXXXX")
     timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
         --user-data-dir="$profile" --dump-dom "$2" >"$work/$1.dom" 2>"$work/$1.chromium.err" || true
+}
+
+# browse_slow NAME URL: as browse, but gives the page time to submit a form on load and
+# dumps the DOM of the page it lands on.
+browse_slow() {
+    local profile
+    profile=$(mktemp -d "$work/profile.XXXXXX")
+    timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$profile" --virtual-time-budget=5000 --dump-dom "$2" >"$work/$1.dom" 2>"$work/$1.chromium.err" || true
 }
 
 authorize_url() { # STATE
@@ -235,6 +247,111 @@ check "the scripted flow (authorize-url, state on stdin) exits 0" test "$EXIT_ST
 check "the scripted flow prints the code" bash -c '[[ "$1" == *"\"code\":\"e2e-code-scripted\""* ]]' _ "$outcome"
 check "the scripted flow's state is the one authorize-url made" \
     test "$(json_field "$outcome" state)" = "$(json_field "$request" state)"
+
+# 7. form_post (OIDC Form Post Response Mode): the provider's page auto-submits a form to
+#    the receiver, cross-site, in a real browser. A GET with the right state first must
+#    not end the wait.
+start_loopback formpost --state "$state" --timeout 60 --response-mode form_post
+port=${REDIRECT_URI#http://127.0.0.1:}
+port=${port%%/*}
+browse formpost-get "http://127.0.0.1:$port/callback?code=e2e-code-get&state=$(urlencode "$state")"
+check "form_post: a GET with the right state does not end the wait" kill -0 "$LB_PID"
+check "form_post: the GET is answered 405" contains "$LB_ERR" "answered 405 to a GET"
+start_authorize formpost --redirect-uri "$REDIRECT_URI" --code "e2e-code-posted" --form-post
+browse_slow formpost "$(authorize_url "$state")"
+wait_exit "$LB_PID" 20
+check "form_post: the posted form ends the wait with 0" test "$EXIT_STATUS" = 0
+check "form_post: the posted code is printed" contains "$LB_OUT" '"code":"e2e-code-posted"'
+check "form_post: the GET's code is not" not_contains "$LB_OUT" "e2e-code-get"
+check "form_post: the browser shows the success page" contains "$work/formpost.dom" "received the sign-in response"
+
+# 8. --port LIST: the first free port of the list is bound.
+busy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",int(sys.argv[1]))); s.listen(1); time.sleep(30)' "$busy_port" &
+squatter=$!
+pids+=("$squatter")
+sleep 0.3
+free_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_loopback portlist --state "$state" --timeout 30 --port "$busy_port,$free_port"
+check "--port LIST binds the first free port" test "$REDIRECT_URI" = "http://127.0.0.1:$free_port/callback"
+kill "$LB_PID" 2>/dev/null || true
+"$helper" loopback --state "$state" --timeout 5 --port "$busy_port" >"$work/busy.out" 2>"$work/busy.err" || busy_status=$?
+check "--port with every port taken exits 75" test "${busy_status:-0}" = 75
+kill "$squatter" 2>/dev/null || true
+
+# 9. login end to end: $BROWSER is headless Chromium; it gets the short start URL, which
+#    redirects to the authorization endpoint, which redirects back with the code.
+cat >"$work/browser.sh" <<BROWSER
+#!/usr/bin/env bash
+profile=\$(mktemp -d "$work/login-profile.XXXXXX")
+exec timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="\$profile" --dump-dom "\$1" >"$work/login.dom" 2>"$work/login.chromium.err"
+BROWSER
+chmod +x "$work/browser.sh"
+start_authorize login --redirect-uri-regex 'http://127\.0\.0\.1:[0-9]+/callback' --code "e2e-code-login"
+BROWSER="$work/browser.sh" "$helper" login --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e \
+    --scope "openid email" --timeout 60 >"$work/login.out" 2>"$work/login.err" || login_status=$?
+check "login exits 0" test "${login_status:-0}" = 0
+check "login prints the code" contains "$work/login.out" '"code":"e2e-code-login"'
+check "login prints the code_verifier" contains "$work/login.out" '"code_verifier":"'
+check "login prints the redirect_uri" contains "$work/login.out" '"redirect_uri":"http://127.0.0.1:'
+check "login prints one line" test "$(wc -l <"$work/login.out")" = 1
+login_state=$(json_field "$(cat "$work/login.out")" state)
+check "login's stderr shows neither the state nor the code" \
+    bash -c '! grep -qF -- "$1" "$2" && ! grep -qF e2e-code-login "$2"' _ "$login_state" "$work/login.err"
+check "login's stderr says where it waits" contains "$work/login.err" "waiting for the callback on http://127.0.0.1:"
+
+# 10. --host localhost: 127.0.0.1 and ::1 on one port, the redirect URI names localhost,
+#     and a real browser following it is answered; the IP literal as Host is refused.
+start_loopback localhost-host --state "$state" --timeout 60 --host localhost
+check "--host localhost names localhost in the redirect URI" \
+    bash -c '[[ "$1" =~ ^http://localhost:[0-9]+/callback$ ]]' _ "$REDIRECT_URI"
+port=${REDIRECT_URI#http://localhost:}
+port=${port%%/*}
+browse localhost-literal "http://127.0.0.1:$port/callback?code=e2e-code-literal&state=$(urlencode "$state")"
+check "--host localhost refuses Host: 127.0.0.1:PORT" contains "$work/localhost-literal.dom" "only requests addressed to localhost:$port"
+start_authorize localhost-host --redirect-uri "$REDIRECT_URI" --code "e2e-code-localhost-host"
+browse localhost-host "$(authorize_url "$state")"
+wait_exit "$LB_PID" 15
+check "--host localhost: the browser's callback ends the wait with 0" test "$EXIT_STATUS" = 0
+check "--host localhost: the code is printed" contains "$LB_OUT" '"code":"e2e-code-localhost-host"'
+
+# 11. --accept-paste through a pseudo-terminal (script, util-linux): the user pastes the
+#     callback URL the browser could not deliver (an SSH session); the first valid wins.
+mkfifo "$work/paste.fifo"
+script -qfec "$helper loopback --state $state --accept-paste --timeout 30" /dev/null <"$work/paste.fifo" >"$work/paste.out" 2>&1 &
+paste_pid=$!
+pids+=("$paste_pid")
+exec {paste_in}>"$work/paste.fifo"
+paste_first=$(waitline "$work/paste.out" | tr -d '\r') || true
+paste_uri=$(json_field "$paste_first" redirect_uri)
+printf '%s\n' "http://127.0.0.1:1/elsewhere?code=e2e-code-wrong&state=$state" >&"$paste_in"
+printf '%s\n' "$paste_uri?code=e2e-code-pasted&state=$state" >&"$paste_in"
+wait_exit "$paste_pid" 15
+exec {paste_in}>&-
+check "--accept-paste: a URL pasted on the terminal ends the wait with 0" test "$EXIT_STATUS" = 0
+check "--accept-paste: the pasted code is printed" bash -c 'tr -d "\r" <"$1" | grep -q "^{\"outcome\":\"authorization_code\".*\"code\":\"e2e-code-pasted\""' _ "$work/paste.out"
+check "--accept-paste: the terminal was told it may paste" contains "$work/paste.out" "or paste here the URL"
+
+# 12. login --scheme: the callback comes back through a custom scheme. No browser hands a
+#     custom scheme to a handler headless (shared/notes), so $BROWSER is a script that
+#     follows the authorization endpoint with curl and gives its Location to `open`, as
+#     xdg-open would.
+mkdir -m 0700 "$work/runtime"
+cat >"$work/scheme-browser.sh" <<BROWSER
+#!/usr/bin/env bash
+# The raw Location header: curl's %{redirect_url} would normalise e2eapp:/callback.
+location=\$(curl -s -D - -o /dev/null "\$1" | sed -n 's/^[Ll]ocation: //p' | tr -d '\\r')
+XDG_RUNTIME_DIR="$work/runtime" exec "$helper" open "\$location" >"$work/scheme-open.out" 2>&1
+BROWSER
+chmod +x "$work/scheme-browser.sh"
+start_authorize scheme --redirect-uri "e2eapp:/callback" --code "e2e-code-scheme"
+XDG_RUNTIME_DIR="$work/runtime" BROWSER="$work/scheme-browser.sh" "$helper" login \
+    --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e --scheme e2eapp --timeout 30 \
+    >"$work/scheme.out" 2>"$work/scheme.err" || scheme_status=$?
+check "login --scheme exits 0" test "${scheme_status:-0}" = 0
+check "login --scheme prints the code" contains "$work/scheme.out" '"code":"e2e-code-scheme"'
+check "login --scheme prints the custom redirect_uri" contains "$work/scheme.out" '"redirect_uri":"e2eapp:/callback"'
+check "open delivered it to login" contains "$work/scheme-open.out" '"outcome":"delivered"'
 
 summarized=1
 echo "$passed passed, $failed failed"

@@ -1,3 +1,4 @@
+import CallbackDesktop
 /// `--scheme S [--id ID]`, shared by register, unregister and status.
 struct RegistrationOptions {
     let registration: SchemeRegistration

@@ -1,3 +1,4 @@
+import CallbackDesktop
 /// How `listen` judges the callback it received: exactly as `parse` would, with the same
 /// options. This is the one place that knows how; `listen`'s output is `parse`'s output.
 enum ListenValidation {

@@ -1,0 +1,296 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallbackRouter
+
+/// An app's custom URL scheme as the Linux desktop's `x-scheme-handler`: the desktop entry
+/// in `$XDG_DATA_HOME/applications` and the default in `$XDG_CONFIG_HOME/mimeapps.list`.
+///
+/// ```swift
+/// let handler = try DesktopSchemeHandler(scheme: "myapp", environment: env)
+/// try handler.register(executablePath: "/usr/bin/callback-router")   // Exec=… open %u
+/// ```
+///
+/// The handler executable is run as `EXECUTABLE open URL`: the `callback-router` helper, or
+/// an app binary that calls ``CallbackHandoff/deliver(_:environment:)`` for `open`.
+/// Registering twice changes nothing; unregistering restores the default it replaced.
+public struct DesktopSchemeHandler: Sendable {
+    /// What a registration or unregistration changed.
+    public struct Report: Sendable, Equatable {
+        public let changedDesktopFile: Bool
+        public let changedMimeApps: Bool
+        /// `update-desktop-database` ran (it is optional; false when it is not installed).
+        public let mimeCacheRefreshed: Bool
+        /// For unregister: whether the default was still ours (false: left as the user set it).
+        public let defaultWasOurs: Bool
+    }
+
+    let registration: SchemeRegistration
+
+    /// The scheme, lowercased.
+    public var scheme: String { registration.scheme.name }
+    /// The desktop file this handler writes.
+    public var desktopFilePath: String { registration.desktopFilePath }
+
+    /// - Parameters:
+    ///   - scheme: the scheme (`myapp`); `http`, `https` and the browser's own are refused.
+    ///   - id: the desktop file's name without `.desktop` (default from the scheme).
+    ///   - environment: where `HOME` and the `XDG_*` variables come from.
+    /// - Throws: ``DesktopError/usage`` for a bad scheme or id, or no `HOME`.
+    public init(scheme: String, id: String? = nil, environment: [String: String]) throws(DesktopError) {
+        let parsed: CallbackScheme
+        do { parsed = try CallbackScheme(validating: scheme) } catch { throw .usage("scheme: \(error.detail)") }
+        let desktopID = id ?? parsed.defaultDesktopID
+        try SchemeRegistration.validateID(desktopID)
+        registration = SchemeRegistration(scheme: parsed, id: desktopID, directories: try XDGDirectories(environment: environment),
+                                          environment: environment)
+    }
+
+    /// Writes the desktop entry (`Exec=EXECUTABLE open %u`) and makes it the default handler.
+    @discardableResult
+    public func register(executablePath: String) throws(DesktopError) -> Report {
+        Report(try registration.register(executablePath: executablePath))
+    }
+
+    /// Removes the entry and restores the previous default; nil when nothing was registered.
+    @discardableResult
+    public func unregister() throws(DesktopError) -> Report? {
+        try registration.unregister().map(Report.init)
+    }
+
+    /// The desktop file `mimeapps.list` names as the scheme's default, if any.
+    public func currentDefault() throws(DesktopError) -> String? { try registration.currentDefault() }
+
+    /// Whether a desktop entry written for this scheme exists.
+    public var isRegistered: Bool { (try? registration.readOurEntry()) != nil }
+}
+
+extension DesktopSchemeHandler.Report {
+    init(_ report: SchemeRegistration.Report) {
+        self.init(changedDesktopFile: report.changedDesktopFile, changedMimeApps: report.changedMimeApps,
+                  mimeCacheRefreshed: report.mimeCacheRefreshed, defaultWasOurs: report.defaultWasOurs)
+    }
+}
+
+/// The hand-off between the process the desktop starts for a callback URL (`open`) and the
+/// process waiting for it, through a socket in `$XDG_RUNTIME_DIR` that only the same user
+/// can reach, or the spool when nobody waits yet.
+public enum CallbackHandoff {
+    /// What ``deliver(_:environment:spool:spoolTTLSeconds:)`` did with a URL.
+    public enum Delivery: Sendable, Equatable {
+        /// A waiting receiver confirmed it has the callback.
+        case delivered
+        /// Nobody waits yet; the callback waits in the spool for the receiver to come.
+        case spooled
+    }
+
+    /// What the handler executable does with the URL the desktop gives it (`open URL`):
+    /// hands it to the one receiver waiting for its scheme and state, else spools it.
+    ///
+    /// - Throws: ``DesktopError/rejected`` for a URL that is not a callback,
+    ///   ``DesktopError/conflict`` when two receivers could take it (none gets it),
+    ///   ``DesktopError/busy`` when a receiver did not answer, ``DesktopError/unavailable``
+    ///   when nobody listens and `spool` is false, ``DesktopError/permission``.
+    public static func deliver(_ url: String, environment: [String: String], spool: Bool = true,
+                               spoolTTLSeconds: Int = 600) throws(DesktopError) -> Delivery {
+        let route: CallbackRoute
+        do {
+            route = try CallbackRoute(CallbackURL(parsing: url))
+        } catch {
+            throw DesktopError(.rejected, message: "the URL is not a callback URL")
+        }
+        let sender = HandoffSender(runtime: try RuntimeDirectory.resolve(environment: environment, uid: getuid()))
+        switch try sender.send(url: url, route: route, spool: .init(enabled: spool, ttlSeconds: spoolTTLSeconds)) {
+        case .delivered, .takenFromSpool: return .delivered
+        case .spooled: return .spooled
+        case .conflict: throw DesktopError(.conflict, message: "two or more receivers could take the callback: delivered to none")
+        case .busy: throw DesktopError(.busy, message: "a receiver did not answer: delivered to none")
+        case .nobody: throw DesktopError(.unavailable, message: "nobody is waiting for this callback")
+        case .unconfirmed:
+            throw DesktopError(.busy, message: "a receiver took the callback but did not confirm; it is not sent again (at most once)")
+        }
+    }
+}
+
+/// Waits, in-process, for the callback URL of one login on a custom scheme: the receiving
+/// side of ``CallbackHandoff``. Made before the browser is opened, so that the URL is either
+/// delivered to it or found in the spool.
+///
+/// ```swift
+/// let attempt = try router.begin(on: "desktop")                  // route: myapp:/callback
+/// let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: env)
+/// openBrowser(try attempt.authorizationRequest(endpoint: authorize, clientID: id).url)
+/// let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(300))
+/// ```
+///
+/// From `init` to ``close()`` (or deinit) a thread of its own answers `open` on the socket
+/// and queues what it receives, so `open` is never kept waiting by a task that has not
+/// started yet. Only processes of the same user reach the socket; a URL whose state is not
+/// `state` goes to another receiver (or the spool), never here.
+public final class HandoffReceiver: Sendable {
+    private struct State {
+        var queue: [String] = []
+        var waiter: (token: UInt64, continuation: CheckedContinuation<Result<String, CallbackError>, Never>)?
+        /// The waiter's timeout; cancelled when the waiter is resumed otherwise.
+        var timer: Task<Void, Never>?
+        var nextToken: UInt64 = 0
+        /// Set when the receiver stops (closed, conflict, socket failure): every later wait gets it.
+        var ended: CallbackError?
+        var stopRequested = false
+    }
+
+    private let state = Locked(State())
+    public let scheme: String
+
+    /// Creates the receiver's socket and starts answering on it. `state` is the login's
+    /// state; nil for dialects without one (then at most one receiver of the scheme may wait).
+    public init(scheme: String, state expectedState: String?, environment: [String: String]) throws(DesktopError) {
+        let parsed: CallbackScheme
+        do { parsed = try CallbackScheme(validating: scheme) } catch { throw .usage("scheme: \(error.detail)") }
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid())
+        let listener = Handover(try HandoffListener(runtime: runtime, scheme: parsed, expectedState: expectedState))
+        self.scheme = parsed.name
+        let state = self.state
+        let started = DetachedThread.start { Self.serve(listener.value, state: state) }
+        if !started {
+            listener.value.stop()
+            throw .unavailable("cannot start the receiver's thread")
+        }
+    }
+
+    deinit { close() }
+
+    /// Stops answering and removes the socket (within 100 ms); a wait in progress ends with
+    /// `cancelled`. Callbacks not yet taken are dropped.
+    public func close() {
+        state.withLock { $0.stopRequested = true }
+    }
+
+    /// The next callback URL for this receiver: from the spool, or delivered by `open`.
+    /// Throws `timeout`, `conflict` (two receivers could take it), or `cancelled` (task
+    /// cancellation or ``close()``). The URL is not validated here: hand it to a
+    /// ``CallbackRouter`` or ``CallbackValidator``.
+    public func nextCallbackURL(timeout: Duration) async throws(CallbackError) -> String {
+        let token = state.withLock { state -> UInt64 in
+            state.nextToken += 1
+            return state.nextToken
+        }
+        let result: Result<String, CallbackError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate = state.withLock { state -> Result<String, CallbackError>? in
+                    if !state.queue.isEmpty { return .success(state.queue.removeFirst()) }
+                    if let ended = state.ended { return .failure(ended) }
+                    if state.waiter != nil { return .failure(CallbackError(.conflict, "another task is already waiting on this receiver")) }
+                    state.waiter = (token, continuation)
+                    return nil
+                }
+                if let immediate {
+                    continuation.resume(returning: immediate)
+                    return
+                }
+                let state = self.state
+                let timer = Task {
+                    do { try await Task.sleep(for: timeout) } catch { return }
+                    Self.endWait(state, token: token, with: CallbackError(.timeout, "no callback for this login arrived within \(timeout)"))
+                }
+                let attached = state.withLock { state -> Bool in
+                    guard state.waiter?.token == token else { return false }
+                    state.timer = timer
+                    return true
+                }
+                if !attached { timer.cancel() }
+                if Task.isCancelled {
+                    Self.endWait(state, token: token, with: CallbackError(.cancelled, "the task waiting for the callback was cancelled"))
+                }
+            }
+        } onCancel: {
+            Self.endWait(state, token: token, with: CallbackError(.cancelled, "the task waiting for the callback was cancelled"))
+        }
+        return try result.get()
+    }
+
+    private static func endWait(_ state: Locked<State>, token: UInt64, with error: CallbackError) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<String, CallbackError>, Never>? in
+            guard let waiter = state.waiter, waiter.token == token else { return nil }
+            state.waiter = nil
+            state.timer?.cancel()
+            state.timer = nil
+            return waiter.continuation
+        }
+        waiter?.resume(returning: .failure(error))
+    }
+
+    /// Receives callbacks and hands each to `router` until the router delivers to
+    /// `attempt` (exactly once, with its `timeout`, `cancelled`, `attempt_expired`); then
+    /// closes the receiver.
+    public func callback(for attempt: LoginAttempt, router: CallbackRouter, timeout: Duration) async throws(CallbackError) -> Delivery {
+        let feeding = Task { [self] in
+            while !Task.isCancelled {
+                let url: String
+                do { url = try await nextCallbackURL(timeout: timeout + .seconds(5)) } catch { return }
+                _ = try? router.handle(url)
+            }
+        }
+        let result: Result<Delivery, CallbackError>
+        do { result = .success(try await router.callback(for: attempt, timeout: timeout)) } catch { result = .failure(error) }
+        close()
+        feeding.cancel()
+        _ = await feeding.value
+        return try result.get()
+    }
+
+    /// The receiver's thread: the spool first, then the socket, in slices of 100 ms so that
+    /// ``close()`` is seen promptly.
+    private static func serve(_ listener: HandoffListener, state: Locked<State>) {
+        defer { listener.stop() }
+        func deliver(_ url: String) {
+            let waiter = state.withLock { state -> CheckedContinuation<Result<String, CallbackError>, Never>? in
+                guard let waiter = state.waiter else {
+                    state.queue.append(url)
+                    return nil
+                }
+                state.waiter = nil
+                state.timer?.cancel()
+                state.timer = nil
+                return waiter.continuation
+            }
+            waiter?.resume(returning: .success(url))
+        }
+        func end(_ error: CallbackError) {
+            let waiter = state.withLock { state -> CheckedContinuation<Result<String, CallbackError>, Never>? in
+                state.ended = error
+                state.timer?.cancel()
+                state.timer = nil
+                defer { state.waiter = nil }
+                return state.waiter?.continuation
+            }
+            waiter?.resume(returning: .failure(error))
+        }
+        do {
+            if let spooled = try listener.takeFromSpool() { deliver(spooled) }
+            while true {
+                if state.withLock({ $0.stopRequested }) {
+                    end(CallbackError(.cancelled, "the receiver was closed"))
+                    return
+                }
+                switch try listener.wait(until: .after(milliseconds: 100)) {
+                case .received(let url): deliver(url)
+                case .timedOut: continue
+                case .conflict:
+                    end(CallbackError(.conflict, "another receiver of '\(listener.scheme)' could take the same callback, so none got it: another login is already in progress"))
+                    return
+                }
+            }
+        } catch {
+            end(CallbackError(.cancelled, "the hand-off socket failed: \(error)"))
+        }
+    }
+}
+
+/// Moves a value used by one thread at a time into the receiver's thread.
+private struct Handover<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,75 @@
+import CallbackRouter
+
+/// What routing needs to know of a callback: its scheme and its `state`, if any.
+///
+/// The state is read with the project's parser from the query, or from the fragment when
+/// the query has none (`response_mode=fragment`). A duplicated `state` is refused
+/// (`duplicate_parameter`): routing must not pick one of two.
+package struct CallbackRoute {
+    package let scheme: CallbackScheme
+    package let state: String?
+
+    package init(_ url: CallbackURL) throws(CallbackError) {
+        scheme = try CallbackScheme(validating: url.scheme)
+        do {
+            if let state = try url.queryParameters.value(named: "state") {
+                self.state = state
+            } else {
+                self.state = try url.fragmentParameters.value(named: "state")
+            }
+        } catch {
+            throw CallbackError(error)
+        }
+    }
+
+    package init(scheme: CallbackScheme, state: String?) {
+        self.scheme = scheme
+        self.state = state
+    }
+}
+
+/// The routing rule, shared by live delivery and the spool.
+package enum HandoffMatch {
+    /// A listener's answer to an offered callback.
+    package enum Answer: UInt8 {
+        /// The listener expects exactly this state.
+        case exact = 0x45 // "E"
+        /// A candidate without a state match: the callback has no state, or the listener
+        /// expects none (it validates whatever arrives, as `parse` without `--state`).
+        case candidate = 0x57 // "W"
+        /// Another scheme, or another state.
+        case notMine = 0x4E // "N"
+    }
+
+    package static func answer(listenerScheme: CallbackScheme, expectedState: String?, offered: CallbackRoute) -> Answer {
+        guard offered.scheme == listenerScheme else { return .notMine }
+        guard let offeredState = offered.state, let expectedState else { return .candidate }
+        return constantTimeEquals(offeredState, expectedState) ? .exact : .notMine
+    }
+
+    /// What `open` does once every listener of the scheme has answered.
+    package enum Decision: Equatable {
+        case deliver(to: Int)
+        /// Two or more could take it: delivered to none (design.md: `conflict`).
+        case conflict(candidates: [Int])
+        /// A listener did not answer in time and could have been the one: try again.
+        case busy
+        case nobody
+    }
+
+    /// `answers[i]` is nil when listener i did not answer in time.
+    ///
+    /// One exact state match wins whatever else is there. Without one, the single
+    /// candidate gets it; two candidates are a conflict; a silent listener makes the
+    /// outcome unknown (`busy`) unless a conflict is already certain.
+    package static func decide(_ answers: [Answer?]) -> Decision {
+        let exact = answers.indices.filter { answers[$0] == .exact }
+        if exact.count == 1 { return .deliver(to: exact[0]) }
+        if exact.count > 1 { return .conflict(candidates: exact) }
+        let candidates = answers.indices.filter { answers[$0] == .candidate }
+        if candidates.count > 1 { return .conflict(candidates: candidates) }
+        if answers.contains(where: { $0 == nil }) { return .busy }
+        if candidates.count == 1 { return .deliver(to: candidates[0]) }
+        return .nobody
+    }
+}

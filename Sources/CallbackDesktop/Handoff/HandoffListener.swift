@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallbackRouter
+
+/// `listen`'s side: a socket in the runtime directory that accepts, from processes of the
+/// same user only, the one callback meant for it.
+///
+/// The socket's name is a random id: the expected state stays in this process and is
+/// compared in constant time when an offer arrives. The socket is removed when the
+/// listener ends; a socket left behind by a killed listener is removed by the next `open`
+/// that finds nobody accepting on it.
+package final class HandoffListener {
+    package let scheme: CallbackScheme
+    package let socketPath: String
+    private let expectedState: String?
+    private let runtime: RuntimeDirectory
+    private let listening: Descriptor
+    /// How long one connection may take, from accept to `open`'s decision.
+    package var connectionTimeoutMilliseconds: Int64 = 5000
+    /// The only uid whose processes may connect: the runtime directory's.
+    package var allowedPeer: uid_t
+
+    package enum Result: Equatable {
+        case received(url: String)
+        /// `open` found two or more listeners that could take a callback and delivered it to none.
+        case conflict
+        case timedOut
+    }
+
+    package init(runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?) throws(HelperFailure) {
+        self.runtime = runtime
+        self.scheme = scheme
+        self.expectedState = expectedState
+        allowedPeer = runtime.uid
+        try runtime.makePrivateDirectory(runtime.listenersDirectory)
+        let directory = runtime.listenerDirectory(for: scheme)
+        try runtime.makePrivateDirectory(directory)
+        let path = joinPath(directory, RandomName.hex(bytes: 8) + ".sock")
+        guard path.utf8.count <= UnixSocket.maxPathBytes else {
+            throw .permission("the socket path '\(path)' is longer than a Unix socket allows (\(UnixSocket.maxPathBytes) bytes): use a shorter XDG_RUNTIME_DIR")
+        }
+        do {
+            listening = try UnixSocket.listen(at: path)
+        } catch {
+            throw .unavailable("cannot listen: \(error.description)")
+        }
+        socketPath = path
+    }
+
+    deinit { stop() }
+
+    /// Removes the socket: no `open` can reach this listener afterwards.
+    package func stop() {
+        if listening.rawValue >= 0 {
+            _ = try? FileSystem.remove(socketPath)
+            listening.close()
+        }
+    }
+
+    /// A matching callback from the spool, if one waits there. Call after `init` (the
+    /// socket exists first, so a callback is either in the spool already or will be
+    /// offered on the socket).
+    package func takeFromSpool() throws(HelperFailure) -> String? {
+        let spool = try Spool(runtime)
+        spool.sweepExpired()
+        return spool.take(scheme: scheme, expectedState: expectedState)
+    }
+
+    /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.
+    package func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
+        while true {
+            let connection: Descriptor?
+            do {
+                connection = try UnixSocket.accept(listening, deadline: deadline)
+            } catch {
+                throw .unavailable(error.description)
+            }
+            guard let connection else { return .timedOut }
+            let connectionDeadline = Deadline.after(milliseconds: connectionTimeoutMilliseconds).earlier(deadline)
+            if let result = serve(connection, deadline: connectionDeadline) { return result }
+        }
+    }
+
+    /// One connection; nil when it did not end this listener's wait.
+    private func serve(_ connection: Descriptor, deadline: Deadline) -> Result? {
+        defer { connection.close() }
+        guard let peer = try? UnixSocket.peerCredentials(connection), peer.uid == allowedPeer else {
+            try? UnixSocket.send(connection, [HandoffWire.Reply.peerRefused.rawValue], deadline: deadline)
+            // Let the stranger finish writing before closing, so that it reads the refusal
+            // instead of failing on a broken pipe; what it sent is discarded unread.
+            _ = shutdown(connection.rawValue, Int32(SHUT_WR))
+            let drainUntil = Deadline.after(milliseconds: 250).earlier(deadline)
+            while (try? UnixSocket.receive(connection, count: 1024, deadline: drainUntil)) != nil {}
+            return nil
+        }
+        do {
+            guard try UnixSocket.receive(connection, count: HandoffWire.magic.count, deadline: deadline) == HandoffWire.magic,
+                  let offerFrame = try HandoffWire.readFrame(connection, deadline: deadline), offerFrame.type == .offer,
+                  let offered = HandoffWire.decodeOffer(offerFrame.payload) else { return nil }
+            let answer = HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: offered)
+            try UnixSocket.send(connection, [HandoffWire.Reply(answer).rawValue], deadline: deadline)
+            guard answer != .notMine, let decision = try HandoffWire.readFrame(connection, deadline: deadline) else { return nil }
+            switch decision.type {
+            case .deliver:
+                let url = String(decoding: decision.payload, as: UTF8.self)
+                // Trust the URL, not the offer: route it again before taking it.
+                guard let parsed = try? CallbackURL(parsing: url), let route = try? CallbackRoute(parsed),
+                      HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route) == answer
+                else {
+                    try UnixSocket.send(connection, [HandoffWire.Reply.notMine.rawValue], deadline: deadline)
+                    return nil
+                }
+                try UnixSocket.send(connection, [HandoffWire.Reply.taken.rawValue], deadline: deadline)
+                return .received(url: url)
+            case .conflict:
+                return .conflict
+            case .abort, .offer:
+                return nil
+            }
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+private let systemRename = Glibc.rename
+#elseif canImport(Darwin)
+import Darwin
+private let systemRename = Darwin.rename
+#endif
+import CallbackRouter
+
+/// Callbacks that arrived while nobody was listening, kept for a while for the next
+/// matching `listen`, which takes each at most once.
+///
+/// Entries are 0600 files in the runtime directory's 0700 `spool/`, named
+/// `<scheme key>.<expires at, epoch seconds>.<random id>`: the name says when an entry
+/// expires (so expired ones are deleted unread) and never anything about the callback.
+/// They are written to a temporary name and renamed into place (a reader sees a whole
+/// entry or none). Taking one is a `rename` to a claimed name: of two processes that try,
+/// exactly one succeeds.
+package struct Spool {
+    package let directory: String
+    package let uid: uid_t
+
+    package static let defaultTTLSeconds = 600
+    private static let header: [UInt8] = Array("callback-router spool 1\n".utf8)
+    private static let temporaryPrefix = ".tmp-"
+    private static let claimedPrefix = ".claimed-"
+
+    package init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
+        directory = runtime.spoolDirectory
+        uid = runtime.uid
+        try runtime.makePrivateDirectory(directory)
+    }
+
+    package struct Entry: Equatable {
+        package let name: String
+        package let expiresAt: Int64
+    }
+
+    /// Writes a new entry for `url`; it expires `ttlSeconds` from now.
+    package func add(url: String, scheme: CallbackScheme, ttlSeconds: Int) throws(SystemError) -> Entry {
+        let expiresAt = Clock.wallSeconds() + Int64(ttlSeconds)
+        let entry = Entry(name: "\(scheme.directoryKey).\(expiresAt).\(RandomName.hex(bytes: 12))", expiresAt: expiresAt)
+        let temporary = joinPath(directory, Self.temporaryPrefix + entry.name)
+        let descriptor = try FileSystem.createExclusive(temporary, mode: 0o600)
+        do throws(SystemError) {
+            try descriptor.writeAll(Self.header + Array(url.utf8))
+            descriptor.close()
+            try FileSystem.rename(temporary, to: joinPath(directory, entry.name))
+        } catch {
+            _ = try? FileSystem.remove(temporary)
+            throw error
+        }
+        return entry
+    }
+
+    package func exists(_ entry: Entry) -> Bool {
+        (try? FileSystem.status(joinPath(directory, entry.name))) != nil
+    }
+
+    /// Takes `entry` away from everyone else; false when someone else took it first.
+    package func claim(_ entry: Entry) -> Bool {
+        systemRename(joinPath(directory, entry.name), joinPath(directory, Self.claimedPrefix + entry.name)) == 0
+    }
+
+    /// Deletes an entry this process claimed.
+    package func removeClaimed(_ entry: Entry) {
+        _ = try? FileSystem.remove(joinPath(directory, Self.claimedPrefix + entry.name))
+    }
+
+    /// The live entries of a scheme, oldest expiry first (FIFO for equal time-to-live).
+    package func entries(for scheme: CallbackScheme) -> [Entry] {
+        let prefix = scheme.directoryKey + "."
+        var result: [Entry] = []
+        for name in (try? FileSystem.entries(directory)) ?? [] where name.hasPrefix(prefix) {
+            guard let entry = Self.parseName(name, prefix: prefix) else { continue }
+            result.append(entry)
+        }
+        return result.sorted { ($0.expiresAt, $0.name) < ($1.expiresAt, $1.name) }
+    }
+
+    package static func parseName(_ name: String, prefix: String) -> Entry? {
+        let rest = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        guard rest.count == 2, let expiresAt = Int64(rest[0]), rest[0].allSatisfy(\.isASCII),
+              rest[1].count == 24, rest[1].allSatisfy({ $0.isHexDigit && $0.isASCII }) else { return nil }
+        return Entry(name: name, expiresAt: expiresAt)
+    }
+
+    /// Deletes, unread, every entry whose time is up, and leftovers of crashed writers.
+    package func sweepExpired(now: Int64 = Clock.wallSeconds()) {
+        for name in (try? FileSystem.entries(directory)) ?? [] {
+            let path = joinPath(directory, name)
+            if name.hasPrefix(Self.temporaryPrefix) || name.hasPrefix(Self.claimedPrefix) {
+                if let status = try? FileSystem.status(path), status.modifiedSeconds < now - 60 {
+                    _ = try? FileSystem.remove(path)
+                }
+                continue
+            }
+            let parts = name.split(separator: ".")
+            guard parts.count >= 3, let expiresAt = Int64(parts[parts.count - 2]) else { continue }
+            if expiresAt <= now { _ = try? FileSystem.remove(path) }
+        }
+    }
+
+    /// Takes the first entry of `scheme` that `wants` (an exact state match before a mere
+    /// candidate), or nil. Expired entries are deleted unread on the way.
+    package func take(scheme: CallbackScheme, expectedState: String?, now: Int64 = Clock.wallSeconds()) -> String? {
+        var candidates: [(entry: Entry, url: String, answer: HandoffMatch.Answer)] = []
+        for entry in entries(for: scheme) {
+            if entry.expiresAt <= now {
+                _ = try? FileSystem.remove(joinPath(directory, entry.name))
+                continue
+            }
+            guard let url = read(entry),
+                  let parsed = try? CallbackURL(parsing: url),
+                  let route = try? CallbackRoute(parsed) else { continue }
+            let answer = HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route)
+            if answer != .notMine { candidates.append((entry, url, answer)) }
+        }
+        let ordered = candidates.filter { $0.answer == .exact } + candidates.filter { $0.answer == .candidate }
+        for candidate in ordered where claim(candidate.entry) {
+            // The claimed file is the one that was read: entries are never rewritten in
+            // place, and names are random and never reused.
+            removeClaimed(candidate.entry)
+            return candidate.url
+        }
+        return nil
+    }
+
+    /// An entry's URL, after checking it is a private regular file of this user.
+    private func read(_ entry: Entry) -> String? {
+        guard let descriptor = try? FileSystem.openForReading(joinPath(directory, entry.name)),
+              let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
+              let bytes = try? descriptor.readAll(limit: Self.header.count + HandoffWire.maxPayload),
+              bytes.starts(with: Self.header) else { return nil }
+        return String(decoding: bytes[Self.header.count...], as: UTF8.self)
+    }
+}

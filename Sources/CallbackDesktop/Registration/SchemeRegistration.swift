@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the XDG Base Directory spec puts a user's data and configuration.
+package struct XDGDirectories {
+    package let dataHome: String
+    package let configHome: String
+
+    /// `$XDG_DATA_HOME` / `$XDG_CONFIG_HOME` when absolute (the spec ignores relative
+    /// ones), else `$HOME/.local/share` / `$HOME/.config`.
+    package init(environment: [String: String]) throws(HelperFailure) {
+        func home() throws(HelperFailure) -> String {
+            guard let home = environment["HOME"], home.hasPrefix("/") else {
+                throw .usage("HOME is not set to an absolute path, and XDG_DATA_HOME / XDG_CONFIG_HOME do not say where to write")
+            }
+            return home
+        }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { dataHome = data } else { dataHome = joinPath(try home(), ".local/share") }
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { configHome = config } else { configHome = joinPath(try home(), ".config") }
+    }
+
+    package var applicationsDirectory: String { joinPath(dataHome, "applications") }
+    package var mimeAppsList: String { joinPath(configHome, "mimeapps.list") }
+}
+
+/// The files `register` writes and `unregister` removes for one scheme.
+package struct SchemeRegistration {
+    package let scheme: CallbackScheme
+    /// The desktop file ID without `.desktop`.
+    package let id: String
+    package let directories: XDGDirectories
+    package let environment: [String: String]
+
+    package init(scheme: CallbackScheme, id: String, directories: XDGDirectories, environment: [String: String]) {
+        self.scheme = scheme
+        self.id = id
+        self.directories = directories
+        self.environment = environment
+    }
+
+    package var desktopFileName: String { id + ".desktop" }
+    package var desktopFilePath: String { joinPath(directories.applicationsDirectory, desktopFileName) }
+
+    /// Desktop file IDs: letters, digits, `-`, `_`, `.`; not starting with a digit or a dot.
+    package static func validateID(_ id: String) throws(HelperFailure) {
+        let bytes = Array(id.utf8)
+        guard !bytes.isEmpty, bytes.count <= 200 else { throw .usage("--id must be 1 to 200 characters") }
+        let allowed = bytes.allSatisfy {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+        }
+        guard allowed, !(bytes[0] >= 0x30 && bytes[0] <= 0x39), bytes[0] != UInt8(ascii: "."),
+              !id.hasSuffix(".desktop") else {
+            throw .usage("--id takes letters, digits, '-', '_' and '.' (no leading digit or dot, no '.desktop')")
+        }
+    }
+
+    package struct Report {
+        package let changedDesktopFile: Bool
+        package let changedMimeApps: Bool
+        package let mimeCacheRefreshed: Bool
+        /// For unregister: whether the default was still ours (false: left as the user set it).
+        package let defaultWasOurs: Bool
+    }
+
+    // MARK: register
+
+    package func register(executablePath: String) throws(HelperFailure) -> Report {
+        let existing = try readOurEntry()
+        let mimeText = try readText(mimeAppsTarget())
+        let edit: (text: String, edit: MimeAppsList.Edit)
+        do {
+            edit = try MimeAppsList.setDefault(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName)
+        } catch {
+            throw HelperFailure(.rejected,
+                                message: "'\(directories.mimeAppsList)' sets \(error.mimeType) more than once under \(MimeAppsList.section); fix it by hand first")
+        }
+        // Registering again keeps the first registration's record: that is what to undo.
+        let record = (edit.edit == .unchanged ? existing?.mimeAppsEdit : nil) ?? edit.edit
+        let entry = DesktopEntry(scheme: scheme, executablePath: executablePath, mimeAppsEdit: record)
+        let desktopText = try entry.rendered()
+
+        let changedDesktop = try readText(desktopFilePath) != desktopText
+        if changedDesktop {
+            try makeDirectories(directories.applicationsDirectory)
+            try write(desktopFilePath, desktopText, mode: 0o644)
+        }
+        let changedMimeApps = edit.text != mimeText
+        if changedMimeApps { try writeMimeApps(edit.text) }
+        let refreshed = changedDesktop ? refreshMimeCache() : false
+        return Report(changedDesktopFile: changedDesktop, changedMimeApps: changedMimeApps, mimeCacheRefreshed: refreshed, defaultWasOurs: true)
+    }
+
+    // MARK: unregister
+
+    /// nil when nothing was registered under this ID.
+    package func unregister() throws(HelperFailure) -> Report? {
+        guard let entry = try readOurEntry() else { return nil }
+        var changedMimeApps = false
+        var wasOurs = false
+        if let mimeText = try readText(mimeAppsTarget()) {
+            let restored = MimeAppsList.restore(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName, edit: entry.mimeAppsEdit)
+            wasOurs = restored.wasOurs
+            if let text = restored.text {
+                if text != mimeText { try writeMimeApps(text); changedMimeApps = true }
+            } else {
+                try remove(mimeAppsTarget())
+                changedMimeApps = true
+            }
+        }
+        try remove(desktopFilePath)
+        let refreshed = refreshMimeCache()
+        return Report(changedDesktopFile: true, changedMimeApps: changedMimeApps, mimeCacheRefreshed: refreshed, defaultWasOurs: wasOurs)
+    }
+
+    // MARK: status
+
+    /// This ID's desktop file if `register` wrote it for this scheme; throws when the file
+    /// exists but is not ours (it is never overwritten or removed).
+    package func readOurEntry() throws(HelperFailure) -> DesktopEntry? {
+        guard let text = try readText(desktopFilePath) else { return nil }
+        guard let entry = DesktopEntry.parse(text), entry.scheme == scheme else {
+            throw .usage("'\(desktopFilePath)' exists and was not written by callback-router for '\(scheme)'; choose another --id")
+        }
+        return entry
+    }
+
+    package func currentDefault() throws(HelperFailure) -> String? {
+        try readText(mimeAppsTarget()).flatMap { MimeAppsList.defaultDesktopFile($0, mimeType: scheme.mimeType) }
+    }
+
+    /// What `xdg-mime query default` answers, or nil when xdg-mime is not installed.
+    package func xdgMimeDefault() -> String?? {
+        guard let xdgMime = Subprocess.find("xdg-mime", environment: environment),
+              let result = Subprocess.run(xdgMime, ["query", "default", scheme.mimeType], environment: environment) else { return nil }
+        let answer = result.standardOutput.trimmingSpaces.split(separator: "\n").first.map(String.init)
+        return .some(result.status == 0 && answer?.isEmpty == false ? answer : nil)
+    }
+
+    // MARK: Files
+
+    /// `update-desktop-database` rebuilds mimeinfo.cache for gio; absent, nothing to do.
+    private func refreshMimeCache() -> Bool {
+        guard let tool = Subprocess.find("update-desktop-database", environment: environment),
+              FileSystem.status(ifExists: directories.applicationsDirectory) != nil,
+              let result = Subprocess.run(tool, ["-q", directories.applicationsDirectory], environment: environment) else { return false }
+        return result.status == 0
+    }
+
+    private func readText(_ path: String) throws(HelperFailure) -> String? {
+        do {
+            return try FileSystem.readFile(path).map { String(decoding: $0, as: UTF8.self) }
+        } catch {
+            throw HelperFailure(.permission, message: "cannot read \(error.description)")
+        }
+    }
+
+    private func write(_ path: String, _ text: String, mode: mode_t) throws(HelperFailure) {
+        do {
+            try FileSystem.writeAtomically(path, Array(text.utf8), mode: mode)
+        } catch {
+            throw HelperFailure(.permission, message: "cannot write \(error.description)")
+        }
+    }
+
+    private func remove(_ path: String) throws(HelperFailure) {
+        do { try FileSystem.remove(path) } catch {
+            throw HelperFailure(.permission, message: "cannot remove \(error.description)")
+        }
+    }
+
+    /// mimeapps.list is often a link into a dotfiles repository: write where it points.
+    private func mimeAppsTarget() -> String {
+        FileSystem.canonicalPath(directories.mimeAppsList) ?? directories.mimeAppsList
+    }
+
+    private func writeMimeApps(_ text: String) throws(HelperFailure) {
+        try makeDirectories(directories.configHome)
+        let target = mimeAppsTarget()
+        let mode = FileSystem.status(ifExists: target).map(\.permissions) ?? 0o644
+        try write(target, text, mode: mode)
+    }
+
+    /// `mkdir -p` with 0700 for what it creates (XDG Base Directory spec).
+    private func makeDirectories(_ path: String) throws(HelperFailure) {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            do { try FileSystem.makeDirectory(current, mode: 0o700) } catch {
+                throw HelperFailure(.permission, message: "cannot create \(error.description)")
+            }
+        }
+    }
+}
+
+extension FileSystem {
+    /// `stat` following links; nil when absent or unreadable.
+    package static func status(ifExists path: String) -> FileStatus? {
+        var info = stat()
+        return stat(path, &info) == 0 ? FileStatus(info) : nil
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+private let systemClose = Glibc.close
+private let systemWrite = Glibc.write
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemClose = Darwin.close
+private let systemWrite = Darwin.write
+private let systemRead = Darwin.read
+#endif
+
+/// An open file descriptor, closed exactly once (by `close()` or when released).
+package final class Descriptor {
+    private(set) var rawValue: Int32
+
+    package init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+    deinit { close() }
+
+    package func close() {
+        if rawValue >= 0 {
+            _ = systemClose(rawValue)
+            rawValue = -1
+        }
+    }
+
+    /// Writes every byte, or throws.
+    package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                retryingOnInterrupt { systemWrite(rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
+            }
+            if written < 0 { throw SystemError("write") }
+            offset += written
+        }
+    }
+
+    /// Reads until end of file, refusing more than `limit` bytes.
+    package func readAll(limit: Int) throws(SystemError) -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { systemRead(rawValue, buffer.baseAddress!, buffer.count) }
+            }
+            if count < 0 { throw SystemError("read") }
+            if count == 0 { return result }
+            if result.count + count > limit { throw SystemError("read", code: EFBIG) }
+            result += chunk[..<count]
+        }
+    }
+
+    package func status() throws(SystemError) -> FileStatus {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw SystemError("fstat") }
+        return FileStatus(info)
+    }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs another program (update-desktop-database, xdg-mime) without a shell and without
+/// Foundation: found on the given environment's PATH, spawned with that environment.
+package enum Subprocess {
+    package struct Result {
+        package let status: Int32
+        package let standardOutput: String
+    }
+
+    /// The absolute path of `program` on `environment["PATH"]`, or nil.
+    package static func find(_ program: String, environment: [String: String]) -> String? {
+        if program.contains("/") { return FileSystem.isExecutableFile(program) ? program : nil }
+        let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = joinPath(String(directory), program)
+            if FileSystem.isExecutableFile(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `path` with `arguments`, stdin and stderr on /dev/null, stdout captured (at most
+    /// 64 KiB). Returns nil when it could not be started.
+    package static func run(_ path: String, _ arguments: [String], environment: [String: String],
+                    timeoutMilliseconds: Int64 = 10_000) -> Result? {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { return nil }
+        let reader = Descriptor(pipeEnds[0])
+        let writer = Descriptor(pipeEnds[1])
+        // pipe2 is hidden behind _GNU_SOURCE; the child gets the write end through dup2 only.
+        _ = fcntl(reader.rawValue, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writer.rawValue, F_SETFD, FD_CLOEXEC)
+
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil  // an opaque pointer on Darwin
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writer.rawValue, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv = ([path] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup($0.key + "=" + $0.value) }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                posix_spawn(&pid, path, &actions, nil, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+            }
+        }
+        writer.close()
+        guard spawned == 0 else { return nil }
+
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let deadline = Deadline.after(milliseconds: timeoutMilliseconds)
+        reading: while !deadline.hasPassed {
+            var entry = pollfd(fd: reader.rawValue, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, deadline.remainingMilliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { break }
+            let count = chunk.withUnsafeMutableBytes { read(reader.rawValue, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break reading }
+            if output.count < 64 * 1024 { output += chunk[..<count] }
+        }
+        if deadline.hasPassed { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS are macros Swift does not import.
+        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Result(status: exitStatus, standardOutput: String(decoding: output, as: UTF8.self))
+    }
+}

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call: which operation, on what (a path, never a secret), and errno.
+package struct SystemError: Error, CustomStringConvertible {
+    package let operation: String
+    package let path: String?
+    package let code: Int32
+
+    package init(_ operation: String, path: String? = nil, code: Int32 = errno) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    package var description: String {
+        let reason = String(cString: strerror(code))
+        if let path { return "\(operation) '\(path)': \(reason)" }
+        return "\(operation): \(reason)"
+    }
+}
+
+/// Retries a system call interrupted by a signal.
+@inline(__always)
+package func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let result = call()
+        if result == -1 && errno == EINTR { continue }
+        return result
+    }
+}

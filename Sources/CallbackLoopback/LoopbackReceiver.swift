@@ -1,0 +1,395 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallbackRouter
+
+/// The loopback address a ``LoopbackReceiver`` binds: never a wildcard address.
+public struct LoopbackHost: Hashable, Sendable, CustomStringConvertible {
+    let address: LoopbackAddress
+
+    /// `127.0.0.1`, the default (RFC 8252 §7.3 prefers the IP literal).
+    public static let ipv4 = LoopbackHost(address: .ipv4)
+    /// `::1`; the redirect URI says `http://[::1]:PORT/…`.
+    public static let ipv6 = LoopbackHost(address: .ipv6)
+    /// Both `127.0.0.1` and `::1` on one port, and the redirect URI says
+    /// `http://localhost:PORT/…`, for providers that register only that name. Only
+    /// `Host: localhost:PORT` is answered (a DNS-rebinding page names another host). On a
+    /// system without IPv6, 127.0.0.1 alone.
+    public static let localhost = LoopbackHost(address: .localhost)
+
+    /// The host as the redirect URI writes it (`127.0.0.1`, `[::1]`).
+    public var description: String { address.uriHost }
+}
+
+/// How the provider sends the callback to the receiver.
+public struct LoopbackResponseMode: Hashable, Sendable, CustomStringConvertible {
+    let isFormPost: Bool
+
+    /// A GET with the parameters in the query: the authorization code flow's default.
+    public static let query = LoopbackResponseMode(isFormPost: false)
+    /// OpenID Connect Form Post Response Mode (Apple, Entra): the provider's page POSTs an
+    /// `application/x-www-form-urlencoded` form. The body is read by the same parser with
+    /// the same limits as a query; a body over ``LoopbackReceiver/Configuration/maxBodyBytes``
+    /// is refused (413) before it is read; a GET never ends the wait. Send
+    /// `response_mode=form_post` in the authorization request.
+    public static let formPost = LoopbackResponseMode(isFormPost: true)
+
+    /// `query` or `form_post`, the `response_mode` value.
+    public var description: String { isFormPost ? "form_post" : "query" }
+}
+
+/// What a callback must be to end a ``LoopbackReceiver``'s wait when no ``CallbackRouter``
+/// is involved: the checks of `callback-router parse`.
+public struct LoopbackExpectations: Sendable {
+    /// The provider dialect; `auto` picks by the parameters present.
+    public var dialect: Dialect
+    /// The `state` sent in the authorization request. Only a callback carrying exactly this
+    /// state ends the wait. Nil for dialects without state: then any valid callback ends
+    /// it, and any local process or web page can send one.
+    public var state: String?
+    /// The expected `iss` (RFC 9207), checked when present.
+    public var issuer: String?
+    /// Refuse a callback without `iss`.
+    public var requireIssuer: Bool
+    /// Parsing limits for the callback URL.
+    public var limits: ParsingLimits
+
+    public init(dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
+                limits: ParsingLimits = .default) {
+        self.dialect = dialect
+        self.state = state
+        self.issuer = issuer
+        self.requireIssuer = requireIssuer
+        self.limits = limits
+    }
+}
+
+/// How a blocking wait (``LoopbackReceiver/receive(expecting:until:log:)``) ended.
+public enum LoopbackWaitResult: Sendable {
+    /// A callback ended the wait: its outcome (a provider failure such as
+    /// `authorization_error` too), or the refusal of a callback that carried this login's
+    /// state (such as `issuer_mismatch`): with the right state, the provider's final word.
+    case callback(Result<CallbackOutcome, CallbackError>)
+    /// The deadline passed; `ignoredRequests` reached the callback path without ending it.
+    case timedOut(ignoredRequests: Int)
+    /// ``LoopbackReceiver/close()`` or task cancellation ended the wait first.
+    case stopped
+}
+
+/// An RFC 8252 §7.3 loopback receiver: bound when made, so its ``redirectURI`` (with the
+/// port actually bound) goes into the authorization request; then it serves one wait.
+///
+/// ```swift
+/// let receiver = try LoopbackReceiver()                 // http://127.0.0.1:PORT/callback
+/// let attempt = try router.begin(on: "desktop")         // route: http://127.0.0.1/callback
+/// let request = try receiver.authorizationRequest(for: attempt, endpoint: authorize, clientID: id)
+/// openBrowser(request.url)
+/// let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(300))
+/// ```
+///
+/// Guarantees: only the loopback literal is bound; a request is answered only when its
+/// `Host` is the redirect URI's authority (DNS rebinding) and it is a navigation; HEAD,
+/// OPTIONS and prefetches never consume the login; pages carry no script and never the
+/// state or code. Not protected: another local process can connect to the port like the
+/// browser does; the state (or, with a router, the attempt's state) is what ties the
+/// callback to this login. Cancelling the waiting task closes the socket.
+public final class LoopbackReceiver: Sendable {
+    /// How the receiver listens.
+    public struct Configuration: Sendable {
+        /// The loopback address to bind.
+        public var host: LoopbackHost
+        /// The ports to try, in order: the first free one is bound. Empty (the default):
+        /// one the system picks (RFC 8252 §7.3). `0` in the list also means that.
+        public var ports: [Int]
+        /// The callback path, starting with `/` (default `/callback`).
+        public var path: String
+        /// How long one connection may take to send its request and take the answer.
+        public var connectionTimeout: Duration
+        /// How long to let the browser read the last page before the wait returns.
+        public var lingerTimeout: Duration
+        /// The largest request head (request line and fields) accepted; 16 KiB.
+        public var maxHeadBytes: Int
+        /// Open connections beyond this close the oldest one still sending its request.
+        public var maxConnections: Int
+        /// After an accepted callback, send the browser here (303 See Other) instead of the
+        /// built-in page: the app's own "you are signed in" page. `http` or `https` only.
+        public var successURL: String?
+        /// After a provider error or a refused callback of this login, send the browser here (303).
+        public var failureURL: String?
+        /// How the callback arrives: ``LoopbackResponseMode/query`` (default) or ``LoopbackResponseMode/formPost``.
+        public var responseMode: LoopbackResponseMode
+        /// The largest form_post body accepted (16 KiB); larger is 413, never a partial parse.
+        public var maxBodyBytes: Int
+        /// Also accept the callback URL pasted on this descriptor (a terminal: `0`), one
+        /// per line, for remote and SSH sessions where the browser cannot reach the port.
+        /// A pasted URL is judged exactly as a request (same parser, redirect URI, state);
+        /// the first valid callback, pasted or requested, wins, exactly once. The receiver
+        /// reads it only during a wait and never closes it.
+        public var pasteDescriptor: Int32?
+
+        public init(host: LoopbackHost = .ipv4, ports: [Int] = [], path: String = "/callback",
+                    connectionTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(1),
+                    maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64,
+                    successURL: String? = nil, failureURL: String? = nil,
+                    responseMode: LoopbackResponseMode = .query, maxBodyBytes: Int = 16 * 1024,
+                    pasteDescriptor: Int32? = nil) {
+            self.pasteDescriptor = pasteDescriptor
+            self.responseMode = responseMode
+            self.maxBodyBytes = maxBodyBytes
+            self.successURL = successURL
+            self.failureURL = failureURL
+            self.host = host
+            self.ports = ports
+            self.path = path
+            self.connectionTimeout = connectionTimeout
+            self.lingerTimeout = lingerTimeout
+            self.maxHeadBytes = maxHeadBytes
+            self.maxConnections = maxConnections
+        }
+    }
+
+    public let configuration: Configuration
+    let server: LoopbackServer
+
+    /// The port actually bound.
+    public var port: Int { server.port }
+    /// `http://127.0.0.1:PORT/callback`: the literal and the port actually bound.
+    public var redirectURI: String { server.redirectURI }
+
+    /// Binds the first free port of `configuration.ports` (or one the system picks).
+    ///
+    /// - Throws: ``LoopbackError/invalidConfiguration`` for a bad path or port,
+    ///   ``LoopbackError/addressInUse`` when every listed port is taken,
+    ///   ``LoopbackError/permissionDenied``, ``LoopbackError/unavailable``.
+    public init(_ configuration: Configuration = Configuration()) throws(LoopbackError) {
+        guard Self.isValidPath(configuration.path) else {
+            throw LoopbackError(.invalidConfiguration, "the path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
+        }
+        guard configuration.ports.allSatisfy({ (0 ... 65535).contains($0) }) else {
+            throw LoopbackError(.invalidConfiguration, "a port is outside 0…65535")
+        }
+        for (name, url) in [("successURL", configuration.successURL), ("failureURL", configuration.failureURL)] {
+            guard let url else { continue }
+            guard Self.isRedirectTarget(url) else {
+                throw LoopbackError(.invalidConfiguration, "\(name) must be an absolute http or https URL")
+            }
+        }
+        guard configuration.maxHeadBytes > 0, configuration.maxConnections > 0, configuration.maxBodyBytes >= 0 else {
+            throw LoopbackError(.invalidConfiguration, "maxHeadBytes and maxConnections must be positive")
+        }
+        self.configuration = configuration
+        let ports = configuration.ports.isEmpty ? [0] : configuration.ports
+        var lastFailure: SocketError?
+        var bound: LoopbackServer?
+        for port in ports {
+            var settings = LoopbackConfiguration()
+            settings.address = configuration.host.address
+            settings.port = port
+            settings.path = configuration.path
+            settings.connectionTimeout = configuration.connectionTimeout
+            settings.lingerTimeout = configuration.lingerTimeout
+            settings.maxHeadBytes = configuration.maxHeadBytes
+            settings.maxConnections = configuration.maxConnections
+            settings.successURL = configuration.successURL
+            settings.failureURL = configuration.failureURL
+            settings.formPost = configuration.responseMode.isFormPost
+            settings.maxBodyBytes = configuration.maxBodyBytes
+            settings.pasteDescriptor = configuration.pasteDescriptor
+            do {
+                bound = try LoopbackServer(configuration: settings)
+                break
+            } catch {
+                lastFailure = error
+                // Only a taken port moves on to the next one; anything else is final.
+                guard error.code == EADDRINUSE else { break }
+            }
+        }
+        guard let bound else {
+            let listed = ports.map(String.init).joined(separator: ",")
+            throw LoopbackError(lastFailure ?? SocketError("bind", code: 0), address: configuration.host.description, ports: listed)
+        }
+        server = bound
+    }
+
+    /// An absolute `http`/`https` URL our parser accepts (so no CR, LF or space can split
+    /// the `Location` header it goes into).
+    static func isRedirectTarget(_ url: String) -> Bool {
+        guard let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
+              parsed.host?.text.isEmpty == false else { return false }
+        return url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    /// `http://127.0.0.1:PORT/`: redirects (302) to the URL given to
+    /// ``setAuthorizationURL(_:)``, so a user whose terminal wraps or cuts the long
+    /// authorization URL can type this one. Answers 404 until that URL is set.
+    public var startURL: String { "http://\(server.authority)/" }
+
+    /// The authorization URL the ``startURL`` redirects to.
+    /// - Throws: `invalid_configuration` unless it is an absolute `http`/`https` URL.
+    public func setAuthorizationURL(_ url: String) throws(CallbackError) {
+        guard Self.isRedirectTarget(url) else {
+            throw CallbackError(.invalidConfiguration, "the authorization URL must be an absolute http or https URL")
+        }
+        server.authorizationURL.withLock { $0 = url }
+    }
+
+    /// A path the URL parser reads back unchanged, with no query or fragment.
+    public static func isValidPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), path.utf8.count <= 1024,
+              let url = try? CallbackURL(parsing: "http://127.0.0.1" + path) else { return false }
+        return url.path == path && url.query == nil && url.fragment == nil
+    }
+
+    /// Stops the wait in progress (it returns `stopped`, or `cancelled` from the async
+    /// APIs) and closes the listening socket; a page already promised is still sent.
+    public func close() { server.requestStop() }
+
+    /// The authorization request for `attempt` with this receiver's redirect URI (the port
+    /// actually bound), the attempt's state, PKCE challenge and nonce.
+    public func authorizationRequest(for attempt: LoginAttempt, endpoint: String, clientID: String,
+                                     scope: String? = "openid",
+                                     extraParameters: [(String, String)] = []) throws(CallbackError) -> AuthorizationRequest {
+        try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
+                                 state: attempt.state, pkce: attempt.pkce, nonce: attempt.nonce,
+                                 extraParameters: extraParameters)
+    }
+
+    // MARK: Waiting without a router
+
+    /// Serves until a callback for this login ends the wait, the deadline passes, or
+    /// ``close()`` is called; blocks the calling thread (a command-line tool's main thread).
+    /// `log` gets one line per request that did not end the wait, free of secrets.
+    public func receive(expecting expectations: LoopbackExpectations, until deadline: ContinuousClock.Instant,
+                        log: (String) -> Void = { _ in }) throws(CallbackError) -> LoopbackWaitResult {
+        let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
+        return Self.waitResult(server.run(validation: validation, until: deadline, log: log))
+    }
+
+    /// Waits for the callback of this login without blocking a thread of the caller's.
+    ///
+    /// Returns the outcome (a provider failure such as `authorization_error` too); throws
+    /// the refusal of a callback that carried the expected state, `timeout`, or `cancelled`
+    /// (the task was cancelled or ``close()`` was called: the socket is closed).
+    public func callback(expecting expectations: LoopbackExpectations, timeout: Duration,
+                         log: @escaping @Sendable (String) -> Void = { _ in }) async throws(CallbackError) -> CallbackOutcome {
+        let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let result = await serve(judge: LoopbackServer.judge(validation), until: deadline, log: log)
+        switch Self.waitResult(result) {
+        case .callback(let outcome):
+            return try outcome.get()
+        case .timedOut(let ignored):
+            let extra = ignored == 0 ? "" : " (\(ignored) request\(ignored == 1 ? "" : "s") to the callback path ignored)"
+            throw CallbackError(.timeout, "no callback for this login arrived within \(timeout)\(extra)")
+        case .stopped:
+            throw CallbackError(.cancelled, "the wait for the callback was cancelled")
+        }
+    }
+
+    // MARK: Waiting with a router
+
+    /// Serves `attempt`'s callback through `router`: each callback request is handed to
+    /// ``CallbackRouter/handle(_:)-(String)``, and this returns what the router delivers to
+    /// the attempt, with the router's guarantees: exactly once, `timeout`, `cancelled`
+    /// (task cancellation, ``CallbackRouter/cancel(_:)`` or ``close()``), `attempt_expired`.
+    /// When it returns, the socket is closed.
+    ///
+    /// The attempt's route must have a loopback redirect URI with this receiver's host and
+    /// path (any port matches, RFC 8252 §7.3); send ``authorizationRequest(for:endpoint:clientID:scope:extraParameters:)``.
+    /// A callback for another attempt of the router is delivered to that attempt; one that
+    /// reaches no attempt is answered and ignored.
+    public func callback(for attempt: LoginAttempt, router: CallbackRouter, timeout: Duration,
+                         log: @escaping @Sendable (String) -> Void = { _ in }) async throws(CallbackError) -> Delivery {
+        guard let own = try? CallbackURL(parsing: redirectURI), attempt.redirectURI.isLoopback,
+              attempt.redirectURI.matches(own) else {
+            throw CallbackError(.invalidConfiguration, "the attempt's redirect URI (\(attempt.redirectURI)) is not this receiver's (\(redirectURI)): the route needs a loopback redirect URI with the same host and path")
+        }
+        let judge = Self.routerJudge(router, attempt: attempt)
+        // The router ends the wait; the server's own deadline is only a backstop. The thread
+        // starts here, synchronously: a child task could wait for a free cooperative thread
+        // while the browser's request is already there.
+        let backstop = ContinuousClock.now.advanced(by: timeout + .seconds(5))
+        let completion = LoopbackCompletion()
+        let server = self.server
+        if !DetachedThread.start({ completion.finish(server.run(judge: judge, until: backstop, log: log)) }) {
+            throw CallbackError(.cancelled, "no thread could be started for the receiver")
+        }
+        let result: Result<Delivery, CallbackError>
+        do { result = .success(try await router.callback(for: attempt, timeout: timeout)) } catch { result = .failure(error) }
+        server.requestStop()
+        _ = await completion.value()
+        return try result.get()
+    }
+
+    static func routerJudge(_ router: CallbackRouter, attempt: LoginAttempt) -> LoopbackJudge {
+        { url in
+            do throws(CallbackError) {
+                let delivery = try router.handle(url)
+                let failure = delivery.outcome.kind.isProviderFailure
+                let evaluation = LoopbackEvaluation(kind: failure ? .providerFailure : .success, result: .success(delivery.outcome),
+                                                    providerError: failure ? delivery.outcome.value("error") : nil, reason: nil,
+                                                    carriesExpectedState: delivery.attempt == attempt)
+                // Delivered to an attempt (this one, or another login of the app): its page is true.
+                return LoopbackJudgement(evaluation: evaluation, disposition: .accepted)
+            } catch {
+                let tied = (try? CallbackURL(parsing: url)).map { LoopbackValidation.carries($0, state: attempt.state) } ?? false
+                let evaluation = LoopbackEvaluation(kind: .rejected, result: .failure(error), providerError: nil,
+                                                    reason: error.reason, carriesExpectedState: tied)
+                return LoopbackJudgement(evaluation: evaluation, disposition: tied ? .accepted : .ignored)
+            }
+        }
+    }
+
+    // MARK: Running the loop
+
+    private func serve(judge: @escaping LoopbackJudge, until deadline: ContinuousClock.Instant,
+                       log: @escaping @Sendable (String) -> Void) async -> LoopbackResult {
+        let server = self.server
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<LoopbackResult, Never>) in
+                let started = DetachedThread.start {
+                    continuation.resume(returning: server.run(judge: judge, until: deadline, log: log))
+                }
+                // No thread to be had: run here rather than fail; it blocks this one instead.
+                if !started { continuation.resume(returning: server.run(judge: judge, until: deadline, log: log)) }
+            }
+        } onCancel: {
+            server.requestStop()
+        }
+    }
+
+    static func waitResult(_ result: LoopbackResult) -> LoopbackWaitResult {
+        switch result {
+        case .finished(let evaluation): return .callback(evaluation.result)
+        case .timedOut(let ignored): return .timedOut(ignoredRequests: ignored)
+        case .stopped: return .stopped
+        }
+    }
+}
+
+/// The result of the server's thread, awaited by the task that started it.
+final class LoopbackCompletion: Sendable {
+    private let state = Locked<(result: LoopbackResult?, waiter: CheckedContinuation<LoopbackResult, Never>?)>((nil, nil))
+
+    func finish(_ result: LoopbackResult) {
+        let waiter = state.withLock { state -> CheckedContinuation<LoopbackResult, Never>? in
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func value() async -> LoopbackResult {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> LoopbackResult? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import CallbackDesktop
+
+extension DesktopError {
+    /// The helper's exit code for this failure (design.md): 77, 69, 64 or 65.
+    var exitCode: Int32 {
+        switch code {
+        case .permission: return ExitCode.permission
+        case .unavailable: return ExitCode.unavailable
+        case .usage: return ExitCode.usage
+        case .rejected: return ExitCode.rejected
+        case .conflict, .busy: return ExitCode.tryAgain
+        default: return ExitCode.unavailable
+        }
+    }
+}

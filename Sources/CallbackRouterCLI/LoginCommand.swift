@@ -1,0 +1,317 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallbackDesktop
+import CallbackLoopback
+import CallbackRouter
+
+/// `callback-router login`: the whole flow in one command. Builds the authorization request
+/// (PKCE, state, nonce), binds the loopback receiver (or listens on a registered scheme),
+/// opens the browser, waits, and prints the outcome as `parse` does plus what the token
+/// request needs.
+enum LoginCommand: Command {
+    static let name = "login"
+    static let summary = "Run a whole login: build the request, open the browser, wait, print the outcome"
+    static let help = """
+    OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
+    the terminal and print what the token request needs.
+
+    USAGE: callback-router login --endpoint URL --client-id ID [--scope S | --no-scope]
+                                 [--param NAME=VALUE]... [--no-browser] [--timeout SECONDS]
+                                 [loopback options | --scheme S [--redirect-uri U]]
+
+    OUTPUT (one JSON object on stdout):
+      The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
+      of this login) and "redirect_uri" (the one sent): everything the token request needs.
+      Progress goes to stderr and never shows the state, the code or the verifier.
+
+    OPTIONS:
+      --endpoint URL          The authorization endpoint (https).
+      --client-id ID          The client id.
+      --scope S               Space-separated scopes (default: openid); --no-scope sends none.
+      --param NAME=VALUE      An extra authorization parameter (repeatable), as authorize-url.
+      --no-browser            Do not start a browser: print on stderr the URL to open.
+      --timeout SECONDS       How long to wait for the callback (default 300).
+    \(OptionValues.dialect.helpEntry(then: "As for parse (default auto)."))
+      --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
+      --max-length N, --max-parameters N, --max-value-length N
+                              Parsing limits, as for parse.
+
+    LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
+      --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
+      --success-url U  --failure-url U  --accept-paste
+                              As for 'loopback'. form_post also asks the provider for it
+                              (response_mode=form_post).
+
+    SCHEME OPTIONS (a scheme registered with 'callback-router register'):
+      --scheme S              Receive the callback through the desktop's x-scheme-handler.
+      --redirect-uri U        The redirect URI to send (default S:/callback); its scheme must be S.
+
+    BROWSER:
+      $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
+      loopback receiver the browser is given the short start URL http://127.0.0.1:PORT/,
+      which redirects to the authorization URL: the state never appears in a command line.
+      Under SSH (SSH_CONNECTION set) stderr names the ssh -L command that forwards the port.
+
+    EXIT CODES:
+      As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
+      69 nothing to listen on; 75 timed out (or the port is taken); 77 permission.
+
+    EXAMPLE:
+      callback-router login --endpoint https://example.auth0.com/authorize \\
+          --client-id abc123 --scope 'openid profile' > login.json
+      jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
+
+    """
+
+    static let options: Set<String> = Set([
+        "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
+        "success-url", "failure-url", "scheme", "redirect-uri", "host",
+    ]).union(limitOptions)
+    static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6", "accept-paste"]
+
+    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+        var exit: Int32 = 0
+        guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
+            return exit
+        }
+        let endpoint: String, clientID: String, scope: String?, timeoutText: String
+        var extra: [(String, String)] = []
+        var expectations = LoopbackExpectations()
+        let scheme: String?
+        let loopback: LoopbackReceiver.Configuration
+        do throws(Arguments.UsageError) {
+            try args.noPositionals()
+            guard let endpointText = try args.single("endpoint") else { throw Arguments.UsageError(description: "--endpoint is required") }
+            guard let clientText = try args.single("client-id") else { throw Arguments.UsageError(description: "--client-id is required") }
+            endpoint = endpointText
+            clientID = clientText
+            let scopeOption = try args.single("scope")
+            if args.has("no-scope") {
+                guard scopeOption == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
+                scope = nil
+            } else {
+                scope = scopeOption ?? "openid"
+            }
+            for pair in args.all("param") {
+                guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
+                extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+            }
+            expectations.dialect = try OptionValues.dialect.read(args)
+            expectations.issuer = try args.single("issuer")
+            if expectations.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
+            expectations.requireIssuer = args.has("require-issuer")
+            if expectations.requireIssuer && expectations.issuer == nil {
+                throw Arguments.UsageError(description: "--require-issuer needs --issuer")
+            }
+            expectations.limits = try readLimits(args)
+            var (configuration, _, text) = try LoopbackCommand.readConfiguration(args)
+            if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
+            loopback = configuration
+            timeoutText = text
+            scheme = try args.single("scheme")
+            if scheme != nil {
+                for option in ["port", "path", "response-mode", "success-url", "failure-url", "host"] where try args.single(option) != nil {
+                    throw Arguments.UsageError(description: "--\(option) is a loopback option: it cannot be used with --scheme")
+                }
+                if args.has("ipv6") { throw Arguments.UsageError(description: "--ipv6 is a loopback option: it cannot be used with --scheme") }
+            } else if try args.single("redirect-uri") != nil {
+                throw Arguments.UsageError(description: "--redirect-uri goes with --scheme; the loopback receiver makes its own")
+            }
+            if loopback.responseMode == .formPost { extra.append(("response_mode", "form_post")) }
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        let seconds = Double(timeoutText) ?? 300
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        let secrets = AttemptSecrets()
+        expectations.state = secrets.state
+
+        if let scheme {
+            return runScheme(scheme, args: args, endpoint: endpoint, clientID: clientID, scope: scope, extra: extra,
+                             secrets: secrets, expectations: expectations, timeoutText: timeoutText, context: context)
+        }
+
+        let receiver: LoopbackReceiver
+        do {
+            receiver = try LoopbackReceiver(loopback)
+        } catch {
+            context.printError("\(name): \(error.detail)")
+            switch error.code {
+            case .addressInUse: return ExitCode.tryAgain
+            case .permissionDenied: return ExitCode.permission
+            case .invalidConfiguration: return ExitCode.usage
+            default: return ExitCode.unavailable
+            }
+        }
+        let request: AuthorizationRequest
+        do {
+            request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: receiver.redirectURI,
+                                               scope: scope, secrets: secrets, extraParameters: extra)
+            try receiver.setAuthorizationURL(request.url)
+        } catch {
+            context.printJSON(ParseCommand.rejectionJSON(error))
+            return ExitCode.usage
+        }
+        if let line = LoopbackCommand.sshForwardingHint(port: receiver.port, environment: context.environment) {
+            context.printError("\(name): \(line)")
+        }
+        openBrowser(receiver.startURL, noBrowser: args.has("no-browser"), context: context)
+        if loopback.pasteDescriptor != nil {
+            context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
+        }
+        context.printError("\(name): waiting for the callback on \(receiver.redirectURI)")
+
+        let result: LoopbackWaitResult
+        do {
+            result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+        } catch {
+            context.printJSON(ParseCommand.rejectionJSON(error))
+            return ExitCode.usage
+        }
+        let extras: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI))]
+        switch result {
+        case .callback(.success(let outcome)):
+            context.printJSON(ParseCommand.outcomeJSON(outcome).appending(extras))
+            return ParseCommand.exitCode(for: outcome)
+        case .callback(.failure(let error)):
+            context.printJSON(ParseCommand.rejectionJSON(error).appending(extras))
+            return ParseCommand.exitCode(for: error)
+        case .timedOut:
+            context.printJSON(rejectionJSON(reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
+                                            offset: nil).appending(extras))
+            return ExitCode.tryAgain
+        case .stopped:
+            context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
+            return ExitCode.tryAgain
+        }
+    }
+
+    /// `--scheme S`: the callback comes through the desktop's x-scheme-handler (`open`).
+    private static func runScheme(_ schemeText: String, args: Arguments, endpoint: String, clientID: String, scope: String?,
+                                  extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
+                                  timeoutText: String, context: CommandContext) -> Int32 {
+        let scheme: CallbackScheme
+        do { scheme = try CallbackScheme(validating: schemeText) } catch {
+            return usageError("--scheme: \(error.detail)", context: context)
+        }
+        let redirectText = (try? args.single("redirect-uri")) ?? nil ?? scheme.name + ":/callback"
+        let validator: CallbackValidator
+        let request: AuthorizationRequest
+        do {
+            let redirect = try RedirectURI(redirectText, policy: .native)
+            guard redirect.url.scheme == scheme.name else {
+                return usageError("--redirect-uri must use the scheme '\(scheme.name)'", context: context)
+            }
+            validator = try CallbackValidator(redirectURIs: [redirect], policy: .native, dialect: expectations.dialect,
+                                              expecting: CallbackExpectations(state: secrets.state, issuer: expectations.issuer,
+                                                                              requireIssuer: expectations.requireIssuer))
+            request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
+                                               secrets: secrets, extraParameters: extra)
+        } catch {
+            context.printJSON(ParseCommand.rejectionJSON(error))
+            return ExitCode.usage
+        }
+        let extras: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText))]
+        let received: String
+        do {
+            let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
+            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: secrets.state)
+            defer { listener.stop() }
+            // A custom scheme has no start URL: the browser gets the authorization URL itself.
+            openBrowser(request.url, noBrowser: args.has("no-browser"), showURL: false, context: context)
+            context.printError("\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
+            if let spooled = try listener.takeFromSpool() {
+                received = spooled
+            } else {
+                let milliseconds = Int64((Double(timeoutText) ?? 300) * 1000)
+                switch try listener.wait(until: .after(milliseconds: milliseconds)) {
+                case .received(let url): received = url
+                case .conflict:
+                    context.printJSON(rejectionJSON(reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it", offset: nil).appending(extras))
+                    return ExitCode.tryAgain
+                case .timedOut:
+                    context.printJSON(rejectionJSON(reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil).appending(extras))
+                    return ExitCode.tryAgain
+                }
+            }
+        } catch {
+            context.printError("\(name): \(error.message)")
+            return error.exitCode
+        }
+        do {
+            let outcome = try validator.validate(CallbackURL(parsing: received, limits: expectations.limits))
+            context.printJSON(ParseCommand.outcomeJSON(outcome).appending(extras))
+            return ParseCommand.exitCode(for: outcome)
+        } catch let error as CallbackError {
+            context.printJSON(ParseCommand.rejectionJSON(error).appending(extras))
+            return ParseCommand.exitCode(for: error)
+        } catch let error as ParseError {
+            let refusal = CallbackError(error)
+            context.printJSON(ParseCommand.rejectionJSON(refusal).appending(extras))
+            return ParseCommand.exitCode(for: refusal)
+        } catch {
+            return ExitCode.rejected
+        }
+    }
+
+    /// Starts `$BROWSER` (its first entry) or `xdg-open` with `url`, detached; or, with
+    /// `--no-browser` or when neither can be started, says on stderr what to open.
+    /// `showURL: false` (an authorization URL: it holds the state) keeps it off stderr.
+    static func openBrowser(_ url: String, noBrowser: Bool, showURL: Bool = true, context: CommandContext) {
+        if !noBrowser, let program = browserProgram(context.environment), spawnDetached(program, [url], environment: context.environment) {
+            context.printError("\(name): opening the browser…")
+            return
+        }
+        if showURL {
+            context.printError("\(name): open this URL in a browser on this machine: \(url)")
+        } else {
+            context.printError("\(name): no browser was started; open the authorization URL from 'callback-router authorize-url' instead, or drop --no-browser")
+        }
+    }
+
+    static func browserProgram(_ environment: [String: String]) -> String? {
+        if let browser = environment["BROWSER"], let first = browser.split(separator: ":").first, !first.isEmpty {
+            return Subprocess.find(String(first), environment: environment)
+        }
+        return Subprocess.find("xdg-open", environment: environment)
+    }
+
+    /// posix_spawn with stdin, stdout and stderr on /dev/null; the child is not waited for
+    /// (a browser may run for hours), so it is left to init when this process exits.
+    static func spawnDetached(_ path: String, _ arguments: [String], environment: [String: String]) -> Bool {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup($0.key + "=" + $0.value) }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                posix_spawn(&pid, path, &actions, nil, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+            }
+        }
+        return spawned == 0
+    }
+}
+
+extension JSONValue {
+    /// The object with `members` added at the end (nothing added to a non-object).
+    func appending(_ members: [(String, JSONValue)]) -> JSONValue {
+        guard case .object(let existing) = storage else { return self }
+        return .object(existing + members)
+    }
+}

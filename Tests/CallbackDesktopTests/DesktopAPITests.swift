@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallbackDesktop
+import CallbackRouter
+import Testing
+
+/// A private temporary tree: HOME, XDG dirs and a 0700 runtime directory.
+final class Sandbox {
+    let root: String
+    let environment: [String: String]
+
+    init() {
+        var template = Array("/tmp/callback-desktop-test-XXXXXX".utf8CString)
+        root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let runtime = root + "/run"
+        mkdir(runtime, 0o700)
+        environment = ["HOME": root, "XDG_DATA_HOME": root + "/data", "XDG_CONFIG_HOME": root + "/config",
+                       "XDG_RUNTIME_DIR": runtime, "PATH": "/nonexistent"]
+    }
+
+    func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), file) != nil { text += buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+        return text
+    }
+
+    /// The sockets of receivers waiting now, for every scheme.
+    func listenerSockets() -> Int {
+        var count = 0
+        guard let top = opendir(root + "/run/callback-router/listeners") else { return 0 }
+        defer { closedir(top) }
+        while let entry = readdir(top) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard !name.hasPrefix(".") else { continue }
+            guard let sub = opendir(root + "/run/callback-router/listeners/" + name) else { continue }
+            while let inner = readdir(sub) {
+                let file = withUnsafeBytes(of: inner.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if file.hasSuffix(".sock") { count += 1 }
+            }
+            closedir(sub)
+        }
+        return count
+    }
+
+    deinit {
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("rm"), strdup("-rf"), strdup(root), nil]
+        var pid: pid_t = 0
+        if posix_spawnp(&pid, "rm", nil, nil, &argv, nil) == 0 { var status: Int32 = 0; waitpid(pid, &status, 0) }
+        argv.forEach { free($0) }
+    }
+}
+
+/// `open`'s side on a thread of its own: it blocks (up to 3 s per offer), and must not hold
+/// one of the cooperative pool's few threads that the receiver's task needs to start.
+func deliverOnThread(_ url: String, environment: [String: String]) async throws -> CallbackHandoff.Delivery {
+    let result: Result<CallbackHandoff.Delivery, DesktopError> = await withCheckedContinuation { continuation in
+        let started = DetachedThread.start {
+            continuation.resume(returning: Result { () throws(DesktopError) in try CallbackHandoff.deliver(url, environment: environment) })
+        }
+        if !started { continuation.resume(returning: .failure(DesktopError(.unavailable, message: "no thread"))) }
+    }
+    return try result.get()
+}
+
+@Suite struct DesktopSchemeHandlerTests {
+    @Test func registersAndUnregistersTheScheme() throws {
+        let sandbox = Sandbox()
+        let handler = try DesktopSchemeHandler(scheme: "MyApp", environment: sandbox.environment)
+        #expect(handler.scheme == "myapp")
+        #expect(!handler.isRegistered)
+        let report = try handler.register(executablePath: "/usr/bin/callback-router")
+        #expect(report.changedDesktopFile && report.changedMimeApps)
+        #expect(handler.isRegistered)
+        let entry = sandbox.read(handler.desktopFilePath) ?? ""
+        #expect(entry.contains("Exec=/usr/bin/callback-router open %u"))
+        #expect(entry.contains("MimeType=x-scheme-handler/myapp;"))
+        #expect(try handler.currentDefault() == handler.desktopFilePath.split(separator: "/").last.map(String.init))
+        let again = try handler.register(executablePath: "/usr/bin/callback-router")
+        #expect(!again.changedDesktopFile && !again.changedMimeApps, "registering twice changes nothing")
+        #expect(try handler.unregister() != nil)
+        #expect(!sandbox.exists(handler.desktopFilePath))
+        #expect(try handler.unregister() == nil)
+    }
+
+    @Test(arguments: ["http", "https", "javascript", "my_app", ""])
+    func refusesSchemesThatAreNotCallbacks(scheme: String) {
+        let sandbox = Sandbox()
+        do {
+            _ = try DesktopSchemeHandler(scheme: scheme, environment: sandbox.environment)
+            Issue.record("accepted \(scheme)")
+        } catch {
+            #expect(error.code == .usage)
+        }
+    }
+}
+
+@Suite struct HandoffReceiverTests {
+    static let state = "st-Q1w2E3r4T5y6U7i8O9p0"
+
+    @Test func receivesTheURLDeliveredForItsState() async throws {
+        let sandbox = Sandbox()
+        let receiver = try HandoffReceiver(scheme: "myapp", state: Self.state, environment: sandbox.environment)
+        let url = "myapp:/callback?code=c1&state=\(Self.state)"
+        let waiting = Task { try await receiver.nextCallbackURL(timeout: .seconds(20)) }
+        let environment = sandbox.environment
+        let delivery = try await deliverOnThread(url, environment: environment)
+        #expect(delivery == .delivered)
+        #expect(try await waiting.value == url)
+    }
+
+    @Test func takesAURLSpooledBeforeItWasMade() async throws {
+        let sandbox = Sandbox()
+        let url = "myapp:/callback?code=c1&state=\(Self.state)"
+        #expect(try CallbackHandoff.deliver(url, environment: sandbox.environment) == .spooled)
+        #expect(throws: DesktopError.self) { try CallbackHandoff.deliver("myapp:/x?state=1", environment: sandbox.environment, spool: false) }
+        let receiver = try HandoffReceiver(scheme: "myapp", state: Self.state, environment: sandbox.environment)
+        #expect(try await receiver.nextCallbackURL(timeout: .seconds(5)) == url)
+    }
+
+    @Test func aURLForAnotherStateNeverArrives() async throws {
+        let sandbox = Sandbox()
+        let receiver = try HandoffReceiver(scheme: "myapp", state: Self.state, environment: sandbox.environment)
+        let waiting = Task { try await receiver.nextCallbackURL(timeout: .seconds(2)) }
+        let environment = sandbox.environment
+        let delivery = try await deliverOnThread("myapp:/callback?code=c&state=other", environment: environment)
+        #expect(delivery == .spooled, "the waiting receiver said 'not mine'")
+        do {
+            _ = try await waiting.value
+            Issue.record("received another login's callback")
+        } catch let error as CallbackError {
+            #expect(error.reason == .timeout)
+        }
+    }
+
+    /// Polls (bounded) until no receiver's socket is left: the receiver's thread removes its
+    /// socket within one 100 ms slice of `close()`.
+    func awaitNoSockets(_ sandbox: Sandbox) async -> Bool {
+        for _ in 0 ..< 300 {
+            if sandbox.listenerSockets() == 0 { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    @Test func taskCancellationEndsTheWaitAndCloseRemovesTheSocket() async throws {
+        let sandbox = Sandbox()
+        let receiver = try HandoffReceiver(scheme: "myapp", state: Self.state, environment: sandbox.environment)
+        #expect(sandbox.listenerSockets() == 1)
+        let waiting = Task { try await receiver.nextCallbackURL(timeout: .seconds(60)) }
+        waiting.cancel()
+        do {
+            _ = try await waiting.value
+            Issue.record("the wait did not end")
+        } catch let error as CallbackError {
+            #expect(error.reason == .cancelled)
+        }
+        #expect(sandbox.listenerSockets() == 1, "a cancelled wait leaves the receiver open for the next one")
+        receiver.close()
+        #expect(await awaitNoSockets(sandbox))
+    }
+
+    @Test func answersOpenBeforeAnyTaskWaits() async throws {
+        let sandbox = Sandbox()
+        let receiver = try HandoffReceiver(scheme: "myapp", state: Self.state, environment: sandbox.environment)
+        let url = "myapp:/callback?code=c1&state=\(Self.state)"
+        #expect(try await deliverOnThread(url, environment: sandbox.environment) == .delivered)
+        #expect(try await receiver.nextCallbackURL(timeout: .seconds(5)) == url)
+    }
+
+    @Test func deliversThroughTheRouterExactlyOnce() async throws {
+        let sandbox = Sandbox()
+        var builder = RouterBuilder()
+        builder.add(Route("desktop", redirectURI: try RedirectURI("myapp:/callback", policy: .native), dialect: .oauth2))
+        let router = try builder.build()
+        let attempt = try router.begin(on: "desktop")
+        let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: sandbox.environment)
+        let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
+        let url = "myapp:/callback?code=c9&state=\(attempt.state)"
+        let environment = sandbox.environment
+        #expect(try await deliverOnThread(url, environment: environment) == .delivered)
+        let delivery = try await waiting.value
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.value("code") == "c9")
+        #expect(throws: CallbackError.self) { try router.handle(url) }
+        #expect(await awaitNoSockets(sandbox), "the router's delivery closed the receiver")
+    }
+}
