@@ -25,11 +25,12 @@ let package = Package(
     dependencies: [.package(name: "CallbackRouter", path: "..")],
     targets: [
         // The check and the input reader every fuzzer uses.
-        .target(name: "FuzzSupport", swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]),
-    ] + fuzzers.map { fuzzer in
-        .target(
-            name: "fuzz-" + fuzzer.name,
-            dependencies: fuzzer.products.map { .product(name: $0, package: "CallbackRouter") } + ["FuzzSupport"],
-            swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])])
-    }
+        .target(name: "FuzzSupport", swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])])
+    ]
+        + fuzzers.map { fuzzer in
+            .target(
+                name: "fuzz-" + fuzzer.name,
+                dependencies: fuzzer.products.map { .product(name: $0, package: "CallbackRouter") } + ["FuzzSupport"],
+                swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])])
+        }
 )

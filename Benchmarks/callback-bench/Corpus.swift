@@ -1,13 +1,15 @@
 /// The benchmark's inputs: realistic callback URLs of every dialect, short and long,
 /// loopback and claimed https, and a hostile set.
 enum Corpus {
-    static let jwt = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjFlOWdkazcifQ."
+    static let jwt =
+        "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjFlOWdkazcifQ."
         + "eyJpc3MiOiJodHRwczovL3NlcnZlci5leGFtcGxlLmNvbSIsInN1YiI6IjI0ODI4OTc2MTAwMSIsImF1ZCI6InM2QmhkUmtxdDMiLCJub25jZSI6Im4tMFM2X1d6QTJNaiIsImV4cCI6MTMxMTI4MTk3MCwiaWF0IjoxMzExMjgwOTcwfQ."
         + "ggW8hZ1EuVLuxNuuIJKX_V8a_OMXzR0EHR9R6jgdqrOOF4daGU96Sr_P6qJp6IcmD3HP99Obi1PRs-cwh3LO-p146waJ8IhehcwL7F09JdijmBqkvPeB2T9CJNqeGpe-gccMg4vfKjkM8FcGvnzZUN4_KSP0aAp1tOJ1zZwgjxqGByKHiOtX7TpdQyHE5lcMiKPXfEIQILVq0pc_E2DzL7emopWoaoZTF_m0_N0YzFC6g6EJbOEoRoSK5hoDalrcvRYLSrQAZZKflyuVCyixEoV9GfNQC3_osjzw2PAithfubEEBLuVVk4XUVrWOLrLl0nx7RkKU8NXNHq-rvKMzqg"
     static let longState = String(repeating: "s0Me-St4te_", count: 187) // ~2 KB
 
     /// A typical OAuth 2.0 callback of about 120 bytes.
-    static let typical = "com.example.app:/oauth2redirect?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkjAbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_"
+    static let typical =
+        "com.example.app:/oauth2redirect?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkjAbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_"
 
     static let realistic: [String] = [
         typical,
@@ -91,6 +93,6 @@ enum Corpus {
     }
 }
 
-private extension String {
-    func replacingSpaces() -> String { String(map { $0 == " " ? "+" : $0 }) }
+extension String {
+    fileprivate func replacingSpaces() -> String { String(map { $0 == " " ? "+" : $0 }) }
 }

@@ -19,7 +19,8 @@ enum BenchRouter {
     @inline(never)
     static func classifyOnce(_ input: String) {
         guard let url = try? CallbackURL(parsing: input), (try? redirect.check(url)) != nil,
-              let outcome = try? CallbackClassifier.classify(url, dialect: .oauth2, expecting: expectations) else {
+            let outcome = try? CallbackClassifier.classify(url, dialect: .oauth2, expecting: expectations)
+        else {
             consume(1); return
         }
         consume(outcome.value("code")?.utf8.count ?? 0)
@@ -31,8 +32,9 @@ enum BenchRouter {
         func ours() { classifyOnce(input) }
         let (oursNs, theirs) = measurePair(operations: 1, ours: { ours() }, theirs: { foundationParse([input]) })
         let allocs = allocations(operations: 1) { ours() }
-        report("parse_classify_validate", ours: oursNs, foundation: theirs, allocs: allocs,
-               note: "Foundation column: URLComponents + queryItems alone, no checks")
+        report(
+            "parse_classify_validate", ours: oursNs, foundation: theirs, allocs: allocs,
+            note: "Foundation column: URLComponents + queryItems alone, no checks")
     }
 
     /// `handle(url)` for a callback whose attempt is pending, with `pending` other attempts
@@ -56,7 +58,8 @@ enum BenchRouter {
             if round == 0 { allocsPerCallback = Double(malloc_counter_allocations() - allocBefore) / Double(batch) }
         }
         samples.sort()
-        report("router_dispatch_\(pending)_pending", ours: samples[samples.count / 2], foundation: nil,
-               allocs: allocsPerCallback, note: "handle(url) incl. parse, classify, state lookup, consume; pending=\(router.pendingCount)")
+        report(
+            "router_dispatch_\(pending)_pending", ours: samples[samples.count / 2], foundation: nil,
+            allocs: allocsPerCallback, note: "handle(url) incl. parse, classify, state lookup, consume; pending=\(router.pendingCount)")
     }
 }

@@ -55,8 +55,10 @@ func measure(operations: Int, minimumNanoseconds: UInt64 = 20_000_000, _ body: (
 /// Medians for ours and Foundation, measured in turns (ours, theirs, theirs, ours, …):
 /// on a shared machine whose speed drifts, both sides see the same drift, so their ratio
 /// holds even when the absolute times move.
-func measurePair(operations: Int, minimumNanoseconds: UInt64 = 20_000_000,
-                 ours: () -> Void, theirs: () -> Void) -> (ours: Double, theirs: Double) {
+func measurePair(
+    operations: Int, minimumNanoseconds: UInt64 = 20_000_000,
+    ours: () -> Void, theirs: () -> Void
+) -> (ours: Double, theirs: Double) {
     let target = minimumNanoseconds / UInt64(repetitions)
     let oursIterations = calibrate(target, ours)
     let theirIterations = calibrate(target, theirs)
@@ -180,14 +182,17 @@ func foundationParseWithPath(_ inputs: [String]) {
 // MARK: Rows
 
 /// One row: `ours` against `theirs` on `inputs`, in turns; bytes per second when asked.
-func parseRow(_ name: String, _ inputs: [String], ours: ([String]) -> Void = oursParse,
-              theirs: ([String]) -> Void = foundationParse, bytesPerSecond: Bool = true, note: String = "") {
+func parseRow(
+    _ name: String, _ inputs: [String], ours: ([String]) -> Void = oursParse,
+    theirs: ([String]) -> Void = foundationParse, bytesPerSecond: Bool = true, note: String = ""
+) {
     guard selected(name) else { return }
     let bytes = inputs.reduce(0) { $0 + $1.utf8.count }
     let (oursNs, theirNs) = measurePair(operations: inputs.count, ours: { ours(inputs) }, theirs: { theirs(inputs) })
     let allocs = allocations(operations: inputs.count) { ours(inputs) }
-    report(name, ours: oursNs, foundation: theirNs, allocs: allocs, bytes: bytesPerSecond ? bytes / inputs.count : nil,
-           note: note)
+    report(
+        name, ours: oursNs, foundation: theirNs, allocs: allocs, bytes: bytesPerSecond ? bytes / inputs.count : nil,
+        note: note)
 }
 
 /// `--profile N [--url URL | --realistic] [--foundation | --strings | --classify]`: parse
@@ -195,7 +200,8 @@ func parseRow(_ name: String, _ inputs: [String], ours: ([String]) -> Void = our
 /// (instructions per parse = total / N after subtracting a `--profile 0` run). The modes:
 /// Foundation's side, ours making `String`s (`parse_strings`), the whole `parse` command.
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
-   let count = Int(CommandLine.arguments[index + 1]) {
+    let count = Int(CommandLine.arguments[index + 1])
+{
     let url = CommandLine.arguments.firstIndex(of: "--url").flatMap {
         $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
     }
@@ -222,13 +228,16 @@ print("# callback-bench: \(repetitions) repetitions, medians, ns per URL")
 parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic callbacks, components + decoded parameters")
 // The same callbacks as strings made at run time, as an app receives them (a literal is
 // immortal: its reference counting costs nothing; a heap string's is atomic).
-parseRow("parse_runtime_strings", Corpus.realistic.map { String(decoding: Array($0.utf8), as: UTF8.self) },
-         note: "as parse, the strings made at run time (heap, reference-counted)")
+parseRow(
+    "parse_runtime_strings", Corpus.realistic.map { String(decoding: Array($0.utf8), as: UTF8.self) },
+    note: "as parse, the strings made at run time (heap, reference-counted)")
 parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
-parseRow("parse_with_path", Corpus.realistic, ours: oursParseWithPath, theirs: foundationParseWithPath,
-         bytesPerSecond: false, note: "as parse, and the path read: pathSlice against components.path")
-parseRow("parse_strings", Corpus.realistic, ours: oursParseStrings, bytesPerSecond: false,
-         note: "as parse, every name and value copied into a String")
+parseRow(
+    "parse_with_path", Corpus.realistic, ours: oursParseWithPath, theirs: foundationParseWithPath,
+    bytesPerSecond: false, note: "as parse, and the path read: pathSlice against components.path")
+parseRow(
+    "parse_strings", Corpus.realistic, ours: oursParseStrings, bytesPerSecond: false,
+    note: "as parse, every name and value copied into a String")
 if CommandLine.arguments.contains("--allocations-per-url") {
     for input in Corpus.realistic + Corpus.hostile {
         let one = [input]
@@ -244,17 +253,22 @@ if CommandLine.arguments.contains("--per-url") {
     // Each realistic callback on its own: where the mix's time goes.
     for input in Corpus.realistic {
         let one = [input]
-        let (ours, theirs) = measurePair(operations: 1, minimumNanoseconds: 5_000_000, ours: { oursParse(one) },
-                                         theirs: { foundationParse(one) })
-        print("URL ours_ns=\(format(ours)) foundation_ns=\(format(theirs)) speedup=\(format(theirs / ours))x bytes=\(input.utf8.count) \(input.prefix(70))")
+        let (ours, theirs) = measurePair(
+            operations: 1, minimumNanoseconds: 5_000_000, ours: { oursParse(one) },
+            theirs: { foundationParse(one) })
+        print(
+            "URL ours_ns=\(format(ours)) foundation_ns=\(format(theirs)) speedup=\(format(theirs / ours))x bytes=\(input.utf8.count) \(input.prefix(70))"
+        )
     }
     exit(0)
 }
 if selected("validate_only") {
     let inputs = Corpus.realistic
-    let (ours, theirs) = measurePair(operations: inputs.count, ours: { oursValidate(inputs) }, theirs: {
-        for input in inputs { consume(URLComponents(string: input) == nil ? 0 : 1) }
-    })
+    let (ours, theirs) = measurePair(
+        operations: inputs.count, ours: { oursValidate(inputs) },
+        theirs: {
+            for input in inputs { consume(URLComponents(string: input) == nil ? 0 : 1) }
+        })
     let allocs = allocations(operations: inputs.count) { oursValidate(inputs) }
     report("validate_only", ours: ours, foundation: theirs, allocs: allocs, note: "parse without decoding values")
 }

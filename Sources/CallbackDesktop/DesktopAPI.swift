@@ -44,8 +44,9 @@ public struct DesktopSchemeHandler: Sendable {
         do { parsed = try CallbackScheme(validating: scheme) } catch { throw .usage("scheme: \(error.detail)") }
         let desktopID = id ?? parsed.defaultDesktopID
         try SchemeRegistration.validateID(desktopID)
-        registration = SchemeRegistration(scheme: parsed, id: desktopID, directories: try XDGDirectories(environment: environment),
-                                          environment: environment)
+        registration = SchemeRegistration(
+            scheme: parsed, id: desktopID, directories: try XDGDirectories(environment: environment),
+            environment: environment)
     }
 
     /// Writes the desktop entry (`Exec=EXECUTABLE open %u`) and makes it the default handler.
@@ -69,8 +70,9 @@ public struct DesktopSchemeHandler: Sendable {
 
 extension DesktopSchemeHandler.Report {
     init(_ report: SchemeRegistration.Report) {
-        self.init(changedDesktopFile: report.changedDesktopFile, changedMimeApps: report.changedMimeApps,
-                  mimeCacheRefreshed: report.mimeCacheRefreshed, defaultWasOurs: report.defaultWasOurs)
+        self.init(
+            changedDesktopFile: report.changedDesktopFile, changedMimeApps: report.changedMimeApps,
+            mimeCacheRefreshed: report.mimeCacheRefreshed, defaultWasOurs: report.defaultWasOurs)
     }
 }
 
@@ -93,8 +95,10 @@ public enum CallbackHandoff {
     ///   ``DesktopError/conflict`` when two receivers could take it (none gets it),
     ///   ``DesktopError/busy`` when a receiver did not answer, ``DesktopError/unavailable``
     ///   when nobody listens and `spool` is false, ``DesktopError/permission``.
-    public static func deliver(_ url: String, environment: [String: String], spool: Bool = true,
-                               spoolTTLSeconds: Int = 600) throws(DesktopError) -> Delivery {
+    public static func deliver(
+        _ url: String, environment: [String: String], spool: Bool = true,
+        spoolTTLSeconds: Int = 600
+    ) throws(DesktopError) -> Delivery {
         let route: CallbackRoute
         do {
             route = try CallbackRoute(CallbackURL(parsing: url))
@@ -279,7 +283,11 @@ public final class HandoffReceiver: Sendable {
                 case .received(let url): deliver(url)
                 case .timedOut: continue
                 case .conflict:
-                    end(CallbackError(.conflict, "another receiver of '\(listener.scheme)' could take the same callback, so none got it: another login is already in progress"))
+                    end(
+                        CallbackError(
+                            .conflict,
+                            "another receiver of '\(listener.scheme)' could take the same callback, so none got it: another login is already in progress"
+                        ))
                     return
                 }
             }

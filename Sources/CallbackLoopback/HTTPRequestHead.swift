@@ -93,14 +93,18 @@ struct HTTPRequestHead: Sendable {
         }
         let versionText = Array(version)
         guard versionText.count == 8, versionText.starts(with: Array("HTTP/".utf8)), versionText[6] == UInt8(ascii: "."),
-              isDigit(versionText[5]), isDigit(versionText[7]) else {
+            isDigit(versionText[5]), isDigit(versionText[7])
+        else {
             return .failure(.badRequest)
         }
         guard versionText[5] == UInt8(ascii: "1"), versionText[7] == UInt8(ascii: "0") || versionText[7] == UInt8(ascii: "1") else {
             return .failure(.versionNotSupported)
         }
-        return .success((String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self),
-                         Int(versionText[7] - UInt8(ascii: "0"))))
+        return .success(
+            (
+                String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self),
+                Int(versionText[7] - UInt8(ascii: "0"))
+            ))
     }
 
     /// `field-name ":" OWS field-value OWS`; obs-fold (a line starting with space) refused.
@@ -124,8 +128,8 @@ struct HTTPRequestHead: Sendable {
         case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
             return true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
             return false

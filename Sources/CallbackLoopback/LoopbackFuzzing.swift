@@ -44,9 +44,10 @@ import CallbackRouter
         precondition(!head.method.isEmpty && head.method.utf8.allSatisfy(HTTPRequestHead.isTokenByte))
         precondition(head.target.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
         precondition(head.target.hasPrefix("/") || head.target == "*")
-        precondition(head.fields.allSatisfy { field in
-            !field.name.isEmpty && field.name.utf8.allSatisfy { HTTPRequestHead.isTokenByte($0) && !($0 >= 0x41 && $0 <= 0x5A) }
-        })
+        precondition(
+            head.fields.allSatisfy { field in
+                !field.name.isEmpty && field.name.utf8.allSatisfy { HTTPRequestHead.isTokenByte($0) && !($0 >= 0x41 && $0 <= 0x5A) }
+            })
 
         let validation = try! LoopbackValidation(LoopbackExpectations(state: expectedState), redirectURI: server.redirectURI)
         var body: [UInt8]? = nil
@@ -58,7 +59,7 @@ import CallbackRouter
             return
         case .read(let count):
             precondition(formPost && count <= server.configuration.maxBodyBytes, "a body over the limit would be read")
-            guard bytes.count - length >= count else { return }   // the peer would still be sending
+            guard bytes.count - length >= count else { return } // the peer would still be sending
             body = Array(bytes[length ..< length + count])
         }
         let decision = server.decide(head, body: body, judge: LoopbackServer.judge(validation))

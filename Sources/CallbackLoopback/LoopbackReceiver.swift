@@ -56,8 +56,10 @@ public struct LoopbackExpectations: Sendable {
     /// Parsing limits for the callback URL.
     public var limits: ParsingLimits
 
-    public init(dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
-                limits: ParsingLimits = .default) {
+    public init(
+        dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
+        limits: ParsingLimits = .default
+    ) {
         self.dialect = dialect
         self.state = state
         self.issuer = issuer
@@ -129,12 +131,14 @@ public final class LoopbackReceiver: Sendable {
         /// reads it only during a wait and never closes it.
         public var pasteDescriptor: Int32?
 
-        public init(host: LoopbackHost = .ipv4, ports: [Int] = [], path: String = "/callback",
-                    connectionTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(1),
-                    maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64,
-                    successURL: String? = nil, failureURL: String? = nil,
-                    responseMode: LoopbackResponseMode = .query, maxBodyBytes: Int = 16 * 1024,
-                    pasteDescriptor: Int32? = nil) {
+        public init(
+            host: LoopbackHost = .ipv4, ports: [Int] = [], path: String = "/callback",
+            connectionTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(1),
+            maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64,
+            successURL: String? = nil, failureURL: String? = nil,
+            responseMode: LoopbackResponseMode = .query, maxBodyBytes: Int = 16 * 1024,
+            pasteDescriptor: Int32? = nil
+        ) {
             self.pasteDescriptor = pasteDescriptor
             self.responseMode = responseMode
             self.maxBodyBytes = maxBodyBytes
@@ -165,7 +169,9 @@ public final class LoopbackReceiver: Sendable {
     ///   ``LoopbackError/permissionDenied``, ``LoopbackError/unavailable``.
     public init(_ configuration: Configuration = Configuration()) throws(LoopbackError) {
         guard Self.isValidPath(configuration.path) else {
-            throw LoopbackError(.invalidConfiguration, "the path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
+            throw LoopbackError(
+                .invalidConfiguration,
+                "the path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
         }
         guard configuration.ports.allSatisfy({ (0 ... 65535).contains($0) }) else {
             throw LoopbackError(.invalidConfiguration, "a port is outside 0…65535")
@@ -217,7 +223,8 @@ public final class LoopbackReceiver: Sendable {
     /// the `Location` header it goes into).
     static func isRedirectTarget(_ url: String) -> Bool {
         guard let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
-              parsed.host?.text.isEmpty == false else { return false }
+            parsed.host?.text.isEmpty == false
+        else { return false }
         return url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
@@ -238,7 +245,8 @@ public final class LoopbackReceiver: Sendable {
     /// A path the URL parser reads back unchanged, with no query or fragment.
     public static func isValidPath(_ path: String) -> Bool {
         guard path.hasPrefix("/"), path.utf8.count <= 1024,
-              let url = try? CallbackURL(parsing: "http://127.0.0.1" + path) else { return false }
+            let url = try? CallbackURL(parsing: "http://127.0.0.1" + path)
+        else { return false }
         return url.path == path && url.query == nil && url.fragment == nil
     }
 
@@ -248,12 +256,15 @@ public final class LoopbackReceiver: Sendable {
 
     /// The authorization request for `attempt` with this receiver's redirect URI (the port
     /// actually bound), the attempt's state, PKCE challenge and nonce.
-    public func authorizationRequest(for attempt: LoginAttempt, endpoint: String, clientID: String,
-                                     scope: String? = "openid",
-                                     extraParameters: [(String, String)] = []) throws(CallbackError) -> AuthorizationRequest {
-        try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
-                                 state: attempt.state, pkce: attempt.pkce, nonce: attempt.nonce,
-                                 extraParameters: extraParameters)
+    public func authorizationRequest(
+        for attempt: LoginAttempt, endpoint: String, clientID: String,
+        scope: String? = "openid",
+        extraParameters: [(String, String)] = []
+    ) throws(CallbackError) -> AuthorizationRequest {
+        try AuthorizationRequest(
+            endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
+            state: attempt.state, pkce: attempt.pkce, nonce: attempt.nonce,
+            extraParameters: extraParameters)
     }
 
     // MARK: Waiting without a router
@@ -261,8 +272,10 @@ public final class LoopbackReceiver: Sendable {
     /// Serves until a callback for this login ends the wait, the deadline passes, or
     /// ``close()`` is called; blocks the calling thread (a command-line tool's main thread).
     /// `log` gets one line per request that did not end the wait, free of secrets.
-    public func receive(expecting expectations: LoopbackExpectations, until deadline: ContinuousClock.Instant,
-                        log: (String) -> Void = { _ in }) throws(CallbackError) -> LoopbackWaitResult {
+    public func receive(
+        expecting expectations: LoopbackExpectations, until deadline: ContinuousClock.Instant,
+        log: (String) -> Void = { _ in }
+    ) throws(CallbackError) -> LoopbackWaitResult {
         let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
         return Self.waitResult(server.run(validation: validation, until: deadline, log: log))
     }
@@ -272,8 +285,10 @@ public final class LoopbackReceiver: Sendable {
     /// Returns the outcome (a provider failure such as `authorization_error` too); throws
     /// the refusal of a callback that carried the expected state, `timeout`, or `cancelled`
     /// (the task was cancelled or ``close()`` was called: the socket is closed).
-    public func callback(expecting expectations: LoopbackExpectations, timeout: Duration,
-                         log: @escaping @Sendable (String) -> Void = { _ in }) async throws(CallbackError) -> CallbackOutcome {
+    public func callback(
+        expecting expectations: LoopbackExpectations, timeout: Duration,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(CallbackError) -> CallbackOutcome {
         let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let result = await serve(judge: LoopbackServer.judge(validation), until: deadline, log: log)
@@ -300,11 +315,17 @@ public final class LoopbackReceiver: Sendable {
     /// path (any port matches, RFC 8252 §7.3); send ``authorizationRequest(for:endpoint:clientID:scope:extraParameters:)``.
     /// A callback for another attempt of the router is delivered to that attempt; one that
     /// reaches no attempt is answered and ignored.
-    public func callback(for attempt: LoginAttempt, router: CallbackRouter, timeout: Duration,
-                         log: @escaping @Sendable (String) -> Void = { _ in }) async throws(CallbackError) -> Delivery {
+    public func callback(
+        for attempt: LoginAttempt, router: CallbackRouter, timeout: Duration,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(CallbackError) -> Delivery {
         guard let own = try? CallbackURL(parsing: redirectURI), attempt.redirectURI.isLoopback,
-              attempt.redirectURI.matches(own) else {
-            throw CallbackError(.invalidConfiguration, "the attempt's redirect URI (\(attempt.redirectURI)) is not this receiver's (\(redirectURI)): the route needs a loopback redirect URI with the same host and path")
+            attempt.redirectURI.matches(own)
+        else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the attempt's redirect URI (\(attempt.redirectURI)) is not this receiver's (\(redirectURI)): the route needs a loopback redirect URI with the same host and path"
+            )
         }
         let judge = Self.routerJudge(router, attempt: attempt)
         // The router ends the wait; the server's own deadline is only a backstop. The thread
@@ -328,15 +349,17 @@ public final class LoopbackReceiver: Sendable {
             do throws(CallbackError) {
                 let delivery = try router.handle(url)
                 let failure = delivery.outcome.kind.isProviderFailure
-                let evaluation = LoopbackEvaluation(kind: failure ? .providerFailure : .success, result: .success(delivery.outcome),
-                                                    providerError: failure ? delivery.outcome.value("error") : nil, reason: nil,
-                                                    carriesExpectedState: delivery.attempt == attempt)
+                let evaluation = LoopbackEvaluation(
+                    kind: failure ? .providerFailure : .success, result: .success(delivery.outcome),
+                    providerError: failure ? delivery.outcome.value("error") : nil, reason: nil,
+                    carriesExpectedState: delivery.attempt == attempt)
                 // Delivered to an attempt (this one, or another login of the app): its page is true.
                 return LoopbackJudgement(evaluation: evaluation, disposition: .accepted)
             } catch {
                 let tied = (try? CallbackURL(parsing: url)).map { LoopbackValidation.carries($0, state: attempt.state) } ?? false
-                let evaluation = LoopbackEvaluation(kind: .rejected, result: .failure(error), providerError: nil,
-                                                    reason: error.reason, carriesExpectedState: tied)
+                let evaluation = LoopbackEvaluation(
+                    kind: .rejected, result: .failure(error), providerError: nil,
+                    reason: error.reason, carriesExpectedState: tied)
                 return LoopbackJudgement(evaluation: evaluation, disposition: tied ? .accepted : .ignored)
             }
         }
@@ -344,8 +367,10 @@ public final class LoopbackReceiver: Sendable {
 
     // MARK: Running the loop
 
-    private func serve(judge: @escaping LoopbackJudge, until deadline: ContinuousClock.Instant,
-                       log: @escaping @Sendable (String) -> Void) async -> LoopbackResult {
+    private func serve(
+        judge: @escaping LoopbackJudge, until deadline: ContinuousClock.Instant,
+        log: @escaping @Sendable (String) -> Void
+    ) async -> LoopbackResult {
         let server = self.server
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<LoopbackResult, Never>) in

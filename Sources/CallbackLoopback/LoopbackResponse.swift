@@ -39,7 +39,8 @@ enum LoopbackPage: Equatable, Sendable {
         case .waiting:
             return "The application is waiting for the sign-in to finish."
         case .ignored:
-            return "This request does not belong to the sign-in in progress and was not accepted. The application is still waiting: finish the sign-in in the window it opened."
+            return
+                "This request does not belong to the sign-in in progress and was not accepted. The application is still waiting: finish the sign-in in the window it opened."
         case .refusal(let text):
             return htmlEscaped(text)
         }

@@ -100,7 +100,7 @@ final class LoopbackServer: @unchecked Sendable {
         let (fds, port) = try Self.bind(configuration)
         guard let wakeup = LoopbackSocket.makeWakeupPipe() else {
             let failure = SocketError("pipe")
-            fds.forEach { close($0) }
+            for fd in fds { close(fd) }
             throw failure
         }
         self.listeners = fds
@@ -133,7 +133,7 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     deinit {
-        listeners.forEach { close($0) }
+        for listener in listeners { close(listener) }
         close(wakeup.read)
         close(wakeup.write)
     }
@@ -147,7 +147,7 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     private func stopListening() {
-        listeners.forEach { close($0) }
+        for listener in listeners { close(listener) }
         listeners = []
     }
 
@@ -184,28 +184,33 @@ final class LoopbackServer: @unchecked Sendable {
         // learns nothing, not even which paths exist.
         let hosts = head.values(of: "host")
         guard hosts.count == 1 else {
-            return Decision(response: .refusal(.badRequest, "A request needs exactly one Host header."),
-                            log: "answered 400 to a request with \(hosts.count) Host headers")
+            return Decision(
+                response: .refusal(.badRequest, "A request needs exactly one Host header."),
+                log: "answered 400 to a request with \(hosts.count) Host headers")
         }
         guard isExpectedHost(hosts[0]) else {
-            return Decision(response: .refusal(.forbidden, "This server answers only requests addressed to \(authority)."),
-                            log: "answered 403 to a request addressed to another host (DNS rebinding defence)")
+            return Decision(
+                response: .refusal(.forbidden, "This server answers only requests addressed to \(authority)."),
+                log: "answered 403 to a request addressed to another host (DNS rebinding defence)")
         }
         // A cross-site subresource (img, fetch, script…) carries Sec-Fetch-Mode other than
         // navigate; only a top-level or frame navigation is a redirect from the provider.
         let modes = head.values(of: "sec-fetch-mode")
         if modes.count > 1 || (modes.count == 1 && modes[0].lowercased() != "navigate") {
-            return Decision(response: .refusal(.forbidden, "Only a browser navigation is accepted here."),
-                            log: "answered 403 to a non-navigation request (Sec-Fetch-Mode)")
+            return Decision(
+                response: .refusal(.forbidden, "Only a browser navigation is accepted here."),
+                log: "answered 403 to a non-navigation request (Sec-Fetch-Mode)")
         }
         if body == nil, !head.values(of: "transfer-encoding").isEmpty {
-            return Decision(response: .refusal(.notImplemented, "Request bodies are not accepted."),
-                            log: "answered 501 to a request with Transfer-Encoding")
+            return Decision(
+                response: .refusal(.notImplemented, "Request bodies are not accepted."),
+                log: "answered 501 to a request with Transfer-Encoding")
         }
         let lengths = head.values(of: "content-length")
         if body == nil, lengths.contains(where: { $0 != "0" }) {
-            return Decision(response: .refusal(.contentTooLarge, "Request bodies are not accepted."),
-                            log: "answered 413 to a request with a body")
+            return Decision(
+                response: .refusal(.contentTooLarge, "Request bodies are not accepted."),
+                log: "answered 413 to a request with a body")
         }
         if head.target == "*" {
             guard head.method == "OPTIONS" else {
@@ -217,7 +222,8 @@ final class LoopbackServer: @unchecked Sendable {
             // The short start URL: a terminal that wraps or cuts a long authorization URL
             // still gets the user there.
             guard let destination = authorizationURL.withLock({ $0 }) else {
-                return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to the start URL: no authorization URL is known")
+                return Decision(
+                    response: .refusal(.notFound, "Not found."), log: "answered 404 to the start URL: no authorization URL is known")
             }
             var response = LoopbackResponse.redirect(.found, to: destination)
             response.omitBody = head.method == "HEAD"
@@ -233,39 +239,46 @@ final class LoopbackServer: @unchecked Sendable {
             break
         case "HEAD":
             // Link scanners and prefetchers probe with HEAD: never a callback.
-            return Decision(response: LoopbackResponse(status: .ok, page: .waiting, omitBody: true),
-                            log: "answered HEAD on the callback path without consuming the login")
+            return Decision(
+                response: LoopbackResponse(status: .ok, page: .waiting, omitBody: true),
+                log: "answered HEAD on the callback path without consuming the login")
         case "OPTIONS":
-            return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: allowed),
-                            log: "answered OPTIONS on the callback path without consuming the login")
+            return Decision(
+                response: LoopbackResponse(status: .noContent, page: nil, allow: allowed),
+                log: "answered OPTIONS on the callback path without consuming the login")
         case "GET":
             // form_post: a GET (a prefetch, a stale link, a query-mode answer) never ends the wait.
-            return Decision(response: .refusal(.methodNotAllowed, "This sign-in expects the provider's form (POST).", allow: allowed),
-                            ignoredReason: "get_in_form_post",
-                            log: "answered 405 to a GET on the callback path: this login expects a form_post; still waiting")
+            return Decision(
+                response: .refusal(.methodNotAllowed, "This sign-in expects the provider's form (POST).", allow: allowed),
+                ignoredReason: "get_in_form_post",
+                log: "answered 405 to a GET on the callback path: this login expects a form_post; still waiting")
         default:
-            return Decision(response: .refusal(.methodNotAllowed, "Only \(callbackMethod) is accepted here.", allow: allowed),
-                            log: "answered 405 to a method other than \(callbackMethod), HEAD or OPTIONS on the callback path")
+            return Decision(
+                response: .refusal(.methodNotAllowed, "Only \(callbackMethod) is accepted here.", allow: allowed),
+                log: "answered 405 to a method other than \(callbackMethod), HEAD or OPTIONS on the callback path")
         }
 
         var callbackURL = "http://\(authority)\(head.target)"
         if configuration.formPost {
             guard head.target == configuration.path else {
-                return Decision(response: .refusal(.badRequest, "The form must be posted to the callback path without a query."),
-                                log: "answered 400 to a form_post whose target carries a query")
+                return Decision(
+                    response: .refusal(.badRequest, "The form must be posted to the callback path without a query."),
+                    log: "answered 400 to a form_post whose target carries a query")
             }
             let types = head.values(of: "content-type")
             guard types.count == 1, Self.isFormURLEncoded(types[0]) else {
-                return Decision(response: .refusal(.unsupportedMediaType, "The form must be application/x-www-form-urlencoded."),
-                                log: "answered 415 to a form_post that is not application/x-www-form-urlencoded")
+                return Decision(
+                    response: .refusal(.unsupportedMediaType, "The form must be application/x-www-form-urlencoded."),
+                    log: "answered 415 to a form_post that is not application/x-www-form-urlencoded")
             }
             let bytes = body ?? []
             // The body becomes the query of the same URL, read by the same parser with the
             // same limits. A '#' would make the rest a fragment the parser sets aside: refuse
             // it rather than read half of the form.
             guard !bytes.contains(UInt8(ascii: "#")) else {
-                return Decision(response: .refusal(.badRequest, "The form is malformed."),
-                                log: "answered 400 to a form_post body with a raw '#'")
+                return Decision(
+                    response: .refusal(.badRequest, "The form is malformed."),
+                    log: "answered 400 to a form_post body with a raw '#'")
             }
             callbackURL += "?" + String(decoding: bytes, as: UTF8.self)
         }
@@ -277,23 +290,27 @@ final class LoopbackServer: @unchecked Sendable {
             var decision: Decision
             switch evaluation.kind {
             case .success:
-                decision = Decision(response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
-                                    ?? LoopbackResponse(status: .ok, page: .success))
+                decision = Decision(
+                    response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
+                        ?? LoopbackResponse(status: .ok, page: .success))
             case .providerFailure:
                 let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
-                decision = Decision(response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
-                                    ?? LoopbackResponse(status: .ok, page: .providerError(code: code)))
+                decision = Decision(
+                    response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
+                        ?? LoopbackResponse(status: .ok, page: .providerError(code: code)))
             case .rejected:
-                decision = Decision(response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
-                                    ?? LoopbackResponse(status: .badRequest, page: .rejected),
-                                    log: "refused the callback for this login: \(reasonOf(evaluation))")
+                decision = Decision(
+                    response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
+                        ?? LoopbackResponse(status: .badRequest, page: .rejected),
+                    log: "refused the callback for this login: \(reasonOf(evaluation))")
             }
             if ends { decision.verdict = evaluation } else { decision.accepted = true }
             return decision
         }
         let reason = reasonOf(evaluation)
-        return Decision(response: LoopbackResponse(status: .badRequest, page: .ignored), ignoredReason: reason,
-                        log: "ignored a callback that does not belong to this login (\(reason)); still waiting")
+        return Decision(
+            response: LoopbackResponse(status: .badRequest, page: .ignored), ignoredReason: reason,
+            log: "ignored a callback that does not belong to this login (\(reason)); still waiting")
     }
 
     private func reasonOf(_ evaluation: LoopbackEvaluation) -> String {
@@ -337,21 +354,27 @@ final class LoopbackServer: @unchecked Sendable {
     /// Serves until a callback ends the wait or the timeout passes. `log` gets one line per
     /// request that did not end the wait.
     /// `deadline` defaults to ``LoopbackConfiguration/timeout`` from now.
-    func run(validation: LoopbackValidation, until deadline: ContinuousClock.Instant? = nil,
-             log: (String) -> Void = { _ in }) -> LoopbackResult {
+    func run(
+        validation: LoopbackValidation, until deadline: ContinuousClock.Instant? = nil,
+        log: (String) -> Void = { _ in }
+    ) -> LoopbackResult {
         run(judge: Self.judge(validation), until: deadline, log: log)
     }
 
     /// Serves until a judgement ends the wait, ``requestStop()`` is called, or the deadline
     /// passes. A server serves one wait: a second run (or one while another is running)
     /// finds the listening socket closed and returns `.stopped` at once.
-    func run(judge: LoopbackJudge, until deadline: ContinuousClock.Instant? = nil,
-             log: (String) -> Void = { _ in }) -> LoopbackResult {
-        guard running.withLock({ running in
-            if running { return false }
-            running = true
-            return true
-        }), !listeners.isEmpty else { return .stopped(ignored: 0) }
+    func run(
+        judge: LoopbackJudge, until deadline: ContinuousClock.Instant? = nil,
+        log: (String) -> Void = { _ in }
+    ) -> LoopbackResult {
+        guard
+            running.withLock({ running in
+                if running { return false }
+                running = true
+                return true
+            }), !listeners.isEmpty
+        else { return .stopped(ignored: 0) }
         let clock = ContinuousClock()
         let deadline = deadline ?? clock.now.advanced(by: configuration.timeout)
         var connections: [Connection] = []
@@ -451,7 +474,9 @@ final class LoopbackServer: @unchecked Sendable {
                         // not a callback of this receiver: it is ignored, never final.
                         guard isOwnCallbackURL(text) else {
                             ignored += 1
-                            log("the pasted line is not a URL of this receiver (\(redirectURI)); paste the whole URL from the browser's address bar")
+                            log(
+                                "the pasted line is not a URL of this receiver (\(redirectURI)); paste the whole URL from the browser's address bar"
+                            )
                             continue
                         }
                         let judgement = judge(text)
@@ -463,7 +488,9 @@ final class LoopbackServer: @unchecked Sendable {
                             log("the pasted URL was accepted")
                         case .ignored:
                             ignored += 1
-                            log("the pasted line is not this login's callback (\(judgement.evaluation.reason?.rawValue ?? "not accepted")); paste the whole URL from the browser's address bar")
+                            log(
+                                "the pasted line is not this login's callback (\(judgement.evaluation.reason?.rawValue ?? "not accepted")); paste the whole URL from the browser's address bar"
+                            )
                         }
                         if verdict != nil { break }
                     }
@@ -501,18 +528,23 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    private func acceptAll(from listener: Int32, into connections: inout [Connection], serial: inout Int, now: ContinuousClock.Instant,
-                           events: inout [Int16]) {
+    private func acceptAll(
+        from listener: Int32, into connections: inout [Connection], serial: inout Int, now: ContinuousClock.Instant,
+        events: inout [Int16]
+    ) {
         for _ in 0 ..< configuration.maxConnections {
             guard case .connection(let fd) = LoopbackSocket.accept(listener) else { return }
             serial += 1
-            connections.append(Connection(fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
-                                          deadline: now.advanced(by: configuration.connectionTimeout), serial: serial))
+            connections.append(
+                Connection(
+                    fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
+                    deadline: now.advanced(by: configuration.connectionTimeout), serial: serial))
             // A new connection is worth a read attempt now: browsers send at once.
             events.append(Int16(POLLIN))
             if connections.count > configuration.maxConnections,
-               let oldest = connections.indices.filter({ connections[$0].isReading && !connections[$0].isFinal })
-                   .min(by: { connections[$0].serial < connections[$1].serial }) {
+                let oldest = connections.indices.filter({ connections[$0].isReading && !connections[$0].isFinal })
+                    .min(by: { connections[$0].serial < connections[$1].serial })
+            {
                 close(connections[oldest].fd)
                 connections.remove(at: oldest)
                 events.remove(at: oldest)
@@ -521,8 +553,10 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Moves one connection forward. Returns true when it is finished and must be closed.
-    private func service(_ connection: inout Connection, now: ContinuousClock.Instant, judge: LoopbackJudge,
-                         verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void) -> Bool {
+    private func service(
+        _ connection: inout Connection, now: ContinuousClock.Instant, judge: LoopbackJudge,
+        verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
+    ) -> Bool {
         switch connection.phase {
         case .readingBody(let head, let headLength, let bodyLength):
             let room = headLength + bodyLength - connection.buffer.count
@@ -535,8 +569,11 @@ final class LoopbackServer: @unchecked Sendable {
             }
             guard connection.buffer.count >= headLength + bodyLength else { return false }
             let body = Array(connection.buffer[headLength ..< headLength + bodyLength])
-            startWriting(&connection, respond(to: head, body: body, connection: &connection, judge: judge, verdict: &verdict,
-                                              ignored: &ignored, log: log))
+            startWriting(
+                &connection,
+                respond(
+                    to: head, body: body, connection: &connection, judge: judge, verdict: &verdict,
+                    ignored: &ignored, log: log))
             return serviceWrite(&connection, now: now)
         case .reading(var scanner):
             let room = configuration.maxHeadBytes + 1 - connection.buffer.count
@@ -567,11 +604,13 @@ final class LoopbackServer: @unchecked Sendable {
                 case .success(let head):
                     switch bodyPlan(head) {
                     case .none:
-                        response = respond(to: head, body: nil, connection: &connection, judge: judge, verdict: &verdict,
-                                           ignored: &ignored, log: log)
+                        response = respond(
+                            to: head, body: nil, connection: &connection, judge: judge, verdict: &verdict,
+                            ignored: &ignored, log: log)
                     case .refuse(let status, let line):
                         log(line)
-                        response = .refusal(status, status == .contentTooLarge ? "The form is larger than this receiver accepts." : status.reason + ".")
+                        response = .refusal(
+                            status, status == .contentTooLarge ? "The form is larger than this receiver accepts." : status.reason + ".")
                     case .read(let bodyLength):
                         connection.phase = .readingBody(head, headLength: length, bodyLength: bodyLength)
                         // The body may be in the buffer already.
@@ -596,8 +635,10 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    private func respond(to head: HTTPRequestHead, body: [UInt8]?, connection: inout Connection, judge: LoopbackJudge,
-                         verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void) -> LoopbackResponse {
+    private func respond(
+        to head: HTTPRequestHead, body: [UInt8]?, connection: inout Connection, judge: LoopbackJudge,
+        verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
+    ) -> LoopbackResponse {
         if verdict != nil {
             log("answered 410 to a request that arrived after the wait ended")
             return .refusal(.gone, "This sign-in has already finished.")
@@ -616,7 +657,8 @@ final class LoopbackServer: @unchecked Sendable {
     /// A pasted URL addressed to this receiver: `http`, its host and port, its path.
     func isOwnCallbackURL(_ text: String) -> Bool {
         guard let url = try? CallbackURL(parsing: text), url.scheme == "http", let host = url.host,
-              host.text.lowercased() == configuration.address.uriHost, url.port == port else { return false }
+            host.text.lowercased() == configuration.address.uriHost, url.port == port
+        else { return false }
         return url.path == configuration.path
     }
 
@@ -642,7 +684,8 @@ final class LoopbackServer: @unchecked Sendable {
         }
         let lengths = head.values(of: "content-length")
         guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.utf8.count <= 9,
-              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text) else {
+            text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text)
+        else {
             return .refuse(.badRequest, "answered 400 to a form_post without one valid Content-Length")
         }
         guard length <= configuration.maxBodyBytes else {

@@ -36,8 +36,9 @@ struct LoopbackValidation: Sendable {
         self.redirectURI = try RedirectURI(redirectURI, policy: .native, allowLocalhost: allowLocalhost)
         validator = try CallbackValidator(
             redirectURIs: [self.redirectURI], policy: .native, allowLocalhost: allowLocalhost, dialect: expectations.dialect,
-            expecting: CallbackExpectations(state: expectations.state, issuer: expectations.issuer,
-                                            requireIssuer: expectations.requireIssuer, responseMode: .query))
+            expecting: CallbackExpectations(
+                state: expectations.state, issuer: expectations.issuer,
+                requireIssuer: expectations.requireIssuer, responseMode: .query))
     }
 
     /// Validates the callback URL the request makes (`http://127.0.0.1:PORT` + target, or
@@ -53,17 +54,19 @@ struct LoopbackValidation: Sendable {
         do {
             let outcome = try validator.validate(url)
             let failure = outcome.kind.isProviderFailure
-            return LoopbackEvaluation(kind: failure ? .providerFailure : .success, result: .success(outcome),
-                                      providerError: failure ? outcome.value("error") : nil, reason: nil,
-                                      carriesExpectedState: tied)
+            return LoopbackEvaluation(
+                kind: failure ? .providerFailure : .success, result: .success(outcome),
+                providerError: failure ? outcome.value("error") : nil, reason: nil,
+                carriesExpectedState: tied)
         } catch {
             return refusal(error, tied: tied)
         }
     }
 
     private func refusal(_ error: CallbackError, tied: Bool) -> LoopbackEvaluation {
-        LoopbackEvaluation(kind: .rejected, result: .failure(error), providerError: nil, reason: error.reason,
-                           carriesExpectedState: tied)
+        LoopbackEvaluation(
+            kind: .rejected, result: .failure(error), providerError: nil, reason: error.reason,
+            carriesExpectedState: tied)
     }
 
     /// The receiver's own tie rule, independent of what validation concluded: exactly one

@@ -50,8 +50,9 @@ extension CallbackURL {
             _ = try CallbackURL(parsing: substituted, limits: limits)
         } catch {
             guard let offset = error.offset, offset < original.count, original[offset] >= 0x80 else { throw error }
-            throw ParseError(error.reason, at: offset,
-                             error.detail.replacing(describeByte(0x7F), with: describeByte(original[offset])))
+            throw ParseError(
+                error.reason, at: offset,
+                error.detail.replacing(describeByte(0x7F), with: describeByte(original[offset])))
         }
         let first = original.firstIndex { $0 >= 0x80 } ?? 0
         throw ParseError(.invalidCharacter, at: first, "the URL contains \(describeByte(original[first]))")
@@ -115,8 +116,10 @@ private struct Parser {
     let parts: UnsafeMutablePointer<CallbackURL.Parts>
     let parameters: UnsafeMutablePointer<ParameterStorage>
 
-    init(limits: ParsingLimits, bytes: UnsafeBufferPointer<UInt8>, parts: UnsafeMutablePointer<CallbackURL.Parts>,
-         parameters: UnsafeMutablePointer<ParameterStorage>) {
+    init(
+        limits: ParsingLimits, bytes: UnsafeBufferPointer<UInt8>, parts: UnsafeMutablePointer<CallbackURL.Parts>,
+        parameters: UnsafeMutablePointer<ParameterStorage>
+    ) {
         self.limits = limits
         self.bytes = bytes
         self.table = CharacterClass.lookup
@@ -199,7 +202,8 @@ private struct Parser {
         let n = bytes.count
         let end = skip(.scheme, from: 0)
         if end > 0 && end < n && bytes[end] == UInt8(ascii: ":") && (bytes[0] | 0x20) >= UInt8(ascii: "a")
-            && (bytes[0] | 0x20) <= UInt8(ascii: "z") {
+            && (bytes[0] | 0x20) <= UInt8(ascii: "z")
+        {
             return end
         }
         return try parseSchemeReportingError()
@@ -227,8 +231,9 @@ private struct Parser {
             }
             let isAlpha = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
             if j == 0 ? !isAlpha : !CharacterClass.scheme.contains(byte) {
-                throw ParseError(.invalidScheme, at: j,
-                                 j == 0 ? "a scheme must start with a letter" : "the scheme contains \(describeByte(byte))")
+                throw ParseError(
+                    .invalidScheme, at: j,
+                    j == 0 ? "a scheme must start with a letter" : "the scheme contains \(describeByte(byte))")
             }
         }
         return i
@@ -314,8 +319,10 @@ private struct Parser {
     /// Inlined so that `allowed` is a constant at each call and its mask folds in.
     /// The path stops at `?` or `#`, the query at `#`, the fragment at the end.
     @inline(__always)
-    private mutating func scanComponent(from start: Int, allowed: CharacterClass, stopAtQuestionMark: Bool,
-                                        name: StaticString) throws(ParseError) -> Int {
+    private mutating func scanComponent(
+        from start: Int, allowed: CharacterClass, stopAtQuestionMark: Bool,
+        name: StaticString
+    ) throws(ParseError) -> Int {
         let n = bytes.count
         var i = start
         while i < n {
@@ -415,16 +422,19 @@ private struct Parser {
         let nameEnd = equals >= 0 ? equals : pair.upperBound
         let valueStart = equals >= 0 ? equals &+ 1 : pair.upperBound
         if parameters.pointee.count >= limits.maxParameters || nameEnd &- pair.lowerBound > maxValueLength
-            || pair.upperBound &- valueStart > maxValueLength {
+            || pair.upperBound &- valueStart > maxValueLength
+        {
             throw limitRefusal(pair, nameEnd: nameEnd, valueStart: valueStart)
         }
         if checkUTF8 {
             try checkDecodedUTF8(pair.lowerBound ..< nameEnd)
             try checkDecodedUTF8(valueStart ..< pair.upperBound)
         }
-        parameters.pointee.append(RawParameter(start: UInt32(truncatingIfNeeded: pair.lowerBound),
-                                               nameEnd: UInt32(truncatingIfNeeded: nameEnd),
-                                               end: UInt32(truncatingIfNeeded: pair.upperBound), escapes: escapes))
+        parameters.pointee.append(
+            RawParameter(
+                start: UInt32(truncatingIfNeeded: pair.lowerBound),
+                nameEnd: UInt32(truncatingIfNeeded: nameEnd),
+                end: UInt32(truncatingIfNeeded: pair.upperBound), escapes: escapes))
     }
 
     // Refusals built out of line, so that the loops that may throw them keep their

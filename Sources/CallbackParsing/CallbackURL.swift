@@ -113,8 +113,10 @@ public struct CallbackURL: Sendable {
         }
     }
 
-    private func withBytes(_ range: Range<Int>, of other: CallbackURL, _ otherRange: Range<Int>,
-                           _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+    private func withBytes(
+        _ range: Range<Int>, of other: CallbackURL, _ otherRange: Range<Int>,
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool {
         withContiguousUTF8(source) { x in
             withContiguousUTF8(other.source) { y in
                 body(UnsafeBufferPointer(rebasing: x[range]), UnsafeBufferPointer(rebasing: y[otherRange]))

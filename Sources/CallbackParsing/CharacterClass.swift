@@ -50,8 +50,8 @@ struct CharacterClass: OptionSet {
         func add(_ bytes: some Sequence<UInt8>, _ classes: CharacterClass) {
             for byte in bytes { table[Int(byte)] |= classes.rawValue }
         }
-        let alpha = Array(UInt8(ascii: "A")...UInt8(ascii: "Z")) + Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
-        let digit = Array(UInt8(ascii: "0")...UInt8(ascii: "9"))
+        let alpha = Array(UInt8(ascii: "A") ... UInt8(ascii: "Z")) + Array(UInt8(ascii: "a") ... UInt8(ascii: "z"))
+        let digit = Array(UInt8(ascii: "0") ... UInt8(ascii: "9"))
         let unreserved = alpha + digit + Array("-._~".utf8)
         let subDelims = Array("!$&'()*+,;=".utf8)
         let everyComponent: CharacterClass = [.userinfo, .regName, .path, .query, .fragment]
@@ -100,18 +100,18 @@ func isForbiddenEverywhere(_ byte: UInt8) -> Bool {
 func describeByte(_ byte: UInt8) -> String {
     switch byte {
     case 0x20: return "a raw space"
-    case 0x00..<0x20, 0x7F: return "a control character"
+    case 0x00 ..< 0x20, 0x7F: return "a control character"
     case 0x80...: return "a raw non-ASCII byte"
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return "a letter"
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return "a digit"
+    case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"): return "a letter"
+    case UInt8(ascii: "0") ... UInt8(ascii: "9"): return "a digit"
     case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
         return "an unreserved mark (one of - . _ ~)"
     case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
-         UInt8(ascii: "]"), UInt8(ascii: "@"):
+        UInt8(ascii: "]"), UInt8(ascii: "@"):
         return "a delimiter (one of : / ? # [ ] @)"
     case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-         UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
-         UInt8(ascii: "="):
+        UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+        UInt8(ascii: "="):
         return "a sub-delimiter (one of ! $ & ' ( ) * + , ; =)"
     default:
         return "a character RFC 3986 does not allow raw (one of \" % < > \\ ^ ` { | })"

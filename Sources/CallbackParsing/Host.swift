@@ -55,8 +55,9 @@ public struct Host: Sendable, Hashable, CustomStringConvertible, CustomReflectab
     }
 
     init(_ parsed: Parsed, source: String, range: Range<Int>) {
-        self.init(kind: parsed.kind, source: source, range: range, hasUppercase: parsed.hasUppercase,
-                  high: parsed.high, low: parsed.low)
+        self.init(
+            kind: parsed.kind, source: source, range: range, hasUppercase: parsed.hasUppercase,
+            high: parsed.high, low: parsed.low)
     }
 
     /// The host as written, lowercased for a registered name; IPv6 with its brackets.
@@ -171,8 +172,9 @@ extension Host {
         }
         if endsInANumber(raw) {
             guard let address = parseDottedDecimal(raw) else {
-                throw ParseError(.invalidHost, at: base,
-                                 "a host that ends in a number must be a dotted-decimal IPv4 address (browsers read forms like 0x7f.1 or 127.1 as IPv4)")
+                throw ParseError(
+                    .invalidHost, at: base,
+                    "a host that ends in a number must be a dotted-decimal IPv4 address (browsers read forms like 0x7f.1 or 127.1 as IPv4)")
             }
             return Parsed(kind: .ipv4, hasUppercase: false, low: UInt64(address))
         }
@@ -234,8 +236,10 @@ extension Host {
         }
     }
 
-    private static func parseIPv6(_ raw: UnsafeBufferPointer<UInt8>,
-                                  into pieces: UnsafeMutableBufferPointer<UInt16>) -> (high: UInt64, low: UInt64)? {
+    private static func parseIPv6(
+        _ raw: UnsafeBufferPointer<UInt8>,
+        into pieces: UnsafeMutableBufferPointer<UInt16>
+    ) -> (high: UInt64, low: UInt64)? {
         var count = 0
         var compressAt: Int? = nil
         var i = 0

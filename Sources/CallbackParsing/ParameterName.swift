@@ -5,10 +5,12 @@ package enum ParameterName {
     /// The name as is when it looks like a parameter name (1–32 bytes of letters, digits,
     /// `_`, `-`, `.`), else `<redacted name, N bytes>`.
     package static func shown(_ name: String) -> String {
-        let looksLikeName = !name.isEmpty && name.utf8.count <= 32 && name.utf8.allSatisfy {
-            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)
-                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }
+        let looksLikeName =
+            !name.isEmpty && name.utf8.count <= 32
+            && name.utf8.allSatisfy {
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)
+                    || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            }
         return looksLikeName ? name : "<redacted name, \(name.utf8.count) bytes>"
     }
 

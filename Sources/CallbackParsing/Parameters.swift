@@ -38,10 +38,14 @@ struct RawParameter: Sendable {
 /// that parsing a typical callback allocates nothing.
 struct ParameterStorage: Sendable {
     static let inlineCapacity = 8
-    private var inline: (RawParameter, RawParameter, RawParameter, RawParameter,
-                         RawParameter, RawParameter, RawParameter, RawParameter)
-        = (RawParameter(), RawParameter(), RawParameter(), RawParameter(),
-           RawParameter(), RawParameter(), RawParameter(), RawParameter())
+    private var inline:
+        (
+            RawParameter, RawParameter, RawParameter, RawParameter,
+            RawParameter, RawParameter, RawParameter, RawParameter
+        ) = (
+            RawParameter(), RawParameter(), RawParameter(), RawParameter(),
+            RawParameter(), RawParameter(), RawParameter(), RawParameter()
+        )
     private var overflow: [RawParameter] = []
     private(set) var count = 0
     /// The longest pair (name, `=` and value, as written) that needs decoding, 0 when none
@@ -134,8 +138,9 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebu
 
     /// `dump()` shows the name and the value's length, never the value.
     public var customMirror: Mirror {
-        Mirror(self, children: ["name": ParameterName.shown(name, value: value), "value": "<redacted, \(value.utf8.count) bytes>"],
-               displayStyle: .struct)
+        Mirror(
+            self, children: ["name": ParameterName.shown(name, value: value), "value": "<redacted, \(value.utf8.count) bytes>"],
+            displayStyle: .struct)
     }
 }
 
@@ -146,7 +151,8 @@ public struct Parameter: Sendable, Hashable, CustomStringConvertible, CustomDebu
 /// (RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once").
 /// Names are compared after decoding, so `st%61te` and `state` are the same name.
 public struct Parameters: RandomAccessCollection, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable {
+    CustomReflectable
+{
     let source: String
     let storage: ParameterStorage
     /// Which of `storage`'s parameters are this list's (the query's come first).
@@ -201,8 +207,9 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         guard scratchSize > 0 else {
             // Nothing needs decoding: every name and value is the URL's own bytes.
             return try storage.forEach(in: positions) { item in
-                try body(UnsafeBufferPointer(rebasing: bytes[item.nameRange]),
-                         UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
+                try body(
+                    UnsafeBufferPointer(rebasing: bytes[item.nameRange]),
+                    UnsafeBufferPointer(rebasing: bytes[item.valueRange]))
             }
         }
         // What holds `%XX` or `+` is decoded into one stack buffer as long as the
@@ -228,8 +235,10 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
     }
 
     /// Decodes `raw` into `scratch` from `start`: one pass, no closure per byte.
-    private static func decode(_ raw: UnsafeBufferPointer<UInt8>, into scratch: UnsafeMutableBufferPointer<UInt8>,
-                               at start: Int) -> UnsafeBufferPointer<UInt8> {
+    private static func decode(
+        _ raw: UnsafeBufferPointer<UInt8>, into scratch: UnsafeMutableBufferPointer<UInt8>,
+        at start: Int
+    ) -> UnsafeBufferPointer<UInt8> {
         let count = PercentDecoding.decode(raw, into: scratch.baseAddress.unsafelyUnwrapped + start)
         return UnsafeBufferPointer(start: scratch.baseAddress.unsafelyUnwrapped + start, count: count)
     }
@@ -263,8 +272,9 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         var found: RawParameter?
         for item in raws where nameEquals(item, name) {
             if found != nil {
-                throw ParseError(.duplicateParameter, at: Int(item.start),
-                                 "the parameter '\(ParameterName.shown(name))' occurs more than once")
+                throw ParseError(
+                    .duplicateParameter, at: Int(item.start),
+                    "the parameter '\(ParameterName.shown(name))' occurs more than once")
             }
             found = item
         }

@@ -124,13 +124,13 @@ struct UTF8Validator {
     mutating func consume(_ byte: UInt8) -> Bool {
         if remaining == 0 {
             switch byte {
-            case 0x00...0x7F: return true
-            case 0xC2...0xDF: remaining = 1; lower = 0x80; upper = 0xBF
+            case 0x00 ... 0x7F: return true
+            case 0xC2 ... 0xDF: remaining = 1; lower = 0x80; upper = 0xBF
             case 0xE0: remaining = 2; lower = 0xA0; upper = 0xBF
-            case 0xE1...0xEC, 0xEE...0xEF: remaining = 2; lower = 0x80; upper = 0xBF
+            case 0xE1 ... 0xEC, 0xEE ... 0xEF: remaining = 2; lower = 0x80; upper = 0xBF
             case 0xED: remaining = 2; lower = 0x80; upper = 0x9F
             case 0xF0: remaining = 3; lower = 0x90; upper = 0xBF
-            case 0xF1...0xF3: remaining = 3; lower = 0x80; upper = 0xBF
+            case 0xF1 ... 0xF3: remaining = 3; lower = 0x80; upper = 0xBF
             case 0xF4: remaining = 3; lower = 0x80; upper = 0x8F
             default: return false
             }

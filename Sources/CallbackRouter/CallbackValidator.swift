@@ -29,12 +29,17 @@ public struct CallbackValidator: Sendable {
     public let expectations: CallbackExpectations
 
     /// - Throws: `invalid_configuration` when a redirect URI breaks `policy`.
-    public init(redirectURIs: [RedirectURI] = [], policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
-                dialect: Dialect = .auto, expecting expectations: CallbackExpectations = CallbackExpectations())
-        throws(CallbackError) {
+    public init(
+        redirectURIs: [RedirectURI] = [], policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
+        dialect: Dialect = .auto, expecting expectations: CallbackExpectations = CallbackExpectations()
+    )
+        throws(CallbackError)
+    {
         for redirect in redirectURIs {
-            if let violation = RedirectURI.violation(of: redirect.url, policy: policy,
-                                                     allowLocalhost: allowLocalhost || redirect.allowsLocalhost) {
+            if let violation = RedirectURI.violation(
+                of: redirect.url, policy: policy,
+                allowLocalhost: allowLocalhost || redirect.allowsLocalhost)
+            {
                 throw CallbackError(.invalidConfiguration, at: nil, violation.detail)
             }
         }
@@ -73,11 +78,16 @@ public struct CallbackValidator: Sendable {
 }
 
 /// ``CallbackValidator`` in one call.
-public func validateCallback(_ callback: CallbackURL, redirectURIs: [RedirectURI] = [],
-                             policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
-                             dialect: Dialect = .auto,
-                             expecting expectations: CallbackExpectations = CallbackExpectations())
-    throws(CallbackError) -> CallbackOutcome {
-    try CallbackValidator(redirectURIs: redirectURIs, policy: policy, allowLocalhost: allowLocalhost,
-                          dialect: dialect, expecting: expectations).validate(callback)
+public func validateCallback(
+    _ callback: CallbackURL, redirectURIs: [RedirectURI] = [],
+    policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
+    dialect: Dialect = .auto,
+    expecting expectations: CallbackExpectations = CallbackExpectations()
+)
+    throws(CallbackError) -> CallbackOutcome
+{
+    try CallbackValidator(
+        redirectURIs: redirectURIs, policy: policy, allowLocalhost: allowLocalhost,
+        dialect: dialect, expecting: expectations
+    ).validate(callback)
 }

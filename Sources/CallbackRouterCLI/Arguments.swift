@@ -76,7 +76,8 @@ struct Arguments {
     /// Exactly one positional argument, named `what` in the error.
     func onePositional(_ what: String) throws(UsageError) -> String {
         guard positionals.count == 1 else {
-            throw UsageError(description: positionals.isEmpty ? "missing \(what)" : "expected one \(what), got \(positionals.count) arguments")
+            throw UsageError(
+                description: positionals.isEmpty ? "missing \(what)" : "expected one \(what), got \(positionals.count) arguments")
         }
         return positionals[0]
     }
@@ -84,7 +85,9 @@ struct Arguments {
     func noPositionals() throws(UsageError) {
         // Never echoed: a stray positional is often a URL or a state.
         if let first = positionals.first {
-            throw UsageError(description: "unexpected argument (\(first.utf8.count) bytes, not shown): this command takes no arguments besides its options")
+            throw UsageError(
+                description:
+                    "unexpected argument (\(first.utf8.count) bytes, not shown): this command takes no arguments besides its options")
         }
     }
 

@@ -12,88 +12,91 @@ enum AuthorizeURLCommand: Command {
     static let name = "authorize-url"
     static let summary = "Build an OAuth 2.0 / OIDC authorization request URL"
     static let help = """
-    OVERVIEW: Build an OAuth 2.0 / OIDC authorization request URL with PKCE, with a fresh
-    random state, code verifier and nonce, for scripts that drive a login.
+        OVERVIEW: Build an OAuth 2.0 / OIDC authorization request URL with PKCE, with a fresh
+        random state, code verifier and nonce, for scripts that drive a login.
 
-    USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U
-                                         [--scope S | --no-scope] [--no-nonce]
-                                         [--param NAME=VALUE]...
-                                         [--policy P] [--allow-localhost]
-                                         [--state-from-stdin]
+        USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U
+                                             [--scope S | --no-scope] [--no-nonce]
+                                             [--param NAME=VALUE]...
+                                             [--policy P] [--allow-localhost]
+                                             [--state-from-stdin]
 
-    OPTIONS:
-      --endpoint URL          The provider's authorization endpoint, e.g.
-                              https://example.auth0.com/authorize. https, or http only to
-                              a loopback IP literal (127.0.0.1, [::1]); no userinfo, no
-                              fragment. Its own query parameters are kept.
-      --client-id ID          The client_id (printable ASCII).
-      --redirect-uri U        Where the provider sends the browser back, sent exactly as
-                              given. Checked as 'parse' checks a --redirect-uri: an absolute
-                              URI without fragment or userinfo, not javascript:, data:, file:,
-                              vbscript:, about: or blob:, no repeated query parameter and none
-                              named like a response parameter (code, state…), and allowed by
-                              the policy.
-      --scope S               Space-separated scopes (default: openid).
-      --no-scope              Send no scope at all (RFC 6749 §3.3: the provider's default
-                              applies; plain OAuth 2.0 providers such as GitHub accept it).
-      --no-nonce              Send no nonce (a plain OAuth 2.0 request, not OpenID
-                              Connect); the output then has no "nonce" either.
-      --param NAME=VALUE      An extra parameter (audience, prompt, login_hint…); repeat
-                              for more. It may not be one the request sets itself
-                              (response_type, client_id, redirect_uri, scope, state,
-                              code_challenge, code_challenge_method, nonce), nor one the
-                              endpoint's query already has, nor be given twice (resource,
-                              RFC 8707, may repeat). The first '=' splits name from value.
-      --response-mode form_post
-                              Ask for the OpenID Connect Form Post Response Mode (the
-                              callback is a POST; receive it with 'loopback --response-mode
-                              form_post'). Adds response_mode=form_post.
-    \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
-      --allow-localhost       Accept http://localhost as a loopback redirect, and
-                              https://localhost (RFC 8252 §8.3 advises against both).
-      --state-from-stdin      Use the first line of stdin as the state instead of a fresh
-                              random one (an app that encodes its own value, or a test that
-                              needs a known one). Any valid UTF-8, 1 to 512 bytes; a CR
-                              before the LF is dropped; read within 60 seconds. The state
-                              is the only defence against cross-site request forgery: it
-                              must carry at least 128 bits the attacker cannot guess
-                              (a shorter one than 16 bytes gets a warning on stderr).
-                              The verifier and the nonce are still fresh and random.
-      -h, --help              Show this help.
+        OPTIONS:
+          --endpoint URL          The provider's authorization endpoint, e.g.
+                                  https://example.auth0.com/authorize. https, or http only to
+                                  a loopback IP literal (127.0.0.1, [::1]); no userinfo, no
+                                  fragment. Its own query parameters are kept.
+          --client-id ID          The client_id (printable ASCII).
+          --redirect-uri U        Where the provider sends the browser back, sent exactly as
+                                  given. Checked as 'parse' checks a --redirect-uri: an absolute
+                                  URI without fragment or userinfo, not javascript:, data:, file:,
+                                  vbscript:, about: or blob:, no repeated query parameter and none
+                                  named like a response parameter (code, state…), and allowed by
+                                  the policy.
+          --scope S               Space-separated scopes (default: openid).
+          --no-scope              Send no scope at all (RFC 6749 §3.3: the provider's default
+                                  applies; plain OAuth 2.0 providers such as GitHub accept it).
+          --no-nonce              Send no nonce (a plain OAuth 2.0 request, not OpenID
+                                  Connect); the output then has no "nonce" either.
+          --param NAME=VALUE      An extra parameter (audience, prompt, login_hint…); repeat
+                                  for more. It may not be one the request sets itself
+                                  (response_type, client_id, redirect_uri, scope, state,
+                                  code_challenge, code_challenge_method, nonce), nor one the
+                                  endpoint's query already has, nor be given twice (resource,
+                                  RFC 8707, may repeat). The first '=' splits name from value.
+          --response-mode form_post
+                                  Ask for the OpenID Connect Form Post Response Mode (the
+                                  callback is a POST; receive it with 'loopback --response-mode
+                                  form_post'). Adds response_mode=form_post.
+        \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
+          --allow-localhost       Accept http://localhost as a loopback redirect, and
+                                  https://localhost (RFC 8252 §8.3 advises against both).
+          --state-from-stdin      Use the first line of stdin as the state instead of a fresh
+                                  random one (an app that encodes its own value, or a test that
+                                  needs a known one). Any valid UTF-8, 1 to 512 bytes; a CR
+                                  before the LF is dropped; read within 60 seconds. The state
+                                  is the only defence against cross-site request forgery: it
+                                  must carry at least 128 bits the attacker cannot guess
+                                  (a shorter one than 16 bytes gets a warning on stderr).
+                                  The verifier and the nonce are still fresh and random.
+          -h, --help              Show this help.
 
-    The URL carries response_type=code, client_id, redirect_uri, scope (unless
-    --no-scope), state, code_challenge, code_challenge_method=S256 and nonce (unless
-    --no-nonce), then the extra parameters. The
-    state, the verifier and the nonce are each 32 bytes from the system CSPRNG,
-    base64url-encoded (43 characters). Every value is percent-encoded: only
-    A-Z a-z 0-9 - . _ ~ stay raw, a space is %20 (never '+', which form decoders and
-    RFC 3986 decoders read differently).
+        The URL carries response_type=code, client_id, redirect_uri, scope (unless
+        --no-scope), state, code_challenge, code_challenge_method=S256 and nonce (unless
+        --no-nonce), then the extra parameters. The
+        state, the verifier and the nonce are each 32 bytes from the system CSPRNG,
+        base64url-encoded (43 characters). Every value is percent-encoded: only
+        A-Z a-z 0-9 - . _ ~ stay raw, a space is %20 (never '+', which form decoders and
+        RFC 3986 decoders read differently).
 
-    OUTPUT:
-      {"url":…,"state":…,"code_verifier":…,"nonce":…}   (no "nonce" with --no-nonce)
-      Keep state to check the callback (callback-router parse --state) and code_verifier
-      for the token request; both are secrets. A bad setting prints
-      {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":N|null}
-      (the offset, when there is one, is into the --redirect-uri value). A private-use
-      scheme without a dot (myapp) is accepted with a warning on stderr (RFC 8252 §7.1
-      recommends a reverse domain name).
+        OUTPUT:
+          {"url":…,"state":…,"code_verifier":…,"nonce":…}   (no "nonce" with --no-nonce)
+          Keep state to check the callback (callback-router parse --state) and code_verifier
+          for the token request; both are secrets. A bad setting prints
+          {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":N|null}
+          (the offset, when there is one, is into the --redirect-uri value). A private-use
+          scheme without a dot (myapp) is accepted with a warning on stderr (RFC 8252 §7.1
+          recommends a reverse domain name).
 
-    EXIT CODES:
-      0 printed, 64 usage or invalid configuration (an empty, over-long or
-      non-UTF-8 state from stdin), 75 no state arrived on stdin in time.
+        EXIT CODES:
+          0 printed, 64 usage or invalid configuration (an empty, over-long or
+          non-UTF-8 state from stdin), 75 no state arrived on stdin in time.
 
-    EXAMPLE:
-      callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
-          --client-id abc123 --redirect-uri http://127.0.0.1:8400/callback \\
-          --scope 'openid profile offline_access' --param audience=https://api.example.com
+        EXAMPLE:
+          callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
+              --client-id abc123 --redirect-uri http://127.0.0.1:8400/callback \\
+              --scope 'openid profile offline_access' --param audience=https://api.example.com
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy", "response-mode"]
-        guard let args = readArguments(arguments, options: options, flags: ["allow-localhost", "no-scope", "no-nonce", "state-from-stdin"],
-                                       context: context, exit: &exit) else {
+        guard
+            let args = readArguments(
+                arguments, options: options, flags: ["allow-localhost", "no-scope", "no-nonce", "state-from-stdin"],
+                context: context, exit: &exit)
+        else {
             return exit
         }
         let endpoint: String, clientID: String, redirectURI: String, scope: String?
@@ -133,7 +136,9 @@ enum AuthorizeURLCommand: Command {
         do {
             let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
             if !redirect.isReverseDNS {
-                context.printError("\(name): warning: the --redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide")
+                context.printError(
+                    "\(name): warning: the --redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
+                )
             }
         } catch {
             context.printJSON(rejectionJSON(reason: error.reason, detail: "--redirect-uri: " + error.detail, offset: error.offset))
@@ -147,8 +152,10 @@ enum AuthorizeURLCommand: Command {
             case .success(let line):
                 state = line
             case .failure(.timedOut):
-                context.printJSON(rejectionJSON(reason: .timeout,
-                                                detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
+                context.printJSON(
+                    rejectionJSON(
+                        reason: .timeout,
+                        detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
                 return ExitCode.tryAgain
             case .failure(let problem):
                 return usageError("--state-from-stdin: \(problem)", context: context)
@@ -160,16 +167,19 @@ enum AuthorizeURLCommand: Command {
                 return ExitCode.usage
             }
             if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
-                context.printError("\(name): warning: the state from stdin is \(state.utf8.count) bytes; fewer than \(AttemptSecrets.minimumTokenByteCount) cannot carry the 128 unguessable bits that protect the login against cross-site request forgery")
+                context.printError(
+                    "\(name): warning: the state from stdin is \(state.utf8.count) bytes; fewer than \(AttemptSecrets.minimumTokenByteCount) cannot carry the 128 unguessable bits that protect the login against cross-site request forgery"
+                )
             }
         } else {
             secrets = AttemptSecrets()
         }
         let request: AuthorizationRequest
         do {
-            request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI,
-                                               scope: scope, secrets: secrets, includeNonce: !args.has("no-nonce"),
-                                               extraParameters: extra)
+            request = try AuthorizationRequest(
+                endpoint: endpoint, clientID: clientID, redirectURI: redirectURI,
+                scope: scope, secrets: secrets, includeNonce: !args.has("no-nonce"),
+                extraParameters: extra)
         } catch {
             context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
             return ExitCode.usage

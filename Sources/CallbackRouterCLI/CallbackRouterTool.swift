@@ -30,13 +30,13 @@ public enum CallbackRouterTool {
 
     static var help: String {
         var text = """
-        OVERVIEW: Parse, validate and route OAuth / OIDC redirect callbacks.
+            OVERVIEW: Parse, validate and route OAuth / OIDC redirect callbacks.
 
-        USAGE: callback-router <command> [options]
+            USAGE: callback-router <command> [options]
 
-        COMMANDS:
+            COMMANDS:
 
-        """
+            """
         var width = 0
         for command in commands { width = max(width, command.name.count) }
         for command in commands {
@@ -45,15 +45,15 @@ public enum CallbackRouterTool {
         }
         text += """
 
-        OPTIONS:
-          -h, --help   Show this help; 'callback-router <command> --help' for a command's.
-          --version    Print the version.
+            OPTIONS:
+              -h, --help   Show this help; 'callback-router <command> --help' for a command's.
+              --version    Print the version.
 
-        Output is one JSON object on stdout. Exit codes: 0 success, 1 the provider reported
-        a failure, 64 usage, 65 rejected input, 69 nobody to deliver to, 75 timed out or
-        conflict (try again), 77 permission.
+            Output is one JSON object on stdout. Exit codes: 0 success, 1 the provider reported
+            a failure, 64 usage, 65 rejected input, 69 nobody to deliver to, 75 timed out or
+            conflict (try again), 77 permission.
 
-        """
+            """
         return text
     }
 

@@ -10,8 +10,10 @@ public struct CommandContext: Sendable {
     public var standardInput: Int32
 
     /// A context for one run; `standardInput` defaults to the process's own (descriptor 0).
-    public init(output: any CommandOutput, environment: [String: String], executablePath: String,
-                standardInput: Int32 = 0) {
+    public init(
+        output: any CommandOutput, environment: [String: String], executablePath: String,
+        standardInput: Int32 = 0
+    ) {
         self.output = output
         self.environment = environment
         self.executablePath = executablePath
@@ -44,15 +46,19 @@ extension Command {
     /// Reads what `--WHAT-from-stdin` promises (a state, a verifier) from the first line of
     /// stdin, waiting `seconds` (at least one). Returns nil with `exit` set once the refusal
     /// is printed: the timeout rejection and 75, or a usage error. Never echoes the line.
-    static func readFromStandardInput(_ what: String, seconds: Int, context: CommandContext,
-                                      exit: inout Int32) -> String? {
+    static func readFromStandardInput(
+        _ what: String, seconds: Int, context: CommandContext,
+        exit: inout Int32
+    ) -> String? {
         let deadline = ContinuousClock.now.advanced(by: .seconds(max(seconds, 1)))
         switch LoopbackCommand.readStateLine(from: context.standardInput, until: deadline) {
         case .success(let line):
             return line
         case .failure(.timedOut):
-            context.printJSON(rejectionJSON(reason: .timeout, detail: "no \(what) arrived on stdin within \(seconds) seconds",
-                                            offset: nil))
+            context.printJSON(
+                rejectionJSON(
+                    reason: .timeout, detail: "no \(what) arrived on stdin within \(seconds) seconds",
+                    offset: nil))
             exit = ExitCode.tryAgain
         case .failure(let problem):
             exit = usageError("--\(what)-from-stdin: " + problem.description(of: what), context: context)
@@ -62,8 +68,10 @@ extension Command {
 
     /// Reads the arguments, answering `--help` and usage errors itself. Returns nil when
     /// the command is done (help shown or usage error), with `exit` set.
-    static func readArguments(_ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>,
-                              context: CommandContext, exit: inout Int32) -> Arguments? {
+    static func readArguments(
+        _ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>,
+        context: CommandContext, exit: inout Int32
+    ) -> Arguments? {
         // Completions and man pages learn each command's options here (CommandCatalog).
         OptionRecorder.current?.record(options: options, flags: flags)
         do {

@@ -4,32 +4,32 @@ enum CompletionsCommand: Command, PositionalChoices {
     static let summary = "Print the shell completion script for bash, zsh or fish"
     static let positionalChoices = CompletionShell.allCases.map(\.rawValue)
     static let help = """
-    OVERVIEW: Print the shell completion script for bash, zsh or fish.
+        OVERVIEW: Print the shell completion script for bash, zsh or fish.
 
-    USAGE: callback-router completions bash|zsh|fish
+        USAGE: callback-router completions bash|zsh|fish
 
-    ARGUMENTS:
-      SHELL                   bash, zsh or fish.
+        ARGUMENTS:
+          SHELL                   bash, zsh or fish.
 
-    OPTIONS:
-      -h, --help              Show this help.
+        OPTIONS:
+          -h, --help              Show this help.
 
-    The script completes the commands, their options, the names --dialect, --policy and
-    --response-mode take, and file names where an option takes a file (never a state, a
-    code or a URL). It is generated from the option sets the commands read their
-    arguments with, so it lists exactly what they accept. The Debian package installs
-    it where each shell looks; without the package, save it there yourself.
+        The script completes the commands, their options, the names --dialect, --policy and
+        --response-mode take, and file names where an option takes a file (never a state, a
+        code or a URL). It is generated from the option sets the commands read their
+        arguments with, so it lists exactly what they accept. The Debian package installs
+        it where each shell looks; without the package, save it there yourself.
 
-    INSTALL:
-      bash: callback-router completions bash > ~/.local/share/bash-completion/completions/callback-router
-      zsh:  callback-router completions zsh > ~/.zfunc/_callback-router
-            (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)
-      fish: callback-router completions fish > ~/.config/fish/completions/callback-router.fish
+        INSTALL:
+          bash: callback-router completions bash > ~/.local/share/bash-completion/completions/callback-router
+          zsh:  callback-router completions zsh > ~/.zfunc/_callback-router
+                (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)
+          fish: callback-router completions fish > ~/.config/fish/completions/callback-router.fish
 
-    EXIT CODES:
-      0 printed, 64 usage.
+        EXIT CODES:
+          0 printed, 64 usage.
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0

@@ -5,70 +5,75 @@ enum EndSessionURLCommand: Command {
     static let name = "end-session-url"
     static let summary = "Build an OpenID Connect logout (end-session) request URL"
     static let help = """
-    OVERVIEW: Build an OpenID Connect RP-Initiated Logout 1.0 request URL with a fresh
-    random state, for scripts that end the user's session at the provider. The provider
-    then sends the browser to the post-logout redirect URI with that state: check it with
-    'callback-router parse --logout --state S'.
+        OVERVIEW: Build an OpenID Connect RP-Initiated Logout 1.0 request URL with a fresh
+        random state, for scripts that end the user's session at the provider. The provider
+        then sends the browser to the post-logout redirect URI with that state: check it with
+        'callback-router parse --logout --state S'.
 
-    USAGE: callback-router end-session-url --endpoint URL --post-logout-redirect-uri U
-                                           [--client-id ID] [--id-token-hint-from-stdin]
-                                           [--logout-hint H] [--ui-locales L]
-                                           [--param NAME=VALUE]... [--style S]
-                                           [--policy P] [--allow-localhost]
+        USAGE: callback-router end-session-url --endpoint URL --post-logout-redirect-uri U
+                                               [--client-id ID] [--id-token-hint-from-stdin]
+                                               [--logout-hint H] [--ui-locales L]
+                                               [--param NAME=VALUE]... [--style S]
+                                               [--policy P] [--allow-localhost]
 
-    OPTIONS:
-      --endpoint URL          The provider's end_session_endpoint (its discovery document
-                              names it), e.g. https://example.okta.com/oauth2/v1/logout.
-                              https, or http only to a loopback IP literal; no userinfo, no
-                              fragment. Its own query parameters are kept.
-      --post-logout-redirect-uri U
-                              Where the provider sends the browser back, sent exactly as
-                              given; it must be registered at the provider. Checked as
-                              'parse' checks a --redirect-uri.
-      --client-id ID          The client_id. Needed when no ID token hint is given: the
-                              provider must know whose redirect URIs to check.
-      --id-token-hint-from-stdin
-                              Read the id_token_hint (the ID token of the login, a compact
-                              JWT, at most 4096 bytes) from the first line of stdin, within
-                              30 seconds. Never taken from the command line, where other
-                              users see it in the process list.
-      --logout-hint H         A hint about the user to log out (logout_hint).
-      --ui-locales L          Space-separated BCP 47 language tags (ui_locales).
-      --param NAME=VALUE      An extra parameter; repeat for more. It may not be one the
-                              request sets itself (id_token_hint, logout_hint, client_id,
-                              post_logout_redirect_uri, state, ui_locales, returnTo), one
-                              the endpoint's query has, nor be given twice.
-      --style S               rp-initiated (default): OpenID Connect RP-Initiated Logout
-                              1.0, with a state. auth0-return-to: Auth0's /v2/logout, which
-                              takes client_id and returnTo and returns no state: the output
-                              then has "state":null, and its callback is checked with
-                              'parse --logout --no-state'.
-    \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
-      --allow-localhost       Accept http://localhost as a loopback redirect, and
-                              https://localhost (RFC 8252 §8.3 advises against both).
-      -h, --help              Show this help.
+        OPTIONS:
+          --endpoint URL          The provider's end_session_endpoint (its discovery document
+                                  names it), e.g. https://example.okta.com/oauth2/v1/logout.
+                                  https, or http only to a loopback IP literal; no userinfo, no
+                                  fragment. Its own query parameters are kept.
+          --post-logout-redirect-uri U
+                                  Where the provider sends the browser back, sent exactly as
+                                  given; it must be registered at the provider. Checked as
+                                  'parse' checks a --redirect-uri.
+          --client-id ID          The client_id. Needed when no ID token hint is given: the
+                                  provider must know whose redirect URIs to check.
+          --id-token-hint-from-stdin
+                                  Read the id_token_hint (the ID token of the login, a compact
+                                  JWT, at most 4096 bytes) from the first line of stdin, within
+                                  30 seconds. Never taken from the command line, where other
+                                  users see it in the process list.
+          --logout-hint H         A hint about the user to log out (logout_hint).
+          --ui-locales L          Space-separated BCP 47 language tags (ui_locales).
+          --param NAME=VALUE      An extra parameter; repeat for more. It may not be one the
+                                  request sets itself (id_token_hint, logout_hint, client_id,
+                                  post_logout_redirect_uri, state, ui_locales, returnTo), one
+                                  the endpoint's query has, nor be given twice.
+          --style S               rp-initiated (default): OpenID Connect RP-Initiated Logout
+                                  1.0, with a state. auth0-return-to: Auth0's /v2/logout, which
+                                  takes client_id and returnTo and returns no state: the output
+                                  then has "state":null, and its callback is checked with
+                                  'parse --logout --no-state'.
+        \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
+          --allow-localhost       Accept http://localhost as a loopback redirect, and
+                                  https://localhost (RFC 8252 §8.3 advises against both).
+          -h, --help              Show this help.
 
-    OUTPUT:
-      {"url":…,"state":…}   The url carries the id_token_hint when one was read: treat it
-      as a secret. A bad setting prints
-      {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":N|null}.
+        OUTPUT:
+          {"url":…,"state":…}   The url carries the id_token_hint when one was read: treat it
+          as a secret. A bad setting prints
+          {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":N|null}.
 
-    EXIT CODES:
-      0 printed, 64 usage or invalid configuration, 75 no hint arrived on stdin in time.
+        EXIT CODES:
+          0 printed, 64 usage or invalid configuration, 75 no hint arrived on stdin in time.
 
-    EXAMPLE:
-      printf '%s\\n' "$id_token" | callback-router end-session-url \\
-          --endpoint https://example.okta.com/oauth2/v1/logout \\
-          --post-logout-redirect-uri com.example.app:/logout --id-token-hint-from-stdin
+        EXAMPLE:
+          printf '%s\\n' "$id_token" | callback-router end-session-url \\
+              --endpoint https://example.okta.com/oauth2/v1/logout \\
+              --post-logout-redirect-uri com.example.app:/logout --id-token-hint-from-stdin
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options: Set<String> = ["endpoint", "post-logout-redirect-uri", "client-id", "logout-hint", "ui-locales",
-                                    "param", "style", "policy"]
-        guard let args = readArguments(arguments, options: options, flags: ["id-token-hint-from-stdin", "allow-localhost"],
-                                       context: context, exit: &exit) else {
+        let options: Set<String> = [
+            "endpoint", "post-logout-redirect-uri", "client-id", "logout-hint", "ui-locales",
+            "param", "style", "policy",
+        ]
+        guard
+            let args = readArguments(
+                arguments, options: options, flags: ["id-token-hint-from-stdin", "allow-localhost"],
+                context: context, exit: &exit)
+        else {
             return exit
         }
         let endpoint: String, redirectURI: String, style: EndSessionRequest.Style, policy: RedirectURIPolicy
@@ -105,11 +110,15 @@ enum EndSessionURLCommand: Command {
         do {
             let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
             if !redirect.isReverseDNS {
-                context.printError("\(name): warning: the --post-logout-redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide")
+                context.printError(
+                    "\(name): warning: the --post-logout-redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
+                )
             }
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: "--post-logout-redirect-uri: " + error.detail,
-                                            offset: error.offset))
+            context.printJSON(
+                rejectionJSON(
+                    reason: error.reason, detail: "--post-logout-redirect-uri: " + error.detail,
+                    offset: error.offset))
             return ExitCode.usage
         }
 
@@ -123,9 +132,10 @@ enum EndSessionURLCommand: Command {
         let state = style == .rpInitiated ? AttemptSecrets.randomToken() : nil
         let request: EndSessionRequest
         do {
-            request = try EndSessionRequest(endpoint: endpoint, postLogoutRedirectURI: redirectURI, state: state,
-                                            idTokenHint: hint, clientID: clientID, logoutHint: logoutHint,
-                                            uiLocales: uiLocales, extraParameters: extra, style: style)
+            request = try EndSessionRequest(
+                endpoint: endpoint, postLogoutRedirectURI: redirectURI, state: state,
+                idTokenHint: hint, clientID: clientID, logoutHint: logoutHint,
+                uiLocales: uiLocales, extraParameters: extra, style: style)
         } catch {
             context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
             return ExitCode.usage

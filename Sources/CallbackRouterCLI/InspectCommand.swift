@@ -5,33 +5,33 @@ enum InspectCommand: Command {
     static let name = "inspect"
     static let summary = "Print the parsed components of a URL as JSON"
     static let help = """
-    OVERVIEW: Print the parsed components of a URL as one JSON object.
+        OVERVIEW: Print the parsed components of a URL as one JSON object.
 
-    USAGE: callback-router inspect [--max-length N] [--max-parameters N] [--max-value-length N] URL
+        USAGE: callback-router inspect [--max-length N] [--max-parameters N] [--max-value-length N] URL
 
-    ARGUMENTS:
-      URL                     The absolute URL, exactly as delivered (quote it in the shell).
+        ARGUMENTS:
+          URL                     The absolute URL, exactly as delivered (quote it in the shell).
 
-    OPTIONS:
-      --max-length N          Longest URL accepted, in bytes (default 16384).
-      --max-parameters N      Most parameters accepted (default 64).
-      --max-value-length N    Longest parameter name or value, in bytes (default 8192).
-      -h, --help              Show this help.
+        OPTIONS:
+          --max-length N          Longest URL accepted, in bytes (default 16384).
+          --max-parameters N      Most parameters accepted (default 64).
+          --max-value-length N    Longest parameter name or value, in bytes (default 8192).
+          -h, --help              Show this help.
 
-    OUTPUT:
-      {"scheme":…,"userinfo":…|null,"host":…|null,"port":N|null,"path":…,
-       "query":[[name,value],…]|null,"fragment":…|null}
-      scheme lowercased; host as written (lowercased when a registered name, IP literals
-      with their brackets); userinfo, path and fragment as written; query decoded pairs.
-      A refusal prints {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
+        OUTPUT:
+          {"scheme":…,"userinfo":…|null,"host":…|null,"port":N|null,"path":…,
+           "query":[[name,value],…]|null,"fragment":…|null}
+          scheme lowercased; host as written (lowercased when a registered name, IP literals
+          with their brackets); userinfo, path and fragment as written; query decoded pairs.
+          A refusal prints {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
 
-    EXIT CODES:
-      0 parsed, 64 usage, 65 rejected.
+        EXIT CODES:
+          0 parsed, 64 usage, 65 rejected.
 
-    EXAMPLE:
-      callback-router inspect 'com.example.app:/oauth2redirect?code=abc&state=xyz'
+        EXAMPLE:
+          callback-router inspect 'com.example.app:/oauth2redirect?code=abc&state=xyz'
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0

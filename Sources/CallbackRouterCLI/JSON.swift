@@ -88,7 +88,7 @@ public struct JSONValue: Sendable, Equatable {
             case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
             case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x00..<0x20, 0x7F:
+            case 0x00 ..< 0x20, 0x7F:
                 bytes += Array("\\u00".utf8)
                 bytes.append(hex[Int(byte >> 4)])
                 bytes.append(hex[Int(byte & 0x0F)])

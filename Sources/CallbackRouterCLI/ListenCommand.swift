@@ -11,53 +11,56 @@ enum ListenCommand: Command {
     static let name = "listen"
     static let summary = "Wait for one callback of a scheme and print it as parse does"
     static let help = """
-    OVERVIEW: Wait for one callback of a scheme and print it as parse does.
+        OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
-    USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
+        USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
 
-    OPTIONS:
-      --scheme S              The scheme registered with 'callback-router register'.
-      --state S               The state this login sent: only a callback with this state
-                              is routed here (and parse checks it).
-      --state-from-stdin      Read that state from the first line of stdin instead, so it
-                              never appears in the process list (/proc/PID/cmdline).
-      --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool).
-    \(OptionValues.dialect.helpEntry())
-      --redirect-uri U        A registered redirect URI (repeatable).
-    \(OptionValues.policy.helpEntry())
-      --allow-localhost       Accept localhost redirect URIs, as parse does.
-      --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
-    \(OptionValues.responseMode.helpEntry())
-      --max-length N, --max-parameters N, --max-value-length N
-                              Parsing limits, as for parse.
-      -h, --help              Show this help.
+        OPTIONS:
+          --scheme S              The scheme registered with 'callback-router register'.
+          --state S               The state this login sent: only a callback with this state
+                                  is routed here (and parse checks it).
+          --state-from-stdin      Read that state from the first line of stdin instead, so it
+                                  never appears in the process list (/proc/PID/cmdline).
+          --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool).
+        \(OptionValues.dialect.helpEntry())
+          --redirect-uri U        A registered redirect URI (repeatable).
+        \(OptionValues.policy.helpEntry())
+          --allow-localhost       Accept localhost redirect URIs, as parse does.
+          --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
+        \(OptionValues.responseMode.helpEntry())
+          --max-length N, --max-parameters N, --max-value-length N
+                                  Parsing limits, as for parse.
+          -h, --help              Show this help.
 
-    Takes a matching callback from the spool if one waits there (it is then deleted), else
-    waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
-    the same uid can use. Routing: a callback with a state reaches only the listener that
-    expects it; one without reaches the single listener of its scheme (two listeners: a
-    conflict, neither gets it). A listener without --state is a candidate for any callback
-    of its scheme that no listener expects by state.
+        Takes a matching callback from the spool if one waits there (it is then deleted), else
+        waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
+        the same uid can use. Routing: a callback with a state reaches only the listener that
+        expects it; one without reaches the single listener of its scheme (two listeners: a
+        conflict, neither gets it). A listener without --state is a candidate for any callback
+        of its scheme that no listener expects by state.
 
-    OUTPUT:
-      Exactly what 'callback-router parse' prints for the URL with the same options;
-      on a timeout or a conflict, {"outcome":"rejected","reason":"timeout"|"conflict",…}.
+        OUTPUT:
+          Exactly what 'callback-router parse' prints for the URL with the same options;
+          on a timeout or a conflict, {"outcome":"rejected","reason":"timeout"|"conflict",…}.
 
-    EXIT CODES:
-      As parse (0, 1, 64, 65); 69 listening impossible; 75 timed out or conflict;
-      77 permission (the runtime directory's mode or owner).
+        EXIT CODES:
+          As parse (0, 1, 64, 65); 69 listening impossible; 75 timed out or conflict;
+          77 permission (the runtime directory's mode or owner).
 
-    EXAMPLE:
-      url=$(callback-router authorize-url …); state=…
-      xdg-open "$url"; printf '%s\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
+        EXAMPLE:
+          url=$(callback-router authorize-url …); state=…
+          xdg-open "$url"; printf '%s\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         let options = Set(ListenValidation.parseOptions + ["scheme", "timeout"])
-        guard let args = readArguments(arguments, options: options, flags: Set(ListenValidation.parseFlags + ["state-from-stdin"]),
-                                       context: context, exit: &exit) else {
+        guard
+            let args = readArguments(
+                arguments, options: options, flags: Set(ListenValidation.parseFlags + ["state-from-stdin"]),
+                context: context, exit: &exit)
+        else {
             return exit
         }
         let scheme: CallbackScheme
@@ -106,12 +109,16 @@ enum ListenCommand: Command {
                 case .received(let url):
                     received = url
                 case .conflict:
-                    context.printJSON(rejectionJSON(reason: .conflict,
-                        detail: "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
-                        offset: nil))
+                    context.printJSON(
+                        rejectionJSON(
+                            reason: .conflict,
+                            detail:
+                                "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
+                            offset: nil))
                     return ExitCode.tryAgain
                 case .timedOut:
-                    context.printJSON(rejectionJSON(reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
+                    context.printJSON(
+                        rejectionJSON(reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
                     return ExitCode.tryAgain
                 }
             }

@@ -15,56 +15,56 @@ enum LoginCommand: Command {
     static let name = "login"
     static let summary = "Run a whole login: build the request, open the browser, wait, print the outcome"
     static let help = """
-    OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
-    the terminal and print what the token request needs.
+        OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
+        the terminal and print what the token request needs.
 
-    USAGE: callback-router login --endpoint URL --client-id ID [--scope S | --no-scope]
-                                 [--param NAME=VALUE]... [--no-browser] [--timeout SECONDS]
-                                 [loopback options | --scheme S [--redirect-uri U]]
+        USAGE: callback-router login --endpoint URL --client-id ID [--scope S | --no-scope]
+                                     [--param NAME=VALUE]... [--no-browser] [--timeout SECONDS]
+                                     [loopback options | --scheme S [--redirect-uri U]]
 
-    OUTPUT (one JSON object on stdout):
-      The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
-      of this login) and "redirect_uri" (the one sent): everything the token request needs.
-      Progress goes to stderr and never shows the state, the code or the verifier.
+        OUTPUT (one JSON object on stdout):
+          The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
+          of this login) and "redirect_uri" (the one sent): everything the token request needs.
+          Progress goes to stderr and never shows the state, the code or the verifier.
 
-    OPTIONS:
-      --endpoint URL          The authorization endpoint (https).
-      --client-id ID          The client id.
-      --scope S               Space-separated scopes (default: openid); --no-scope sends none.
-      --param NAME=VALUE      An extra authorization parameter (repeatable), as authorize-url.
-      --no-browser            Do not start a browser: print on stderr the URL to open.
-      --timeout SECONDS       How long to wait for the callback (default 300).
-    \(OptionValues.dialect.helpEntry(then: "As for parse (default auto)."))
-      --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
-      --max-length N, --max-parameters N, --max-value-length N
-                              Parsing limits, as for parse.
+        OPTIONS:
+          --endpoint URL          The authorization endpoint (https).
+          --client-id ID          The client id.
+          --scope S               Space-separated scopes (default: openid); --no-scope sends none.
+          --param NAME=VALUE      An extra authorization parameter (repeatable), as authorize-url.
+          --no-browser            Do not start a browser: print on stderr the URL to open.
+          --timeout SECONDS       How long to wait for the callback (default 300).
+        \(OptionValues.dialect.helpEntry(then: "As for parse (default auto)."))
+          --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
+          --max-length N, --max-parameters N, --max-value-length N
+                                  Parsing limits, as for parse.
 
-    LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
-      --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
-      --success-url U  --failure-url U  --accept-paste
-                              As for 'loopback'. form_post also asks the provider for it
-                              (response_mode=form_post).
+        LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
+          --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
+          --success-url U  --failure-url U  --accept-paste
+                                  As for 'loopback'. form_post also asks the provider for it
+                                  (response_mode=form_post).
 
-    SCHEME OPTIONS (a scheme registered with 'callback-router register'):
-      --scheme S              Receive the callback through the desktop's x-scheme-handler.
-      --redirect-uri U        The redirect URI to send (default S:/callback); its scheme must be S.
+        SCHEME OPTIONS (a scheme registered with 'callback-router register'):
+          --scheme S              Receive the callback through the desktop's x-scheme-handler.
+          --redirect-uri U        The redirect URI to send (default S:/callback); its scheme must be S.
 
-    BROWSER:
-      $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
-      loopback receiver the browser is given the short start URL http://127.0.0.1:PORT/,
-      which redirects to the authorization URL: the state never appears in a command line.
-      Under SSH (SSH_CONNECTION set) stderr names the ssh -L command that forwards the port.
+        BROWSER:
+          $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
+          loopback receiver the browser is given the short start URL http://127.0.0.1:PORT/,
+          which redirects to the authorization URL: the state never appears in a command line.
+          Under SSH (SSH_CONNECTION set) stderr names the ssh -L command that forwards the port.
 
-    EXIT CODES:
-      As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
-      69 nothing to listen on; 75 timed out (or the port is taken); 77 permission.
+        EXIT CODES:
+          As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
+          69 nothing to listen on; 75 timed out (or the port is taken); 77 permission.
 
-    EXAMPLE:
-      callback-router login --endpoint https://example.auth0.com/authorize \\
-          --client-id abc123 --scope 'openid profile' > login.json
-      jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
+        EXAMPLE:
+          callback-router login --endpoint https://example.auth0.com/authorize \\
+              --client-id abc123 --scope 'openid profile' > login.json
+          jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
 
-    """
+        """
 
     static let options: Set<String> = Set([
         "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
@@ -116,7 +116,9 @@ enum LoginCommand: Command {
                 for option in ["port", "path", "response-mode", "success-url", "failure-url", "host"] where try args.single(option) != nil {
                     throw Arguments.UsageError(description: "--\(option) is a loopback option: it cannot be used with --scheme")
                 }
-                if args.has("ipv6") { throw Arguments.UsageError(description: "--ipv6 is a loopback option: it cannot be used with --scheme") }
+                if args.has("ipv6") {
+                    throw Arguments.UsageError(description: "--ipv6 is a loopback option: it cannot be used with --scheme")
+                }
             } else if try args.single("redirect-uri") != nil {
                 throw Arguments.UsageError(description: "--redirect-uri goes with --scheme; the loopback receiver makes its own")
             }
@@ -130,8 +132,9 @@ enum LoginCommand: Command {
         expectations.state = secrets.state
 
         if let scheme {
-            return runScheme(scheme, args: args, endpoint: endpoint, clientID: clientID, scope: scope, extra: extra,
-                             secrets: secrets, expectations: expectations, timeoutText: timeoutText, context: context)
+            return runScheme(
+                scheme, args: args, endpoint: endpoint, clientID: clientID, scope: scope, extra: extra,
+                secrets: secrets, expectations: expectations, timeoutText: timeoutText, context: context)
         }
 
         let receiver: LoopbackReceiver
@@ -148,8 +151,9 @@ enum LoginCommand: Command {
         }
         let request: AuthorizationRequest
         do {
-            request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: receiver.redirectURI,
-                                               scope: scope, secrets: secrets, extraParameters: extra)
+            request = try AuthorizationRequest(
+                endpoint: endpoint, clientID: clientID, redirectURI: receiver.redirectURI,
+                scope: scope, secrets: secrets, extraParameters: extra)
             try receiver.setAuthorizationURL(request.url)
         } catch {
             context.printJSON(ParseCommand.rejectionJSON(error))
@@ -171,7 +175,9 @@ enum LoginCommand: Command {
             context.printJSON(ParseCommand.rejectionJSON(error))
             return ExitCode.usage
         }
-        let extras: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI))]
+        let extras: [(String, JSONValue)] = [
+            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
+        ]
         switch result {
         case .callback(.success(let outcome)):
             context.printJSON(ParseCommand.outcomeJSON(outcome).appending(extras))
@@ -180,8 +186,11 @@ enum LoginCommand: Command {
             context.printJSON(ParseCommand.rejectionJSON(error).appending(extras))
             return ParseCommand.exitCode(for: error)
         case .timedOut:
-            context.printJSON(rejectionJSON(reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
-                                            offset: nil).appending(extras))
+            context.printJSON(
+                rejectionJSON(
+                    reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
+                    offset: nil
+                ).appending(extras))
             return ExitCode.tryAgain
         case .stopped:
             context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
@@ -190,9 +199,11 @@ enum LoginCommand: Command {
     }
 
     /// `--scheme S`: the callback comes through the desktop's x-scheme-handler (`open`).
-    private static func runScheme(_ schemeText: String, args: Arguments, endpoint: String, clientID: String, scope: String?,
-                                  extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
-                                  timeoutText: String, context: CommandContext) -> Int32 {
+    private static func runScheme(
+        _ schemeText: String, args: Arguments, endpoint: String, clientID: String, scope: String?,
+        extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
+        timeoutText: String, context: CommandContext
+    ) -> Int32 {
         let scheme: CallbackScheme
         do { scheme = try CallbackScheme(validating: schemeText) } catch {
             return usageError("--scheme: \(error.detail)", context: context)
@@ -205,11 +216,14 @@ enum LoginCommand: Command {
             guard redirect.url.scheme == scheme.name else {
                 return usageError("--redirect-uri must use the scheme '\(scheme.name)'", context: context)
             }
-            validator = try CallbackValidator(redirectURIs: [redirect], policy: .native, dialect: expectations.dialect,
-                                              expecting: CallbackExpectations(state: secrets.state, issuer: expectations.issuer,
-                                                                              requireIssuer: expectations.requireIssuer))
-            request = try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
-                                               secrets: secrets, extraParameters: extra)
+            validator = try CallbackValidator(
+                redirectURIs: [redirect], policy: .native, dialect: expectations.dialect,
+                expecting: CallbackExpectations(
+                    state: secrets.state, issuer: expectations.issuer,
+                    requireIssuer: expectations.requireIssuer))
+            request = try AuthorizationRequest(
+                endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
+                secrets: secrets, extraParameters: extra)
         } catch {
             context.printJSON(ParseCommand.rejectionJSON(error))
             return ExitCode.usage
@@ -222,7 +236,8 @@ enum LoginCommand: Command {
             defer { listener.stop() }
             // A custom scheme has no start URL: the browser gets the authorization URL itself.
             openBrowser(request.url, noBrowser: args.has("no-browser"), showURL: false, context: context)
-            context.printError("\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
+            context.printError(
+                "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {
@@ -230,10 +245,17 @@ enum LoginCommand: Command {
                 switch try listener.wait(until: .after(milliseconds: milliseconds)) {
                 case .received(let url): received = url
                 case .conflict:
-                    context.printJSON(rejectionJSON(reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it", offset: nil).appending(extras))
+                    context.printJSON(
+                        rejectionJSON(
+                            reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
+                            offset: nil
+                        ).appending(extras))
                     return ExitCode.tryAgain
                 case .timedOut:
-                    context.printJSON(rejectionJSON(reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil).appending(extras))
+                    context.printJSON(
+                        rejectionJSON(
+                            reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil
+                        ).appending(extras))
                     return ExitCode.tryAgain
                 }
             }
@@ -268,7 +290,9 @@ enum LoginCommand: Command {
         if showURL {
             context.printError("\(name): open this URL in a browser on this machine: \(url)")
         } else {
-            context.printError("\(name): no browser was started; open the authorization URL from 'callback-router authorize-url' instead, or drop --no-browser")
+            context.printError(
+                "\(name): no browser was started; open the authorization URL from 'callback-router authorize-url' instead, or drop --no-browser"
+            )
         }
     }
 
@@ -295,8 +319,8 @@ enum LoginCommand: Command {
         let argv = ([path] + arguments).map { strdup($0) }
         let envp = environment.map { strdup($0.key + "=" + $0.value) }
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in

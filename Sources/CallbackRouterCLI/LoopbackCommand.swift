@@ -16,94 +16,96 @@ enum LoopbackCommand: Command {
     static let name = "loopback"
     static let summary = "Receive one callback on 127.0.0.1 (RFC 8252 §7.3)"
     static let help = """
-    OVERVIEW: Receive one OAuth callback on a loopback address (RFC 8252 §7.3) and print it
-    as parse does.
+        OVERVIEW: Receive one OAuth callback on a loopback address (RFC 8252 §7.3) and print it
+        as parse does.
 
-    USAGE: callback-router loopback (--state S | --state-from-stdin | --no-state) [options]
+        USAGE: callback-router loopback (--state S | --state-from-stdin | --no-state) [options]
 
-    OUTPUT (two lines on stdout):
-      line 1, as soon as the port is bound:   {"redirect_uri":"http://127.0.0.1:PORT/callback"}
-      last line, when the wait ends:          the outcome JSON, exactly as 'parse' prints it
-      Read line 1, put the redirect URI in the authorization request, open the browser,
-      then read the last line. Progress and refused requests are reported on stderr.
+        OUTPUT (two lines on stdout):
+          line 1, as soon as the port is bound:   {"redirect_uri":"http://127.0.0.1:PORT/callback"}
+          last line, when the wait ends:          the outcome JSON, exactly as 'parse' prints it
+          Read line 1, put the redirect URI in the authorization request, open the browser,
+          then read the last line. Progress and refused requests are reported on stderr.
 
-    OPTIONS:
-      --state S               The state sent in the authorization request. Only a callback
-                              carrying exactly this state ends the wait.
-      --state-from-stdin      Read the state from the first line of stdin, after line 1 is
-                              printed: keeps it off the command line (other local users
-                              can read that in /proc) and lets a script get it from
-                              authorize-url, which needs the redirect URI first.
-      --no-state              Expect no state (dialects without one). Then any valid
-                              callback ends the wait: any local process or web page can
-                              end it. One of --state, --state-from-stdin and --no-state
-                              is required.
-      --port N[,N…]           Port to bind (default 0: one the system picks); a list binds
-                              the first free one (providers that register fixed ports).
-      --path P                Callback path, starting with '/' (default /callback).
-      --ipv6                  Bind [::1] instead of 127.0.0.1.
-      --host H                127.0.0.1 (default), ::1 (as --ipv6), or localhost: bind both
-                              127.0.0.1 and ::1 on one port, answer only Host: localhost:PORT,
-                              and name localhost in the redirect URI (providers that
-                              register only that name).
-      --timeout SECONDS       How long to wait (default 300; fractions allowed).
-      --response-mode M       query (default: a GET with the parameters in the query) or
-                              form_post (OIDC Form Post: a POST with an
-                              application/x-www-form-urlencoded body, at most 16 KiB, read by
-                              the same parser and limits; a GET then never ends the wait).
-                              Ask for it with 'authorize-url --response-mode form_post'.
-      --accept-paste          Also accept the callback URL pasted on stdin (a terminal), one
-                              per line: for remote and SSH sessions where the browser cannot
-                              reach the port. Validated exactly as over HTTP; the first valid
-                              callback, pasted or requested, wins, exactly once. Excludes
-                              --state-from-stdin.
-      --success-url U         After an accepted callback, redirect the browser to U (303)
-                              instead of the built-in page; http or https.
-      --failure-url U         After a provider error or a refused callback of this login,
-                              redirect the browser to U (303).
-      --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
-                              once bound.
-    \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
-      --issuer I              The expected 'iss' (RFC 9207), checked when present.
-      --require-issuer        Refuse a callback without 'iss'.
-      --max-length N, --max-parameters N, --max-value-length N
-                              Parsing limits, as for parse.
-      -h, --help              Show this help.
+        OPTIONS:
+          --state S               The state sent in the authorization request. Only a callback
+                                  carrying exactly this state ends the wait.
+          --state-from-stdin      Read the state from the first line of stdin, after line 1 is
+                                  printed: keeps it off the command line (other local users
+                                  can read that in /proc) and lets a script get it from
+                                  authorize-url, which needs the redirect URI first.
+          --no-state              Expect no state (dialects without one). Then any valid
+                                  callback ends the wait: any local process or web page can
+                                  end it. One of --state, --state-from-stdin and --no-state
+                                  is required.
+          --port N[,N…]           Port to bind (default 0: one the system picks); a list binds
+                                  the first free one (providers that register fixed ports).
+          --path P                Callback path, starting with '/' (default /callback).
+          --ipv6                  Bind [::1] instead of 127.0.0.1.
+          --host H                127.0.0.1 (default), ::1 (as --ipv6), or localhost: bind both
+                                  127.0.0.1 and ::1 on one port, answer only Host: localhost:PORT,
+                                  and name localhost in the redirect URI (providers that
+                                  register only that name).
+          --timeout SECONDS       How long to wait (default 300; fractions allowed).
+          --response-mode M       query (default: a GET with the parameters in the query) or
+                                  form_post (OIDC Form Post: a POST with an
+                                  application/x-www-form-urlencoded body, at most 16 KiB, read by
+                                  the same parser and limits; a GET then never ends the wait).
+                                  Ask for it with 'authorize-url --response-mode form_post'.
+          --accept-paste          Also accept the callback URL pasted on stdin (a terminal), one
+                                  per line: for remote and SSH sessions where the browser cannot
+                                  reach the port. Validated exactly as over HTTP; the first valid
+                                  callback, pasted or requested, wins, exactly once. Excludes
+                                  --state-from-stdin.
+          --success-url U         After an accepted callback, redirect the browser to U (303)
+                                  instead of the built-in page; http or https.
+          --failure-url U         After a provider error or a refused callback of this login,
+                                  redirect the browser to U (303).
+          --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
+                                  once bound.
+        \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
+          --issuer I              The expected 'iss' (RFC 9207), checked when present.
+          --require-issuer        Refuse a callback without 'iss'.
+          --max-length N, --max-parameters N, --max-value-length N
+                                  Parsing limits, as for parse.
+          -h, --help              Show this help.
 
-    BEHAVIOUR:
-      Binds only the loopback literal, never a wildcard address. Answers one page per
-      request and closes the connection. Only a GET to the path ends the wait, and only
-      when it carries the expected state: then the outcome (success, provider error, or
-      a refusal such as issuer_mismatch) is printed and the command exits. Any other
-      request is answered and ignored: wrong or missing state (400), other paths (404),
-      HEAD and OPTIONS (never consume the login), other methods (405), a Host header
-      other than the redirect URI's IP literal and port, 'localhost' included (403:
-      DNS rebinding), a cross-site subresource request (Sec-Fetch-Mode other than
-      navigate: 403), oversized (414/431) or malformed (400) requests. Requests are
-      served concurrently, each within 10 seconds and 16 KiB. Pages carry no script,
-      never show the state or the code, and are sent with Cache-Control: no-store and
-      Referrer-Policy: no-referrer. See docs/loopback.md.
+        BEHAVIOUR:
+          Binds only the loopback literal, never a wildcard address. Answers one page per
+          request and closes the connection. Only a GET to the path ends the wait, and only
+          when it carries the expected state: then the outcome (success, provider error, or
+          a refusal such as issuer_mismatch) is printed and the command exits. Any other
+          request is answered and ignored: wrong or missing state (400), other paths (404),
+          HEAD and OPTIONS (never consume the login), other methods (405), a Host header
+          other than the redirect URI's IP literal and port, 'localhost' included (403:
+          DNS rebinding), a cross-site subresource request (Sec-Fetch-Mode other than
+          navigate: 403), oversized (414/431) or malformed (400) requests. Requests are
+          served concurrently, each within 10 seconds and 16 KiB. Pages carry no script,
+          never show the state or the code, and are sent with Cache-Control: no-store and
+          Referrer-Policy: no-referrer. See docs/loopback.md.
 
-    EXIT CODES:
-      0 success outcome; 1 the provider reported an error (with the right state);
-      64 usage; 65 a callback with the right state was refused; 69 the address cannot be
-      bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges.
+        EXIT CODES:
+          0 success outcome; 1 the provider reported an error (with the right state);
+          64 usage; 65 a callback with the right state was refused; 69 the address cannot be
+          bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges.
 
-    EXAMPLE (bash; jq for brevity):
-      coproc LB { callback-router loopback --state-from-stdin; }
-      exec {from_lb}<&"${LB[0]}" {to_lb}>&"${LB[1]}"   # bash drops LB when it exits
-      read -r first <&"$from_lb"      # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
-      uri=$(jq -r .redirect_uri <<<"$first")
-      req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
-            --client-id abc123 --redirect-uri "$uri")
-      jq -r .state <<<"$req" >&"$to_lb"                # the expected state, on stdin
-      xdg-open "$(jq -r .url <<<"$req")"
-      read -r outcome <&"$from_lb"    # the outcome, as parse prints it
+        EXAMPLE (bash; jq for brevity):
+          coproc LB { callback-router loopback --state-from-stdin; }
+          exec {from_lb}<&"${LB[0]}" {to_lb}>&"${LB[1]}"   # bash drops LB when it exits
+          read -r first <&"$from_lb"      # {"redirect_uri":"http://127.0.0.1:PORT/callback"}
+          uri=$(jq -r .redirect_uri <<<"$first")
+          req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
+                --client-id abc123 --redirect-uri "$uri")
+          jq -r .state <<<"$req" >&"$to_lb"                # the expected state, on stdin
+          xdg-open "$(jq -r .url <<<"$req")"
+          read -r outcome <&"$from_lb"    # the outcome, as parse prints it
 
-    """
+        """
 
-    static let options = Set(["state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
-                              "success-url", "failure-url", "response-mode", "host"]).union(limitOptions)
+    static let options = Set([
+        "state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
+        "success-url", "failure-url", "response-mode", "host",
+    ]).union(limitOptions)
     static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
@@ -160,7 +162,8 @@ enum LoopbackCommand: Command {
             case .success(let state):
                 expectations.state = state
             case .failure(.timedOut):
-                context.printJSON(rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
+                context.printJSON(
+                    rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
                 return ExitCode.tryAgain
             case .failure(let problem):
                 context.printJSON(rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
@@ -185,9 +188,11 @@ enum LoopbackCommand: Command {
             return ParseCommand.exitCode(for: error)
         case .timedOut(let ignored):
             let extra = ignored == 0 ? "" : " (\(ignored) request\(ignored == 1 ? "" : "s") to the callback path ignored)"
-            context.printJSON(rejectionJSON(reason: .timeout,
-                                            detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
-                                            offset: nil))
+            context.printJSON(
+                rejectionJSON(
+                    reason: .timeout,
+                    detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
+                    offset: nil))
             return ExitCode.tryAgain
         case .stopped:
             context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil))
@@ -219,8 +224,10 @@ enum LoopbackCommand: Command {
         case "form_post": configuration.responseMode = .formPost
         default: throw Arguments.UsageError(description: "--response-mode takes query or form_post")
         }
-        for (option, keyPath) in [("success-url", \LoopbackReceiver.Configuration.successURL),
-                                  ("failure-url", \LoopbackReceiver.Configuration.failureURL)] {
+        for (option, keyPath) in [
+            ("success-url", \LoopbackReceiver.Configuration.successURL),
+            ("failure-url", \LoopbackReceiver.Configuration.failureURL),
+        ] {
             guard let url = try args.single(option) else { continue }
             guard isRedirectTarget(url) else {
                 throw Arguments.UsageError(description: "--\(option) must be an absolute http or https URL")
@@ -229,7 +236,9 @@ enum LoopbackCommand: Command {
         }
         if let path = try args.single("path") {
             guard isValidPath(path) else {
-                throw Arguments.UsageError(description: "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
+                throw Arguments.UsageError(
+                    description:
+                        "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
             }
             configuration.path = path
         }
@@ -252,7 +261,10 @@ enum LoopbackCommand: Command {
         let choices = (state == nil ? 0 : 1) + (args.has("no-state") ? 1 : 0) + (args.has("state-from-stdin") ? 1 : 0)
         switch (state, choices) {
         case (_, 0):
-            throw Arguments.UsageError(description: "give --state S or --state-from-stdin (the state of the authorization request), or --no-state for a dialect without state")
+            throw Arguments.UsageError(
+                description:
+                    "give --state S or --state-from-stdin (the state of the authorization request), or --no-state for a dialect without state"
+            )
         case (_, 2...):
             throw Arguments.UsageError(description: "--state, --state-from-stdin and --no-state exclude each other")
         case (.some(let value), _) where !isPlausibleState(value):
@@ -333,8 +345,9 @@ enum LoopbackCommand: Command {
     /// An absolute http/https URL without spaces or controls (it goes into `Location`).
     static func isRedirectTarget(_ url: String) -> Bool {
         guard url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-              let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
-              parsed.host?.text.isEmpty == false else { return false }
+            let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
+            parsed.host?.text.isEmpty == false
+        else { return false }
         return true
     }
 
@@ -346,7 +359,8 @@ enum LoopbackCommand: Command {
         let parts = connection.split(separator: " ")
         let server = parts.count == 4 ? String(parts[2]) : "THIS-HOST"
         let sshPort = parts.count == 4 && parts[3] != "22" ? " -p \(parts[3])" : ""
-        return "this is an SSH session: the browser must reach port \(port) here. On the machine with the browser, run: ssh -N -L \(port):127.0.0.1:\(port)\(sshPort) \(server)"
+        return
+            "this is an SSH session: the browser must reach port \(port) here. On the machine with the browser, run: ssh -N -L \(port):127.0.0.1:\(port)\(sshPort) \(server)"
     }
 
     /// Milliseconds from now to `instant`, rounded up, for `poll`.

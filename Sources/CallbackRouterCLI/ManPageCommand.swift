@@ -10,29 +10,29 @@ enum ManPageCommand: Command {
     static let name = "manpage"
     static let summary = "Print the man page of the tool or of a command, made from its --help"
     static let help = """
-    OVERVIEW: Print a man page (roff) of callback-router or of one of its commands,
-    rendered from the same text as its --help, so the two never disagree.
+        OVERVIEW: Print a man page (roff) of callback-router or of one of its commands,
+        rendered from the same text as its --help, so the two never disagree.
 
-    USAGE: callback-router manpage [--directory DIR] [COMMAND]
+        USAGE: callback-router manpage [--directory DIR] [COMMAND]
 
-    ARGUMENTS:
-      COMMAND                 The command whose page to print: callback-router-COMMAND(1).
-                              None: the page of the tool itself, callback-router(1).
+        ARGUMENTS:
+          COMMAND                 The command whose page to print: callback-router-COMMAND(1).
+                                  None: the page of the tool itself, callback-router(1).
 
-    OPTIONS:
-      --directory DIR         Write every page instead (callback-router.1 and one
-                              callback-router-COMMAND.1 per command) into DIR, which must
-                              exist; prints {"written":[file names]}.
-      -h, --help              Show this help.
+        OPTIONS:
+          --directory DIR         Write every page instead (callback-router.1 and one
+                                  callback-router-COMMAND.1 per command) into DIR, which must
+                                  exist; prints {"written":[file names]}.
+          -h, --help              Show this help.
 
-    EXIT CODES:
-      0 printed or written, 64 usage (an unknown command), 77 a page could not be written
-      (as for register).
+        EXIT CODES:
+          0 printed or written, 64 usage (an unknown command), 77 a page could not be written
+          (as for register).
 
-    EXAMPLE:
-      callback-router manpage parse | man -l -
+        EXAMPLE:
+          callback-router manpage parse | man -l -
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0

@@ -11,40 +11,40 @@ enum OpenCommand: Command {
     static let name = "open"
     static let summary = "Hand a callback URL to the process waiting for it (run by xdg-open)"
     static let help = """
-    OVERVIEW: Hand a callback URL to the process waiting for it (run by xdg-open).
+        OVERVIEW: Hand a callback URL to the process waiting for it (run by xdg-open).
 
-    USAGE: callback-router open [--no-spool] [--spool-ttl SECONDS] URL
+        USAGE: callback-router open [--no-spool] [--spool-ttl SECONDS] URL
 
-    ARGUMENTS:
-      URL                  The callback URL, exactly as the browser passed it.
+        ARGUMENTS:
+          URL                  The callback URL, exactly as the browser passed it.
 
-    OPTIONS:
-      --no-spool           When nobody listens, fail with 69 instead of spooling.
-      --spool-ttl SECONDS  How long a spooled callback waits for a listener
-                           (default 600, at most 86400).
-      -h, --help           Show this help.
+        OPTIONS:
+          --no-spool           When nobody listens, fail with 69 instead of spooling.
+          --spool-ttl SECONDS  How long a spooled callback waits for a listener
+                               (default 600, at most 86400).
+          -h, --help           Show this help.
 
-    The URL is checked (syntax, a callback scheme, at most one 'state') and handed over a
-    Unix socket in $XDG_RUNTIME_DIR/callback-router (0700; without XDG_RUNTIME_DIR,
-    /tmp/callback-router-UID, 0700) to a 'callback-router listen' of the same user:
-      - a URL with a state goes to the listener that expects that state;
-      - without one, to the single listener of its scheme; two or more: conflict, none gets it;
-      - nobody listening: it is spooled (0600) and the next matching listen takes it once.
-    Only sockets and listeners of the same uid are used (SO_PEERCRED). The URL is never
-    written to stderr.
+        The URL is checked (syntax, a callback scheme, at most one 'state') and handed over a
+        Unix socket in $XDG_RUNTIME_DIR/callback-router (0700; without XDG_RUNTIME_DIR,
+        /tmp/callback-router-UID, 0700) to a 'callback-router listen' of the same user:
+          - a URL with a state goes to the listener that expects that state;
+          - without one, to the single listener of its scheme; two or more: conflict, none gets it;
+          - nobody listening: it is spooled (0600) and the next matching listen takes it once.
+        Only sockets and listeners of the same uid are used (SO_PEERCRED). The URL is never
+        written to stderr.
 
-    OUTPUT:
-      {"outcome":"delivered"}, {"outcome":"spooled","expires_in":SECONDS}, or
-      {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
+        OUTPUT:
+          {"outcome":"delivered"}, {"outcome":"spooled","expires_in":SECONDS}, or
+          {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
 
-    EXIT CODES:
-      0 delivered or spooled, 64 usage, 65 rejected URL, 69 nobody listening (--no-spool),
-      75 conflict or a listener did not answer (try again), 77 permission (modes, owners, peers).
+        EXIT CODES:
+          0 delivered or spooled, 64 usage, 65 rejected URL, 69 nobody listening (--no-spool),
+          75 conflict or a listener did not answer (try again), 77 permission (modes, owners, peers).
 
-    EXAMPLE:
-      callback-router open 'myapp://callback?code=abc&state=xyz'
+        EXAMPLE:
+          callback-router open 'myapp://callback?code=abc&state=xyz'
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -81,17 +81,21 @@ enum OpenCommand: Command {
                 context.printJSON(.object([("outcome", .string("spooled")), ("expires_in", .int(ttl))]))
                 return ExitCode.success
             case .conflict:
-                return reject(.conflict, "two or more listeners of '\(route.scheme)' could take this callback; it was delivered to none",
-                              offset: nil, exit: ExitCode.tryAgain, context: context)
+                return reject(
+                    .conflict, "two or more listeners of '\(route.scheme)' could take this callback; it was delivered to none",
+                    offset: nil, exit: ExitCode.tryAgain, context: context)
             case .busy:
-                return reject(.timeout, "a listener of '\(route.scheme)' did not answer in time; nothing was delivered",
-                              offset: nil, exit: ExitCode.tryAgain, context: context)
+                return reject(
+                    .timeout, "a listener of '\(route.scheme)' did not answer in time; nothing was delivered",
+                    offset: nil, exit: ExitCode.tryAgain, context: context)
             case .unconfirmed:
-                return reject(.timeout, "the listener did not confirm the delivery; it is not retried",
-                              offset: nil, exit: ExitCode.tryAgain, context: context)
+                return reject(
+                    .timeout, "the listener did not confirm the delivery; it is not retried",
+                    offset: nil, exit: ExitCode.tryAgain, context: context)
             case .nobody:
-                return reject(.noRoute, "nobody listens for this callback of '\(route.scheme)' and spooling is off",
-                              offset: nil, exit: ExitCode.unavailable, context: context)
+                return reject(
+                    .noRoute, "nobody listens for this callback of '\(route.scheme)' and spooling is off",
+                    offset: nil, exit: ExitCode.unavailable, context: context)
             }
         } catch {
             context.printError("\(name): \(error.message)")

@@ -87,8 +87,9 @@ enum OptionValues {
     static let policy = OptionChoices<RedirectURIPolicy>(
         option: "policy", placeholder: "P",
         choices: [
-            .init(name: "native", value: .native,
-                  note: "RFC 8252 private-use scheme, http://127.0.0.1 or http://[::1] any port, claimed https on a domain"),
+            .init(
+                name: "native", value: .native,
+                note: "RFC 8252 private-use scheme, http://127.0.0.1 or http://[::1] any port, claimed https on a domain"),
             .init(name: "custom-scheme-only", value: .customSchemeOnly, note: "http and https refused"),
         ],
         defaultName: "native")
@@ -113,8 +114,9 @@ enum OptionValues {
         var chosen: [ProviderProfile] = []
         for name in args.all(profile.option) {
             guard let value = profile.value(named: name) else {
-                throw Arguments.UsageError(description: "--profile takes one of " + profile.names.joined(separator: ", ")
-                                           + " (see docs/providers.md)")
+                throw Arguments.UsageError(
+                    description: "--profile takes one of " + profile.names.joined(separator: ", ")
+                        + " (see docs/providers.md)")
             }
             if !chosen.contains(value) { chosen.append(value) }
         }
@@ -123,9 +125,11 @@ enum OptionValues {
 
     /// `--profile`'s `--help` entry: repeatable, no default.
     static var profileHelpEntry: String {
-        HelpLayout.entry("--profile NAME", "A provider profile the callback's route opts into, one of "
-                         + profile.names.joined(separator: ", ")
-                         + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).")
+        HelpLayout.entry(
+            "--profile NAME",
+            "A provider profile the callback's route opts into, one of "
+                + profile.names.joined(separator: ", ")
+                + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).")
     }
 
     /// Every such option's accepted names, by option name (for completions and docs).

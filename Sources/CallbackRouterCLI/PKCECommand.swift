@@ -6,45 +6,48 @@ enum PKCECommand: Command {
     static let name = "pkce"
     static let summary = "Print a PKCE code verifier and its S256 challenge"
     static let help = """
-    OVERVIEW: Print a PKCE code verifier and its S256 code challenge (RFC 7636).
+        OVERVIEW: Print a PKCE code verifier and its S256 code challenge (RFC 7636).
 
-    USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]
+        USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]
 
-    OPTIONS:
-      --verifier V            Compute the challenge of this verifier instead of a fresh
-                              one. It must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~
-                              (RFC 7636 §4.1). Command-line arguments are visible to other
-                              local users (ps, /proc): use this for test vectors, not for a
-                              verifier that will be redeemed.
-      --verifier-from-stdin   Read that verifier from the first line of stdin instead (a
-                              trailing CR is dropped; 30 seconds at most), so it never
-                              shows in the process list.
-      -h, --help              Show this help.
+        OPTIONS:
+          --verifier V            Compute the challenge of this verifier instead of a fresh
+                                  one. It must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~
+                                  (RFC 7636 §4.1). Command-line arguments are visible to other
+                                  local users (ps, /proc): use this for test vectors, not for a
+                                  verifier that will be redeemed.
+          --verifier-from-stdin   Read that verifier from the first line of stdin instead (a
+                                  trailing CR is dropped; 30 seconds at most), so it never
+                                  shows in the process list.
+          -h, --help              Show this help.
 
-    A fresh verifier is 32 bytes from the system CSPRNG (getrandom), base64url-encoded
-    without padding: 43 characters, 256 bits. The challenge is
-    BASE64URL(SHA-256(ASCII(verifier))), method S256 ("plain" is never offered).
+        A fresh verifier is 32 bytes from the system CSPRNG (getrandom), base64url-encoded
+        without padding: 43 characters, 256 bits. The challenge is
+        BASE64URL(SHA-256(ASCII(verifier))), method S256 ("plain" is never offered).
 
-    OUTPUT:
-      {"code_verifier":…,"code_challenge":…,"code_challenge_method":"S256"}
-      A verifier that breaks the rules prints
-      {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":null}
-      (the detail gives its length, never the verifier).
+        OUTPUT:
+          {"code_verifier":…,"code_challenge":…,"code_challenge_method":"S256"}
+          A verifier that breaks the rules prints
+          {"outcome":"rejected","reason":"invalid_configuration","detail":…,"offset":null}
+          (the detail gives its length, never the verifier).
 
-    EXIT CODES:
-      0 printed, 64 usage or invalid verifier, 75 no line on stdin within 30 seconds.
+        EXIT CODES:
+          0 printed, 64 usage or invalid verifier, 75 no line on stdin within 30 seconds.
 
-    EXAMPLES:
-      callback-router pkce --verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk
-      {"code_verifier":"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk","code_challenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","code_challenge_method":"S256"}
-      printf '%s\n' "$verifier" | callback-router pkce --verifier-from-stdin
+        EXAMPLES:
+          callback-router pkce --verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk
+          {"code_verifier":"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk","code_challenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","code_challenge_method":"S256"}
+          printf '%s\n' "$verifier" | callback-router pkce --verifier-from-stdin
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: ["verifier"], flags: ["verifier-from-stdin"], context: context,
-                                       exit: &exit) else {
+        guard
+            let args = readArguments(
+                arguments, options: ["verifier"], flags: ["verifier-from-stdin"], context: context,
+                exit: &exit)
+        else {
             return exit
         }
         var given: String?
@@ -74,11 +77,12 @@ enum PKCECommand: Command {
         } else {
             pkce = PKCE()
         }
-        context.printJSON(.object([
-            ("code_verifier", .string(pkce.verifier)),
-            ("code_challenge", .string(pkce.challenge)),
-            ("code_challenge_method", .string(PKCE.method)),
-        ]))
+        context.printJSON(
+            .object([
+                ("code_verifier", .string(pkce.verifier)),
+                ("code_challenge", .string(pkce.challenge)),
+                ("code_challenge_method", .string(PKCE.method)),
+            ]))
         return ExitCode.success
     }
 }

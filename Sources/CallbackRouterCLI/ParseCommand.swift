@@ -5,83 +5,86 @@ enum ParseCommand: Command {
     static let name = "parse"
     static let summary = "Validate a callback URL and print what it means"
     static let help = """
-    OVERVIEW: Validate a callback URL and print what it means, as one JSON object.
+        OVERVIEW: Validate a callback URL and print what it means, as one JSON object.
 
-    USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
-                                 [--allow-localhost] [--state S] [--issuer I]
-                                 [--require-issuer] [--response-mode query|fragment]
-                                 [--profile NAME]...
-                                 [--max-length N] [--max-parameters N] [--max-value-length N] URL
-           callback-router parse --logout (--state S | --no-state) [--redirect-uri U]...
-                                 [--policy P] [--allow-localhost] URL
+        USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
+                                     [--allow-localhost] [--state S] [--issuer I]
+                                     [--require-issuer] [--response-mode query|fragment]
+                                     [--profile NAME]...
+                                     [--max-length N] [--max-parameters N] [--max-value-length N] URL
+               callback-router parse --logout (--state S | --no-state) [--redirect-uri U]...
+                                     [--policy P] [--allow-localhost] URL
 
-    ARGUMENTS:
-      URL                     The callback URL, exactly as delivered (quote it in the shell).
+        ARGUMENTS:
+          URL                     The callback URL, exactly as delivered (quote it in the shell).
 
-    OPTIONS:
-    \(OptionValues.dialect.helpEntry(then: "auto picks by the parameters present and never picks ory."))
-      --redirect-uri U        A registered redirect URI; repeat for several. The callback
-                              must answer one of them (scheme and host case-insensitive,
-                              port exact except loopback, path exact, registered query
-                              parameters present). None given: any the policy allows.
-    \(OptionValues.policy.helpEntry())
-      --allow-localhost       Accept http://localhost as a loopback redirect, and
-                              https://localhost (RFC 8252 §8.3 advises against both).
-      --state S               The expected state: none in the callback is state_missing,
-                              another is state_mismatch (constant-time comparison).
-      --issuer I              The expected iss (RFC 9207), checked when the callback has one.
-      --require-issuer        The callback must carry iss (issuer_missing otherwise).
-    \(OptionValues.responseMode.helpEntry(then: "Where the response parameters are."))
-    \(OptionValues.profileHelpEntry)
-      --logout                The URL is the end of a logout (OpenID Connect RP-Initiated
-                              Logout 1.0): the provider's redirect to the post-logout
-                              redirect URI, with the state the end-session request sent
-                              (callback-router end-session-url). It may carry no login
-                              parameter (code, error, iss, status...: invalid_parameter).
-                              Needs --state S, or --no-state.
-      --no-state              With --logout: the provider returns no state (Auth0's
-                              /v2/logout returnTo); the outcome says "unbound":true, since
-                              anyone can send such a callback.
-      --max-length N          Longest URL accepted, in bytes (default 16384).
-      --max-parameters N      Most parameters accepted (default 64).
-      --max-value-length N    Longest parameter name or value, in bytes (default 8192).
-      -h, --help              Show this help.
+        OPTIONS:
+        \(OptionValues.dialect.helpEntry(then: "auto picks by the parameters present and never picks ory."))
+          --redirect-uri U        A registered redirect URI; repeat for several. The callback
+                                  must answer one of them (scheme and host case-insensitive,
+                                  port exact except loopback, path exact, registered query
+                                  parameters present). None given: any the policy allows.
+        \(OptionValues.policy.helpEntry())
+          --allow-localhost       Accept http://localhost as a loopback redirect, and
+                                  https://localhost (RFC 8252 §8.3 advises against both).
+          --state S               The expected state: none in the callback is state_missing,
+                                  another is state_mismatch (constant-time comparison).
+          --issuer I              The expected iss (RFC 9207), checked when the callback has one.
+          --require-issuer        The callback must carry iss (issuer_missing otherwise).
+        \(OptionValues.responseMode.helpEntry(then: "Where the response parameters are."))
+        \(OptionValues.profileHelpEntry)
+          --logout                The URL is the end of a logout (OpenID Connect RP-Initiated
+                                  Logout 1.0): the provider's redirect to the post-logout
+                                  redirect URI, with the state the end-session request sent
+                                  (callback-router end-session-url). It may carry no login
+                                  parameter (code, error, iss, status...: invalid_parameter).
+                                  Needs --state S, or --no-state.
+          --no-state              With --logout: the provider returns no state (Auth0's
+                                  /v2/logout returnTo); the outcome says "unbound":true, since
+                                  anyone can send such a callback.
+          --max-length N          Longest URL accepted, in bytes (default 16384).
+          --max-parameters N      Most parameters accepted (default 64).
+          --max-value-length N    Longest parameter name or value, in bytes (default 8192).
+          -h, --help              Show this help.
 
-    OUTPUT:
-      {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
-      outcome is authorization_code, challenge_token, session_token_exchange_code,
-      login_success, partial_registration, login_failure, rotating_token_nonce or
-      authorization_error (logout_complete with --logout; "unbound":true with --no-state);
-      dialect the one that decided; fields under their wire names
-      (code, state, iss, challenge_token, action, status, session_id, tracking_id,
-      state_key, identifier, message, rotating_token_nonce, created_session_id, error,
-      error_description, error_uri). Human text that breaks its syntax is left out and
-      named in "withheld":[…]. An error a --profile lets through without the app's
-      state (supabase, cognito) has "unbound":true: it is no answer to a login of yours.
-      A refusal prints
-      {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}; the offset is into
-      the URL, or into the --redirect-uri value the detail names.
-      A private-use --redirect-uri scheme without a dot (myapp) is accepted with a warning
-      on stderr (RFC 8252 §7.1 recommends a reverse domain name).
+        OUTPUT:
+          {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
+          outcome is authorization_code, challenge_token, session_token_exchange_code,
+          login_success, partial_registration, login_failure, rotating_token_nonce or
+          authorization_error (logout_complete with --logout; "unbound":true with --no-state);
+          dialect the one that decided; fields under their wire names
+          (code, state, iss, challenge_token, action, status, session_id, tracking_id,
+          state_key, identifier, message, rotating_token_nonce, created_session_id, error,
+          error_description, error_uri). Human text that breaks its syntax is left out and
+          named in "withheld":[…]. An error a --profile lets through without the app's
+          state (supabase, cognito) has "unbound":true: it is no answer to a login of yours.
+          A refusal prints
+          {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}; the offset is into
+          the URL, or into the --redirect-uri value the detail names.
+          A private-use --redirect-uri scheme without a dot (myapp) is accepted with a warning
+          on stderr (RFC 8252 §7.1 recommends a reverse domain name).
 
-    EXIT CODES:
-      0 success outcome, 1 the provider reported a failure (authorization_error,
-      login_failure), 64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
+        EXIT CODES:
+          0 success outcome, 1 the provider reported a failure (authorization_error,
+          login_failure), 64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
 
-    EXAMPLES:
-      callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\
-          --state af0ifjsldkj 'com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj'
-      callback-router parse --policy custom-scheme-only 'myapp://oauth-callback?challenge_token=ct_1'
-      callback-router parse --logout --state Zm9vYmFy --redirect-uri com.example.app:/logout \
-          'com.example.app:/logout?state=Zm9vYmFy'
+        EXAMPLES:
+          callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\
+              --state af0ifjsldkj 'com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj'
+          callback-router parse --policy custom-scheme-only 'myapp://oauth-callback?challenge_token=ct_1'
+          callback-router parse --logout --state Zm9vYmFy --redirect-uri com.example.app:/logout \
+              'com.example.app:/logout?state=Zm9vYmFy'
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
         let options = limitOptions.union(["dialect", "redirect-uri", "policy", "state", "issuer", "response-mode", "profile"])
-        guard let args = readArguments(arguments, options: options, flags: ["require-issuer", "allow-localhost", "logout", "no-state"],
-                                       context: context, exit: &exit) else {
+        guard
+            let args = readArguments(
+                arguments, options: options, flags: ["require-issuer", "allow-localhost", "logout", "no-state"],
+                context: context, exit: &exit)
+        else {
             return exit
         }
         let request: Request
@@ -96,7 +99,9 @@ enum ParseCommand: Command {
             do {
                 let redirect = try RedirectURI(text, policy: request.policy, allowLocalhost: request.allowLocalhost)
                 if !redirect.isReverseDNS {
-                    context.printError("\(name): warning: --redirect-uri #\(index + 1): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide")
+                    context.printError(
+                        "\(name): warning: --redirect-uri #\(index + 1): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
+                    )
                 }
                 redirectURIs.append(redirect)
             } catch {
@@ -106,12 +111,14 @@ enum ParseCommand: Command {
             }
         }
         do {
-            let validator = try CallbackValidator(redirectURIs: redirectURIs, policy: request.policy,
-                                                  allowLocalhost: request.allowLocalhost, dialect: request.dialect,
-                                                  expecting: request.expectations)
+            let validator = try CallbackValidator(
+                redirectURIs: redirectURIs, policy: request.policy,
+                allowLocalhost: request.allowLocalhost, dialect: request.dialect,
+                expecting: request.expectations)
             if request.logout {
-                let outcome = try validator.validateLogout(request.url, allowingNoState: request.expectations.state == nil,
-                                                           limits: request.limits)
+                let outcome = try validator.validateLogout(
+                    request.url, allowingNoState: request.expectations.state == nil,
+                    limits: request.limits)
                 context.printJSON(outcomeJSON(outcome))
                 return exitCode(for: outcome)
             }
@@ -147,9 +154,10 @@ enum ParseCommand: Command {
             if state?.isEmpty == true { throw Arguments.UsageError(description: "--state must not be empty") }
             let issuer = try args.single("issuer")
             if issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-            expectations = CallbackExpectations(state: state, issuer: issuer,
-                                                requireIssuer: args.has("require-issuer"), responseMode: mode,
-                                                profiles: try OptionValues.profiles(args))
+            expectations = CallbackExpectations(
+                state: state, issuer: issuer,
+                requireIssuer: args.has("require-issuer"), responseMode: mode,
+                profiles: try OptionValues.profiles(args))
             logout = args.has("logout")
             if logout {
                 switch (state != nil, args.has("no-state")) {
@@ -158,10 +166,12 @@ enum ParseCommand: Command {
                 default: break
                 }
                 for option in ["issuer", "response-mode"] where args.all(option).count > 0 {
-                    throw Arguments.UsageError(description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
+                    throw Arguments.UsageError(
+                        description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
                 }
                 if !args.all("profile").isEmpty {
-                    throw Arguments.UsageError(description: "--profile does not apply to --logout (profiles relax rules of login responses)")
+                    throw Arguments.UsageError(
+                        description: "--profile does not apply to --logout (profiles relax rules of login responses)")
                 }
                 if args.has("require-issuer") {
                     throw Arguments.UsageError(description: "--require-issuer does not apply to --logout")

@@ -4,33 +4,33 @@ enum RegisterCommand: Command {
     static let name = "register"
     static let summary = "Register callback-router as the handler of a URL scheme"
     static let help = """
-    OVERVIEW: Register callback-router as the handler of a URL scheme.
+        OVERVIEW: Register callback-router as the handler of a URL scheme.
 
-    USAGE: callback-router register --scheme S [--id ID]
+        USAGE: callback-router register --scheme S [--id ID]
 
-    OPTIONS:
-      --scheme S   The scheme (RFC 3986 syntax; lowercased). http, https, file, javascript,
-                   data, vbscript, about, blob, ftp, ws, wss and mailto are refused.
-      --id ID      The desktop file ID (default callback-router-SCHEME).
-      -h, --help   Show this help.
+        OPTIONS:
+          --scheme S   The scheme (RFC 3986 syntax; lowercased). http, https, file, javascript,
+                       data, vbscript, about, blob, ftp, ws, wss and mailto are refused.
+          --id ID      The desktop file ID (default callback-router-SCHEME).
+          -h, --help   Show this help.
 
-    Writes $XDG_DATA_HOME/applications/ID.desktop (Exec=<this helper's absolute path> open %u,
-    MimeType=x-scheme-handler/S;, NoDisplay=true, Terminal=false), makes it the default for
-    x-scheme-handler/S in $XDG_CONFIG_HOME/mimeapps.list (every other line kept as it is),
-    and runs update-desktop-database when it is installed. Running it again changes nothing;
-    'callback-router unregister' undoes exactly what it did.
+        Writes $XDG_DATA_HOME/applications/ID.desktop (Exec=<this helper's absolute path> open %u,
+        MimeType=x-scheme-handler/S;, NoDisplay=true, Terminal=false), makes it the default for
+        x-scheme-handler/S in $XDG_CONFIG_HOME/mimeapps.list (every other line kept as it is),
+        and runs update-desktop-database when it is installed. Running it again changes nothing;
+        'callback-router unregister' undoes exactly what it did.
 
-    OUTPUT:
-      {"scheme":…,"desktop_file":…,"mimeapps_list":…,"changed":true|false,"mime_cache_refreshed":true|false}
+        OUTPUT:
+          {"scheme":…,"desktop_file":…,"mimeapps_list":…,"changed":true|false,"mime_cache_refreshed":true|false}
 
-    EXIT CODES:
-      0 registered, 64 usage (or ID.desktop belongs to another program), 65 mimeapps.list
-      sets the type twice, 77 a file could not be read or written.
+        EXIT CODES:
+          0 registered, 64 usage (or ID.desktop belongs to another program), 65 mimeapps.list
+          sets the type twice, 77 a file could not be read or written.
 
-    EXAMPLE:
-      callback-router register --scheme com.example.app
+        EXAMPLE:
+          callback-router register --scheme com.example.app
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -41,15 +41,18 @@ enum RegisterCommand: Command {
             let registration = try RegistrationOptions.read(args, context: context).registration
             let report = try registration.register(executablePath: context.executablePath)
             if DesktopEntry.needsQuoting(context.executablePath) {
-                context.printError("\(name): note: the helper's path needs quoting in Exec=; gio honours it, xdg-open's generic path does not (install it under a path without spaces)")
+                context.printError(
+                    "\(name): note: the helper's path needs quoting in Exec=; gio honours it, xdg-open's generic path does not (install it under a path without spaces)"
+                )
             }
-            context.printJSON(.object([
-                ("scheme", .string(registration.scheme.name)),
-                ("desktop_file", .string(registration.desktopFilePath)),
-                ("mimeapps_list", .string(registration.directories.mimeAppsList)),
-                ("changed", .bool(report.changedDesktopFile || report.changedMimeApps)),
-                ("mime_cache_refreshed", .bool(report.mimeCacheRefreshed)),
-            ]))
+            context.printJSON(
+                .object([
+                    ("scheme", .string(registration.scheme.name)),
+                    ("desktop_file", .string(registration.desktopFilePath)),
+                    ("mimeapps_list", .string(registration.directories.mimeAppsList)),
+                    ("changed", .bool(report.changedDesktopFile || report.changedMimeApps)),
+                    ("mime_cache_refreshed", .bool(report.mimeCacheRefreshed)),
+                ]))
             return ExitCode.success
         } catch {
             return report(error, context: context)

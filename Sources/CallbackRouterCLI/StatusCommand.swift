@@ -10,30 +10,30 @@ enum StatusCommand: Command {
     static let name = "status"
     static let summary = "Say what is registered for a scheme"
     static let help = """
-    OVERVIEW: Say what is registered for a scheme.
+        OVERVIEW: Say what is registered for a scheme.
 
-    USAGE: callback-router status --scheme S [--id ID]
+        USAGE: callback-router status --scheme S [--id ID]
 
-    OPTIONS:
-      --scheme S   The scheme.
-      --id ID      The desktop file ID (default callback-router-SCHEME).
-      -h, --help   Show this help.
+        OPTIONS:
+          --scheme S   The scheme.
+          --id ID      The desktop file ID (default callback-router-SCHEME).
+          -h, --help   Show this help.
 
-    OUTPUT:
-      {"scheme":…,"desktop_file":…,"registered":true|false,"exec":…|null,
-       "exec_is_this_helper":true|false,"mimeapps_default":…|null,
-       "xdg_mime_default":…|null,"xdg_mime_agrees":true|false|null,"listeners":N|null}
-      xdg_mime_* are null when xdg-mime is not installed; listeners counts the sockets
-      waiting for the scheme (null when the runtime directory is unusable).
+        OUTPUT:
+          {"scheme":…,"desktop_file":…,"registered":true|false,"exec":…|null,
+           "exec_is_this_helper":true|false,"mimeapps_default":…|null,
+           "xdg_mime_default":…|null,"xdg_mime_agrees":true|false|null,"listeners":N|null}
+          xdg_mime_* are null when xdg-mime is not installed; listeners counts the sockets
+          waiting for the scheme (null when the runtime directory is unusable).
 
-    EXIT CODES:
-      0 registered, this helper's desktop file is the default and xdg-mime (if installed)
-      agrees; 69 otherwise; 64 usage; 77 a file could not be read.
+        EXIT CODES:
+          0 registered, this helper's desktop file is the default and xdg-mime (if installed)
+          agrees; 69 otherwise; 64 usage; 77 a file could not be read.
 
-    EXAMPLE:
-      callback-router status --scheme com.example.app
+        EXAMPLE:
+          callback-router status --scheme com.example.app
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -48,17 +48,18 @@ enum StatusCommand: Command {
             let isDefault = mimeDefault == registration.desktopFileName
             let execIsThis = entry.map { sameFile($0.executablePath, context.executablePath) } ?? false
             let agrees: Bool? = xdgMime.map { $0 == registration.desktopFileName }
-            context.printJSON(.object([
-                ("scheme", .string(registration.scheme.name)),
-                ("desktop_file", .string(registration.desktopFilePath)),
-                ("registered", .bool(entry != nil && isDefault)),
-                ("exec", .string(entry?.executablePath)),
-                ("exec_is_this_helper", .bool(execIsThis)),
-                ("mimeapps_default", .string(mimeDefault)),
-                ("xdg_mime_default", xdgMime.map { .string($0) } ?? .null),
-                ("xdg_mime_agrees", agrees.map { .bool($0) } ?? .null),
-                ("listeners", .int(listenerCount(registration.scheme, context: context))),
-            ]))
+            context.printJSON(
+                .object([
+                    ("scheme", .string(registration.scheme.name)),
+                    ("desktop_file", .string(registration.desktopFilePath)),
+                    ("registered", .bool(entry != nil && isDefault)),
+                    ("exec", .string(entry?.executablePath)),
+                    ("exec_is_this_helper", .bool(execIsThis)),
+                    ("mimeapps_default", .string(mimeDefault)),
+                    ("xdg_mime_default", xdgMime.map { .string($0) } ?? .null),
+                    ("xdg_mime_agrees", agrees.map { .bool($0) } ?? .null),
+                    ("listeners", .int(listenerCount(registration.scheme, context: context))),
+                ]))
             return entry != nil && isDefault && execIsThis && agrees != false ? ExitCode.success : ExitCode.unavailable
         } catch {
             return report(error, context: context)

@@ -3,30 +3,30 @@ enum UnregisterCommand: Command {
     static let name = "unregister"
     static let summary = "Undo what register did for a scheme"
     static let help = """
-    OVERVIEW: Undo what register did for a scheme.
+        OVERVIEW: Undo what register did for a scheme.
 
-    USAGE: callback-router unregister --scheme S [--id ID]
+        USAGE: callback-router unregister --scheme S [--id ID]
 
-    OPTIONS:
-      --scheme S   The scheme given to register.
-      --id ID      The desktop file ID given to register (default callback-router-SCHEME).
-      -h, --help   Show this help.
+        OPTIONS:
+          --scheme S   The scheme given to register.
+          --id ID      The desktop file ID given to register (default callback-router-SCHEME).
+          -h, --help   Show this help.
 
-    Removes ID.desktop and gives mimeapps.list back its line as it was before register:
-    the previous default restored, or the added line (and a section or file register
-    created) removed. A default changed by someone else since is left alone. A desktop
-    file not written by callback-router is never removed.
+        Removes ID.desktop and gives mimeapps.list back its line as it was before register:
+        the previous default restored, or the added line (and a section or file register
+        created) removed. A default changed by someone else since is left alone. A desktop
+        file not written by callback-router is never removed.
 
-    OUTPUT:
-      {"scheme":…,"was_registered":true|false,"mimeapps_restored":true|false,"mime_cache_refreshed":true|false}
+        OUTPUT:
+          {"scheme":…,"was_registered":true|false,"mimeapps_restored":true|false,"mime_cache_refreshed":true|false}
 
-    EXIT CODES:
-      0 done (also when nothing was registered), 64 usage, 77 a file could not be changed.
+        EXIT CODES:
+          0 done (also when nothing was registered), 64 usage, 77 a file could not be changed.
 
-    EXAMPLE:
-      callback-router unregister --scheme com.example.app
+        EXAMPLE:
+          callback-router unregister --scheme com.example.app
 
-    """
+        """
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -39,12 +39,13 @@ enum UnregisterCommand: Command {
             if let report, !report.defaultWasOurs {
                 context.printError("\(name): the default for \(registration.scheme.mimeType) was changed since register; left as it is")
             }
-            context.printJSON(.object([
-                ("scheme", .string(registration.scheme.name)),
-                ("was_registered", .bool(report != nil)),
-                ("mimeapps_restored", .bool(report?.defaultWasOurs ?? false)),
-                ("mime_cache_refreshed", .bool(report?.mimeCacheRefreshed ?? false)),
-            ]))
+            context.printJSON(
+                .object([
+                    ("scheme", .string(registration.scheme.name)),
+                    ("was_registered", .bool(report != nil)),
+                    ("mimeapps_restored", .bool(report?.defaultWasOurs ?? false)),
+                    ("mime_cache_refreshed", .bool(report?.mimeCacheRefreshed ?? false)),
+                ]))
             return ExitCode.success
         } catch {
             return report(error, context: context)

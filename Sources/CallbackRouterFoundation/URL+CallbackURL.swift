@@ -50,17 +50,19 @@ extension URL {
     public init?(_ callbackURL: CallbackURL) {
         let text = callbackURL.rfc3986Serialized
         guard let url = URL(string: text),
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let reparsed = try? CallbackURL(parsing: text) else { return nil }
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let reparsed = try? CallbackURL(parsing: text)
+        else { return nil }
         let theirHost = (components.percentEncodedHost ?? "").lowercased()
         let ourHost = reparsed.host?.text.lowercased() ?? ""
         let ourHostUnbracketed = ourHost.hasPrefix("[") ? String(ourHost.dropFirst().dropLast()) : ourHost
         guard components.scheme?.lowercased() == reparsed.scheme,
-              theirHost == ourHost || theirHost == ourHostUnbracketed,
-              components.port == reparsed.port,
-              components.percentEncodedPath == reparsed.path,
-              components.percentEncodedQuery == reparsed.query,
-              components.percentEncodedFragment == reparsed.fragment else { return nil }
+            theirHost == ourHost || theirHost == ourHostUnbracketed,
+            components.port == reparsed.port,
+            components.percentEncodedPath == reparsed.path,
+            components.percentEncodedQuery == reparsed.query,
+            components.percentEncodedFragment == reparsed.fragment
+        else { return nil }
         self = url
     }
 }

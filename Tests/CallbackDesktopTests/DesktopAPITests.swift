@@ -17,8 +17,10 @@ final class Sandbox {
         root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         let runtime = root + "/run"
         mkdir(runtime, 0o700)
-        environment = ["HOME": root, "XDG_DATA_HOME": root + "/data", "XDG_CONFIG_HOME": root + "/config",
-                       "XDG_RUNTIME_DIR": runtime, "PATH": "/nonexistent"]
+        environment = [
+            "HOME": root, "XDG_DATA_HOME": root + "/data", "XDG_CONFIG_HOME": root + "/config",
+            "XDG_RUNTIME_DIR": runtime, "PATH": "/nonexistent",
+        ]
     }
 
     func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
@@ -28,7 +30,9 @@ final class Sandbox {
         defer { fclose(file) }
         var text = ""
         var buffer = [CChar](repeating: 0, count: 4096)
-        while fgets(&buffer, Int32(buffer.count), file) != nil { text += buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            text += buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
         return text
     }
 
@@ -54,7 +58,7 @@ final class Sandbox {
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup("rm"), strdup("-rf"), strdup(root), nil]
         var pid: pid_t = 0
         if posix_spawnp(&pid, "rm", nil, nil, &argv, nil) == 0 { var status: Int32 = 0; waitpid(pid, &status, 0) }
-        argv.forEach { free($0) }
+        for pointer in argv { free(pointer) }
     }
 }
 
@@ -120,7 +124,9 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         let sandbox = Sandbox()
         let url = "myapp:/callback?code=c1&state=\(Self.state)"
         #expect(try CallbackHandoff.deliver(url, environment: sandbox.environment) == .spooled)
-        #expect(throws: DesktopError.self) { try CallbackHandoff.deliver("myapp:/x?state=1", environment: sandbox.environment, spool: false) }
+        #expect(throws: DesktopError.self) {
+            try CallbackHandoff.deliver("myapp:/x?state=1", environment: sandbox.environment, spool: false)
+        }
         let receiver = try HandoffReceiver(scheme: "myapp", state: Self.state, environment: sandbox.environment)
         #expect(try await receiver.nextCallbackURL(timeout: .seconds(5)) == url)
     }

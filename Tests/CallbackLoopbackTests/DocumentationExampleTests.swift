@@ -10,8 +10,9 @@ import Testing
         let router = try builder.build()
         let receiver = try LoopbackReceiver()
         let attempt = try router.begin(on: "cli")
-        let request = try receiver.authorizationRequest(for: attempt, endpoint: "https://example.auth0.com/authorize",
-                                                        clientID: "abc123", scope: "openid profile")
+        let request = try receiver.authorizationRequest(
+            for: attempt, endpoint: "https://example.auth0.com/authorize",
+            clientID: "abc123", scope: "openid profile")
         #expect(request.url.hasPrefix("https://example.auth0.com/authorize?"))
         // The "browser": the provider redirects to the redirect URI with the code and state.
         let browser = try sendRequest(port: receiver.port, "/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=\(attempt.state)")

@@ -6,8 +6,10 @@ import Testing
 @Suite struct LoopbackFormPostTests {
     static let state = "st-formpost-0123456789abcdef"
 
-    static func post(port: Int, body: String, contentType: String = "application/x-www-form-urlencoded",
-                     length: String? = nil, extra: String = "") -> String {
+    static func post(
+        port: Int, body: String, contentType: String = "application/x-www-form-urlencoded",
+        length: String? = nil, extra: String = ""
+    ) -> String {
         "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(contentType)\r\n"
             + "Content-Length: \(length ?? String(body.utf8.count))\r\n\(extra)\r\n" + body
     }
@@ -30,7 +32,9 @@ import Testing
         let receiver = try Self.formPostReceiver()
         let body = "code=late&state=\(Self.state)"
         let client = try RawClient(port: receiver.port)
-        client.send("POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(receiver.port)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\ncode=")
+        client.send(
+            "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(receiver.port)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\ncode="
+        )
         let sender = Handover(client)
         _ = DetachedThread.start { sender.value.send(String(body.dropFirst(5))) }
         let outcome = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))

@@ -97,8 +97,9 @@ import Testing
         let client = try RawClient(port: receiver.port)
         defer { client.close() }
         client.send("GET /callback?code=c&state=other HTTP/1.1\r\nHost: 127.0.0.1:\(receiver.port)\r\n\r\n")
-        let result = try receiver.receive(expecting: .init(state: Self.state),
-                                          until: ContinuousClock.now.advanced(by: .milliseconds(500)))
+        let result = try receiver.receive(
+            expecting: .init(state: Self.state),
+            until: ContinuousClock.now.advanced(by: .milliseconds(500)))
         guard case .timedOut(let ignored) = result else {
             Issue.record("expected a timeout, got \(result)")
             return
@@ -113,7 +114,7 @@ import Testing
         let taken = try PortSquatter()
         let free = try PortSquatter()
         let freePort = free.port
-        _ = consume free  // releases the port
+        _ = consume free // releases the port
         let receiver = try LoopbackReceiver(.init(ports: [taken.port, freePort]))
         #expect(receiver.port == freePort)
     }
@@ -203,8 +204,10 @@ import Testing
 
     @Test func aTiedRefusalIsDeliveredToTheAttempt() async throws {
         var builder = RouterBuilder()
-        builder.add(Route("desktop", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2,
-                          issuer: "https://id.example"))
+        builder.add(
+            Route(
+                "desktop", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2,
+                issuer: "https://id.example"))
         let router = try builder.build()
         let receiver = try LoopbackReceiver()
         let attempt = try router.begin(on: "desktop")
@@ -224,8 +227,10 @@ import Testing
 }
 
 /// Records an issue unless `body` throws a ``CallbackError`` with `reason`.
-func expectReason<T>(_ reason: ReasonCode, sourceLocation: SourceLocation = #_sourceLocation,
-                     _ body: () async throws -> T) async {
+func expectReason<T>(
+    _ reason: ReasonCode, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async {
     do {
         _ = try await body()
         Issue.record("expected \(reason), nothing was thrown", sourceLocation: sourceLocation)

@@ -97,7 +97,7 @@ import Testing
     @Test func theIPv6SideEndsTheWaitToo() async throws {
         let receiver = try LoopbackReceiver(.init(host: .localhost))
         guard let v6 = try? Self.request(receiver.port, host: "localhost:\(receiver.port)", ipv6: true) else {
-            return  // no IPv6 on this machine: 127.0.0.1 alone is bound, as documented
+            return // no IPv6 on this machine: 127.0.0.1 alone is bound, as documented
         }
         _ = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))
         #expect(v6.readAll().statusCode == 200)
@@ -105,8 +105,10 @@ import Testing
 
     @Test func worksWithARouterRouteNamedLocalhost() async throws {
         var builder = RouterBuilder()
-        builder.add(Route("cli", redirectURI: try RedirectURI("http://localhost/callback", policy: .native, allowLocalhost: true),
-                          dialect: .oauth2))
+        builder.add(
+            Route(
+                "cli", redirectURI: try RedirectURI("http://localhost/callback", policy: .native, allowLocalhost: true),
+                dialect: .oauth2))
         let router = try builder.build()
         let receiver = try LoopbackReceiver(.init(host: .localhost))
         let attempt = try router.begin(on: "cli")

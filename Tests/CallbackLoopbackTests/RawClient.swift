@@ -11,7 +11,7 @@ import Darwin
 private let systemClose = Darwin.close
 private let systemSend = Darwin.send
 private let streamSocketType = SOCK_STREAM
-private let noSignalFlag: Int32 = 0  // Darwin has no MSG_NOSIGNAL: RawClient sets SO_NOSIGPIPE
+private let noSignalFlag: Int32 = 0 // Darwin has no MSG_NOSIGNAL: RawClient sets SO_NOSIGPIPE
 #endif
 
 struct HarnessError: Error, CustomStringConvertible {

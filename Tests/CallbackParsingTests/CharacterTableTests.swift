@@ -28,22 +28,29 @@ import Testing
     }
 
     static let components: [Component] = [
-        Component(name: "scheme", prefix: "s", suffix: "s:/p", accepted: alpha + digit + "+-.", delimiters: ":/?#",
-                  reason: .invalidScheme, read: { $0.scheme }),
-        Component(name: "userinfo", prefix: "x://u", suffix: "u@h/", accepted: unreserved + subDelims + ":",
-                  delimiters: "/?#@", reason: .invalidAuthority, read: { $0.userinfo }),
-        Component(name: "host", prefix: "x://h", suffix: "h/", accepted: unreserved + subDelims,
-                  delimiters: "/?#:@", reason: .invalidHost, read: { $0.host?.text }),
-        Component(name: "port", prefix: "x://h:1", suffix: "/", accepted: digit, delimiters: "/?#@",
-                  reason: .invalidPort, read: { $0.port.map(String.init) }),
-        Component(name: "path", prefix: "x:/p", suffix: "p", accepted: unreserved + subDelims + ":@/[]|",
-                  delimiters: "?#", reason: .invalidCharacter, read: { $0.path }),
-        Component(name: "query", prefix: "x:?q", suffix: "q",
-                  accepted: String(printable.filter { !"\"#<>%".contains($0) }), delimiters: "#",
-                  reason: .invalidCharacter, read: { $0.query }),
-        Component(name: "fragment", prefix: "x:#f", suffix: "f",
-                  accepted: String(printable.filter { !"\"<>`%".contains($0) }), delimiters: "",
-                  reason: .invalidCharacter, read: { $0.fragment }),
+        Component(
+            name: "scheme", prefix: "s", suffix: "s:/p", accepted: alpha + digit + "+-.", delimiters: ":/?#",
+            reason: .invalidScheme, read: { $0.scheme }),
+        Component(
+            name: "userinfo", prefix: "x://u", suffix: "u@h/", accepted: unreserved + subDelims + ":",
+            delimiters: "/?#@", reason: .invalidAuthority, read: { $0.userinfo }),
+        Component(
+            name: "host", prefix: "x://h", suffix: "h/", accepted: unreserved + subDelims,
+            delimiters: "/?#:@", reason: .invalidHost, read: { $0.host?.text }),
+        Component(
+            name: "port", prefix: "x://h:1", suffix: "/", accepted: digit, delimiters: "/?#@",
+            reason: .invalidPort, read: { $0.port.map(String.init) }),
+        Component(
+            name: "path", prefix: "x:/p", suffix: "p", accepted: unreserved + subDelims + ":@/[]|",
+            delimiters: "?#", reason: .invalidCharacter, read: { $0.path }),
+        Component(
+            name: "query", prefix: "x:?q", suffix: "q",
+            accepted: String(printable.filter { !"\"#<>%".contains($0) }), delimiters: "#",
+            reason: .invalidCharacter, read: { $0.query }),
+        Component(
+            name: "fragment", prefix: "x:#f", suffix: "f",
+            accepted: String(printable.filter { !"\"<>`%".contains($0) }), delimiters: "",
+            reason: .invalidCharacter, read: { $0.fragment }),
     ]
 
     @Test(arguments: components)
@@ -59,12 +66,14 @@ import Testing
                 #expect(component.read(url)?.utf8.contains(expected) == true, "\(component.name) lost \(character)")
                 counts.accepted += 1
             } else if component.delimiters.contains(character) {
-                #expect(result.value.map { component.read($0)?.utf8.contains(byte) != true } ?? true,
-                        "\(component.name): \(character) is a delimiter")
+                #expect(
+                    result.value.map { component.read($0)?.utf8.contains(byte) != true } ?? true,
+                    "\(component.name): \(character) is a delimiter")
                 counts.delimiters += 1
             } else {
                 let error = try #require(result.error, "\(component.name) accepted \(character)")
-                let expected: ReasonCode = character == "%" && ["userinfo", "path", "query", "fragment"].contains(component.name)
+                let expected: ReasonCode =
+                    character == "%" && ["userinfo", "path", "query", "fragment"].contains(component.name)
                     ? .invalidPercentEncoding : component.reason
                 #expect(error.reason == expected, "\(component.name) \(character): \(error)")
                 #expect(error.offset == component.position, "\(component.name) \(character): \(error)")

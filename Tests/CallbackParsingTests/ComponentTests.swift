@@ -19,8 +19,9 @@ import Testing
 
     static let shapes: [Shape] = [
         // The three hier-part shapes callbacks use.
-        Shape(url: "myapp://oauth-callback?challenge_token=t", scheme: "myapp", host: "oauth-callback",
-              hostKind: .registeredName, query: "challenge_token=t"),
+        Shape(
+            url: "myapp://oauth-callback?challenge_token=t", scheme: "myapp", host: "oauth-callback",
+            hostKind: .registeredName, query: "challenge_token=t"),
         Shape(url: "com.example.app:/oauth2redirect?code=c", scheme: "com.example.app", path: "/oauth2redirect", query: "code=c"),
         Shape(url: "myapp:callback?code=c", scheme: "myapp", path: "callback", query: "code=c"),
         // Absent versus empty.
@@ -34,8 +35,9 @@ import Testing
         Shape(url: "x:?", scheme: "x", query: ""),
         Shape(url: "x:#", scheme: "x", fragment: ""),
         // Case: scheme and registered names are lowercased, everything else kept.
-        Shape(url: "HTTP://Example.COM/Path?Q=V#F", scheme: "http", host: "example.com", hostKind: .registeredName,
-              path: "/Path", query: "Q=V", fragment: "F"),
+        Shape(
+            url: "HTTP://Example.COM/Path?Q=V#F", scheme: "http", host: "example.com", hostKind: .registeredName,
+            path: "/Path", query: "Q=V", fragment: "F"),
         Shape(url: "Auth0.Test-2+x://H/", scheme: "auth0.test-2+x", host: "h", hostKind: .registeredName, path: "/"),
         // Ports: empty means none; leading zeros read as decimal.
         Shape(url: "x://h:/", scheme: "x", host: "h", hostKind: .registeredName, path: "/"),
@@ -68,8 +70,9 @@ import Testing
         Shape(url: "x:a:b", scheme: "x", path: "a:b"),
         Shape(url: "x:////p", scheme: "x", host: "", hostKind: .registeredName, path: "//p"),
         // Queries and fragments: raw characters browsers leave alone.
-        Shape(url: "x://h?a=[]{}|^\\`'?/:@!$()*+,;", scheme: "x", host: "h", hostKind: .registeredName,
-              query: "a=[]{}|^\\`'?/:@!$()*+,;"),
+        Shape(
+            url: "x://h?a=[]{}|^\\`'?/:@!$()*+,;", scheme: "x", host: "h", hostKind: .registeredName,
+            query: "a=[]{}|^\\`'?/:@!$()*+,;"),
         Shape(url: "x://h#a#b?c{}|^\\[]", scheme: "x", host: "h", hostKind: .registeredName, fragment: "a#b?c{}|^\\[]"),
         Shape(url: "x://h?q#f?g", scheme: "x", host: "h", hostKind: .registeredName, query: "q", fragment: "f?g"),
     ]
@@ -120,7 +123,7 @@ import Testing
         let fromString = try CallbackURL(parsing: text)
         let fromArray = try CallbackURL(parsing: Array(text.utf8))
         let fromSlice = try CallbackURL(parsing: Array(("??" + text).utf8)[2...])
-        let fromLazy = try CallbackURL(parsing: text.utf8.lazy.map { $0 })  // not contiguous
+        let fromLazy = try CallbackURL(parsing: text.utf8.lazy.map { $0 }) // not contiguous
         for url in [fromArray, fromSlice, fromLazy] {
             #expect(Components(url) == Components(fromString))
         }

@@ -21,12 +21,14 @@ import Testing
         Pathology(name: "%C3%A9 in a value", build: { "x:?a=" + String(repeating: "%C3%A9", count: ($0 - 5) / 6) }, reason: nil),
         Pathology(name: "& only", build: { "x:?" + String(repeating: "&", count: $0 - 3) }, reason: nil),
         Pathology(name: "= only", build: { "x:?" + String(repeating: "=", count: $0 - 3) }, reason: nil),
-        Pathology(name: "a& pairs past the count limit", build: { "x:?" + String(repeating: "a&", count: ($0 - 3) / 2) },
-                  reason: .tooManyParameters),
+        Pathology(
+            name: "a& pairs past the count limit", build: { "x:?" + String(repeating: "a&", count: ($0 - 3) / 2) },
+            reason: .tooManyParameters),
         Pathology(name: "[ in a query", build: { "x:?" + String(repeating: "[", count: $0 - 3) }, reason: nil),
         Pathology(name: "[ in a host", build: { "x://" + String(repeating: "[", count: $0 - 4) }, reason: .invalidHost),
-        Pathology(name: ":: in a bracketed host", build: { "x://[" + String(repeating: "::", count: ($0 - 6) / 2) + "]" },
-                  reason: .invalidHost),
+        Pathology(
+            name: ":: in a bracketed host", build: { "x://[" + String(repeating: "::", count: ($0 - 6) / 2) + "]" },
+            reason: .invalidHost),
         Pathology(name: ":: in a host", build: { "x://" + String(repeating: "::", count: ($0 - 4) / 2) }, reason: .invalidPort),
         Pathology(name: "digits in a port", build: { "x://h:" + String(repeating: "0", count: $0 - 6) }, reason: nil),
         Pathology(name: "dots in a host", build: { "x://" + String(repeating: ".", count: $0 - 4) }, reason: nil),
@@ -36,8 +38,9 @@ import Testing
         Pathology(name: "long scheme", build: { String(repeating: "a", count: $0 - 1) + ":" }, reason: nil),
         Pathology(name: "# in a fragment", build: { "x:#" + String(repeating: "#", count: $0 - 3) }, reason: nil),
         Pathology(name: "/ in a path", build: { "x:" + String(repeating: "/", count: $0 - 2) }, reason: nil),
-        Pathology(name: "truncated UTF-8 at the end", build: { "x:?a=" + String(repeating: "%C3%A9", count: ($0 - 8) / 6) + "%C3" },
-                  reason: .invalidUTF8),
+        Pathology(
+            name: "truncated UTF-8 at the end", build: { "x:?a=" + String(repeating: "%C3%A9", count: ($0 - 8) / 6) + "%C3" },
+            reason: .invalidUTF8),
     ]
 
     @Test(arguments: pathologies)

@@ -31,15 +31,15 @@ import TestVectorSupport
 
     @Test(arguments: [
         ("", ""),
-        ("openid profile", "openid%20profile"),          // a space is %20, never +
-        ("a+b", "a%2Bb"),                                // + must not become a space
+        ("openid profile", "openid%20profile"), // a space is %20, never +
+        ("a+b", "a%2Bb"), // + must not become a space
         ("a+b&c=d#e", "a%2Bb%26c%3Dd%23e"),
         ("100%", "100%25"),
-        ("%20", "%2520"),                                // already-encoded text is encoded again
+        ("%20", "%2520"), // already-encoded text is encoded again
         ("https://api.example.com/v1?x=1", "https%3A%2F%2Fapi.example.com%2Fv1%3Fx%3D1"),
         ("é", "%C3%A9"),
         ("😀", "%F0%9F%98%80"),
-        ("e\u{301}", "e%CC%81"),                         // no Unicode normalisation
+        ("e\u{301}", "e%CC%81"), // no Unicode normalisation
         ("\u{0}\r\n", "%00%0D%0A"),
         ("-._~", "-._~"),
     ])
@@ -53,9 +53,11 @@ import TestVectorSupport
         var generator = SplitMix64(propertyTest: "ourParserDecodesEveryEncodingBackExactly", defaultSeed: 0x3986)
         let replay = generator.replay
         print("PercentEncodingTests: \(replay)")
-        let pieces = [" ", "+", "&", "=", "#", "%", "%20", "%2B", "?", "/", ";", ",", "@", "!", "$", "'", "(", ")",
-                      "*", ":", "[", "]", "{", "}", "|", "\\", "^", "`", "\"", "<", ">", "\u{0}", "\t", "\n",
-                      "a", "Z", "0", "-", ".", "_", "~", "é", "ü", "中", "😀", "👩‍👩‍👧", "e\u{301}", "\u{200B}", "\u{FEFF}"]
+        let pieces = [
+            " ", "+", "&", "=", "#", "%", "%20", "%2B", "?", "/", ";", ",", "@", "!", "$", "'", "(", ")",
+            "*", ":", "[", "]", "{", "}", "|", "\\", "^", "`", "\"", "<", ">", "\u{0}", "\t", "\n",
+            "a", "Z", "0", "-", ".", "_", "~", "é", "ü", "中", "😀", "👩‍👩‍👧", "e\u{301}", "\u{200B}", "\u{FEFF}",
+        ]
         var checked = 0
         for _ in 0 ..< 500 {
             let count = Int.random(in: 0 ... 12, using: &generator)
@@ -63,8 +65,9 @@ import TestVectorSupport
             let encoded = PercentEncoding.encode(value)
             #expect(encoded.utf8.allSatisfy { Self.unreserved.contains($0) || $0 == UInt8(ascii: "%") }, "\(replay)")
 
-            let url = try #require(try? CallbackURL(parsing: "x://h/" + encoded + "?n=" + encoded + "#f=" + encoded),
-                                   "\(replay)")
+            let url = try #require(
+                try? CallbackURL(parsing: "x://h/" + encoded + "?n=" + encoded + "#f=" + encoded),
+                "\(replay)")
             #expect(try url.queryParameters.value(named: "n") == value, "\(replay)")
             #expect(try url.fragmentParameters.value(named: "f") == value, "\(replay)")
             #expect(try url.decodedPath() == "/" + value, "\(replay)")

@@ -15,12 +15,12 @@ import Testing
     @Test(arguments: [
         "myapp://cb?code=\(secret)&state=\(secret)",
         "myapp://cb?challenge_token=\(secret)#session_id=\(secret)",
-        "myapp://cb?\(secret)\(secret)\(secret)",  // a bare token-length name (42 bytes)
-        "myapp://cb?\(secret)",  // a bare name that looks like a name (14 bytes)
-        "myapp://cb?code=x&\(secret)=",  // a name with an empty value
-        "myapp://cb?code=x#\(secret)",  // a bare name in the fragment
-        "myapp://cb?x=1&\(secret)%21=",  // a name that does not look like one
-        "myapp://cb?a=%53%33cr%33tV4lu%33xyz",  // the secret, percent-encoded
+        "myapp://cb?\(secret)\(secret)\(secret)", // a bare token-length name (42 bytes)
+        "myapp://cb?\(secret)", // a bare name that looks like a name (14 bytes)
+        "myapp://cb?code=x&\(secret)=", // a name with an empty value
+        "myapp://cb?code=x#\(secret)", // a bare name in the fragment
+        "myapp://cb?x=1&\(secret)%21=", // a name that does not look like one
+        "myapp://cb?a=%53%33cr%33tV4lu%33xyz", // the secret, percent-encoded
         "myapp://user:\(secret)@cb/",
         "myapp://\(secret)@cb/",
         "myapp://cb?error=access_denied&error_description=\(secret)+is+wrong",
@@ -28,19 +28,24 @@ import Testing
     func successfulParseNeverShowsASecret(_ text: String) throws {
         let url = try CallbackURL(parsing: text)
         for output in Self.printed(url) + Self.printed(url.queryParameters) + Self.printed(url.fragmentParameters)
-            + url.queryParameters.flatMap(Self.printed) {
+            + url.queryParameters.flatMap(Self.printed)
+        {
             #expect(!output.contains(Self.secret), "\(output)")
             #expect(!output.contains("V4lu"), "\(output)")
         }
         // …while the explicit accessors do.
-        let all = (url.queryParameters.map { $0.name + "=" + $0.value } + url.fragmentParameters.map { $0.name + "=" + $0.value }).joined()
+        let all =
+            (url.queryParameters.map { $0.name + "=" + $0.value } + url.fragmentParameters.map { $0.name + "=" + $0.value }).joined()
             + (url.userinfo ?? "")
         #expect(all.contains(Self.secret))
     }
 
     @Test func descriptionShowsStructureAndLengths() throws {
         let url = try CallbackURL(parsing: "com.example.app:/oauth2redirect?code=abc&state=%41%42#_=_")
-        #expect(url.description == "CallbackURL(com.example.app:/oauth2redirect, query: [code: <redacted, 3 bytes>, state: <redacted, 2 bytes>], fragment: [_: <redacted, 1 bytes>])")
+        #expect(
+            url.description
+                == "CallbackURL(com.example.app:/oauth2redirect, query: [code: <redacted, 3 bytes>, state: <redacted, 2 bytes>], fragment: [_: <redacted, 1 bytes>])"
+        )
         let withUser = try CallbackURL(parsing: "x://us:er@h:8/p")
         #expect(withUser.description == "CallbackURL(x://<redacted userinfo, 5 bytes>@h:8/p)")
     }

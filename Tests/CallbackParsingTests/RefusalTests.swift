@@ -142,11 +142,13 @@ import Testing
         Refusal("x:?a=%C3&b=%A9", .invalidUTF8, 5),
         Refusal("x:#a=%80", .invalidUTF8, 5),
         // too_many_parameters: the 65th parameter, query and fragment counted together.
-        Refusal("x:?" + (1 ... 65).map { "p\($0)=v" }.joined(separator: "&"),
-                .tooManyParameters, 3 + (1 ... 64).map { "p\($0)=v&".utf8.count }.reduce(0, +)),
-        Refusal("x:?" + (1 ... 40).map { "p\($0)" }.joined(separator: "&") + "#" + (1 ... 25).map { "f\($0)" }.joined(separator: "&"),
-                .tooManyParameters,
-                3 + (1 ... 40).map { "p\($0)&".utf8.count }.reduce(0, +) + (1 ... 24).map { "f\($0)&".utf8.count }.reduce(0, +)),
+        Refusal(
+            "x:?" + (1 ... 65).map { "p\($0)=v" }.joined(separator: "&"),
+            .tooManyParameters, 3 + (1 ... 64).map { "p\($0)=v&".utf8.count }.reduce(0, +)),
+        Refusal(
+            "x:?" + (1 ... 40).map { "p\($0)" }.joined(separator: "&") + "#" + (1 ... 25).map { "f\($0)" }.joined(separator: "&"),
+            .tooManyParameters,
+            3 + (1 ... 40).map { "p\($0)&".utf8.count }.reduce(0, +) + (1 ... 24).map { "f\($0)&".utf8.count }.reduce(0, +)),
         // too_long: the whole URL, a value, a name.
         Refusal("x:/" + String(repeating: "a", count: 16 * 1024 - 2), .tooLong, 16 * 1024),
         Refusal("x:?code=" + String(repeating: "a", count: 8 * 1024 + 1), .tooLong, 8),

@@ -7,18 +7,18 @@ import Testing
 @Suite struct RefusedByteDetailTests {
     /// Templates with one slot (`@@`) in a place where the parser refuses most bytes.
     static let templates = [
-        "https://a.example:8@@0/cb",  // port
-        "my@@app://cb?code=x",  // scheme
-        "myapp://c@@b/cb?code=x",  // host
-        "myapp://us@@er@cb/p",  // userinfo
-        "myapp://cb/p@@th?code=x",  // path
-        "myapp://cb/p?code=a@@b",  // query
+        "https://a.example:8@@0/cb", // port
+        "my@@app://cb?code=x", // scheme
+        "myapp://c@@b/cb?code=x", // host
+        "myapp://us@@er@cb/p", // userinfo
+        "myapp://cb/p@@th?code=x", // path
+        "myapp://cb/p?code=a@@b", // query
     ]
 
     static func detail(_ template: String, _ byte: UInt8) -> ParseError? {
         var bytes = Array(template.utf8)
         let slot = bytes.firstIndex(of: UInt8(ascii: "@"))!
-        bytes.replaceSubrange(slot...slot + 1, with: [byte])
+        bytes.replaceSubrange(slot ... slot + 1, with: [byte])
         do {
             _ = try CallbackURL(parsing: bytes)
             return nil
@@ -29,14 +29,17 @@ import Testing
 
     @Test(arguments: templates)
     func aRefusedLetterOrDigitIsNeverShown(_ template: String) {
-        for (first, last) in [(UInt8(ascii: "a"), UInt8(ascii: "z")), (UInt8(ascii: "A"), UInt8(ascii: "Z")),
-                              (UInt8(ascii: "0"), UInt8(ascii: "9"))] {
-            let details = Set((first...last).compactMap { Self.detail(template, $0).map { "\($0.reason) \($0.offset ?? -1) \($0.detail)" } })
+        for (first, last) in [
+            (UInt8(ascii: "a"), UInt8(ascii: "z")), (UInt8(ascii: "A"), UInt8(ascii: "Z")),
+            (UInt8(ascii: "0"), UInt8(ascii: "9")),
+        ] {
+            let details = Set(
+                (first ... last).compactMap { Self.detail(template, $0).map { "\($0.reason) \($0.offset ?? -1) \($0.detail)" } })
             #expect(details.count <= 1, "\(template): \(details)")
         }
         // `%` and `@` are refused for what they mean (an escape without digits, a second
         // userinfo end), and those fixed messages name the syntax, not a refused byte.
-        for byte in UInt8(ascii: "!")...UInt8(ascii: "~") where byte != UInt8(ascii: "%") && byte != UInt8(ascii: "@") {
+        for byte in UInt8(ascii: "!") ... UInt8(ascii: "~") where byte != UInt8(ascii: "%") && byte != UInt8(ascii: "@") {
             guard let error = Self.detail(template, byte) else { continue }
             #expect(!error.detail.contains("'\(Character(Unicode.Scalar(byte)))'"), "\(template): \(error.detail)")
             #expect(!error.description.contains("'\(Character(Unicode.Scalar(byte)))'"), "\(template): \(error)")

@@ -28,7 +28,7 @@ import Testing
 
     @Test func limitsSetAfterInitAreStillBounded() {
         var limits = ParsingLimits.default
-        limits.maxLength = .max  // bypasses init's clamp: the parser clamps again
+        limits.maxLength = .max // bypasses init's clamp: the parser clamps again
         limits.maxValueLength = -1
         #expect(parse("x:?a=b", limits: limits).error?.reason == .tooLong, "a negative value limit refuses any value")
         limits.maxLength = -7

@@ -51,10 +51,12 @@ import TestVectorSupport
 
         mutating func parameters() -> String {
             (0 ..< count(0 ... 8)).map { _ -> String in
-                let name = pick(["code", "state", "iss", "error", "error_description", "_", "", "st%61te", "a+b"])
+                let name =
+                    pick(["code", "state", "iss", "error", "error_description", "_", "", "st%61te", "a+b"])
                     + (chance(20) ? string(from: Self.alnum, 1 ... 3) : "")
                 if chance(15) { return name }
-                return name + "=" + string(from: Self.unreserved + Self.subDelims.replacingAmpersand + ":/?@[]{}|^\\`'", 0 ... 24, escapes: true)
+                return name + "="
+                    + string(from: Self.unreserved + Self.subDelims.replacingAmpersand + ":/?@[]{}|^\\`'", 0 ... 24, escapes: true)
             }.joined(separator: chance(10) ? "&&" : "&")
         }
 
@@ -81,8 +83,10 @@ import TestVectorSupport
         mutating func mutate(_ text: String) -> [UInt8] {
             var bytes = Array(text.utf8)
             for _ in 0 ..< count(1 ... 3) {
-                let noise: UInt8 = pick([0x00, 0x09, 0x20, 0x22, 0x23, 0x25, 0x2F, 0x3A, 0x3F, 0x40, 0x5B, 0x5D, 0x7F, 0xC3, 0xFF,
-                                         UInt8(count(0x21 ... 0x7E))])
+                let noise: UInt8 = pick([
+                    0x00, 0x09, 0x20, 0x22, 0x23, 0x25, 0x2F, 0x3A, 0x3F, 0x40, 0x5B, 0x5D, 0x7F, 0xC3, 0xFF,
+                    UInt8(count(0x21 ... 0x7E)),
+                ])
                 let at = count(0 ... bytes.count)
                 switch count(0 ... 2) {
                 case 0: bytes.insert(noise, at: at)

@@ -22,7 +22,8 @@ import TestVectorSupport
             let output = entry["output"]?.array?.map { $0.array?.compactMap(\.string) ?? [] }
             var refusal: (String, Int)?
             if let refused = entry["refused"], let reason = refused["reason"]?.string,
-               case .number(let offset)? = refused["offset"] {
+                case .number(let offset)? = refused["offset"]
+            {
                 refusal = (reason, Int(offset))
             }
             guard (output == nil) != (refusal == nil) else {

@@ -38,8 +38,9 @@ import Testing
         #expect(result.exit == ExitCode.usage)
         let unknown = arguments.dropFirst().first { $0.hasPrefix("-") && !$0.hasPrefix("--max") }!
         let position = arguments.dropFirst().firstIndex(of: unknown)!
-        #expect(result.stderr.contains("argument \(position) is an unknown option (\(unknown.utf8.count) bytes, not shown)"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("argument \(position) is an unknown option (\(unknown.utf8.count) bytes, not shown)"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains(unknown.drop { $0 == "-" }.prefix(4)), "\(result.stderr)")
         #expect(result.stderr.contains("Try 'callback-router \(arguments[0]) --help'"))
     }
@@ -62,8 +63,10 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(!result.stderr.contains(first), "\(result.stderr)")
         #expect(!result.stderr.contains("S3cr3t"), "\(result.stderr)")
-        #expect(result.stderr.contains("(\(first.utf8.count) bytes, not shown); the commands are "
-            + CallbackRouterTool.commands.map { $0.name }.joined(separator: ", ")), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "(\(first.utf8.count) bytes, not shown); the commands are "
+                    + CallbackRouterTool.commands.map { $0.name }.joined(separator: ", ")), "\(result.stderr)")
         let twin = run([String(repeating: first.hasPrefix("-") ? "-" : "z", count: first.utf8.count), "--state", "x", "myapp://cb?code=a"])
         #expect(twin.stderr == result.stderr)
     }
@@ -134,16 +137,21 @@ import Testing
         for name in OptionValues.dialect.names {
             #expect(try OptionValues.dialect.read(Arguments(["--dialect", name], options: ["dialect"], flags: [])).rawValue == name)
         }
-        #expect(try OptionValues.policy.read(Arguments(["--policy=custom-scheme-only"], options: ["policy"], flags: [])) == .customSchemeOnly)
+        #expect(
+            try OptionValues.policy.read(Arguments(["--policy=custom-scheme-only"], options: ["policy"], flags: [])) == .customSchemeOnly)
         #expect(try OptionValues.policy.read(Arguments([], options: ["policy"], flags: [])) == .native)
-        #expect(try OptionValues.responseMode.read(Arguments(["--response-mode", "fragment"], options: ["response-mode"], flags: [])) == .fragment)
+        #expect(
+            try OptionValues.responseMode.read(Arguments(["--response-mode", "fragment"], options: ["response-mode"], flags: []))
+                == .fragment)
         #expect(try OptionValues.responseMode.read(Arguments([], options: ["response-mode"], flags: [])) == .query)
         #expect(try OptionValues.dialect.read(Arguments([], options: ["dialect"], flags: [])) == .auto)
     }
 
     @Test func anAcceptedValueWorksInEveryCommand() {
         // The policy reaches the validator: custom-scheme-only refuses an http redirect URI.
-        let refused = run(["parse", "--policy", "custom-scheme-only", "--redirect-uri", "http://127.0.0.1/cb", "http://127.0.0.1/cb?code=a"])
+        let refused = run([
+            "parse", "--policy", "custom-scheme-only", "--redirect-uri", "http://127.0.0.1/cb", "http://127.0.0.1/cb?code=a",
+        ])
         #expect(refused.exit == ExitCode.usage)
         #expect(refused.stdout.contains("invalid_configuration"))
         let fragment = run(["parse", "--response-mode", "fragment", "myapp:/cb#code=a"])

@@ -4,8 +4,10 @@ import CallbackRouter
 @testable import CallbackDesktop
 
 @Suite struct AuthorizeURLCommandTests {
-    static let base = ["authorize-url", "--endpoint", "https://example.auth0.com/authorize",
-                       "--client-id", "abc123", "--redirect-uri", "http://127.0.0.1:8400/callback"]
+    static let base = [
+        "authorize-url", "--endpoint", "https://example.auth0.com/authorize",
+        "--client-id", "abc123", "--redirect-uri", "http://127.0.0.1:8400/callback",
+    ]
 
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
         let output = CapturedOutput()
@@ -65,17 +67,20 @@ import CallbackRouter
     }
 
     @Test func passesScopeAndExtraParametersThrough() throws {
-        let result = Self.run(Self.base + ["--scope", "openid profile offline_access",
-                                           "--param", "audience=https://api.example.com",
-                                           "--param", "login_hint=a+b c&d=é😀",
-                                           "--param", "x=y=z", "--param", "empty="])
+        let result = Self.run(
+            Self.base + [
+                "--scope", "openid profile offline_access",
+                "--param", "audience=https://api.example.com",
+                "--param", "login_hint=a+b c&d=é😀",
+                "--param", "x=y=z", "--param", "empty=",
+            ])
         #expect(result.code == ExitCode.success)
         let values = Dictionary(uniqueKeysWithValues: try #require(authorizeJSONObject(result.out)))
         let query = try CallbackURL(parsing: try #require(values["url"])).queryParameters
         #expect(try query.value(named: "scope") == "openid profile offline_access")
         #expect(try query.value(named: "audience") == "https://api.example.com")
         #expect(try query.value(named: "login_hint") == "a+b c&d=é😀")
-        #expect(try query.value(named: "x") == "y=z")     // the first '=' splits
+        #expect(try query.value(named: "x") == "y=z") // the first '=' splits
         #expect(try query.value(named: "empty") == "")
         #expect(query.names.suffix(4) == ["audience", "login_hint", "x", "empty"])
     }
@@ -123,8 +128,10 @@ import CallbackRouter
 
     /// The redirect URI is checked as `parse` checks one, under the same options.
     @Test func checksTheRedirectURIUnderTheParsePolicies() throws {
-        let localhost = ["authorize-url", "--endpoint", "https://e.example/authorize", "--client-id", "a",
-                         "--redirect-uri", "http://localhost:8400/cb"]
+        let localhost = [
+            "authorize-url", "--endpoint", "https://e.example/authorize", "--client-id", "a",
+            "--redirect-uri", "http://localhost:8400/cb",
+        ]
         #expect(Self.run(localhost).code == ExitCode.usage)
         let allowed = Self.run(localhost + ["--allow-localhost"])
         #expect(allowed.code == ExitCode.success)
@@ -132,8 +139,10 @@ import CallbackRouter
         let url = try #require(Dictionary(uniqueKeysWithValues: allowedFields)["url"])
         #expect(try CallbackURL(parsing: url).queryParameters.value(named: "redirect_uri") == "http://localhost:8400/cb")
 
-        let custom = ["authorize-url", "--endpoint", "https://e.example/authorize", "--client-id", "a",
-                      "--policy", "custom-scheme-only", "--redirect-uri"]
+        let custom = [
+            "authorize-url", "--endpoint", "https://e.example/authorize", "--client-id", "a",
+            "--policy", "custom-scheme-only", "--redirect-uri",
+        ]
         #expect(Self.run(custom + ["com.example.app:/cb"]).code == ExitCode.success)
         #expect(Self.run(custom + ["https://app.example.com/cb"]).code == ExitCode.usage)
     }
@@ -142,8 +151,10 @@ import CallbackRouter
     /// so case is not folded (the Auth0 seed's iOS callback has capitals in its scheme).
     @Test func sendsTheRedirectURIExactlyAsGiven() throws {
         let redirect = "Auth0.Centralized-Login-Test-2://speyrott.auth0.com/ios/Auth0.Centralized-Login-Test-2/callback"
-        let result = Self.run(["authorize-url", "--endpoint", "https://speyrott.auth0.com/authorize",
-                               "--client-id", "iV2lnrgSBw64uzf1x0MN3svQTYQYcBl2", "--redirect-uri", redirect])
+        let result = Self.run([
+            "authorize-url", "--endpoint", "https://speyrott.auth0.com/authorize",
+            "--client-id", "iV2lnrgSBw64uzf1x0MN3svQTYQYcBl2", "--redirect-uri", redirect,
+        ])
         #expect(result.code == ExitCode.success)
         let fields = try #require(authorizeJSONObject(result.out))
         let url = try #require(Dictionary(uniqueKeysWithValues: fields)["url"])
@@ -151,8 +162,10 @@ import CallbackRouter
     }
 
     @Test func warnsAboutASchemeThatIsNotAReverseDomainName() {
-        let result = Self.run(["authorize-url", "--endpoint", "https://e.example/authorize", "--client-id", "a",
-                               "--redirect-uri", "myapp://cb"])
+        let result = Self.run([
+            "authorize-url", "--endpoint", "https://e.example/authorize", "--client-id", "a",
+            "--redirect-uri", "myapp://cb",
+        ])
         #expect(result.code == ExitCode.success)
         #expect(result.err.contains("warning"))
         #expect(result.err.contains("RFC 8252 §7.1"))
@@ -162,19 +175,23 @@ import CallbackRouter
     @Test func helpDocumentsTheDefaultScopeAndTheOutput() {
         let result = Self.run(["authorize-url", "--help"])
         #expect(result.code == ExitCode.success)
-        for needle in ["USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U",
-                       "--scope S", "(default: openid)", "--param NAME=VALUE", "resource",
-                       "--policy P", "--allow-localhost",
-                       #"{"url":…,"state":…,"code_verifier":…,"nonce":…}"#, "%20", "EXIT CODES"] {
+        for needle in [
+            "USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U",
+            "--scope S", "(default: openid)", "--param NAME=VALUE", "resource",
+            "--policy P", "--allow-localhost",
+            #"{"url":…,"state":…,"code_verifier":…,"nonce":…}"#, "%20", "EXIT CODES",
+        ] {
             #expect(result.out.contains(needle), "\(needle)")
         }
     }
 
     /// The help's example runs as printed.
     @Test func helpExampleWorks() {
-        let result = Self.run(["authorize-url", "--endpoint", "https://example.auth0.com/authorize",
-                               "--client-id", "abc123", "--redirect-uri", "http://127.0.0.1:8400/callback",
-                               "--scope", "openid profile offline_access", "--param", "audience=https://api.example.com"])
+        let result = Self.run([
+            "authorize-url", "--endpoint", "https://example.auth0.com/authorize",
+            "--client-id", "abc123", "--redirect-uri", "http://127.0.0.1:8400/callback",
+            "--scope", "openid profile offline_access", "--param", "audience=https://api.example.com",
+        ])
         #expect(result.code == ExitCode.success)
     }
 }

@@ -10,8 +10,10 @@ import CallbackRouter
 /// `authorize-url --state-from-stdin`: a caller-chosen state, any UTF-8, sent and printed
 /// byte for byte; everything else about the request stays fresh and random.
 @Suite struct AuthorizeURLStateFromStdinTests {
-    static let base = ["authorize-url", "--state-from-stdin", "--endpoint", "https://as.example/authorize",
-                       "--client-id", "abc123", "--redirect-uri", "http://127.0.0.1:8400/callback"]
+    static let base = [
+        "authorize-url", "--state-from-stdin", "--endpoint", "https://as.example/authorize",
+        "--client-id", "abc123", "--redirect-uri", "http://127.0.0.1:8400/callback",
+    ]
 
     /// Runs with `input` written to a pipe that is stdin (closed after it).
     static func run(_ arguments: [String] = base, stdin input: [UInt8]) -> (code: Int32, out: String, err: String) {
@@ -21,8 +23,9 @@ import CallbackRouter
         _ = input.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
         close(ends[1])
         let output = CapturedOutput()
-        let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router",
-                                     standardInput: ends[0])
+        let context = CommandContext(
+            output: output, environment: [:], executablePath: "/usr/bin/callback-router",
+            standardInput: ends[0])
         let code = CallbackRouterTool.run(arguments, context: context)
         return (code, output.stdout, output.stderr)
     }
@@ -32,7 +35,7 @@ import CallbackRouter
     static func member(_ name: String, in text: String) -> String? {
         let bytes = Array(text.utf8), marker = Array("\"\(name)\":\"".utf8)
         guard bytes.count >= marker.count,
-              let start = (0 ... bytes.count - marker.count).first(where: { bytes[$0 ..< $0 + marker.count].elementsEqual(marker) })
+            let start = (0 ... bytes.count - marker.count).first(where: { bytes[$0 ..< $0 + marker.count].elementsEqual(marker) })
         else { return nil }
         let valueStart = start + marker.count
         guard let end = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
@@ -40,9 +43,9 @@ import CallbackRouter
     }
 
     @Test(arguments: [
-        "état-✓-東京-0123456789abcdef",       // what the interop suites send to real servers
+        "état-✓-東京-0123456789abcdef", // what the interop suites send to real servers
         "ascii-state-0123456789abcdef",
-        "space and +plus &amp=equals #hash",  // characters the query syntax reserves
+        "space and +plus &amp=equals #hash", // characters the query syntax reserves
         "😀 emoji, 4-byte UTF-8 sequences 😀",
     ])
     func sendsAndPrintsTheChosenStateByteForByte(_ state: String) throws {
@@ -63,7 +66,8 @@ import CallbackRouter
             #expect(first != Self.member(key, in: b.out))
         }
         let url = try CallbackURL(parsing: try #require(Self.member("url", in: a.out)))
-        #expect(try url.queryParameters.value(named: "code_challenge")
+        #expect(
+            try url.queryParameters.value(named: "code_challenge")
                 == PKCE.challenge(for: try #require(Self.member("code_verifier", in: a.out))))
     }
 
@@ -90,15 +94,17 @@ import CallbackRouter
         (Input(testDescription: "a broken 2-byte sequence", bytes: [0x73, 0x74, 0xC3, 0x28, 0x0A]), ExitCode.usage, "not valid UTF-8"),
         (Input(testDescription: "an encoded surrogate", bytes: [0x73, 0xED, 0xA0, 0x80, 0x0A]), ExitCode.usage, "not valid UTF-8"),
         (Input(testDescription: "513 bytes", bytes: Array(repeating: 0x73, count: 513) + [0x0A]), ExitCode.usage, "513 bytes long"),
-        (Input(testDescription: "5000 bytes, no newline", bytes: Array(repeating: 0x73, count: 5000)), ExitCode.usage,
-         "longer than 4096 bytes"),
+        (
+            Input(testDescription: "5000 bytes, no newline", bytes: Array(repeating: 0x73, count: 5000)), ExitCode.usage,
+            "longer than 4096 bytes"
+        ),
     ])
     func refusesAStateItCannotSendFaithfully(_ input: Input, _ code: Int32, _ message: String) {
         let result = Self.run(stdin: input.bytes)
         #expect(result.code == code)
         #expect((result.out + result.err).contains(message), "\(result.out) \(result.err)")
         #expect(!result.out.contains("\"url\""))
-        #expect(!result.err.contains("sss"))  // never the value, only its length
+        #expect(!result.err.contains("sss")) // never the value, only its length
     }
 
     @Test func warnsWithoutShowingItWhenTheStateIsTooShortForItsEntropy() {

@@ -60,8 +60,9 @@ import Darwin
             #expect(Self.write(updated, to: Self.documentPath))
             return
         }
-        #expect(current == Self.generated,
-                "docs/cli.md's command reference is stale: CALLBACK_ROUTER_UPDATE_CLI_DOC=1 swift test --filter CLIReferenceTests")
+        #expect(
+            current == Self.generated,
+            "docs/cli.md's command reference is stale: CALLBACK_ROUTER_UPDATE_CLI_DOC=1 swift test --filter CLIReferenceTests")
     }
 
     @Test func everyReasonCodeIsInTheReference() throws {

@@ -35,19 +35,22 @@ private enum ForgetfulCommand: Command {
     static let name = "forgetful"
     static let summary = "Forgets an option in its help"
     static let help = """
-    OVERVIEW: Forgets an option.
+        OVERVIEW: Forgets an option.
 
-    USAGE: callback-router forgetful [--listed X]
+        USAGE: callback-router forgetful [--listed X]
 
-    OPTIONS:
-      --listed X              Listed.
-      -h, --help              Show this help.
+        OPTIONS:
+          --listed X              Listed.
+          -h, --help              Show this help.
 
-    """
+        """
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard readArguments(arguments, options: ["listed", "unlisted"], flags: ["quiet"], context: context,
-                            exit: &exit) != nil else { return exit }
+        guard
+            readArguments(
+                arguments, options: ["listed", "unlisted"], flags: ["quiet"], context: context,
+                exit: &exit) != nil
+        else { return exit }
         return 0
     }
 }
@@ -89,8 +92,9 @@ private enum ForgetfulCommand: Command {
         let fish = scripts.fish.split(separator: "\n").filter { $0.locate("'__fish_seen_subcommand_from \(name)'") != nil }
         for option in accepted.options.union(accepted.flags).subtracting(["help"]) {
             #expect(bashWords.split(separator: " ").contains(Substring("--" + option)), "bash: \(name) --\(option)")
-            #expect(zsh.locate("'--\(option)=[") != nil || zsh.locate("'*--\(option)=[") != nil
-                        || zsh.locate("'--\(option)[") != nil, "zsh: \(name) --\(option)")
+            #expect(
+                zsh.locate("'--\(option)=[") != nil || zsh.locate("'*--\(option)=[") != nil
+                    || zsh.locate("'--\(option)[") != nil, "zsh: \(name) --\(option)")
             #expect(fish.contains { $0.locate(" -l \(option) ") != nil }, "fish: \(name) --\(option)")
         }
     }
@@ -164,8 +168,9 @@ private enum ForgetfulCommand: Command {
     @Test func topLevelWordsAreTheToolsCommandWords() {
         let bash = CompletionScript(catalog: catalog).bash
         for word in CallbackRouterTool.commandWords {
-            #expect(part(of: bash, from: "COMP_CWORD == 1", to: "return").locate(" \(word)") != nil
-                        || part(of: bash, from: "COMP_CWORD == 1", to: "return").locate("'\(word) ") != nil, "\(word)")
+            #expect(
+                part(of: bash, from: "COMP_CWORD == 1", to: "return").locate(" \(word)") != nil
+                    || part(of: bash, from: "COMP_CWORD == 1", to: "return").locate("'\(word) ") != nil, "\(word)")
         }
     }
 }
@@ -211,8 +216,11 @@ private enum ForgetfulCommand: Command {
     @Test func sectionsFollowTheHelp() throws {
         let page = try #require(ManPage(catalog: catalog).page(named: "parse"))
         let titles = page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }.map { String($0.dropFirst(4)) }
-        #expect(titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "\"SEE ALSO\""]
-                || titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "SEE ALSO"])
+        #expect(
+            titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "\"SEE ALSO\""]
+                || titles == [
+                    "NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "SEE ALSO",
+                ])
         #expect(page.locate(".TP\n\\fB\\-\\-dialect\\fR \\fID\\fR\n") != nil)
     }
 
@@ -226,28 +234,32 @@ private enum ForgetfulCommand: Command {
 
 @Suite struct HelpTextParsingTests {
     @Test func splitsSectionsHeadingsAndProse() {
-        let help = HelpText("""
-        OVERVIEW: One line,
-        and its continuation.
+        let help = HelpText(
+            """
+            OVERVIEW: One line,
+            and its continuation.
 
-        USAGE: callback-router x [--a A] URL
+            USAGE: callback-router x [--a A] URL
 
-        OPTIONS:
-          --a A, --b B            First
-                                  and second.
-          --c                     Flag.
+            OPTIONS:
+              --a A, --b B            First
+                                      and second.
+              --c                     Flag.
 
-        Prose at column zero.
+            Prose at column zero.
 
-        EXAMPLE (bash):
-          x --a 1
+            EXAMPLE (bash):
+              x --a 1
 
-        """)
+            """)
         #expect(help.sections.map(\.title) == ["OVERVIEW", "USAGE", "OPTIONS", "", "EXAMPLE (bash)"])
         #expect(help.overview == "One line, and its continuation.")
         #expect(help.usageTakesPositional)
-        #expect(help.entries(of: "OPTIONS") == [.init(term: "--a A, --b B", description: "First and second."),
-                                               .init(term: "--c", description: "Flag.")])
+        #expect(
+            help.entries(of: "OPTIONS") == [
+                .init(term: "--a A, --b B", description: "First and second."),
+                .init(term: "--c", description: "Flag."),
+            ])
         #expect(help.optionEntry(naming: "b")?.placeholder(of: "b") == "B")
         #expect(help.mentionedOptions == ["a", "b", "c"])
         #expect(help.section("EXAMPLE")?.lines == ["  x --a 1"])

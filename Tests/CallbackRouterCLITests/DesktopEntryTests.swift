@@ -5,8 +5,9 @@ import CallbackRouter
 
 @Suite struct DesktopEntryTests {
     @Test func rendersTheKeysDesktopsNeed() throws {
-        let entry = DesktopEntry(scheme: try CallbackScheme(validating: "MyApp"), executablePath: "/usr/bin/callback-router",
-                                 mimeAppsEdit: .addedLine)
+        let entry = DesktopEntry(
+            scheme: try CallbackScheme(validating: "MyApp"), executablePath: "/usr/bin/callback-router",
+            mimeAppsEdit: .addedLine)
         let lines = try entry.rendered().split(separator: "\n").map(String.init)
         #expect(lines.first == "[Desktop Entry]")
         #expect(lines.contains("Exec=/usr/bin/callback-router open %u"))
@@ -47,8 +48,9 @@ import CallbackRouter
         .replacedLine(previous: " x-scheme-handler/myapp=a\\b.desktop\r"),
     ])
     func readsBackWhatItWrote(edit: MimeAppsList.Edit) throws {
-        let entry = DesktopEntry(scheme: try CallbackScheme(validating: "com.example.app"),
-                                 executablePath: "/opt/My Apps/callback-router", mimeAppsEdit: edit)
+        let entry = DesktopEntry(
+            scheme: try CallbackScheme(validating: "com.example.app"),
+            executablePath: "/opt/My Apps/callback-router", mimeAppsEdit: edit)
         #expect(DesktopEntry.parse(try entry.rendered()) == entry)
     }
 
@@ -64,19 +66,23 @@ import CallbackRouter
 }
 
 @Suite struct DesktopSchemeTests {
-    @Test(arguments: [("myapp", "myapp"), ("MyApp", "myapp"), ("com.example.app", "com.example.app"),
-                      ("a+b-c.d", "a+b-c.d"), ("x", "x")])
+    @Test(arguments: [
+        ("myapp", "myapp"), ("MyApp", "myapp"), ("com.example.app", "com.example.app"),
+        ("a+b-c.d", "a+b-c.d"), ("x", "x"),
+    ])
     func acceptsAndLowercasesSchemes(text: String, expected: String) throws {
         #expect(try CallbackScheme(validating: text).name == expected)
     }
 
-    @Test(arguments: [("", "invalid_scheme"), ("1app", "invalid_scheme"), ("my_app", "invalid_scheme"),
-                      ("x-scheme-handler/myapp", "invalid_scheme"), ("my app", "invalid_scheme"),
-                      ("myapp:", "invalid_scheme"), ("é", "invalid_scheme"),
-                      (String(repeating: "a", count: 129), "invalid_scheme"),
-                      ("http", "scheme_not_allowed"), ("HTTPS", "scheme_not_allowed"),
-                      ("javascript", "scheme_not_allowed"), ("file", "scheme_not_allowed"),
-                      ("data", "scheme_not_allowed")])
+    @Test(arguments: [
+        ("", "invalid_scheme"), ("1app", "invalid_scheme"), ("my_app", "invalid_scheme"),
+        ("x-scheme-handler/myapp", "invalid_scheme"), ("my app", "invalid_scheme"),
+        ("myapp:", "invalid_scheme"), ("é", "invalid_scheme"),
+        (String(repeating: "a", count: 129), "invalid_scheme"),
+        ("http", "scheme_not_allowed"), ("HTTPS", "scheme_not_allowed"),
+        ("javascript", "scheme_not_allowed"), ("file", "scheme_not_allowed"),
+        ("data", "scheme_not_allowed"),
+    ])
     func refusesSchemes(text: String, reason: String) {
         #expect {
             try CallbackScheme(validating: text)

@@ -26,45 +26,53 @@ import CallbackRouter
         #expect(HandoffMatch.decide(answers) == expected)
     }
 
-    @Test(arguments: [
-        // listener's scheme, expected state, offered scheme, offered state, answer
-        ("myapp", "s1", "myapp", "s1", Answer.exact),
-        ("myapp", "s1", "myapp", "s2", .notMine),
-        ("myapp", "s1", "myapp", "s1x", .notMine),
-        ("myapp", "s1", "myapp", nil, .candidate),
-        ("myapp", nil, "myapp", "s1", .candidate),
-        ("myapp", nil, "myapp", nil, .candidate),
-        ("myapp", "s1", "other", "s1", .notMine),
-        ("myapp", nil, "other", nil, .notMine),
-    ] as [(String, String?, String, String?, Answer)])
+    @Test(
+        arguments: [
+            // listener's scheme, expected state, offered scheme, offered state, answer
+            ("myapp", "s1", "myapp", "s1", Answer.exact),
+            ("myapp", "s1", "myapp", "s2", .notMine),
+            ("myapp", "s1", "myapp", "s1x", .notMine),
+            ("myapp", "s1", "myapp", nil, .candidate),
+            ("myapp", nil, "myapp", "s1", .candidate),
+            ("myapp", nil, "myapp", nil, .candidate),
+            ("myapp", "s1", "other", "s1", .notMine),
+            ("myapp", nil, "other", nil, .notMine),
+        ] as [(String, String?, String, String?, Answer)])
     func answersAnOffer(listener: String, expected: String?, scheme: String, state: String?, answer: Answer) throws {
         let route = CallbackRoute(scheme: try CallbackScheme(validating: scheme), state: state)
-        #expect(HandoffMatch.answer(listenerScheme: try CallbackScheme(validating: listener), expectedState: expected, offered: route) == answer)
+        #expect(
+            HandoffMatch.answer(listenerScheme: try CallbackScheme(validating: listener), expectedState: expected, offered: route) == answer
+        )
     }
 
-    @Test(arguments: [("abc", "abc", true), ("abc", "abd", false), ("abc", "ab", false), ("", "", true),
-                      ("", "a", false), (String(repeating: "x", count: 256), "", false)])
+    @Test(arguments: [
+        ("abc", "abc", true), ("abc", "abd", false), ("abc", "ab", false), ("", "", true),
+        ("", "a", false), (String(repeating: "x", count: 256), "", false),
+    ])
     func comparesStatesInConstantTime(a: String, b: String, equal: Bool) {
         #expect(constantTimeEquals(a, b) == equal)
         #expect(constantTimeEquals(b, a) == equal)
     }
 
-    @Test(arguments: [
-        ("myapp://cb?code=1&state=a%2Bb+c", "myapp", "a+b c"),
-        ("MyApp://cb?code=1", "myapp", nil),
-        ("com.example.app:/cb#code=1&state=frag", "com.example.app", "frag"),
-        ("myapp://cb?state=q#state=f", "myapp", "q"),
-        ("myapp://cb?state=", "myapp", ""),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("myapp://cb?code=1&state=a%2Bb+c", "myapp", "a+b c"),
+            ("MyApp://cb?code=1", "myapp", nil),
+            ("com.example.app:/cb#code=1&state=frag", "com.example.app", "frag"),
+            ("myapp://cb?state=q#state=f", "myapp", "q"),
+            ("myapp://cb?state=", "myapp", ""),
+        ] as [(String, String, String?)])
     func readsTheStateWithTheProjectsParser(url: String, scheme: String, state: String?) throws {
         let route = try CallbackRoute(CallbackURL(parsing: url))
         #expect(route.scheme.name == scheme)
         #expect(route.state == state)
     }
 
-    @Test(arguments: [("myapp://cb?state=a&state=b", "duplicate_parameter"),
-                      ("https://example.com/cb?state=a", "scheme_not_allowed"),
-                      ("javascript:alert(1)//?state=a", "scheme_not_allowed")])
+    @Test(arguments: [
+        ("myapp://cb?state=a&state=b", "duplicate_parameter"),
+        ("https://example.com/cb?state=a", "scheme_not_allowed"),
+        ("javascript:alert(1)//?state=a", "scheme_not_allowed"),
+    ])
     func refusesCallbacksItCannotRoute(url: String, reason: String) {
         #expect {
             try CallbackRoute(CallbackURL(parsing: url))

@@ -181,4 +181,3 @@ import CallbackRouter
         } throws: { ($0 as? HelperFailure)?.exitCode == ExitCode.permission }
     }
 }
-

@@ -49,7 +49,7 @@ struct Handover<Value>: @unchecked Sendable {
 /// threads as cores, and a test that blocks them all waits for its own timeouts.
 final class BlockingThread<Result>: @unchecked Sendable {
     #if canImport(Darwin)
-    private var thread: pthread_t? = nil  // a non-optional pointer on Darwin, set by pthread_create
+    private var thread: pthread_t? = nil // a non-optional pointer on Darwin, set by pthread_create
     #else
     private var thread = pthread_t()
     #endif
@@ -105,12 +105,16 @@ func isolatedEnvironment(runtime: String, home: String? = nil) -> [String: Strin
 }
 
 /// Runs the helper in-process.
-func runTool(_ arguments: [String], environment: [String: String], executablePath: String = "/usr/local/bin/callback-router",
-             standardInput: Int32 = 0)
-    -> (exit: Int32, stdout: String, stderr: String) {
+func runTool(
+    _ arguments: [String], environment: [String: String], executablePath: String = "/usr/local/bin/callback-router",
+    standardInput: Int32 = 0
+)
+    -> (exit: Int32, stdout: String, stderr: String)
+{
     let output = CapturedOutput()
-    let context = CommandContext(output: output, environment: environment, executablePath: executablePath,
-                                 standardInput: standardInput)
+    let context = CommandContext(
+        output: output, environment: environment, executablePath: executablePath,
+        standardInput: standardInput)
     let exit = CallbackRouterTool.run(arguments, context: context)
     return (exit, output.stdout, output.stderr)
 }

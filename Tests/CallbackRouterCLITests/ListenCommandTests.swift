@@ -68,8 +68,9 @@ import Testing
         let line = Array("s3cr3t\n".utf8)
         #expect(line.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) } == line.count)
         close(pipeEnds[1])
-        let listened = runTool(["listen", "--scheme", "myapp", "--state-from-stdin", "--timeout", "0"],
-                               environment: environment, standardInput: pipeEnds[0])
+        let listened = runTool(
+            ["listen", "--scheme", "myapp", "--state-from-stdin", "--timeout", "0"],
+            environment: environment, standardInput: pipeEnds[0])
         #expect(listened.exit == 0, "stderr: \(listened.stderr)")
         #expect(listened.stdout == runTool(["parse", "--state", "s3cr3t", url], environment: environment).stdout)
         #expect(!listened.stderr.contains("s3cr3t"))
@@ -100,7 +101,9 @@ import Testing
         for round in 0 ..< 20 {
             let url = "myapp://cb?code=c\(round)&state=s\(round)"
             let environment = environment
-            let listening = BlockingThread { runTool(["listen", "--scheme", "myapp", "--state", "s\(round)", "--timeout", "5"], environment: environment) }
+            let listening = BlockingThread {
+                runTool(["listen", "--scheme", "myapp", "--state", "s\(round)", "--timeout", "5"], environment: environment)
+            }
             let opened = runTool(["open", url], environment: environment)
             let listened = listening.join()
             #expect(opened.exit == 0)
@@ -115,14 +118,19 @@ import Testing
         let start = Clock.monotonicMilliseconds()
         let result = runTool(["listen", "--scheme", "myapp", "--timeout", "1"], environment: environment)
         #expect(result.exit == ExitCode.tryAgain)
-        #expect(result.stdout == "{\"outcome\":\"rejected\",\"reason\":\"timeout\",\"detail\":\"no callback for 'myapp' within 1 seconds\",\"offset\":null}\n")
+        #expect(
+            result.stdout
+                == "{\"outcome\":\"rejected\",\"reason\":\"timeout\",\"detail\":\"no callback for 'myapp' within 1 seconds\",\"offset\":null}\n"
+        )
         #expect(Clock.monotonicMilliseconds() - start >= 990)
         #expect(listenerSockets() == 0)
     }
 
-    @Test(arguments: [["listen"], ["listen", "--scheme", "http"], ["listen", "--scheme", "myapp", "--timeout", "-1"],
-                      ["listen", "--scheme", "myapp", "--dialect", "nonsense"], ["listen", "--scheme", "myapp", "stray"],
-                      ["listen", "--scheme", "myapp", "--redirect-uri", "javascript:alert(1)"]])
+    @Test(arguments: [
+        ["listen"], ["listen", "--scheme", "http"], ["listen", "--scheme", "myapp", "--timeout", "-1"],
+        ["listen", "--scheme", "myapp", "--dialect", "nonsense"], ["listen", "--scheme", "myapp", "stray"],
+        ["listen", "--scheme", "myapp", "--redirect-uri", "javascript:alert(1)"],
+    ])
     func refusesBadUsageBeforeWaiting(arguments: [String]) {
         defer { temporary.remove() }
         let result = runTool(arguments, environment: environment)

@@ -18,8 +18,9 @@ final class RunningLogin: Sendable {
         let output = output
         let exitCode = exitCode
         _ = try startThread {
-            let code = CallbackRouterTool.run(["login"] + arguments,
-                                              context: CommandContext(output: output, environment: environment, executablePath: "/nonexistent"))
+            let code = CallbackRouterTool.run(
+                ["login"] + arguments,
+                context: CommandContext(output: output, environment: environment, executablePath: "/nonexistent"))
             exitCode.withLock { $0 = code }
         }
         var port = 0
@@ -95,7 +96,10 @@ final class RunningLogin: Sendable {
         #expect(try request.queryParameters.value(named: "response_mode") == "form_post")
         let state = try #require(try request.queryParameters.value(named: "state"))
         let body = "code=posted&state=\(state)"
-        let response = try RawClient.exchange(port: login.port, "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(login.port)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let response = try RawClient.exchange(
+            port: login.port,
+            "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:\(login.port)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
         #expect(response.statusCode == 200)
         #expect(login.waitForExit() == 0)
         #expect(login.output.stdout.contains("\"code\":\"posted\""))

@@ -7,11 +7,15 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
 /// `callback-router end-session-url`: the request URL and its state; the hint only on stdin.
 @Suite struct EndSessionURLCommandTests {
     @Test func printsTheURLAndAFreshStateWithTheHintFromStandardInput() throws {
-        let run = PKCECommandTests.run(["end-session-url", "--endpoint", "https://op.example.com/logout",
-                                        "--post-logout-redirect-uri", "com.example.app:/logout", "--id-token-hint-from-stdin",
-                                        "--ui-locales", "de", "--param", "federated=1"], stdin: hint + "\n")
+        let run = PKCECommandTests.run(
+            [
+                "end-session-url", "--endpoint", "https://op.example.com/logout",
+                "--post-logout-redirect-uri", "com.example.app:/logout", "--id-token-hint-from-stdin",
+                "--ui-locales", "de", "--param", "federated=1",
+            ], stdin: hint + "\n")
         #expect(run.code == ExitCode.success, "\(run.err)")
-        let prefix = #"{"url":"https://op.example.com/logout?id_token_hint="# + hint
+        let prefix =
+            #"{"url":"https://op.example.com/logout?id_token_hint="# + hint
             + "&post_logout_redirect_uri=com.example.app%3A%2Flogout&state="
         #expect(run.out.hasPrefix(prefix), "\(run.out)")
         let state = String(run.out.dropFirst(prefix.count).prefix(43))
@@ -20,40 +24,52 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
     }
 
     @Test func statesAreFresh() {
-        let arguments = ["end-session-url", "--endpoint", "https://op.example.com/logout",
-                         "--post-logout-redirect-uri", "com.example.app:/logout", "--client-id", "abc"]
+        let arguments = [
+            "end-session-url", "--endpoint", "https://op.example.com/logout",
+            "--post-logout-redirect-uri", "com.example.app:/logout", "--client-id", "abc",
+        ]
         let a = PKCECommandTests.run(arguments), b = PKCECommandTests.run(arguments)
         #expect(a.code == 0 && b.code == 0 && a.out != b.out)
     }
 
     @Test func takesNoHintFromTheCommandLine() {
-        let run = PKCECommandTests.run(["end-session-url", "--endpoint", "https://op.example.com/logout",
-                                        "--post-logout-redirect-uri", "com.example.app:/logout", "--id-token-hint", hint])
+        let run = PKCECommandTests.run([
+            "end-session-url", "--endpoint", "https://op.example.com/logout",
+            "--post-logout-redirect-uri", "com.example.app:/logout", "--id-token-hint", hint,
+        ])
         #expect(run.code == ExitCode.usage)
         #expect(!run.err.contains("SECRET") && !run.out.contains("SECRET"))
     }
 
     @Test(arguments: ["not-a-jwt\n", "a.b\n", ""])
     func refusesABadHintWithoutEchoingIt(_ input: String) {
-        let run = PKCECommandTests.run(["end-session-url", "--endpoint", "https://op.example.com/logout",
-                                        "--post-logout-redirect-uri", "com.example.app:/logout", "--id-token-hint-from-stdin"],
-                                       stdin: input)
+        let run = PKCECommandTests.run(
+            [
+                "end-session-url", "--endpoint", "https://op.example.com/logout",
+                "--post-logout-redirect-uri", "com.example.app:/logout", "--id-token-hint-from-stdin",
+            ],
+            stdin: input)
         #expect(run.code == ExitCode.usage)
         #expect(!run.out.contains("not-a-jwt") && !run.err.contains("not-a-jwt"))
     }
 
     @Test func needsAClientIDWithoutAHint() {
-        let run = PKCECommandTests.run(["end-session-url", "--endpoint", "https://op.example.com/logout",
-                                        "--post-logout-redirect-uri", "com.example.app:/logout"])
+        let run = PKCECommandTests.run([
+            "end-session-url", "--endpoint", "https://op.example.com/logout",
+            "--post-logout-redirect-uri", "com.example.app:/logout",
+        ])
         #expect(run.code == ExitCode.usage)
         #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration""#))
     }
 
     @Test func buildsAuth0sReturnToLogout() {
-        let run = PKCECommandTests.run(["end-session-url", "--endpoint", "https://t.auth0.com/v2/logout", "--style", "auth0-return-to",
-                                        "--post-logout-redirect-uri", "com.example.app:/logout", "--client-id", "abc"])
+        let run = PKCECommandTests.run([
+            "end-session-url", "--endpoint", "https://t.auth0.com/v2/logout", "--style", "auth0-return-to",
+            "--post-logout-redirect-uri", "com.example.app:/logout", "--client-id", "abc",
+        ])
         #expect(run.code == ExitCode.success)
-        #expect(run.out == #"{"url":"https://t.auth0.com/v2/logout?client_id=abc&returnTo=com.example.app%3A%2Flogout","state":null}"# + "\n")
+        #expect(
+            run.out == #"{"url":"https://t.auth0.com/v2/logout?client_id=abc&returnTo=com.example.app%3A%2Flogout","state":null}"# + "\n")
     }
 
     @Test(arguments: [
@@ -69,9 +85,11 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
     }
 
     @Test func refusesABadRedirectURI() {
-        let run = PKCECommandTests.run(["end-session-url", "--endpoint", "https://op.example.com/logout",
-                                        "--post-logout-redirect-uri", "https://app.example.com/logout", "--client-id", "abc",
-                                        "--policy", "custom-scheme-only"])
+        let run = PKCECommandTests.run([
+            "end-session-url", "--endpoint", "https://op.example.com/logout",
+            "--post-logout-redirect-uri", "https://app.example.com/logout", "--client-id", "abc",
+            "--policy", "custom-scheme-only",
+        ])
         #expect(run.code == ExitCode.usage)
         #expect(run.out.contains("--post-logout-redirect-uri"))
     }
@@ -79,8 +97,10 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
     @Test func hasHelp() {
         let run = PKCECommandTests.run(["end-session-url", "--help"])
         #expect(run.code == 0)
-        for option in ["--endpoint", "--post-logout-redirect-uri", "--client-id", "--id-token-hint-from-stdin",
-                       "--logout-hint", "--ui-locales", "--param", "--style", "--policy", "--allow-localhost"] {
+        for option in [
+            "--endpoint", "--post-logout-redirect-uri", "--client-id", "--id-token-hint-from-stdin",
+            "--logout-hint", "--ui-locales", "--param", "--style", "--policy", "--allow-localhost",
+        ] {
             #expect(run.out.contains(option))
         }
         #expect(PKCECommandTests.run(["--help"]).out.contains("end-session-url"))
@@ -90,19 +110,34 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
 /// `callback-router parse --logout`.
 @Suite struct ParseLogoutCommandTests {
     @Test(arguments: [
-        (["--state", "st", "com.example.app:/logout?state=st"], ExitCode.success,
-         #"{"outcome":"logout_complete","dialect":"oauth2","state":"st","extra":{}}"#),
-        (["--state", "st", "--redirect-uri", "com.example.app:/logout", "com.example.app:/logout?state=st&sid=9"], ExitCode.success,
-         #"{"outcome":"logout_complete","dialect":"oauth2","state":"st","extra":{"sid":"9"}}"#),
-        (["--no-state", "com.example.app:/logout"], ExitCode.success,
-         #"{"outcome":"logout_complete","dialect":"oauth2","unbound":true,"extra":{}}"#),
-        (["--state", "st", "com.example.app:/logout?state=other"], ExitCode.rejected,
-         #"{"outcome":"rejected","reason":"state_mismatch","detail":"the state is not the one this logout sent","offset":30}"#),
-        (["--state", "st", "com.example.app:/logout"], ExitCode.rejected,
-         #"{"outcome":"rejected","reason":"state_missing","detail":"the logout's state was expected and the callback has none","offset":null}"#),
-        (["--state", "st", "com.example.app:/logout?code=c&state=st"], ExitCode.rejected,
-         #"{"outcome":"rejected","reason":"invalid_parameter","detail":"the callback carries 'code', which belongs to a login's response: it is not the end of a logout","offset":24}"#),
-        (["--state", "st", "--redirect-uri", "com.example.app:/logout", "com.example.app:/other?state=st"], ExitCode.rejected, "redirect_uri_mismatch"),
+        (
+            ["--state", "st", "com.example.app:/logout?state=st"], ExitCode.success,
+            #"{"outcome":"logout_complete","dialect":"oauth2","state":"st","extra":{}}"#
+        ),
+        (
+            ["--state", "st", "--redirect-uri", "com.example.app:/logout", "com.example.app:/logout?state=st&sid=9"], ExitCode.success,
+            #"{"outcome":"logout_complete","dialect":"oauth2","state":"st","extra":{"sid":"9"}}"#
+        ),
+        (
+            ["--no-state", "com.example.app:/logout"], ExitCode.success,
+            #"{"outcome":"logout_complete","dialect":"oauth2","unbound":true,"extra":{}}"#
+        ),
+        (
+            ["--state", "st", "com.example.app:/logout?state=other"], ExitCode.rejected,
+            #"{"outcome":"rejected","reason":"state_mismatch","detail":"the state is not the one this logout sent","offset":30}"#
+        ),
+        (
+            ["--state", "st", "com.example.app:/logout"], ExitCode.rejected,
+            #"{"outcome":"rejected","reason":"state_missing","detail":"the logout's state was expected and the callback has none","offset":null}"#
+        ),
+        (
+            ["--state", "st", "com.example.app:/logout?code=c&state=st"], ExitCode.rejected,
+            #"{"outcome":"rejected","reason":"invalid_parameter","detail":"the callback carries 'code', which belongs to a login's response: it is not the end of a logout","offset":24}"#
+        ),
+        (
+            ["--state", "st", "--redirect-uri", "com.example.app:/logout", "com.example.app:/other?state=st"], ExitCode.rejected,
+            "redirect_uri_mismatch"
+        ),
     ])
     func readsTheEndOfALogout(_ arguments: [String], _ exit: Int32, _ json: String) {
         let run = PKCECommandTests.run(["parse", "--logout"] + arguments)
@@ -125,6 +160,7 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
 
     @Test func aLoginCallbackIsNoLogoutAndTheReverse() {
         #expect(PKCECommandTests.run(["parse", "--state", "st", "x.y:/l?state=st"]).code == ExitCode.rejected)
-        #expect(PKCECommandTests.run(["parse", "--logout", "--state", "st", "x.y:/l?error=access_denied&state=st"]).code == ExitCode.rejected)
+        #expect(
+            PKCECommandTests.run(["parse", "--logout", "--state", "st", "x.y:/l?error=access_denied&state=st"]).code == ExitCode.rejected)
     }
 }

@@ -11,8 +11,9 @@ import Testing
 @Suite struct LoopbackCommandTests {
     func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
         let output = CapturedOutput()
-        let code = CallbackRouterTool.run(["loopback"] + arguments,
-                                          context: CommandContext(output: output, environment: [:], executablePath: "/x"))
+        let code = CallbackRouterTool.run(
+            ["loopback"] + arguments,
+            context: CommandContext(output: output, environment: [:], executablePath: "/x"))
         return (code, output.stdout, output.stderr)
     }
 
@@ -70,7 +71,9 @@ import Testing
     }
 
     /// Writes `input` into a pipe (closing it when `close` is set) and reads the state line.
-    func stateLine(_ input: String, closeAfter: Bool = true, wait: Duration = .seconds(2)) -> Result<String, LoopbackCommand.StateLineProblem> {
+    func stateLine(_ input: String, closeAfter: Bool = true, wait: Duration = .seconds(2)) -> Result<
+        String, LoopbackCommand.StateLineProblem
+    > {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure(.unreadable(errno)) }
         defer { close(fds[0]); if !closeAfter { close(fds[1]) } }
@@ -143,14 +146,20 @@ import Testing
     }
 
     @Test func authorizeURLAsksForFormPost() {
-        let (exit, out, _) = runTool(["authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
-                                      "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "form_post"],
-                                     environment: [:])
+        let (exit, out, _) = runTool(
+            [
+                "authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
+                "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "form_post",
+            ],
+            environment: [:])
         #expect(exit == 0)
         #expect(out.contains("response_mode=form_post"))
-        let (refused, _, _) = runTool(["authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
-                                       "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "query"],
-                                      environment: [:])
+        let (refused, _, _) = runTool(
+            [
+                "authorize-url", "--endpoint", "https://id.example/authorize", "--client-id", "app",
+                "--redirect-uri", "http://127.0.0.1:8000/callback", "--response-mode", "query",
+            ],
+            environment: [:])
         #expect(refused == 64)
     }
 }

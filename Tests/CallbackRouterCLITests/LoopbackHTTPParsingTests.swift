@@ -16,14 +16,16 @@ import Testing
     }
 
     @Test func parsesABrowserRequest() throws {
-        let head = try parse("""
-        GET /callback?code=a&state=b HTTP/1.1\r
-        Host: 127.0.0.1:5000\r
-        Sec-Fetch-Mode: navigate\r
-        User-Agent:   Mozilla/5.0 (X11; Linux x86_64)  \r
-        \r
+        let head = try parse(
+            """
+            GET /callback?code=a&state=b HTTP/1.1\r
+            Host: 127.0.0.1:5000\r
+            Sec-Fetch-Mode: navigate\r
+            User-Agent:   Mozilla/5.0 (X11; Linux x86_64)  \r
+            \r
 
-        """).get()
+            """
+        ).get()
         #expect(head.method == "GET")
         #expect(head.target == "/callback?code=a&state=b")
         #expect(head.path == "/callback")
@@ -105,8 +107,10 @@ import Testing
     }
 
     @Test func everyPageIsStaticAndInert() {
-        let pages: [LoopbackPage] = [.success, .providerError(code: "access_denied"), .providerError(code: nil),
-                                     .rejected, .waiting, .ignored, .refusal("Not found.")]
+        let pages: [LoopbackPage] = [
+            .success, .providerError(code: "access_denied"), .providerError(code: nil),
+            .rejected, .waiting, .ignored, .refusal("Not found."),
+        ]
         for page in pages {
             let html = page.html.lowercased()
             #expect(!html.contains("<script"))
@@ -117,8 +121,10 @@ import Testing
 
     @Test func responseHeadersForbidCachingReferrersAndFraming() {
         let text = String(decoding: LoopbackResponse(status: .ok, page: .success).bytes, as: UTF8.self)
-        for field in ["Cache-Control: no-store", "Referrer-Policy: no-referrer", "X-Frame-Options: DENY", "Connection: close",
-                      "X-Content-Type-Options: nosniff", "frame-ancestors 'none'"] {
+        for field in [
+            "Cache-Control: no-store", "Referrer-Policy: no-referrer", "X-Frame-Options: DENY", "Connection: close",
+            "X-Content-Type-Options: nosniff", "frame-ancestors 'none'",
+        ] {
             #expect(text.contains(field))
         }
         let noContent = String(decoding: LoopbackResponse(status: .noContent, page: nil, allow: "GET").bytes, as: UTF8.self)
@@ -134,7 +140,9 @@ import Testing
         let validation = try LoopbackValidation(LoopbackExpectations(state: "st"), redirectURI: server.redirectURI)
         let box = ServerBox(server)
         let result = Locked<LoopbackResult?>(nil)
-        let thread = try startThread { let r = box.server.run(validation: validation); result.withLock { $0 = r } }
+        let thread = try startThread {
+            let r = box.server.run(validation: validation); result.withLock { $0 = r }
+        }
         defer { pthread_join(thread, nil) }
 
         let stalled = try RawClient(port: server.port)

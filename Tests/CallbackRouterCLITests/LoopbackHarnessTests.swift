@@ -13,7 +13,7 @@ import Darwin
 private let systemClose = Darwin.close
 private let systemSend = Darwin.send
 private let streamSocketType = SOCK_STREAM
-private let noSignalFlag: Int32 = 0  // Darwin has no MSG_NOSIGNAL: RawClient sets SO_NOSIGPIPE
+private let noSignalFlag: Int32 = 0 // Darwin has no MSG_NOSIGNAL: RawClient sets SO_NOSIGPIPE
 #endif
 import Testing
 
@@ -33,8 +33,9 @@ final class RunningLoopback: Sendable {
         let output = output
         let exitCode = exitCode
         let handle = try startThread {
-            let code = CallbackRouterTool.run(["loopback"] + arguments,
-                                              context: CommandContext(output: output, environment: [:], executablePath: "/nonexistent"))
+            let code = CallbackRouterTool.run(
+                ["loopback"] + arguments,
+                context: CommandContext(output: output, environment: [:], executablePath: "/nonexistent"))
             exitCode.withLock { $0 = code }
         }
         thread.withLock { $0 = handle }
@@ -60,7 +61,9 @@ final class RunningLoopback: Sendable {
         let polls = Int(seconds * 100)
         for _ in 0 ..< polls {
             if let code = exitCode.withLock({ $0 }) {
-                if let handle = thread.withLock({ value -> pthread_t? in defer { value = nil }; return value }) {
+                if let handle = thread.withLock({ value -> pthread_t? in
+                    defer { value = nil }; return value
+                }) {
                     pthread_join(handle, nil)
                 }
                 return code
@@ -94,17 +97,21 @@ func startThread(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
     #if canImport(Darwin)
     // Darwin's pthread_t is a non-optional pointer, and the start routine's argument too.
     var handle: pthread_t? = nil
-    let status = pthread_create(&handle, nil, { raw in
-        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &handle, nil,
+        { raw in
+            Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+            return nil
+        }, context)
     #else
     var handle = pthread_t()
-    let status = pthread_create(&handle, nil, { raw in
-        guard let raw else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &handle, nil,
+        { raw in
+            guard let raw else { return nil }
+            Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+            return nil
+        }, context)
     #endif
     guard status == 0 else {
         Unmanaged<ThreadBody>.fromOpaque(context).release()

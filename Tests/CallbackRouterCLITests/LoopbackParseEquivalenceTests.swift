@@ -17,29 +17,40 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "oauth2 code", options: ["--dialect", "oauth2", "--state", state],
-             target: "/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=\(state)", exitCode: 0),
-        Case(name: "auto code with iss and extras", options: ["--state", state, "--issuer", "https://issuer.example"],
-             target: "/callback?code=c1&state=\(state)&iss=https%3A%2F%2Fissuer.example&session_state=xyz&scope=openid+email",
-             exitCode: 0),
-        Case(name: "provider error", options: ["--state", state],
-             target: "/callback?error=access_denied&error_description=The+user+said+no&state=\(state)", exitCode: 1),
-        Case(name: "provider error with withheld text", options: ["--state", state],
-             target: "/callback?error=access_denied&error_description=%E2%80%AE%01&state=\(state)", exitCode: 1),
-        Case(name: "issuer mismatch", options: ["--state", state, "--issuer", "https://issuer.example"],
-             target: "/callback?code=c1&state=\(state)&iss=https%3A%2F%2Fevil.example", exitCode: 65),
-        Case(name: "issuer required", options: ["--state", state, "--issuer", "https://issuer.example", "--require-issuer"],
-             target: "/callback?code=c1&state=\(state)", exitCode: 65),
-        Case(name: "ambiguous", options: ["--dialect", "oauth2", "--state", state],
-             target: "/callback?code=c1&error=server_error&state=\(state)", exitCode: 65),
-        Case(name: "implicit grant", options: ["--state", state],
-             target: "/callback?access_token=t&state=\(state)", exitCode: 65),
-        Case(name: "clerk", options: ["--dialect", "clerk", "--state", state],
-             target: "/callback?rotating_token_nonce=rtn_1&created_session_id=sess_2&state=\(state)", exitCode: 0),
-        Case(name: "prelude without state", options: ["--dialect", "prelude", "--no-state"],
-             target: "/callback?challenge_token=ct_123", exitCode: 0),
-        Case(name: "ory without state", options: ["--dialect", "ory", "--no-state"],
-             target: "/callback?code=ory_code_1", exitCode: 0),
+        Case(
+            name: "oauth2 code", options: ["--dialect", "oauth2", "--state", state],
+            target: "/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=\(state)", exitCode: 0),
+        Case(
+            name: "auto code with iss and extras", options: ["--state", state, "--issuer", "https://issuer.example"],
+            target: "/callback?code=c1&state=\(state)&iss=https%3A%2F%2Fissuer.example&session_state=xyz&scope=openid+email",
+            exitCode: 0),
+        Case(
+            name: "provider error", options: ["--state", state],
+            target: "/callback?error=access_denied&error_description=The+user+said+no&state=\(state)", exitCode: 1),
+        Case(
+            name: "provider error with withheld text", options: ["--state", state],
+            target: "/callback?error=access_denied&error_description=%E2%80%AE%01&state=\(state)", exitCode: 1),
+        Case(
+            name: "issuer mismatch", options: ["--state", state, "--issuer", "https://issuer.example"],
+            target: "/callback?code=c1&state=\(state)&iss=https%3A%2F%2Fevil.example", exitCode: 65),
+        Case(
+            name: "issuer required", options: ["--state", state, "--issuer", "https://issuer.example", "--require-issuer"],
+            target: "/callback?code=c1&state=\(state)", exitCode: 65),
+        Case(
+            name: "ambiguous", options: ["--dialect", "oauth2", "--state", state],
+            target: "/callback?code=c1&error=server_error&state=\(state)", exitCode: 65),
+        Case(
+            name: "implicit grant", options: ["--state", state],
+            target: "/callback?access_token=t&state=\(state)", exitCode: 65),
+        Case(
+            name: "clerk", options: ["--dialect", "clerk", "--state", state],
+            target: "/callback?rotating_token_nonce=rtn_1&created_session_id=sess_2&state=\(state)", exitCode: 0),
+        Case(
+            name: "prelude without state", options: ["--dialect", "prelude", "--no-state"],
+            target: "/callback?challenge_token=ct_123", exitCode: 0),
+        Case(
+            name: "ory without state", options: ["--dialect", "ory", "--no-state"],
+            target: "/callback?code=ory_code_1", exitCode: 0),
     ]
 
     @Test(arguments: cases)
@@ -62,8 +73,9 @@ import Testing
         }
         let url = "http://127.0.0.1:\(run.port)" + example.target
         let output = CapturedOutput()
-        let parseCode = CallbackRouterTool.run(parseArguments + [url],
-                                               context: CommandContext(output: output, environment: [:], executablePath: "/x"))
+        let parseCode = CallbackRouterTool.run(
+            parseArguments + [url],
+            context: CommandContext(output: output, environment: [:], executablePath: "/x"))
         #expect(parseCode == code)
         #expect(run.lastLine + "\n" == output.stdout)
     }

@@ -198,14 +198,18 @@ import Testing
     @Test(arguments: ["no-cors", "cors", "same-origin", "websocket", "Navigate-ish"])
     func crossSiteSubresourceIsRefused(_ mode: String) throws {
         let run = try start()
-        let response = try RawClient.get(port: run.port, validTarget(),
-                                         fields: ["Host: 127.0.0.1:\(run.port)", "Sec-Fetch-Mode: \(mode)", "Sec-Fetch-Site: cross-site"])
+        let response = try RawClient.get(
+            port: run.port, validTarget(),
+            fields: ["Host: 127.0.0.1:\(run.port)", "Sec-Fetch-Mode: \(mode)", "Sec-Fetch-Site: cross-site"])
         #expect(response.statusCode == 403)
         usleep(50_000)
         #expect(run.isRunning)
-        let navigation = try RawClient.get(port: run.port, validTarget(),
-                                           fields: ["Host: 127.0.0.1:\(run.port)", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Site: cross-site",
-                                                    "Sec-Fetch-Dest: document"])
+        let navigation = try RawClient.get(
+            port: run.port, validTarget(),
+            fields: [
+                "Host: 127.0.0.1:\(run.port)", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Site: cross-site",
+                "Sec-Fetch-Dest: document",
+            ])
         #expect(navigation.statusCode == 200)
         #expect(run.waitForExit() == ExitCode.success)
     }
@@ -214,8 +218,8 @@ import Testing
 
     @Test func stalledConnectionsDoNotBlockTheCallback() throws {
         let run = try start()
-        let silent = try RawClient(port: run.port)         // a browser preconnect
-        let trickling = try RawClient(port: run.port)      // a slow or hostile peer
+        let silent = try RawClient(port: run.port) // a browser preconnect
+        let trickling = try RawClient(port: run.port) // a slow or hostile peer
         trickling.send("GET /callback?code=x")
         defer { silent.close(); trickling.close() }
         let clock = ContinuousClock()
@@ -229,7 +233,7 @@ import Testing
     @Test func aFloodOfIdleConnectionsCannotLockOutTheCallback() throws {
         let run = try start()
         var idle: [RawClient] = []
-        defer { idle.forEach { $0.close() } }
+        defer { for connection in idle { connection.close() } }
         for _ in 0 ..< 100 { idle.append(try RawClient(port: run.port)) }
         usleep(100_000)
         let response = try RawClient.get(port: run.port, validTarget())
@@ -328,9 +332,11 @@ import Testing
         let run = try start(["--ipv6"])
         #expect(run.redirectURI == "http://[::1]:\(run.port)/callback")
         #expect(throws: HarnessError.self) { try RawClient(port: run.port) } // nothing on 127.0.0.1
-        let wrongHost = try RawClient.exchange(port: run.port, "GET \(validTarget()) HTTP/1.1\r\nHost: 127.0.0.1:\(run.port)\r\n\r\n", ipv6: true)
+        let wrongHost = try RawClient.exchange(
+            port: run.port, "GET \(validTarget()) HTTP/1.1\r\nHost: 127.0.0.1:\(run.port)\r\n\r\n", ipv6: true)
         #expect(wrongHost.statusCode == 403)
-        let response = try RawClient.exchange(port: run.port, "GET \(validTarget()) HTTP/1.1\r\nHost: [::1]:\(run.port)\r\n\r\n", ipv6: true)
+        let response = try RawClient.exchange(
+            port: run.port, "GET \(validTarget()) HTTP/1.1\r\nHost: [::1]:\(run.port)\r\n\r\n", ipv6: true)
         #expect(response.statusCode == 200)
         #expect(run.waitForExit() == ExitCode.success)
     }
@@ -352,8 +358,9 @@ import Testing
         let holder = try start()
         defer { _ = try? RawClient.get(port: holder.port, validTarget()); _ = holder.waitForExit() }
         let output = CapturedOutput()
-        let code = CallbackRouterTool.run(["loopback", "--state", "x", "--port", String(holder.port)],
-                                          context: CommandContext(output: output, environment: [:], executablePath: "/x"))
+        let code = CallbackRouterTool.run(
+            ["loopback", "--state", "x", "--port", String(holder.port)],
+            context: CommandContext(output: output, environment: [:], executablePath: "/x"))
         #expect(code == ExitCode.tryAgain)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr.contains("Address already in use"))

@@ -129,8 +129,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [["open"], ["open", "a:b", "c:d"], ["open", "--spool-ttl", "0", "myapp://x"],
-                      ["open", "--spool-ttl", "86401", "myapp://x"], ["open", "--bogus", "myapp://x"]])
+    @Test(arguments: [
+        ["open"], ["open", "a:b", "c:d"], ["open", "--spool-ttl", "0", "myapp://x"],
+        ["open", "--spool-ttl", "86401", "myapp://x"], ["open", "--bogus", "myapp://x"],
+    ])
     func refusesBadUsage(arguments: [String]) {
         defer { temporary.remove() }
         #expect(runTool(arguments, environment: environment).exit == ExitCode.usage)

@@ -25,8 +25,9 @@ import CallbackRouter
         _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
         close(ends[1])
         let output = CapturedOutput()
-        let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router",
-                                     standardInput: ends[0])
+        let context = CommandContext(
+            output: output, environment: [:], executablePath: "/usr/bin/callback-router",
+            standardInput: ends[0])
         let code = CallbackRouterTool.run(arguments, context: context)
         return (code, output.stdout, output.stderr)
     }
@@ -54,8 +55,9 @@ import CallbackRouter
     }
 
     @Test func refusesAVerifierGivenTwoWays() {
-        let result = Self.run(["pkce", "--verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "--verifier-from-stdin"],
-                              stdin: "x\n")
+        let result = Self.run(
+            ["pkce", "--verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "--verifier-from-stdin"],
+            stdin: "x\n")
         #expect(result.code == ExitCode.usage)
         #expect(result.err.contains("exclude each other"))
     }
@@ -63,7 +65,10 @@ import CallbackRouter
     @Test func printsTheRFC7636AppendixBPairForItsVerifier() {
         let result = Self.run(["pkce", "--verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"])
         #expect(result.code == ExitCode.success)
-        #expect(result.out == #"{"code_verifier":"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk","code_challenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","code_challenge_method":"S256"}"# + "\n")
+        #expect(
+            result.out
+                == #"{"code_verifier":"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk","code_challenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","code_challenge_method":"S256"}"#
+                + "\n")
         #expect(result.err.isEmpty)
     }
 
@@ -112,8 +117,11 @@ import CallbackRouter
     @Test func helpDescribesOptionsOutputAndExitCodes() {
         let result = Self.run(["pkce", "--help"])
         #expect(result.code == ExitCode.success)
-        for needle in ["USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]", "--verifier V", "--verifier-from-stdin", "43 to 128", "S256",
-                       #"{"code_verifier":…,"code_challenge":…,"code_challenge_method":"S256"}"#, "EXIT CODES"] {
+        for needle in [
+            "USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]", "--verifier V", "--verifier-from-stdin", "43 to 128",
+            "S256",
+            #"{"code_verifier":…,"code_challenge":…,"code_challenge_method":"S256"}"#, "EXIT CODES",
+        ] {
             #expect(result.out.contains(needle), "\(needle)")
         }
         // The example in the help is true.

@@ -29,103 +29,164 @@ import CallbackRouter
     }
 
     static let cases: [Case] = [
-        Case(source: "AppAuth callback with the expected state",
-             arguments: ["--dialect", "oauth2", "--redirect-uri", "com.example.app:/oauth2redirect", "--state", "af0ifjsldkj",
-                         "com.example.app:/oauth2redirect?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj"],
-             exit: 0,
-             json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"SplxlOBeZQQYbYS6WxSbIA","state":"af0ifjsldkj","extra":{}}"#),
-        Case(source: "auto picks oauth2; Google's extras",
-             arguments: ["com.googleusercontent.apps.1-a:/oauth2redirect?state=s&code=4/0A&scope=email%20openid&authuser=0"],
-             exit: 0,
-             json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"4/0A","state":"s","extra":{"scope":"email openid","authuser":"0"}}"#),
-        Case(source: "Auth0 callback with iss required",
-             arguments: ["--redirect-uri", "com.example.app://example.us.auth0.com/ios/com.example.app/callback",
-                         "--issuer", "https://example.us.auth0.com/", "--require-issuer",
-                         "com.example.app://example.us.auth0.com/ios/com.example.app/callback?code=c&state=s&iss=https%3A%2F%2Fexample.us.auth0.com%2F"],
-             exit: 0,
-             json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"c","state":"s","iss":"https://example.us.auth0.com/","extra":{}}"#),
-        Case(source: "Prelude under custom-scheme-only",
-             arguments: ["--dialect", "prelude", "--policy", "custom-scheme-only", "--redirect-uri", "myapp://oauth-callback",
-                         "myapp://oauth-callback?challenge_token=ct_1"],
-             exit: 0, json: #"{"outcome":"challenge_token","dialect":"prelude","challenge_token":"ct_1","extra":{}}"#, warns: true),
-        Case(source: "Ory return_to with localhost allowed",
-             arguments: ["--dialect", "ory", "--allow-localhost", "--redirect-uri", "http://localhost:19006/Callback",
-                         "http://localhost:19006/Callback?code=ory_sec_1"],
-             exit: 0, json: #"{"outcome":"session_token_exchange_code","dialect":"ory","code":"ory_sec_1","extra":{}}"#),
-        Case(source: "Zephr success",
-             arguments: ["--dialect", "zephr", "my-app:/oauthRedirect?action=login&status=success&tracking_id=1234&session_id=5678"],
-             exit: 0,
-             json: #"{"outcome":"login_success","dialect":"zephr","action":"login","status":"success","session_id":"5678","tracking_id":"1234","extra":{}}"#),
-        Case(source: "Zephr partial registration",
-             arguments: ["my-app:/oauthRedirect?action=register&status=partial&state_key=k1&identifier=user@example.com"],
-             exit: 0,
-             json: #"{"outcome":"partial_registration","dialect":"zephr","action":"register","status":"partial","state_key":"k1","identifier":"user@example.com","extra":{}}"#),
-        Case(source: "Zephr failure exits 1",
-             arguments: ["--dialect", "zephr", "my-app:/oauthRedirect?action=login&status=failure&message=Denied"],
-             exit: 1, json: #"{"outcome":"login_failure","dialect":"zephr","action":"login","status":"failure","message":"Denied","extra":{}}"#),
-        Case(source: "Clerk nonce",
-             arguments: ["--dialect", "clerk", "--redirect-uri", "com.example.app://callback",
-                         "com.example.app://callback?rotating_token_nonce=rtn_1&created_session_id=sess_1"],
-             exit: 0,
-             json: #"{"outcome":"rotating_token_nonce","dialect":"clerk","rotating_token_nonce":"rtn_1","created_session_id":"sess_1","extra":{}}"#),
-        Case(source: "Azure AD error: CR LF text withheld, exit 1",
-             arguments: ["--state", "12345",
-                         "https://app.example.com/cb?error=invalid_request&error_description=AADSTS50011%3a+x%0d%0aTrace+ID%3a+y&state=12345"],
-             exit: 1,
-             json: #"{"outcome":"authorization_error","dialect":"oauth2","state":"12345","error":"invalid_request","withheld":["error_description"],"extra":{}}"#),
-        Case(source: "extras are JSON-escaped",
-             arguments: ["myapp://cb?code=c&note=a%22b%5Cc%0A"],
-             exit: 0, json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"c","extra":{"note":"a\"b\\c\n"}}"#),
-        Case(source: "fragment response mode",
-             arguments: ["--response-mode", "fragment", "com.example.app:/cb#code=c&state=s"],
-             exit: 0, json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"c","state":"s","extra":{}}"#),
+        Case(
+            source: "AppAuth callback with the expected state",
+            arguments: [
+                "--dialect", "oauth2", "--redirect-uri", "com.example.app:/oauth2redirect", "--state", "af0ifjsldkj",
+                "com.example.app:/oauth2redirect?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj",
+            ],
+            exit: 0,
+            json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"SplxlOBeZQQYbYS6WxSbIA","state":"af0ifjsldkj","extra":{}}"#),
+        Case(
+            source: "auto picks oauth2; Google's extras",
+            arguments: ["com.googleusercontent.apps.1-a:/oauth2redirect?state=s&code=4/0A&scope=email%20openid&authuser=0"],
+            exit: 0,
+            json:
+                #"{"outcome":"authorization_code","dialect":"oauth2","code":"4/0A","state":"s","extra":{"scope":"email openid","authuser":"0"}}"#
+        ),
+        Case(
+            source: "Auth0 callback with iss required",
+            arguments: [
+                "--redirect-uri", "com.example.app://example.us.auth0.com/ios/com.example.app/callback",
+                "--issuer", "https://example.us.auth0.com/", "--require-issuer",
+                "com.example.app://example.us.auth0.com/ios/com.example.app/callback?code=c&state=s&iss=https%3A%2F%2Fexample.us.auth0.com%2F",
+            ],
+            exit: 0,
+            json:
+                #"{"outcome":"authorization_code","dialect":"oauth2","code":"c","state":"s","iss":"https://example.us.auth0.com/","extra":{}}"#
+        ),
+        Case(
+            source: "Prelude under custom-scheme-only",
+            arguments: [
+                "--dialect", "prelude", "--policy", "custom-scheme-only", "--redirect-uri", "myapp://oauth-callback",
+                "myapp://oauth-callback?challenge_token=ct_1",
+            ],
+            exit: 0, json: #"{"outcome":"challenge_token","dialect":"prelude","challenge_token":"ct_1","extra":{}}"#, warns: true),
+        Case(
+            source: "Ory return_to with localhost allowed",
+            arguments: [
+                "--dialect", "ory", "--allow-localhost", "--redirect-uri", "http://localhost:19006/Callback",
+                "http://localhost:19006/Callback?code=ory_sec_1",
+            ],
+            exit: 0, json: #"{"outcome":"session_token_exchange_code","dialect":"ory","code":"ory_sec_1","extra":{}}"#),
+        Case(
+            source: "Zephr success",
+            arguments: ["--dialect", "zephr", "my-app:/oauthRedirect?action=login&status=success&tracking_id=1234&session_id=5678"],
+            exit: 0,
+            json:
+                #"{"outcome":"login_success","dialect":"zephr","action":"login","status":"success","session_id":"5678","tracking_id":"1234","extra":{}}"#
+        ),
+        Case(
+            source: "Zephr partial registration",
+            arguments: ["my-app:/oauthRedirect?action=register&status=partial&state_key=k1&identifier=user@example.com"],
+            exit: 0,
+            json:
+                #"{"outcome":"partial_registration","dialect":"zephr","action":"register","status":"partial","state_key":"k1","identifier":"user@example.com","extra":{}}"#
+        ),
+        Case(
+            source: "Zephr failure exits 1",
+            arguments: ["--dialect", "zephr", "my-app:/oauthRedirect?action=login&status=failure&message=Denied"],
+            exit: 1,
+            json: #"{"outcome":"login_failure","dialect":"zephr","action":"login","status":"failure","message":"Denied","extra":{}}"#),
+        Case(
+            source: "Clerk nonce",
+            arguments: [
+                "--dialect", "clerk", "--redirect-uri", "com.example.app://callback",
+                "com.example.app://callback?rotating_token_nonce=rtn_1&created_session_id=sess_1",
+            ],
+            exit: 0,
+            json:
+                #"{"outcome":"rotating_token_nonce","dialect":"clerk","rotating_token_nonce":"rtn_1","created_session_id":"sess_1","extra":{}}"#
+        ),
+        Case(
+            source: "Azure AD error: CR LF text withheld, exit 1",
+            arguments: [
+                "--state", "12345",
+                "https://app.example.com/cb?error=invalid_request&error_description=AADSTS50011%3a+x%0d%0aTrace+ID%3a+y&state=12345",
+            ],
+            exit: 1,
+            json:
+                #"{"outcome":"authorization_error","dialect":"oauth2","state":"12345","error":"invalid_request","withheld":["error_description"],"extra":{}}"#
+        ),
+        Case(
+            source: "extras are JSON-escaped",
+            arguments: ["myapp://cb?code=c&note=a%22b%5Cc%0A"],
+            exit: 0, json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"c","extra":{"note":"a\"b\\c\n"}}"#),
+        Case(
+            source: "fragment response mode",
+            arguments: ["--response-mode", "fragment", "com.example.app:/cb#code=c&state=s"],
+            exit: 0, json: #"{"outcome":"authorization_code","dialect":"oauth2","code":"c","state":"s","extra":{}}"#),
         // Refusals.
-        Case(source: "state mismatch",
-             arguments: ["--state", "expected", "myapp://cb?code=c&state=forged"],
-             exit: 65, json: #"{"outcome":"rejected","reason":"state_mismatch","detail":"the state is not the one this login sent","offset":24}"#),
-        Case(source: "a forged error with the wrong state is refused, not reported",
-             arguments: ["--state", "expected", "myapp://cb?error=access_denied&state=forged"],
-             exit: 65, json: #"{"outcome":"rejected","reason":"state_mismatch","detail":"the state is not the one this login sent","offset":37}"#),
-        Case(source: "bad --redirect-uri is invalid_configuration, exit 64",
-             arguments: ["--policy", "custom-scheme-only", "--redirect-uri", "myapp://cb", "--redirect-uri", "https://app.example.com/cb",
-                         "myapp://cb?challenge_token=t"],
-             exit: 64,
-             json: #"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #2: rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#,
-             warns: true),
-        Case(source: "redirect URI mismatch",
-             arguments: ["--redirect-uri", "myapp://oauth-callback", "myapp://evil?code=c"],
-             exit: 65,
-             json: #"{"outcome":"rejected","reason":"redirect_uri_mismatch","detail":"the callback's host differs from the registered redirect URI","offset":null}"#,
-             warns: true),
-        Case(source: "http under custom-scheme-only",
-             arguments: ["--policy", "custom-scheme-only", "HTTPS://app.example.com/cb?challenge_token=t"],
-             exit: 65,
-             json: #"{"outcome":"rejected","reason":"scheme_not_allowed","detail":"rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#),
-        Case(source: "a parse failure keeps its reason and offset",
-             arguments: ["myapp://cb?code=%zz"],
-             exit: 65,
-             json: #"{"outcome":"rejected","reason":"invalid_percent_encoding","detail":"'%' in the query is not followed by two hexadecimal digits","offset":16}"#),
-        Case(source: "limits are honoured",
-             arguments: ["--max-parameters", "1", "myapp://cb?code=c&state=s"],
-             exit: 65,
-             json: #"{"outcome":"rejected","reason":"too_many_parameters","detail":"more than 1 parameters","offset":18}"#),
-        Case(source: "issuer required and missing",
-             arguments: ["--require-issuer", "myapp://cb?code=c"],
-             exit: 65,
-             json: #"{"outcome":"rejected","reason":"issuer_missing","detail":"the authorization server sends 'iss' (RFC 9207) and the callback has none","offset":null}"#),
-        Case(source: "implicit grant",
-             arguments: ["myapp://cb#access_token=t&token_type=Bearer"],
-             exit: 65,
-             json: #"{"outcome":"rejected","reason":"implicit_grant_not_supported","detail":"the callback carries 'access_token': tokens in a URL (the implicit or hybrid grant) are refused; use the authorization code flow with PKCE","offset":11}"#),
+        Case(
+            source: "state mismatch",
+            arguments: ["--state", "expected", "myapp://cb?code=c&state=forged"],
+            exit: 65,
+            json: #"{"outcome":"rejected","reason":"state_mismatch","detail":"the state is not the one this login sent","offset":24}"#),
+        Case(
+            source: "a forged error with the wrong state is refused, not reported",
+            arguments: ["--state", "expected", "myapp://cb?error=access_denied&state=forged"],
+            exit: 65,
+            json: #"{"outcome":"rejected","reason":"state_mismatch","detail":"the state is not the one this login sent","offset":37}"#),
+        Case(
+            source: "bad --redirect-uri is invalid_configuration, exit 64",
+            arguments: [
+                "--policy", "custom-scheme-only", "--redirect-uri", "myapp://cb", "--redirect-uri", "https://app.example.com/cb",
+                "myapp://cb?challenge_token=t",
+            ],
+            exit: 64,
+            json:
+                #"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #2: rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#,
+            warns: true),
+        Case(
+            source: "redirect URI mismatch",
+            arguments: ["--redirect-uri", "myapp://oauth-callback", "myapp://evil?code=c"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"redirect_uri_mismatch","detail":"the callback's host differs from the registered redirect URI","offset":null}"#,
+            warns: true),
+        Case(
+            source: "http under custom-scheme-only",
+            arguments: ["--policy", "custom-scheme-only", "HTTPS://app.example.com/cb?challenge_token=t"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"scheme_not_allowed","detail":"rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#
+        ),
+        Case(
+            source: "a parse failure keeps its reason and offset",
+            arguments: ["myapp://cb?code=%zz"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"invalid_percent_encoding","detail":"'%' in the query is not followed by two hexadecimal digits","offset":16}"#
+        ),
+        Case(
+            source: "limits are honoured",
+            arguments: ["--max-parameters", "1", "myapp://cb?code=c&state=s"],
+            exit: 65,
+            json: #"{"outcome":"rejected","reason":"too_many_parameters","detail":"more than 1 parameters","offset":18}"#),
+        Case(
+            source: "issuer required and missing",
+            arguments: ["--require-issuer", "myapp://cb?code=c"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"issuer_missing","detail":"the authorization server sends 'iss' (RFC 9207) and the callback has none","offset":null}"#
+        ),
+        Case(
+            source: "implicit grant",
+            arguments: ["myapp://cb#access_token=t&token_type=Bearer"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"implicit_grant_not_supported","detail":"the callback carries 'access_token': tokens in a URL (the implicit or hybrid grant) are refused; use the authorization code flow with PKCE","offset":11}"#
+        ),
     ]
 
     @Test(arguments: cases)
-    func printsOneJSONObjectAndItsExitCode(_ case_: Case) {
-        let run = parse(case_.arguments)
-        #expect(run.exit == case_.exit)
-        #expect(run.stdout == case_.json + "\n")
-        if case_.warns {
-            #expect(run.stderr.hasPrefix("callback-router: parse: warning: --redirect-uri #1: the scheme 'myapp' is not a reverse domain name"))
+    func printsOneJSONObjectAndItsExitCode(_ testCase: Case) {
+        let run = parse(testCase.arguments)
+        #expect(run.exit == testCase.exit)
+        #expect(run.stdout == testCase.json + "\n")
+        if testCase.warns {
+            #expect(
+                run.stderr.hasPrefix("callback-router: parse: warning: --redirect-uri #1: the scheme 'myapp' is not a reverse domain name"))
         } else {
             #expect(run.stderr.isEmpty)
         }
@@ -134,7 +195,10 @@ import CallbackRouter
     @Test func reportsWhereABadRedirectURIIsInIt() {
         let run = parse(["--redirect-uri", "com.example.app:/cb?x=%zz", "com.example.app:/cb?code=c"])
         #expect(run.exit == 64)
-        #expect(run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #1: rule syntax: the redirect URI does not parse: "#))
+        #expect(
+            run.stdout.hasPrefix(
+                #"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #1: rule syntax: the redirect URI does not parse: "#
+            ))
         #expect(run.stdout.hasSuffix(#","offset":22}"# + "\n"))
     }
 
@@ -163,8 +227,10 @@ import CallbackRouter
     @Test func helpDocumentsEveryOption() {
         let run = parse(["--help"])
         #expect(run.exit == 0)
-        for option in ["--dialect", "--redirect-uri", "--policy", "--allow-localhost", "--state", "--issuer", "--require-issuer",
-                       "--response-mode", "--max-length", "--max-parameters", "--max-value-length"] {
+        for option in [
+            "--dialect", "--redirect-uri", "--policy", "--allow-localhost", "--state", "--issuer", "--require-issuer",
+            "--response-mode", "--max-length", "--max-parameters", "--max-value-length",
+        ] {
             #expect(run.stdout.contains(option), "\(option)")
         }
         for dialect in Dialect.allCases { #expect(run.stdout.contains(dialect.rawValue)) }
@@ -172,8 +238,10 @@ import CallbackRouter
     }
 
     @Test func helpExamplesWork() {
-        let run = parse(["--dialect", "oauth2", "--redirect-uri", "com.example.app:/oauth2redirect", "--state", "af0ifjsldkj",
-                         "com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj"])
+        let run = parse([
+            "--dialect", "oauth2", "--redirect-uri", "com.example.app:/oauth2redirect", "--state", "af0ifjsldkj",
+            "com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj",
+        ])
         #expect(run.exit == 0)
         #expect(parse(["--policy", "custom-scheme-only", "myapp://oauth-callback?challenge_token=ct_1"]).exit == 0)
     }

@@ -11,8 +11,10 @@ import Testing
         return (exit, output.stdout, output.stderr)
     }
 
-    static let entraCallback = ["--dialect", "oauth2", "--redirect-uri", "msauth.com.example.app://auth", "--state", "af0ifjsldkj",
-                                "msauth.com.example.app://auth/?code=abc&state=af0ifjsldkj"]
+    static let entraCallback = [
+        "--dialect", "oauth2", "--redirect-uri", "msauth.com.example.app://auth", "--state", "af0ifjsldkj",
+        "msauth.com.example.app://auth/?code=abc&state=af0ifjsldkj",
+    ]
 
     @Test func entraMatchesTheTrailingSlashOnlyWithItsProfile() {
         let with = Self.parse(["--profile", "entra"] + Self.entraCallback)
@@ -23,13 +25,18 @@ import Testing
         #expect(without.stdout.contains(#""reason":"redirect_uri_mismatch""#))
     }
 
-    static let supabaseError = ["--dialect", "oauth2", "--state", "s1", "--redirect-uri", "com.example.app:/cb",
-                                "com.example.app:/cb#error=access_denied&error_description=Email+link+is+invalid"]
+    static let supabaseError = [
+        "--dialect", "oauth2", "--state", "s1", "--redirect-uri", "com.example.app:/cb",
+        "com.example.app:/cb#error=access_denied&error_description=Email+link+is+invalid",
+    ]
 
     @Test func anUnboundErrorSaysSo() {
         let with = Self.parse(["--profile", "supabase"] + Self.supabaseError)
         #expect(with.exit == 1)
-        #expect(with.stdout == #"{"outcome":"authorization_error","dialect":"oauth2","error":"access_denied","error_description":"Email link is invalid","unbound":true,"extra":{}}"# + "\n")
+        #expect(
+            with.stdout
+                == #"{"outcome":"authorization_error","dialect":"oauth2","error":"access_denied","error_description":"Email link is invalid","unbound":true,"extra":{}}"#
+                + "\n")
         let without = Self.parse(Self.supabaseError)
         #expect(without.exit == 65)
         #expect(without.stdout.contains(#""reason":"parameters_in_fragment""#))

@@ -53,12 +53,13 @@ import Testing
         #expect(try FileSystem.status(desktopFile)?.inode == desktop?.inode)
     }
 
-    @Test(arguments: [
-        nil,
-        "",
-        "[Default Applications]\ntext/html=firefox.desktop",
-        "# keep me\n[Added Associations]\nx-scheme-handler/myapp=other.desktop;\n\n[Default Applications]\nx-scheme-handler/myapp = old.desktop;\ntext/html=firefox.desktop\n",
-    ] as [String?])
+    @Test(
+        arguments: [
+            nil,
+            "",
+            "[Default Applications]\ntext/html=firefox.desktop",
+            "# keep me\n[Added Associations]\nx-scheme-handler/myapp=other.desktop;\n\n[Default Applications]\nx-scheme-handler/myapp = old.desktop;\ntext/html=firefox.desktop\n",
+        ] as [String?])
     func unregisterLeavesMimeAppsListAsItWas(original: String?) throws {
         defer { temporary.remove() }
         if let original { try write(mimeApps, original) }

@@ -23,8 +23,9 @@ import CallbackRouterFoundation
     /// empty pair is an item named "", a bare name has no value). We are right for OAuth.
     static let formURLEncoding: [Disagreement] = [
         Disagreement(input: "myapp://h/p?a=b+c", ours: [["a", "b c"]], theirs: [["a", "b+c"]]),
-        Disagreement(input: "myapp://h/p?error_description=Access+denied", ours: [["error_description", "Access denied"]],
-                     theirs: [["error_description", "Access+denied"]]),
+        Disagreement(
+            input: "myapp://h/p?error_description=Access+denied", ours: [["error_description", "Access denied"]],
+            theirs: [["error_description", "Access+denied"]]),
         Disagreement(input: "myapp://h/p?a&&b=c", ours: [["a", ""], ["b", "c"]], theirs: [["a", nil], ["", nil], ["b", "c"]]),
         Disagreement(input: "myapp://h/p?code", ours: [["code", ""]], theirs: [["code", nil]]),
     ]

@@ -69,8 +69,9 @@ let interopVectors: [String] = [
         var builder = RouterBuilder()
         builder.add(Route("app", redirectURI: redirect, dialect: .oauth2))
         let attempt = try builder.build().begin(on: "app")
-        let request = try attempt.authorizationRequest(endpoint: "https://login.example.com/authorize?audience=api",
-                                                       clientID: "client id+1", scope: "openid profile")
+        let request = try attempt.authorizationRequest(
+            endpoint: "https://login.example.com/authorize?audience=api",
+            clientID: "client id+1", scope: "openid profile")
         let url = try #require(request.foundationURL)
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
         func item(_ name: String) -> String? { items.first { $0.name == name }?.value }
@@ -85,8 +86,9 @@ let interopVectors: [String] = [
         var builder = RouterBuilder()
         builder.add(Route("app", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2))
         let router = try builder.build()
-        let logout = try router.beginLogout(on: "app", endSessionEndpoint: "https://login.example.com/logout?tenant=a%20b",
-                                            idTokenHint: "aGVhZGVy.cGF5bG9hZA.c2ln", uiLocales: "fr en")
+        let logout = try router.beginLogout(
+            on: "app", endSessionEndpoint: "https://login.example.com/logout?tenant=a%20b",
+            idTokenHint: "aGVhZGVy.cGF5bG9hZA.c2ln", uiLocales: "fr en")
         let url = try #require(logout.foundationURL)
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
         func item(_ name: String) -> String? { items.first { $0.name == name }?.value }

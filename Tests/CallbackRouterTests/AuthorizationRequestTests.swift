@@ -9,12 +9,15 @@ import TestVectorSupport
         (try? PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")) ?? PKCE()
     }()
 
-    static func request(endpoint: String = endpoint, clientID: String = "abc123",
-                        redirectURI: String = "com.example.app:/oauth2redirect", scope: String? = "openid",
-                        state: String = "af0ifjsldkj", nonce: String? = "n-0S6_WzA2Mj",
-                        extra: [(String, String)] = []) throws(CallbackError) -> AuthorizationRequest {
-        try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
-                                 state: state, pkce: rfcPKCE, nonce: nonce, extraParameters: extra)
+    static func request(
+        endpoint: String = endpoint, clientID: String = "abc123",
+        redirectURI: String = "com.example.app:/oauth2redirect", scope: String? = "openid",
+        state: String = "af0ifjsldkj", nonce: String? = "n-0S6_WzA2Mj",
+        extra: [(String, String)] = []
+    ) throws(CallbackError) -> AuthorizationRequest {
+        try AuthorizationRequest(
+            endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
+            state: state, pkce: rfcPKCE, nonce: nonce, extraParameters: extra)
     }
 
     /// What the Auth0 seed builds by hand with URLComponents, with our encoding.
@@ -22,17 +25,21 @@ import TestVectorSupport
         let request = try AuthorizationRequest(
             endpoint: Self.endpoint, clientID: "iV2lnrgSBw64uzf1x0MN3svQTYQYcBl2", redirectURI: "auth0test1://test",
             scope: "openid profile", state: "af0ifjsldkj", pkce: Self.rfcPKCE, nonce: "n-0S6_WzA2Mj")
-        #expect(request.url == "https://example.auth0.com/authorize?response_type=code"
-            + "&client_id=iV2lnrgSBw64uzf1x0MN3svQTYQYcBl2&redirect_uri=auth0test1%3A%2F%2Ftest"
-            + "&scope=openid%20profile&state=af0ifjsldkj&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-            + "&code_challenge_method=S256&nonce=n-0S6_WzA2Mj")
+        #expect(
+            request.url == "https://example.auth0.com/authorize?response_type=code"
+                + "&client_id=iV2lnrgSBw64uzf1x0MN3svQTYQYcBl2&redirect_uri=auth0test1%3A%2F%2Ftest"
+                + "&scope=openid%20profile&state=af0ifjsldkj&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+                + "&code_challenge_method=S256&nonce=n-0S6_WzA2Mj")
     }
 
     @Test func sendsTheParametersInOrderAndDecodesBackToThem() throws {
         let request = try Self.request(extra: [("audience", "https://api.example.com"), ("prompt", "login")])
         let url = try CallbackURL(parsing: request.url)
-        #expect(url.queryParameters.names == ["response_type", "client_id", "redirect_uri", "scope", "state",
-                                              "code_challenge", "code_challenge_method", "nonce", "audience", "prompt"])
+        #expect(
+            url.queryParameters.names == [
+                "response_type", "client_id", "redirect_uri", "scope", "state",
+                "code_challenge", "code_challenge_method", "nonce", "audience", "prompt",
+            ])
         #expect(Array(url.queryParameters) == request.parameters)
         let query = url.queryParameters
         #expect(try query.value(named: "response_type") == "code")
@@ -54,21 +61,26 @@ import TestVectorSupport
 
     @Test func buildsFromAttemptSecrets() throws {
         let secrets = AttemptSecrets()
-        let request = try AuthorizationRequest(endpoint: Self.endpoint, clientID: "abc", redirectURI: "myapp://cb",
-                                               secrets: secrets)
+        let request = try AuthorizationRequest(
+            endpoint: Self.endpoint, clientID: "abc", redirectURI: "myapp://cb",
+            secrets: secrets)
         let query = try CallbackURL(parsing: request.url).queryParameters
         #expect(try query.value(named: "state") == secrets.state)
         #expect(try query.value(named: "nonce") == secrets.nonce)
         #expect(try query.value(named: "code_challenge") == secrets.pkce.challenge)
         #expect(try query.value(named: "scope") == "openid")
 
-        let withoutNonce = try AuthorizationRequest(endpoint: Self.endpoint, clientID: "abc", redirectURI: "myapp://cb",
-                                                    secrets: secrets, includeNonce: false)
+        let withoutNonce = try AuthorizationRequest(
+            endpoint: Self.endpoint, clientID: "abc", redirectURI: "myapp://cb",
+            secrets: secrets, includeNonce: false)
         #expect(try !CallbackURL(parsing: withoutNonce.url).queryParameters.contains(named: "nonce"))
     }
 
     @Test(arguments: [
-        ("https://example.auth0.com/authorize?connection=github", "https://example.auth0.com/authorize?connection=github&response_type=code"),
+        (
+            "https://example.auth0.com/authorize?connection=github",
+            "https://example.auth0.com/authorize?connection=github&response_type=code"
+        ),
         ("https://example.auth0.com/authorize?", "https://example.auth0.com/authorize?response_type=code"),
         ("https://example.auth0.com/authorize?a=1&", "https://example.auth0.com/authorize?a=1&response_type=code"),
         ("https://EXAMPLE.auth0.com:8443/authorize", "https://example.auth0.com:8443/authorize?response_type=code"),
@@ -82,23 +94,23 @@ import TestVectorSupport
     }
 
     @Test(arguments: [
-        "http://example.com/authorize",          // http to a remote host
-        "http://localhost/authorize",            // localhost is a name, not a loopback literal
+        "http://example.com/authorize", // http to a remote host
+        "http://localhost/authorize", // localhost is a name, not a loopback literal
         "http://10.0.0.1/authorize",
         "ftp://example.com/authorize",
         "myapp://authorize",
-        "https:///authorize",                    // empty host
-        "https:/authorize",                      // no authority
+        "https:///authorize", // empty host
+        "https:/authorize", // no authority
         "https://user:pw@example.com/authorize", // userinfo
-        "https://example.com/authorize#x",       // fragment
-        "https://example.com/authorize#",        // an empty fragment is still a fragment
-        "example.com/authorize",                 // relative
+        "https://example.com/authorize#x", // fragment
+        "https://example.com/authorize#", // an empty fragment is still a fragment
+        "example.com/authorize", // relative
         "https://exa mple.com/authorize",
         "",
-        "https://example.com/authorize?state=fixed",      // would be sent twice
+        "https://example.com/authorize?state=fixed", // would be sent twice
         "https://example.com/authorize?client_id=other",
         "https://example.com/authorize?code_challenge_method=plain",
-        "https://example.com/authorize?st%61te=fixed",     // names are compared decoded
+        "https://example.com/authorize?st%61te=fixed", // names are compared decoded
     ])
     func refusesBadEndpoints(endpoint: String) {
         expectRefusal(.invalidConfiguration) { try Self.request(endpoint: endpoint) }
@@ -151,10 +163,12 @@ import TestVectorSupport
 
     /// RFC 8707 §2: several `resource` parameters are allowed.
     @Test func allowsRepeatedResourceIndicators() throws {
-        let request = try Self.request(endpoint: Self.endpoint + "?resource=https%3A%2F%2Fa.example",
-                                       extra: [("resource", "https://b.example"), ("resource", "https://c.example")])
-        #expect(try CallbackURL(parsing: request.url).queryParameters.values(named: "resource")
-            == ["https://a.example", "https://b.example", "https://c.example"])
+        let request = try Self.request(
+            endpoint: Self.endpoint + "?resource=https%3A%2F%2Fa.example",
+            extra: [("resource", "https://b.example"), ("resource", "https://c.example")])
+        #expect(
+            try CallbackURL(parsing: request.url).queryParameters.values(named: "resource")
+                == ["https://a.example", "https://b.example", "https://c.example"])
     }
 
     @Test(arguments: ["openid", "openid profile email", "openid offline_access https://api.example.com/read", "a!#[]~"])
@@ -212,10 +226,14 @@ import TestVectorSupport
         let replay = generator.replay
         print("AuthorizationRequestTests: \(replay)")
         let vschar = Array(" !\"#$%&'()*+,-./0123456789:;<=>?@AZ[\\]^_`az{|}~")
-        let anything = [" ", "+", "&", "=", "#", "%", "%20", "%2B", "?", "/", ";", "\\", "a", "Z", "9", "~",
-                        "é", "ß", "中文", "😀", "👩‍👩‍👧", "e\u{301}", "\u{0}", "\n", "\u{202E}", "[", "]", "'", "\""]
-        let redirectURIs = ["com.example.app:/oauth2redirect", "myapp://cb?a=1&b=2", "http://127.0.0.1:8400/cb?x=a+b&y=%2B",
-                            "https://app.example.com/cb;p?q=%26", "x-app:cb/%F0%9F%98%80"]
+        let anything = [
+            " ", "+", "&", "=", "#", "%", "%20", "%2B", "?", "/", ";", "\\", "a", "Z", "9", "~",
+            "é", "ß", "中文", "😀", "👩‍👩‍👧", "e\u{301}", "\u{0}", "\n", "\u{202E}", "[", "]", "'", "\"",
+        ]
+        let redirectURIs = [
+            "com.example.app:/oauth2redirect", "myapp://cb?a=1&b=2", "http://127.0.0.1:8400/cb?x=a+b&y=%2B",
+            "https://app.example.com/cb;p?q=%26", "x-app:cb/%F0%9F%98%80",
+        ]
         func vscharText(_ range: ClosedRange<Int>) -> String {
             String((0 ..< Int.random(in: range, using: &generator)).map { _ in vschar.randomElement(using: &generator) ?? "a" })
         }
@@ -235,17 +253,26 @@ import TestVectorSupport
                 ("x\(index)" + anyText(0 ... 3), anyText(0 ... 6))
             }
             let endpointQuery = Bool.random(using: &generator) ? "?connection=github&tenant=a%26b" : ""
-            let request = try #require(try? AuthorizationRequest(
-                endpoint: Self.endpoint + endpointQuery, clientID: clientID,
-                redirectURI: redirectURIs.randomElement(using: &generator) ?? "myapp://cb", scope: scope,
-                state: state, pkce: PKCE(), nonce: nonce, extraParameters: extra), "\(replay)")
+            let request = try #require(
+                try? AuthorizationRequest(
+                    endpoint: Self.endpoint + endpointQuery, clientID: clientID,
+                    redirectURI: redirectURIs.randomElement(using: &generator) ?? "myapp://cb", scope: scope,
+                    state: state, pkce: PKCE(), nonce: nonce, extraParameters: extra), "\(replay)")
 
             let decoded = Array(try #require(try? CallbackURL(parsing: request.url), "\(replay)").queryParameters)
-            let expectedEndpoint = endpointQuery.isEmpty ? [] : [Parameter(name: "connection", value: "github"),
-                                                                   Parameter(name: "tenant", value: "a&b")]
+            let expectedEndpoint =
+                endpointQuery.isEmpty
+                ? []
+                : [
+                    Parameter(name: "connection", value: "github"),
+                    Parameter(name: "tenant", value: "a&b"),
+                ]
             #expect(decoded == expectedEndpoint + request.parameters, "\(replay)")
-            #expect(request.parameters.map(\.value) == ["code", clientID, request.parameters[2].value, scope, state,
-                                                        request.pkce.challenge, "S256", nonce] + extra.map(\.1), "\(replay)")
+            #expect(
+                request.parameters.map(\.value) == [
+                    "code", clientID, request.parameters[2].value, scope, state,
+                    request.pkce.challenge, "S256", nonce,
+                ] + extra.map(\.1), "\(replay)")
             #expect(request.parameters.suffix(extra.count).map(\.name) == extra.map(\.0), "\(replay)")
             cases += 1
         }

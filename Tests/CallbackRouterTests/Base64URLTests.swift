@@ -29,23 +29,25 @@ import TestVectorSupport
 
     /// RFC 7636 Appendix B: the example's 32 random octets encode to its code_verifier.
     @Test func encodesTheRFC7636AppendixBOctets() {
-        let octets: [UInt8] = [116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186,
-                               22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121]
+        let octets: [UInt8] = [
+            116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186,
+            22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121,
+        ]
         #expect(Base64URL.encode(octets) == "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
     }
 
     @Test(arguments: [
-        "Zg==",      // padding
-        "Zm8=",      // padding
-        "Z",         // a length of 1 mod 4 encodes no whole byte
-        "Zm9vY",     // likewise
-        "+_8",       // the standard alphabet's +
-        "-/8",       // the standard alphabet's /
-        "Zm 9v",     // whitespace
-        "Zm9v\n",    // a newline
-        "Zm9vé",     // non-ASCII
-        "Zh",        // unused low bits set: not the canonical encoding of "f"
-        "Zm9",       // 'm9' ends in bits that are not zero: "fo" is "Zm8"
+        "Zg==", // padding
+        "Zm8=", // padding
+        "Z", // a length of 1 mod 4 encodes no whole byte
+        "Zm9vY", // likewise
+        "+_8", // the standard alphabet's +
+        "-/8", // the standard alphabet's /
+        "Zm 9v", // whitespace
+        "Zm9v\n", // a newline
+        "Zm9vé", // non-ASCII
+        "Zh", // unused low bits set: not the canonical encoding of "f"
+        "Zm9", // 'm9' ends in bits that are not zero: "fo" is "Zm8"
     ])
     func refusesNonCanonicalOrForeignText(text: String) {
         #expect(Base64URL.decode(text) == nil)

@@ -45,19 +45,23 @@ import TestVectorSupport
             guard let expect = entry["expect"], let outcome = expect["outcome"]?.string else {
                 throw TestVectors.ReadError(description: "case #\(index) has no expected outcome")
             }
-            return Case(index: index, server: try string("server"), flow: try string("flow"), url: try string("url"),
-                        redirectURI: try string("redirect_uri"), state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                        requireIssuer: entry["require_issuer"] == .bool(true), outcome: outcome,
-                        fields: try map(expect["fields"]), extra: try map(expect["extra"]))
+            return Case(
+                index: index, server: try string("server"), flow: try string("flow"), url: try string("url"),
+                redirectURI: try string("redirect_uri"), state: entry["state"]?.string, issuer: entry["issuer"]?.string,
+                requireIssuer: entry["require_issuer"] == .bool(true), outcome: outcome,
+                fields: try map(expect["fields"]), extra: try map(expect["extra"]))
         }
     }
 
-    static func validator(for testCase: Case, dialect: Dialect = .oauth2, state: String? = nil, issuer: String? = nil,
-                          requireIssuer: Bool? = nil) throws -> CallbackValidator {
+    static func validator(
+        for testCase: Case, dialect: Dialect = .oauth2, state: String? = nil, issuer: String? = nil,
+        requireIssuer: Bool? = nil
+    ) throws -> CallbackValidator {
         try CallbackValidator(
             redirectURIs: [try RedirectURI(testCase.redirectURI, policy: .native)], policy: .native, dialect: dialect,
-            expecting: CallbackExpectations(state: state ?? testCase.state, issuer: issuer ?? testCase.issuer,
-                                            requireIssuer: requireIssuer ?? testCase.requireIssuer))
+            expecting: CallbackExpectations(
+                state: state ?? testCase.state, issuer: issuer ?? testCase.issuer,
+                requireIssuer: requireIssuer ?? testCase.requireIssuer))
     }
 
     @Test func theFileHoldsEveryCase() throws {

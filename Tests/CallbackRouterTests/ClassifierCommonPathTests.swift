@@ -7,17 +7,24 @@ import TestVectorSupport
 /// everything the full path refuses; and it really is taken for the callbacks apps see.
 @Suite struct ClassifierCommonPathTests {
     static let dialects: [Dialect] = [.auto, .oauth2, .ory, .prelude, .clerk, .zephr]
-    static let names = ["code", "state", "iss", "challenge_token", "rotating_token_nonce", "created_session_id",
-                        "error", "error_description", "error_uri", "session_id", "status", "action", "message",
-                        "access_token", "id_token", "foo", "st%61te", "c%6Fde", "scope"]
-    static let values = ["SplxlOBeZQQYbYS6WxSbIA", "s1", "", "a%20b", "a+b", "%C3%A9t%C3%A9", "%22q%22", "%0A",
-                         "https%3A%2F%2Fissuer.example%2F", "access_denied", "success"]
+    static let names = [
+        "code", "state", "iss", "challenge_token", "rotating_token_nonce", "created_session_id",
+        "error", "error_description", "error_uri", "session_id", "status", "action", "message",
+        "access_token", "id_token", "foo", "st%61te", "c%6Fde", "scope",
+    ]
+    static let values = [
+        "SplxlOBeZQQYbYS6WxSbIA", "s1", "", "a%20b", "a+b", "%C3%A9t%C3%A9", "%22q%22", "%0A",
+        "https%3A%2F%2Fissuer.example%2F", "access_denied", "success",
+    ]
 
     static func randomCallback(_ random: inout SplitMix64) -> String {
         // Half start from a valid response, so that acceptance is common enough to compare.
-        var pairs: [String] = Bool.random(using: &random)
-            ? [["code=c0de", "challenge_token=ct", "rotating_token_nonce=n", "error=access_denied"].randomElement(using: &random)!,
-               "state=s1"]
+        var pairs: [String] =
+            Bool.random(using: &random)
+            ? [
+                ["code=c0de", "challenge_token=ct", "rotating_token_nonce=n", "error=access_denied"].randomElement(using: &random)!,
+                "state=s1",
+            ]
             : []
         for _ in 0 ..< Int.random(in: 0 ... 3, using: &random) {
             pairs.append(names.randomElement(using: &random)! + "=" + values.randomElement(using: &random)!)
@@ -28,11 +35,12 @@ import TestVectorSupport
     }
 
     static func randomExpectations(_ random: inout SplitMix64) -> CallbackExpectations {
-        CallbackExpectations(state: [nil, "s1", "a b"].randomElement(using: &random)!,
-                             issuer: [nil, "https://issuer.example/", "x"].randomElement(using: &random)!,
-                             requireIssuer: Bool.random(using: &random),
-                             responseMode: Int.random(in: 0 ..< 8, using: &random) == 0 ? .fragment : .query,
-                             profiles: Int.random(in: 0 ..< 8, using: &random) == 0 ? [.supabase] : [])
+        CallbackExpectations(
+            state: [nil, "s1", "a b"].randomElement(using: &random)!,
+            issuer: [nil, "https://issuer.example/", "x"].randomElement(using: &random)!,
+            requireIssuer: Bool.random(using: &random),
+            responseMode: Int.random(in: 0 ..< 8, using: &random) == 0 ? .fragment : .query,
+            profiles: Int.random(in: 0 ..< 8, using: &random) == 0 ? [.supabase] : [])
     }
 
     @Test func theCommonPathNeverDisagreesWithTheFullPath() throws {
@@ -44,12 +52,15 @@ import TestVectorSupport
             let dialect = Self.dialects.randomElement(using: &random)!
             let expectations = Self.randomExpectations(&random)
             guard let url = try? CallbackURL(parsing: text) else { continue }
-            let full = Result { () throws(CallbackError) in try CallbackClassifier.classifyFully(url, dialect: dialect, expecting: expectations) }
+            let full = Result { () throws(CallbackError) in
+                try CallbackClassifier.classifyFully(url, dialect: dialect, expecting: expectations)
+            }
             let common = CallbackClassifier.classifyCommon(url, dialect: dialect, expectations: expectations)
             if case .success(let outcome) = full, common == nil {
                 // Inside its domain the common path must take every callback the full path
                 // accepts, but those with withheld text.
-                let inDomain = expectations.profiles.isEmpty && expectations.responseMode == .query
+                let inDomain =
+                    expectations.profiles.isEmpty && expectations.responseMode == .query
                     && (url.fragment ?? "").isEmpty && outcome.dialect != .zephr && outcome.withheldFields.isEmpty
                 #expect(!inDomain, "\(random.replay), round \(round): the common path left \(text) \(dialect) to the full path")
             }
@@ -89,14 +100,14 @@ import TestVectorSupport
     }
 
     @Test(arguments: [
-        "com.example.app:/cb?code=c&state=s2",            // state_mismatch
-        "com.example.app:/cb?code=c",                     // state_missing
-        "com.example.app:/cb?code=c&state=s1&code=d",     // duplicate_parameter
-        "com.example.app:/cb?code=c&state=s1&a=1&a=2",    // duplicate extra
-        "com.example.app:/cb?code=c&state=s1&error=x",    // ambiguous_response
-        "com.example.app:/cb?code=c&state=s1#_=_",        // Facebook: the full path ignores it
+        "com.example.app:/cb?code=c&state=s2", // state_mismatch
+        "com.example.app:/cb?code=c", // state_missing
+        "com.example.app:/cb?code=c&state=s1&code=d", // duplicate_parameter
+        "com.example.app:/cb?code=c&state=s1&a=1&a=2", // duplicate extra
+        "com.example.app:/cb?code=c&state=s1&error=x", // ambiguous_response
+        "com.example.app:/cb?code=c&state=s1#_=_", // Facebook: the full path ignores it
         "com.example.app:/cb?code=c&state=s1&access_token=t",
-        "com.example.app:/cb?code=%0A&state=s1",          // invalid_parameter
+        "com.example.app:/cb?code=%0A&state=s1", // invalid_parameter
         "com.example.app:/cb?error=x&error_description=%22&state=s1", // withheld
         "com.example.app:/cb?code=c&state=s1&iss=https%3A%2F%2Fother.example%2F", // issuer_mismatch
     ])

@@ -31,53 +31,73 @@ import Testing
     }
 
     static let accepted: [Accepted] = [
-        Accepted(source: "Auth0 user cancelled",
-                 url: "com.example.app://example.us.auth0.com/ios/com.example.app/callback?error=access_denied&error_description=User%20did%20not%20authorize%20the%20request&state=u7OK",
-                 kind: .authorizationError, decided: .oauth2,
-                 fields: [Pair("state", "u7OK"), Pair("error", "access_denied"),
-                          Pair("error_description", "User did not authorize the request")]),
-        Accepted(source: "GitHub unknown code with error_uri (kept as it came)",
-                 url: "http://127.0.0.1:8765/cb?error=redirect_uri_mismatch&error_description=The+redirect_uri+MUST+match+the+registered+callback+URL+for+this+application.&error_uri=https%3A%2F%2Fdocs.github.com%2Fapps%2Ftroubleshooting%23redirect-uri-mismatch&state=abc",
-                 kind: .authorizationError, decided: .oauth2,
-                 fields: [Pair("state", "abc"), Pair("error", "redirect_uri_mismatch"),
-                          Pair("error_description", "The redirect_uri MUST match the registered callback URL for this application."),
-                          Pair("error_uri", "https://docs.github.com/apps/troubleshooting#redirect-uri-mismatch")]),
-        Accepted(source: "Azure AD error_description with CR LF: withheld, outcome stands",
-                 url: "https://login.example.com/cb?error=invalid_request&error_description=AADSTS50011%3a+The+redirect+URI+specified+in+the+request+does+not+match.%0d%0aTrace+ID%3a+0f3c%0d%0aCorrelation+ID%3a+9a1b&state=12345",
-                 kind: .authorizationError, decided: .oauth2,
-                 fields: [Pair("state", "12345"), Pair("error", "invalid_request")], withheld: ["error_description"]),
-        Accepted(source: "error_description with a double quote is outside NQSCHAR",
-                 url: "myapp://cb?error=access_denied&error_description=say+%22hi%22",
-                 kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "access_denied")], withheld: ["error_description"]),
-        Accepted(source: "error_description with non-ASCII is outside NQSCHAR",
-                 url: "myapp://cb?error=access_denied&error_description=acc%C3%A8s",
-                 kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "access_denied")], withheld: ["error_description"]),
-        Accepted(source: "error_uri with a space is withheld",
-                 url: "myapp://cb?error=access_denied&error_uri=https://a.example/x+y",
-                 kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "access_denied")], withheld: ["error_uri"]),
-        Accepted(source: "both texts withheld, in field order",
-                 url: "myapp://cb?error_uri=a+b&error=x&error_description=%0A",
-                 kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "x")],
-                 withheld: ["error_description", "error_uri"]),
-        Accepted(source: "OIDC prompt=none with iss and session_state",
-                 url: "https://rp.example.com/cb?error=login_required&state=af0ifjsldkj&iss=https%3A%2F%2Fserver.example.com&session_state=abc.def",
-                 kind: .authorizationError, decided: .oauth2,
-                 fields: [Pair("state", "af0ifjsldkj"), Pair("iss", "https://server.example.com"), Pair("error", "login_required")],
-                 extra: [Pair("session_state", "abc.def")]),
-        Accepted(source: "Clerk dialect error keeps the dialect", url: "com.example.app://callback?error=access_denied",
-                 dialect: .clerk, kind: .authorizationError, decided: .clerk, fields: [Pair("error", "access_denied")]),
-        Accepted(source: "Zephr dialect error", url: "my-app:/oauthRedirect?error=server_error",
-                 dialect: .zephr, kind: .authorizationError, decided: .zephr, fields: [Pair("error", "server_error")]),
-        Accepted(source: "Ory dialect error", url: "myapp://callback?error=access_denied",
-                 dialect: .ory, kind: .authorizationError, decided: .ory, fields: [Pair("error", "access_denied")]),
-        Accepted(source: "empty error_description passes", url: "myapp://cb?error=access_denied&error_description=",
-                 kind: .authorizationError, decided: .oauth2,
-                 fields: [Pair("error", "access_denied"), Pair("error_description", "")]),
+        Accepted(
+            source: "Auth0 user cancelled",
+            url:
+                "com.example.app://example.us.auth0.com/ios/com.example.app/callback?error=access_denied&error_description=User%20did%20not%20authorize%20the%20request&state=u7OK",
+            kind: .authorizationError, decided: .oauth2,
+            fields: [
+                Pair("state", "u7OK"), Pair("error", "access_denied"),
+                Pair("error_description", "User did not authorize the request"),
+            ]),
+        Accepted(
+            source: "GitHub unknown code with error_uri (kept as it came)",
+            url:
+                "http://127.0.0.1:8765/cb?error=redirect_uri_mismatch&error_description=The+redirect_uri+MUST+match+the+registered+callback+URL+for+this+application.&error_uri=https%3A%2F%2Fdocs.github.com%2Fapps%2Ftroubleshooting%23redirect-uri-mismatch&state=abc",
+            kind: .authorizationError, decided: .oauth2,
+            fields: [
+                Pair("state", "abc"), Pair("error", "redirect_uri_mismatch"),
+                Pair("error_description", "The redirect_uri MUST match the registered callback URL for this application."),
+                Pair("error_uri", "https://docs.github.com/apps/troubleshooting#redirect-uri-mismatch"),
+            ]),
+        Accepted(
+            source: "Azure AD error_description with CR LF: withheld, outcome stands",
+            url:
+                "https://login.example.com/cb?error=invalid_request&error_description=AADSTS50011%3a+The+redirect+URI+specified+in+the+request+does+not+match.%0d%0aTrace+ID%3a+0f3c%0d%0aCorrelation+ID%3a+9a1b&state=12345",
+            kind: .authorizationError, decided: .oauth2,
+            fields: [Pair("state", "12345"), Pair("error", "invalid_request")], withheld: ["error_description"]),
+        Accepted(
+            source: "error_description with a double quote is outside NQSCHAR",
+            url: "myapp://cb?error=access_denied&error_description=say+%22hi%22",
+            kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "access_denied")], withheld: ["error_description"]),
+        Accepted(
+            source: "error_description with non-ASCII is outside NQSCHAR",
+            url: "myapp://cb?error=access_denied&error_description=acc%C3%A8s",
+            kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "access_denied")], withheld: ["error_description"]),
+        Accepted(
+            source: "error_uri with a space is withheld",
+            url: "myapp://cb?error=access_denied&error_uri=https://a.example/x+y",
+            kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "access_denied")], withheld: ["error_uri"]),
+        Accepted(
+            source: "both texts withheld, in field order",
+            url: "myapp://cb?error_uri=a+b&error=x&error_description=%0A",
+            kind: .authorizationError, decided: .oauth2, fields: [Pair("error", "x")],
+            withheld: ["error_description", "error_uri"]),
+        Accepted(
+            source: "OIDC prompt=none with iss and session_state",
+            url:
+                "https://rp.example.com/cb?error=login_required&state=af0ifjsldkj&iss=https%3A%2F%2Fserver.example.com&session_state=abc.def",
+            kind: .authorizationError, decided: .oauth2,
+            fields: [Pair("state", "af0ifjsldkj"), Pair("iss", "https://server.example.com"), Pair("error", "login_required")],
+            extra: [Pair("session_state", "abc.def")]),
+        Accepted(
+            source: "Clerk dialect error keeps the dialect", url: "com.example.app://callback?error=access_denied",
+            dialect: .clerk, kind: .authorizationError, decided: .clerk, fields: [Pair("error", "access_denied")]),
+        Accepted(
+            source: "Zephr dialect error", url: "my-app:/oauthRedirect?error=server_error",
+            dialect: .zephr, kind: .authorizationError, decided: .zephr, fields: [Pair("error", "server_error")]),
+        Accepted(
+            source: "Ory dialect error", url: "myapp://callback?error=access_denied",
+            dialect: .ory, kind: .authorizationError, decided: .ory, fields: [Pair("error", "access_denied")]),
+        Accepted(
+            source: "empty error_description passes", url: "myapp://cb?error=access_denied&error_description=",
+            kind: .authorizationError, decided: .oauth2,
+            fields: [Pair("error", "access_denied"), Pair("error_description", "")]),
     ]
 
     @Test(arguments: accepted)
-    func readsTheErrorResponse(_ case_: Accepted) throws {
-        try expectAccepted(case_)
+    func readsTheErrorResponse(_ testCase: Accepted) throws {
+        try expectAccepted(testCase)
     }
 
     @Test func keepsAnUnknownCodeAsItCame() throws {

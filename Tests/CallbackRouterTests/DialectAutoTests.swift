@@ -49,11 +49,12 @@ import Testing
     }
 
     @Test func outcomeKindsHaveDesignsWireNames() {
-        #expect(OutcomeKind.allCases.map(\.rawValue) == [
-            "authorization_code", "challenge_token", "session_token_exchange_code", "login_success",
-            "partial_registration", "login_failure", "rotating_token_nonce", "authorization_error",
-            "logout_complete",
-        ])
+        #expect(
+            OutcomeKind.allCases.map(\.rawValue) == [
+                "authorization_code", "challenge_token", "session_token_exchange_code", "login_success",
+                "partial_registration", "login_failure", "rotating_token_nonce", "authorization_error",
+                "logout_complete",
+            ])
         #expect(OutcomeKind.allCases.filter(\.isProviderFailure) == [.loginFailure, .authorizationError])
     }
 }

@@ -5,20 +5,24 @@ import Testing
 /// session token exchange code.
 @Suite struct DialectOryTests {
     static let accepted: [Accepted] = [
-        Accepted(source: "seed 001 return_to (Expo dev callback)", url: "http://localhost:19006/Callback?code=ory_sec_2Y4bIa3xk",
-                 dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory, fields: [Pair("code", "ory_sec_2Y4bIa3xk")]),
-        Accepted(source: "universal link return_to", url: "https://app.example.com/auth/callback?code=ory_sec_abc",
-                 dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory, fields: [Pair("code", "ory_sec_abc")]),
-        Accepted(source: "custom scheme with extras", url: "myapp://callback?code=ory_sec_1&flow=3c5b0a4f",
-                 dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory,
-                 fields: [Pair("code", "ory_sec_1")], extra: [Pair("flow", "3c5b0a4f")]),
-        Accepted(source: "auto never picks ory", url: "myapp://callback?code=ory_sec_1",
-                 kind: .authorizationCode, decided: .oauth2, fields: [Pair("code", "ory_sec_1")]),
+        Accepted(
+            source: "seed 001 return_to (Expo dev callback)", url: "http://localhost:19006/Callback?code=ory_sec_2Y4bIa3xk",
+            dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory, fields: [Pair("code", "ory_sec_2Y4bIa3xk")]),
+        Accepted(
+            source: "universal link return_to", url: "https://app.example.com/auth/callback?code=ory_sec_abc",
+            dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory, fields: [Pair("code", "ory_sec_abc")]),
+        Accepted(
+            source: "custom scheme with extras", url: "myapp://callback?code=ory_sec_1&flow=3c5b0a4f",
+            dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory,
+            fields: [Pair("code", "ory_sec_1")], extra: [Pair("flow", "3c5b0a4f")]),
+        Accepted(
+            source: "auto never picks ory", url: "myapp://callback?code=ory_sec_1",
+            kind: .authorizationCode, decided: .oauth2, fields: [Pair("code", "ory_sec_1")]),
     ]
 
     @Test(arguments: accepted)
-    func readsTheExchangeCode(_ case_: Accepted) throws {
-        try expectAccepted(case_)
+    func readsTheExchangeCode(_ testCase: Accepted) throws {
+        try expectAccepted(testCase)
     }
 
     static let refused: [Refused] = [
@@ -28,8 +32,8 @@ import Testing
     ]
 
     @Test(arguments: refused)
-    func refusesWhatIsNotAnExchangeCode(_ case_: Refused) {
-        expectRefused(case_)
+    func refusesWhatIsNotAnExchangeCode(_ testCase: Refused) {
+        expectRefused(testCase)
     }
 
     @Test func isStateless() {

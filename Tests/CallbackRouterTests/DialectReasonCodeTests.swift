@@ -30,8 +30,9 @@ import Testing
         Example(reason: .stateMissing, callback: "myapp://cb?code=x", expecting: CallbackExpectations(state: "s")),
         Example(reason: .stateMismatch, callback: "myapp://cb?code=x&state=t", expecting: CallbackExpectations(state: "s")),
         Example(reason: .issuerMissing, callback: "myapp://cb?code=x", expecting: CallbackExpectations(requireIssuer: true)),
-        Example(reason: .issuerMismatch, callback: "myapp://cb?code=x&iss=https://a.example",
-                expecting: CallbackExpectations(issuer: "https://b.example")),
+        Example(
+            reason: .issuerMismatch, callback: "myapp://cb?code=x&iss=https://a.example",
+            expecting: CallbackExpectations(issuer: "https://b.example")),
     ]
 
     /// design.md's policy and meaning codes, `duplicate_parameter`, and the proposed
@@ -57,8 +58,10 @@ import Testing
     func producesTheCode(_ example: Example) {
         let error = refusal {
             let redirects = try example.redirectURIs.map { try RedirectURI($0, policy: example.policy) }
-            return try CallbackValidator(redirectURIs: redirects, policy: example.policy, dialect: example.dialect,
-                                         expecting: example.expecting).validate(example.callback)
+            return try CallbackValidator(
+                redirectURIs: redirects, policy: example.policy, dialect: example.dialect,
+                expecting: example.expecting
+            ).validate(example.callback)
         }
         #expect(error?.reason == example.reason, "\(String(describing: error))")
     }

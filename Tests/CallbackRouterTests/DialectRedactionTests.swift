@@ -29,8 +29,10 @@ import Testing
         let outcome = try classify(url, dialect)
         var dumped = ""
         dump(outcome, to: &dumped)
-        for text in [outcome.description, outcome.debugDescription, dumped, String(describing: outcome),
-                     String(reflecting: outcome), "\(outcome)"] {
+        for text in [
+            outcome.description, outcome.debugDescription, dumped, String(describing: outcome),
+            String(reflecting: outcome), "\(outcome)",
+        ] {
             #expect(!text.contains("SECRET"), "\(text)")
             #expect(text.contains(outcome.kind.rawValue))
         }
@@ -38,9 +40,14 @@ import Testing
 
     @Test func showsLengthsAndTheErrorCode() throws {
         let outcome = try classify("myapp://cb?code=abcdefghij&state=xyz", .oauth2)
-        #expect(outcome.description == "CallbackOutcome(authorization_code, dialect: oauth2, code: <redacted, 10 bytes>, state: <redacted, 3 bytes>)")
+        #expect(
+            outcome.description
+                == "CallbackOutcome(authorization_code, dialect: oauth2, code: <redacted, 10 bytes>, state: <redacted, 3 bytes>)")
         let failure = try classify("myapp://cb?error=access_denied&error_description=%0A&x=1")
-        #expect(failure.description == "CallbackOutcome(authorization_error, dialect: oauth2, error: access_denied, error_description: <withheld>, extra: [x: <redacted, 1 bytes>])")
+        #expect(
+            failure.description
+                == "CallbackOutcome(authorization_error, dialect: oauth2, error: access_denied, error_description: <withheld>, extra: [x: <redacted, 1 bytes>])"
+        )
     }
 
     @Test func errorDetailsCarryNoValue() {
@@ -70,10 +77,15 @@ import Testing
         var dumped = ""
         dump(validator, to: &dumped)
         dump(expecting, to: &dumped)
-        for text in [expecting.description, expecting.debugDescription, String(describing: validator),
-                     String(reflecting: validator), dumped] {
+        for text in [
+            expecting.description, expecting.debugDescription, String(describing: validator),
+            String(reflecting: validator), dumped,
+        ] {
             #expect(!text.contains("SECRET"), "\(text)")
         }
-        #expect(expecting.description == "CallbackExpectations(state: <redacted, 11 bytes>, issuer: https://as.example, requireIssuer: true, responseMode: query)")
+        #expect(
+            expecting.description
+                == "CallbackExpectations(state: <redacted, 11 bytes>, issuer: https://as.example, requireIssuer: true, responseMode: query)"
+        )
     }
 }

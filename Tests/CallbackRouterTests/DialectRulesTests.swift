@@ -40,8 +40,10 @@ struct Refused: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(reason.rawValue): \(source)" }
 }
 
-func classify(_ url: String, _ dialect: Dialect = .auto,
-              _ expecting: CallbackExpectations = CallbackExpectations()) throws -> CallbackOutcome {
+func classify(
+    _ url: String, _ dialect: Dialect = .auto,
+    _ expecting: CallbackExpectations = CallbackExpectations()
+) throws -> CallbackOutcome {
     try CallbackClassifier.classify(CallbackURL(parsing: url), dialect: dialect, expecting: expecting)
 }
 
@@ -57,20 +59,20 @@ func refusal<T>(_ body: () throws -> T) -> CallbackError? {
     }
 }
 
-func expectAccepted(_ case_: Accepted, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectAccepted(_ testCase: Accepted, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let outcome = try CallbackClassifier.classify(
-        CallbackURL(parsing: case_.url), dialect: case_.dialect, expecting: CallbackExpectations(responseMode: case_.mode))
-    #expect(outcome.kind == case_.kind, sourceLocation: sourceLocation)
-    #expect(outcome.dialect == case_.decided, sourceLocation: sourceLocation)
-    #expect(outcome.fields.map { Pair($0.name, $0.value) } == case_.fields, sourceLocation: sourceLocation)
-    #expect(outcome.extra.map { Pair($0.name, $0.value) } == case_.extra, sourceLocation: sourceLocation)
-    #expect(outcome.withheldFields == case_.withheld, sourceLocation: sourceLocation)
+        CallbackURL(parsing: testCase.url), dialect: testCase.dialect, expecting: CallbackExpectations(responseMode: testCase.mode))
+    #expect(outcome.kind == testCase.kind, sourceLocation: sourceLocation)
+    #expect(outcome.dialect == testCase.decided, sourceLocation: sourceLocation)
+    #expect(outcome.fields.map { Pair($0.name, $0.value) } == testCase.fields, sourceLocation: sourceLocation)
+    #expect(outcome.extra.map { Pair($0.name, $0.value) } == testCase.extra, sourceLocation: sourceLocation)
+    #expect(outcome.withheldFields == testCase.withheld, sourceLocation: sourceLocation)
 }
 
-func expectRefused(_ case_: Refused, sourceLocation: SourceLocation = #_sourceLocation) {
-    let error = refusal { try classify(case_.url, case_.dialect, case_.expecting) }
-    #expect(error?.reason == case_.reason, "\(String(describing: error))", sourceLocation: sourceLocation)
-    if case .some(let offset) = case_.offset {
+func expectRefused(_ testCase: Refused, sourceLocation: SourceLocation = #_sourceLocation) {
+    let error = refusal { try classify(testCase.url, testCase.dialect, testCase.expecting) }
+    #expect(error?.reason == testCase.reason, "\(String(describing: error))", sourceLocation: sourceLocation)
+    if case .some(let offset) = testCase.offset {
         #expect(error?.offset == offset, sourceLocation: sourceLocation)
     }
 }
@@ -83,22 +85,27 @@ func expectRefused(_ case_: Refused, sourceLocation: SourceLocation = #_sourceLo
         Refused(source: "duplicated state", url: "myapp://cb?code=a&state=s1&state=s2", reason: .duplicateParameter, offset: 27),
         Refused(source: "duplicated code", url: "myapp://cb?code=a&code=b", dialect: .oauth2, reason: .duplicateParameter, offset: 18),
         Refused(source: "duplicated name once encoded", url: "myapp://cb?code=a&c%6Fde=b", reason: .duplicateParameter, offset: 18),
-        Refused(source: "duplicated challenge_token", url: "myapp://cb?challenge_token=a&challenge_token=a",
-                dialect: .prelude, reason: .duplicateParameter),
+        Refused(
+            source: "duplicated challenge_token", url: "myapp://cb?challenge_token=a&challenge_token=a",
+            dialect: .prelude, reason: .duplicateParameter),
         Refused(source: "duplicated extra", url: "myapp://cb?code=a&x=1&x=2", reason: .duplicateParameter),
         // code and error together.
         Refused(source: "code with error", url: "myapp://cb?code=a&error=access_denied", reason: .ambiguousResponse),
-        Refused(source: "error with code, oauth2", url: "myapp://cb?error=access_denied&code=a", dialect: .oauth2, reason: .ambiguousResponse),
+        Refused(
+            source: "error with code, oauth2", url: "myapp://cb?error=access_denied&code=a", dialect: .oauth2, reason: .ambiguousResponse),
         Refused(source: "code with error, ory", url: "myapp://cb?code=a&error=x", dialect: .ory, reason: .ambiguousResponse),
         Refused(source: "code with error, prelude", url: "myapp://cb?code=a&error=x", dialect: .prelude, reason: .ambiguousResponse),
-        Refused(source: "challenge_token with error", url: "myapp://cb?challenge_token=a&error=x", dialect: .prelude, reason: .ambiguousResponse),
+        Refused(
+            source: "challenge_token with error", url: "myapp://cb?challenge_token=a&error=x", dialect: .prelude, reason: .ambiguousResponse
+        ),
         Refused(source: "nonce with error", url: "myapp://cb?rotating_token_nonce=a&error=x", dialect: .clerk, reason: .ambiguousResponse),
         Refused(source: "status with error", url: "myapp://cb?status=failure&error=x", dialect: .zephr, reason: .ambiguousResponse),
         // RFC 6749 Appendix A: token-like values are VSCHAR (%x20-7E).
         Refused(source: "code with a line feed", url: "myapp://cb?code=a%0Ab&state=s", reason: .invalidParameter, offset: 16),
         Refused(source: "challenge_token with NUL", url: "myapp://cb?challenge_token=%00", reason: .invalidParameter, offset: 27),
-        Refused(source: "session_id with non-ASCII", url: "myapp://cb?status=success&session_id=%C3%A9", dialect: .zephr,
-                reason: .invalidParameter, offset: 37),
+        Refused(
+            source: "session_id with non-ASCII", url: "myapp://cb?status=success&session_id=%C3%A9", dialect: .zephr,
+            reason: .invalidParameter, offset: 37),
         Refused(source: "code with non-ASCII", url: "myapp://cb?code=%C3%A9", reason: .invalidParameter),
         Refused(source: "code with DEL", url: "myapp://cb?code=%7F", reason: .invalidParameter),
         Refused(source: "iss with a tab", url: "myapp://cb?code=a&iss=https://as%09.example", reason: .invalidParameter),
@@ -110,29 +117,36 @@ func expectRefused(_ case_: Refused, sourceLocation: SourceLocation = #_sourceLo
         Refused(source: "empty state", url: "myapp://cb?code=a&state=", reason: .invalidParameter),
         Refused(source: "empty error", url: "myapp://cb?error=", reason: .invalidParameter),
         // The implicit grant: tokens in a URL.
-        Refused(source: "implicit grant in the fragment", url: "myapp://cb#access_token=SlAV32hkKG&token_type=Bearer&state=s",
-                reason: .implicitGrantNotSupported, offset: 11),
+        Refused(
+            source: "implicit grant in the fragment", url: "myapp://cb#access_token=SlAV32hkKG&token_type=Bearer&state=s",
+            reason: .implicitGrantNotSupported, offset: 11),
         Refused(source: "id_token in the fragment", url: "myapp://cb#id_token=eyJ&state=s", reason: .implicitGrantNotSupported),
-        Refused(source: "hybrid code id_token", url: "myapp://cb?code=a&id_token=eyJ&state=s", reason: .implicitGrantNotSupported, offset: 18),
-        Refused(source: "access_token in the query", url: "myapp://cb?access_token=x", dialect: .prelude, reason: .implicitGrantNotSupported),
-        Refused(source: "access_token in fragment mode", url: "myapp://cb#access_token=x",
-                expecting: CallbackExpectations(responseMode: .fragment), reason: .implicitGrantNotSupported),
+        Refused(
+            source: "hybrid code id_token", url: "myapp://cb?code=a&id_token=eyJ&state=s", reason: .implicitGrantNotSupported, offset: 18),
+        Refused(
+            source: "access_token in the query", url: "myapp://cb?access_token=x", dialect: .prelude, reason: .implicitGrantNotSupported),
+        Refused(
+            source: "access_token in fragment mode", url: "myapp://cb#access_token=x",
+            expecting: CallbackExpectations(responseMode: .fragment), reason: .implicitGrantNotSupported),
         // Parameters in the wrong component.
         Refused(source: "code in the fragment", url: "myapp://cb#code=a&state=s", reason: .parametersInFragment, offset: 11),
         Refused(source: "code in the fragment, query has others", url: "myapp://cb?x=1#code=a", reason: .parametersInFragment),
         Refused(source: "any data in the fragment", url: "myapp://cb?code=a&state=s#anchor", reason: .parametersInFragment),
         Refused(source: "Facebook marker plus data", url: "myapp://cb?code=a#_=_&code=b", reason: .parametersInFragment),
-        Refused(source: "code in the query in fragment mode", url: "myapp://cb?code=a#state=s",
-                expecting: CallbackExpectations(responseMode: .fragment), reason: .parametersInQuery, offset: 11),
-        Refused(source: "same name in query and fragment", url: "myapp://cb?tenant=a#code=x&tenant=b",
-                expecting: CallbackExpectations(responseMode: .fragment), reason: .duplicateParameter),
-        Refused(source: "fragment mode, nothing in the fragment", url: "myapp://cb?tenant=a",
-                expecting: CallbackExpectations(responseMode: .fragment), reason: .missingParameter),
+        Refused(
+            source: "code in the query in fragment mode", url: "myapp://cb?code=a#state=s",
+            expecting: CallbackExpectations(responseMode: .fragment), reason: .parametersInQuery, offset: 11),
+        Refused(
+            source: "same name in query and fragment", url: "myapp://cb?tenant=a#code=x&tenant=b",
+            expecting: CallbackExpectations(responseMode: .fragment), reason: .duplicateParameter),
+        Refused(
+            source: "fragment mode, nothing in the fragment", url: "myapp://cb?tenant=a",
+            expecting: CallbackExpectations(responseMode: .fragment), reason: .missingParameter),
     ]
 
     @Test(arguments: refused)
-    func refusesWhatBreaksASharedRule(_ case_: Refused) {
-        expectRefused(case_)
+    func refusesWhatBreaksASharedRule(_ testCase: Refused) {
+        expectRefused(testCase)
     }
 
     @Test(arguments: Dialect.allCases)
@@ -181,8 +195,9 @@ func expectRefused(_ case_: Refused, sourceLocation: SourceLocation = #_sourceLo
     }
 
     @Test func readsTheFragmentInFragmentMode() throws {
-        let outcome = try classify("com.example.app:/cb?tenant=a#code=x&state=s", .oauth2,
-                                   CallbackExpectations(state: "s", responseMode: .fragment))
+        let outcome = try classify(
+            "com.example.app:/cb?tenant=a#code=x&state=s", .oauth2,
+            CallbackExpectations(state: "s", responseMode: .fragment))
         #expect(outcome.code == "x")
         #expect(outcome.extra.map { Pair($0.name, $0.value) } == [Pair("tenant", "a")])
     }
@@ -221,19 +236,32 @@ func expectRefused(_ case_: Refused, sourceLocation: SourceLocation = #_sourceLo
 
     @Test func acceptsTheExpectedIssuer() throws {
         let url = "https://client.example/cb?code=x&state=s&iss=https%3A%2F%2Fhonest.as.example"
-        let outcome = try classify(url, .oauth2,
-                                   CallbackExpectations(issuer: "https://honest.as.example", requireIssuer: true))
+        let outcome = try classify(
+            url, .oauth2,
+            CallbackExpectations(issuer: "https://honest.as.example", requireIssuer: true))
         #expect(outcome.issuer == "https://honest.as.example")
     }
 
     @Test(arguments: [
         // RFC 9207 §2.4: simple string comparison, no normalization.
-        ("myapp://cb?code=x&iss=https%3A%2F%2Fattacker.example", CallbackExpectations(issuer: "https://honest.as.example"), ReasonCode.issuerMismatch),
-        ("myapp://cb?code=x&iss=https%3A%2F%2Fhonest.as.example%2F", CallbackExpectations(issuer: "https://honest.as.example"), .issuerMismatch),
-        ("myapp://cb?code=x&iss=https%3A%2F%2FHONEST.as.example", CallbackExpectations(issuer: "https://honest.as.example"), .issuerMismatch),
+        (
+            "myapp://cb?code=x&iss=https%3A%2F%2Fattacker.example", CallbackExpectations(issuer: "https://honest.as.example"),
+            ReasonCode.issuerMismatch
+        ),
+        (
+            "myapp://cb?code=x&iss=https%3A%2F%2Fhonest.as.example%2F", CallbackExpectations(issuer: "https://honest.as.example"),
+            .issuerMismatch
+        ),
+        (
+            "myapp://cb?code=x&iss=https%3A%2F%2FHONEST.as.example", CallbackExpectations(issuer: "https://honest.as.example"),
+            .issuerMismatch
+        ),
         ("myapp://cb?code=x", CallbackExpectations(issuer: "https://honest.as.example", requireIssuer: true), .issuerMissing),
         ("myapp://cb?code=x", CallbackExpectations(requireIssuer: true), .issuerMissing),
-        ("myapp://cb?error=access_denied&iss=https%3A%2F%2Fattacker.example", CallbackExpectations(issuer: "https://honest.as.example"), .issuerMismatch),
+        (
+            "myapp://cb?error=access_denied&iss=https%3A%2F%2Fattacker.example", CallbackExpectations(issuer: "https://honest.as.example"),
+            .issuerMismatch
+        ),
     ])
     func refusesAWrongOrMissingIssuer(_ url: String, _ expecting: CallbackExpectations, _ reason: ReasonCode) {
         #expect(refusal { try classify(url, .oauth2, expecting) }?.reason == reason)

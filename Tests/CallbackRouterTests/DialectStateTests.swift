@@ -30,14 +30,18 @@ import Testing
 
     @Test(arguments: opaqueStates)
     func refusesAStateThatDiffersByOneByteAsAMismatch(_ example: (state: String, encoded: String)) {
-        let error = refusal { try classify("myapp://cb?code=c&state=\(example.encoded)x", .oauth2,
-                                           CallbackExpectations(state: example.state)) }
+        let error = refusal {
+            try classify(
+                "myapp://cb?code=c&state=\(example.encoded)x", .oauth2,
+                CallbackExpectations(state: example.state))
+        }
         #expect(error?.reason == .stateMismatch)
     }
 
     @Test func anErrorResponseCarriesANonASCIIStateToo() throws {
-        let outcome = try classify("myapp://cb?error=access_denied&state=%C3%A9tat-%E2%9C%93-%E6%9D%B1%E4%BA%AC", .oauth2,
-                                   CallbackExpectations(state: "état-✓-東京"))
+        let outcome = try classify(
+            "myapp://cb?error=access_denied&state=%C3%A9tat-%E2%9C%93-%E6%9D%B1%E4%BA%AC", .oauth2,
+            CallbackExpectations(state: "état-✓-東京"))
         #expect(outcome.kind == .authorizationError)
         #expect(outcome.state == "état-✓-東京")
     }
@@ -85,10 +89,13 @@ import Testing
         let expecting = CallbackExpectations(state: state)
         var dumped = ""
         dump(outcome, to: &dumped)
-        for text in [outcome.description, outcome.debugDescription, dumped, expecting.description,
-                     "\(outcome)", String(reflecting: outcome)] {
-            #expect(!text.contains("état") && !text.contains("✓") && !text.contains("東京") && !text.contains("%C3%A9"),
-                    "\(text)")
+        for text in [
+            outcome.description, outcome.debugDescription, dumped, expecting.description,
+            "\(outcome)", String(reflecting: outcome),
+        ] {
+            #expect(
+                !text.contains("état") && !text.contains("✓") && !text.contains("東京") && !text.contains("%C3%A9"),
+                "\(text)")
         }
         let mismatch = refusal { try classify(url + "x", .oauth2, expecting) }
         #expect(mismatch?.reason == .stateMismatch)

@@ -14,10 +14,14 @@ import Testing
         let heard = Locked<[RouteID]>([])
         let handler: @Sendable (RouteID) -> CallbackHandler = { id in { _ in heard.withLock { $0.append(id) } } }
         var builder = RouterBuilder()
-        builder.add(Route("honest", redirectURI: try RedirectURI("com.example.app:/honest"), dialect: .oauth2,
-                          issuer: "https://honest.example", handler: handler("honest")))
-        builder.add(Route("attacker", redirectURI: try RedirectURI("com.example.app:/attacker"), dialect: .oauth2,
-                          issuer: "https://attacker.example", handler: handler("attacker")))
+        builder.add(
+            Route(
+                "honest", redirectURI: try RedirectURI("com.example.app:/honest"), dialect: .oauth2,
+                issuer: "https://honest.example", handler: handler("honest")))
+        builder.add(
+            Route(
+                "attacker", redirectURI: try RedirectURI("com.example.app:/attacker"), dialect: .oauth2,
+                issuer: "https://attacker.example", handler: handler("attacker")))
         let router = try builder.build(clock: ManualAttemptClock())
 
         // The user starts a login with the attacker's server; the attacker forwards the

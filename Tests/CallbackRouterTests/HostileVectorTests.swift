@@ -34,13 +34,14 @@ import TestVectorSupport
                 guard let value = entry[key]?.string else { throw TestVectors.ReadError(description: "case #\(index) has no \(key)") }
                 return value
             }
-            return Case(index: index, attackClass: try string("class"), url: expand(try string("url")),
-                        reason: try string("reason"), note: try string("note"), dialect: try string("dialect"),
-                        redirectURIs: entry["redirect_uris"]?.array?.compactMap(\.string) ?? [],
-                        policy: try string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
-                        state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                        requireIssuer: entry["require_issuer"] == .bool(true),
-                        responseMode: entry["response_mode"]?.string ?? "query", scenario: entry["scenario"]?.string)
+            return Case(
+                index: index, attackClass: try string("class"), url: expand(try string("url")),
+                reason: try string("reason"), note: try string("note"), dialect: try string("dialect"),
+                redirectURIs: entry["redirect_uris"]?.array?.compactMap(\.string) ?? [],
+                policy: try string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
+                state: entry["state"]?.string, issuer: entry["issuer"]?.string,
+                requireIssuer: entry["require_issuer"] == .bool(true),
+                responseMode: entry["response_mode"]?.string ?? "query", scenario: entry["scenario"]?.string)
         }
     }
 
@@ -94,8 +95,9 @@ import TestVectorSupport
         let mode = try #require(ResponseMode(rawValue: testCase.responseMode))
         let validator = try CallbackValidator(
             redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
-            expecting: CallbackExpectations(state: testCase.state, issuer: testCase.issuer,
-                                            requireIssuer: testCase.requireIssuer, responseMode: mode))
+            expecting: CallbackExpectations(
+                state: testCase.state, issuer: testCase.issuer,
+                requireIssuer: testCase.requireIssuer, responseMode: mode))
         do {
             let outcome = try validator.validate(testCase.url)
             Issue.record("accepted as \(outcome)")
@@ -112,11 +114,15 @@ import TestVectorSupport
     static func runScenario(_ scenario: String, _ testCase: Case) throws -> ReasonCode? {
         let clock = ManualAttemptClock()
         let dialect = try #require(Dialect(rawValue: testCase.dialect))
-        let mainURI = scenario == "no-route" ? "com.example.app:/elsewhere"
+        let mainURI =
+            scenario == "no-route"
+            ? "com.example.app:/elsewhere"
             : dialect == .prelude ? "myapp://oauth-callback" : "com.example.app:/oauth2redirect"
         var builder = RouterBuilder()
-        builder.add(Route("main", redirectURI: try RedirectURI(mainURI), dialect: dialect,
-                          issuer: scenario == "issuer" ? "https://issuer.example" : nil))
+        builder.add(
+            Route(
+                "main", redirectURI: try RedirectURI(mainURI), dialect: dialect,
+                issuer: scenario == "issuer" ? "https://issuer.example" : nil))
         if scenario == "cross-route" {
             builder.add(Route("other", redirectURI: try RedirectURI("com.example.app:/other"), dialect: .oauth2))
         }

@@ -10,8 +10,9 @@ let idTokenHint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVRpZHRva2VuIjoxfQ.SECRETsignatu
             endpoint: "https://op.example.com/logout?tenant=a", postLogoutRedirectURI: "com.example.app:/logout",
             state: "st", idTokenHint: idTokenHint, clientID: "abc", logoutHint: "u1", uiLocales: "fr-CA fr",
             extraParameters: [("x", "a b&c=d")])
-        #expect(request.url == "https://op.example.com/logout?tenant=a&id_token_hint=\(idTokenHint)&logout_hint=u1&client_id=abc"
-            + "&post_logout_redirect_uri=com.example.app%3A%2Flogout&state=st&ui_locales=fr-CA%20fr&x=a%20b%26c%3Dd")
+        #expect(
+            request.url == "https://op.example.com/logout?tenant=a&id_token_hint=\(idTokenHint)&logout_hint=u1&client_id=abc"
+                + "&post_logout_redirect_uri=com.example.app%3A%2Flogout&state=st&ui_locales=fr-CA%20fr&x=a%20b%26c%3Dd")
         let parsed = try CallbackURL(parsing: request.url)
         #expect(parsed.queryParameters.values(named: "x").first == "a b&c=d")
         #expect(request.state == "st")
@@ -20,16 +21,18 @@ let idTokenHint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVRpZHRva2VuIjoxfQ.SECRETsignatu
     @Test(arguments: ["", "a.b", "a.b.c.d", "a..c", ".b.c", "a.b.c.", "a.b.c d", "a.b.c=", "a.b.c+", "a.b.c/"])
     func refusesAnIDTokenHintThatIsNoCompactJWT(_ hint: String) {
         let error = refusal {
-            _ = try EndSessionRequest(endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
-                                      state: "s", idTokenHint: hint + "SECRET", clientID: "abc")
+            _ = try EndSessionRequest(
+                endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
+                state: "s", idTokenHint: hint + "SECRET", clientID: "abc")
         }
         #expect(error?.reason == .invalidConfiguration)
         #expect(error.map { !$0.detail.contains("SECRET") } ?? false)
     }
 
     @Test func acceptsAFivePartJWE() throws {
-        let request = try EndSessionRequest(endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
-                                            state: "s", idTokenHint: "a.b.c.d.e")
+        let request = try EndSessionRequest(
+            endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
+            state: "s", idTokenHint: "a.b.c.d.e")
         #expect(request.parameters.first?.value == "a.b.c.d.e")
     }
 
@@ -39,16 +42,18 @@ let idTokenHint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVRpZHRva2VuIjoxfQ.SECRETsignatu
     ])
     func refusesAnExtraParameterThatWouldOverrideOne(_ name: String, _ value: String) {
         let error = refusal {
-            _ = try EndSessionRequest(endpoint: "https://op.example.com/logout?tenant=a", postLogoutRedirectURI: "myapp://logout",
-                                      state: "s", clientID: "abc", extraParameters: [(name, value)])
+            _ = try EndSessionRequest(
+                endpoint: "https://op.example.com/logout?tenant=a", postLogoutRedirectURI: "myapp://logout",
+                state: "s", clientID: "abc", extraParameters: [(name, value)])
         }
         #expect(error?.reason == .invalidConfiguration)
     }
 
     @Test func refusesARepeatedExtraParameter() {
         let error = refusal {
-            _ = try EndSessionRequest(endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
-                                      state: "s", clientID: "abc", extraParameters: [("a", "1"), ("a", "2")])
+            _ = try EndSessionRequest(
+                endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
+                state: "s", clientID: "abc", extraParameters: [("a", "1"), ("a", "2")])
         }
         #expect(error?.reason == .invalidConfiguration)
     }
@@ -70,7 +75,8 @@ let idTokenHint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVRpZHRva2VuIjoxfQ.SECRETsignatu
             _ = try EndSessionRequest(endpoint: endpoint, postLogoutRedirectURI: "myapp://logout", state: "s", clientID: "abc")
         }
         #expect(error?.reason == .invalidConfiguration)
-        #expect(error?.detail.contains("end-session endpoint") == true || error?.detail.contains("URL") == true, "\(String(describing: error))")
+        #expect(
+            error?.detail.contains("end-session endpoint") == true || error?.detail.contains("URL") == true, "\(String(describing: error))")
     }
 
     @Test(arguments: ["myapp://logout#f", "javascript:x", "myapp://u@h/logout", "myapp://logout?state=1"])
@@ -84,29 +90,33 @@ let idTokenHint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVRpZHRva2VuIjoxfQ.SECRETsignatu
     @Test(arguments: ["", " en", "en ", "en  fr", "en_US", "en;fr"])
     func refusesUILocalesThatAreNotLanguageTags(_ locales: String) {
         let error = refusal {
-            _ = try EndSessionRequest(endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
-                                      state: "s", clientID: "abc", uiLocales: locales)
+            _ = try EndSessionRequest(
+                endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
+                state: "s", clientID: "abc", uiLocales: locales)
         }
         #expect(error?.reason == .invalidConfiguration)
     }
 
     @Test func buildsAuth0sReturnToLogoutWithoutStateOrHint() throws {
-        let request = try EndSessionRequest(endpoint: "https://tenant.auth0.com/v2/logout", postLogoutRedirectURI: "myapp://logout",
-                                            state: nil, clientID: "abc", style: .auth0ReturnTo)
+        let request = try EndSessionRequest(
+            endpoint: "https://tenant.auth0.com/v2/logout", postLogoutRedirectURI: "myapp://logout",
+            state: nil, clientID: "abc", style: .auth0ReturnTo)
         #expect(request.url == "https://tenant.auth0.com/v2/logout?client_id=abc&returnTo=myapp%3A%2F%2Flogout")
         #expect(request.state == nil)
         for (state, hint) in [("s", nil), (nil, idTokenHint)] as [(String?, String?)] {
             let error = refusal {
-                _ = try EndSessionRequest(endpoint: "https://tenant.auth0.com/v2/logout", postLogoutRedirectURI: "myapp://logout",
-                                          state: state, idTokenHint: hint, clientID: "abc", style: .auth0ReturnTo)
+                _ = try EndSessionRequest(
+                    endpoint: "https://tenant.auth0.com/v2/logout", postLogoutRedirectURI: "myapp://logout",
+                    state: state, idTokenHint: hint, clientID: "abc", style: .auth0ReturnTo)
             }
             #expect(error?.reason == .invalidConfiguration)
         }
     }
 
     @Test func printsNoSecret() throws {
-        let request = try EndSessionRequest(endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
-                                            state: "SECRETstate", idTokenHint: idTokenHint, clientID: "abc", logoutHint: "SECRETuser")
+        let request = try EndSessionRequest(
+            endpoint: "https://op.example.com/logout", postLogoutRedirectURI: "myapp://logout",
+            state: "SECRETstate", idTokenHint: idTokenHint, clientID: "abc", logoutHint: "SECRETuser")
         var dumped = ""
         dump(request, to: &dumped)
         for text in [request.description, request.debugDescription, dumped, "\(request)"] {
@@ -122,15 +132,23 @@ private func refusal(_ body: () throws -> Void) -> CallbackError? {
 
 /// A router whose OAuth route takes logins and logouts on one redirect URI, a route that
 /// accepts logouts without state (Auth0 returnTo), and a Prelude route.
-private func makeRouter(clock: ManualAttemptClock = ManualAttemptClock(), handler: CallbackHandler? = nil,
-                        logoutHandler: CallbackHandler? = nil) throws -> CallbackRouter {
+private func makeRouter(
+    clock: ManualAttemptClock = ManualAttemptClock(), handler: CallbackHandler? = nil,
+    logoutHandler: CallbackHandler? = nil
+) throws -> CallbackRouter {
     var builder = RouterBuilder()
-    builder.add(Route("op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-                      handler: handler, logoutHandler: logoutHandler))
-    builder.add(Route("auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
-                      acceptsLogoutWithoutState: true, handler: handler, logoutHandler: logoutHandler))
-    builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-                      dialect: .prelude, handler: handler, logoutHandler: logoutHandler))
+    builder.add(
+        Route(
+            "op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
+            handler: handler, logoutHandler: logoutHandler))
+    builder.add(
+        Route(
+            "auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
+            acceptsLogoutWithoutState: true, handler: handler, logoutHandler: logoutHandler))
+    builder.add(
+        Route(
+            "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
+            dialect: .prelude, handler: handler, logoutHandler: logoutHandler))
     return try builder.build(clock: clock)
 }
 
@@ -143,8 +161,9 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
 @Suite struct RouterLogoutTests {
     @Test func buildsTheEndSessionURLForTheRoutesRedirectURI() throws {
         let router = try makeRouter()
-        let logout = try router.beginLogout(on: "op", endSessionEndpoint: endpoint, idTokenHint: idTokenHint, clientID: "abc",
-                                            uiLocales: "en", extraParameters: [("federated", "1")])
+        let logout = try router.beginLogout(
+            on: "op", endSessionEndpoint: endpoint, idTokenHint: idTokenHint, clientID: "abc",
+            uiLocales: "en", extraParameters: [("federated", "1")])
         let query = try CallbackURL(parsing: logout.url).queryParameters
         #expect(query.values(named: "post_logout_redirect_uri").first == "com.example.app:/oauth2redirect")
         #expect(query.values(named: "state").first == logout.attempt.state)
@@ -211,7 +230,9 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
         let logout = try router.beginLogout(on: "op", endSessionEndpoint: endpoint, clientID: "abc")
         let forged = "com.example.app:/oauth2redirect?code=abc&state=\(logout.attempt.state)"
         #expect(reason { try router.handle(forged) } == .unknownState)
-        #expect(reason { try router.handle("com.example.app:/oauth2redirect?error=access_denied&state=\(logout.attempt.state)") } == .unknownState)
+        #expect(
+            reason { try router.handle("com.example.app:/oauth2redirect?error=access_denied&state=\(logout.attempt.state)") }
+                == .unknownState)
         #expect(router.pendingCount == 1, "the logout stays pending")
         #expect(try router.handle("com.example.app:/oauth2redirect?state=\(logout.attempt.state)").outcome.kind == .logoutComplete)
         // After the logout completed, the login-shaped callback still reaches nothing.
@@ -245,8 +266,9 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
 
     @Test func aRouteThatAcceptsLogoutsWithoutStateDeliversThemUnbound() throws {
         let router = try makeRouter()
-        let logout = try router.beginLogout(on: "auth0", endSessionEndpoint: "https://t.auth0.com/v2/logout", clientID: "abc",
-                                            style: .auth0ReturnTo)
+        let logout = try router.beginLogout(
+            on: "auth0", endSessionEndpoint: "https://t.auth0.com/v2/logout", clientID: "abc",
+            style: .auth0ReturnTo)
         #expect(try CallbackURL(parsing: logout.url).queryParameters.values(named: "state").isEmpty)
         #expect(reason { _ = try router.beginLogout(on: "auth0", endSessionEndpoint: endpoint, clientID: "abc") } == .conflict)
         let delivery = try router.handle("com.example.app:/auth0")
@@ -269,9 +291,11 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
         _ = try router.beginLogout(on: "op", endSessionEndpoint: endpoint, clientID: "abc")
         #expect(reason { try router.handle("com.example.app:/oauth2redirect") } == .missingParameter)
         #expect(router.pendingCount == 1)
-        #expect(reason {
-            _ = try router.beginLogout(on: "op", endSessionEndpoint: "https://t.auth0.com/v2/logout", clientID: "abc", style: .auth0ReturnTo)
-        } == .invalidConfiguration)
+        #expect(
+            reason {
+                _ = try router.beginLogout(
+                    on: "op", endSessionEndpoint: "https://t.auth0.com/v2/logout", clientID: "abc", style: .auth0ReturnTo)
+            } == .invalidConfiguration)
     }
 
     @Test func logoutsOnAStatelessLoginRouteAreStillBoundByState() throws {
@@ -295,8 +319,10 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
 
     @Test func aFragmentRouteTakesItsLogoutInTheQuery() throws {
         var builder = RouterBuilder()
-        builder.add(Route("spa", redirectURI: try RedirectURI("com.example.app:/fragment"), dialect: .oauth2,
-                          responseMode: .fragment))
+        builder.add(
+            Route(
+                "spa", redirectURI: try RedirectURI("com.example.app:/fragment"), dialect: .oauth2,
+                responseMode: .fragment))
         let router = try builder.build(clock: ManualAttemptClock())
         let login = try router.begin(on: "spa")
         let logout = try router.beginLogout(on: "spa", endSessionEndpoint: endpoint, clientID: "abc")
@@ -311,8 +337,10 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
         #expect(reason { _ = try router.beginLogout(on: "nope", endSessionEndpoint: endpoint, clientID: "abc") } == .noRoute)
     }
 
-    @Test(arguments: ["com.example.app:/oauth2redirect?state=S&access_token=t", "com.example.app:/oauth2redirect?state=S&state=S",
-                      "com.example.app:/oauth2redirect?state=S#x=1", "com.example.app:/oauth2redirect?state=S&iss=x"])
+    @Test(arguments: [
+        "com.example.app:/oauth2redirect?state=S&access_token=t", "com.example.app:/oauth2redirect?state=S&state=S",
+        "com.example.app:/oauth2redirect?state=S#x=1", "com.example.app:/oauth2redirect?state=S&iss=x",
+    ])
     func refusesALogoutCallbackThatBreaksTheSharedRules(_ template: String) throws {
         let router = try makeRouter()
         let logout = try router.beginLogout(on: "op", endSessionEndpoint: endpoint, clientID: "abc")

@@ -6,8 +6,10 @@ import Testing
     /// the challenge. (The values in issue 4's text, `…-mJ92K9qzWoM…` → `…eJ1YMPQ…`, are
     /// garbled copies: that verifier hashes to `n1Po0tC4…`, so they are not used.)
     static let rfcVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-    static let rfcChallengeOctets: [UInt8] = [19, 211, 30, 150, 26, 26, 216, 236, 47, 22, 177, 12, 76, 152, 46, 8,
-                                              118, 168, 120, 173, 109, 241, 68, 86, 110, 225, 137, 74, 203, 112, 249, 195]
+    static let rfcChallengeOctets: [UInt8] = [
+        19, 211, 30, 150, 26, 26, 216, 236, 47, 22, 177, 12, 76, 152, 46, 8,
+        118, 168, 120, 173, 109, 241, 68, 86, 110, 225, 137, 74, 203, 112, 249, 195,
+    ]
     static let rfcChallenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
     @Test func matchesRFC7636AppendixB() throws {
@@ -49,14 +51,14 @@ import Testing
 
     @Test(arguments: [
         "",
-        String(repeating: "a", count: 42),                 // one too short
-        String(repeating: "a", count: 129),                // one too long
-        String(repeating: "a", count: 42) + " ",           // a space
-        String(repeating: "a", count: 42) + "+",           // standard base64
+        String(repeating: "a", count: 42), // one too short
+        String(repeating: "a", count: 129), // one too long
+        String(repeating: "a", count: 42) + " ", // a space
+        String(repeating: "a", count: 42) + "+", // standard base64
         String(repeating: "a", count: 42) + "/",
-        String(repeating: "a", count: 42) + "=",           // padding
+        String(repeating: "a", count: 42) + "=", // padding
         String(repeating: "a", count: 42) + "%",
-        String(repeating: "a", count: 41) + "é",           // 43 bytes, non-ASCII
+        String(repeating: "a", count: 41) + "é", // 43 bytes, non-ASCII
         String(repeating: "a", count: 42) + "\n",
     ])
     func refusesVerifiersOutsideRFC7636(verifier: String) {
@@ -74,8 +76,10 @@ import Testing
         let pkce = try PKCE(verifier: Self.rfcVerifier)
         var dumped = ""
         dump(pkce, to: &dumped)
-        for text in [pkce.description, pkce.debugDescription, String(describing: pkce), String(reflecting: pkce),
-                     "\(pkce)", dumped] {
+        for text in [
+            pkce.description, pkce.debugDescription, String(describing: pkce), String(reflecting: pkce),
+            "\(pkce)", dumped,
+        ] {
             #expect(!text.contains(Self.rfcVerifier), "\(text)")
             #expect(!text.contains(Self.rfcChallenge), "\(text)")
             #expect(text.contains("<redacted, 43 bytes>"), "\(text)")

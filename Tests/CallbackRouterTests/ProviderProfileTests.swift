@@ -45,8 +45,10 @@ import Testing
 
     @Test func aSupabaseRouteHasOnePendingAttempt() throws {
         var builder = RouterBuilder()
-        builder.add(Route("supabase", redirectURI: try RedirectURI("com.example.app://login-callback"), dialect: .oauth2,
-                          profiles: [.supabase]))
+        builder.add(
+            Route(
+                "supabase", redirectURI: try RedirectURI("com.example.app://login-callback"), dialect: .oauth2,
+                profiles: [.supabase]))
         let router = try builder.build(clock: ManualAttemptClock())
         _ = try router.begin(on: "supabase")
         expectRefusal(.conflict) { try router.begin(on: "supabase") }
@@ -55,12 +57,16 @@ import Testing
     @Test func anUnboundErrorReachesNoHandlerAndEndsNoAttempt() throws {
         let calls = Locked(0)
         var builder = RouterBuilder()
-        builder.add(Route("supabase", redirectURI: try RedirectURI("com.example.app://login-callback"), dialect: .oauth2,
-                          profiles: [.supabase], handler: { _ in calls.withLock { $0 += 1 } }))
+        builder.add(
+            Route(
+                "supabase", redirectURI: try RedirectURI("com.example.app://login-callback"), dialect: .oauth2,
+                profiles: [.supabase], handler: { _ in calls.withLock { $0 += 1 } }))
         let router = try builder.build(clock: ManualAttemptClock())
         let attempt = try router.begin(on: "supabase")
         let refusal = expectRefusal(.stateMissing) {
-            try router.handle("com.example.app://login-callback#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired")
+            try router.handle(
+                "com.example.app://login-callback#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired"
+            )
         }
         #expect(refusal.map { "\($0)".contains("access_denied") } == true, "the refusal names the provider's error code")
         #expect(calls.withLock { $0 } == 0)
@@ -87,4 +93,3 @@ import Testing
         #expect(!expectations.description.contains("af0ifjsldkj"))
     }
 }
-

@@ -62,17 +62,21 @@ import TestVectorSupport
             if let reason = expect["reason"]?.string {
                 expectation = .rejected(reason)
             } else {
-                guard let kind = expect["outcome"]?.string else { throw TestVectors.ReadError(description: "case #\(index): expect has neither outcome nor reason") }
-                expectation = .outcome(kind: kind, fields: try stringMap(expect["fields"], index), extra: try stringMap(expect["extra"], index),
-                                       withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
-                                       unbound: expect["unbound"] == .bool(true))
+                guard let kind = expect["outcome"]?.string else {
+                    throw TestVectors.ReadError(description: "case #\(index): expect has neither outcome nor reason")
+                }
+                expectation = .outcome(
+                    kind: kind, fields: try stringMap(expect["fields"], index), extra: try stringMap(expect["extra"], index),
+                    withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
+                    unbound: expect["unbound"] == .bool(true))
             }
-            return Case(index: index, provider: try string("provider"), note: try string("note"), url: url, redirectURI: redirectURI,
-                        dialect: try string("dialect"), responseMode: try string("response_mode"),
-                        allowLocalhost: entry["allow_localhost"] == .bool(true), state: entry["state"]?.string,
-                        issuer: entry["issuer"]?.string, requireIssuer: entry["require_issuer"] == .bool(true),
-                        profiles: entry["profiles"]?.array?.compactMap(\.string) ?? [], expectation: expectation,
-                        router: entry["router"]?.string, fidelity: try string("fidelity"), source: try string("source"))
+            return Case(
+                index: index, provider: try string("provider"), note: try string("note"), url: url, redirectURI: redirectURI,
+                dialect: try string("dialect"), responseMode: try string("response_mode"),
+                allowLocalhost: entry["allow_localhost"] == .bool(true), state: entry["state"]?.string,
+                issuer: entry["issuer"]?.string, requireIssuer: entry["require_issuer"] == .bool(true),
+                profiles: entry["profiles"]?.array?.compactMap(\.string) ?? [], expectation: expectation,
+                router: entry["router"]?.string, fidelity: try string("fidelity"), source: try string("source"))
         }
     }
 
@@ -119,13 +123,15 @@ import TestVectorSupport
 
     @Test(arguments: try loadCases())
     func comesOutRight(_ testCase: Case) throws {
-        let redirects = try testCase.redirectURI.map { [try RedirectURI($0, policy: .native, allowLocalhost: testCase.allowLocalhost)] } ?? []
+        let redirects =
+            try testCase.redirectURI.map { [try RedirectURI($0, policy: .native, allowLocalhost: testCase.allowLocalhost)] } ?? []
         let dialect = try #require(Dialect(rawValue: testCase.dialect))
         let validator = try CallbackValidator(
             redirectURIs: redirects, policy: .native, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
-            expecting: CallbackExpectations(state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
-                                            responseMode: testCase.responseMode == "fragment" ? .fragment : .query,
-                                            profiles: try Self.profiles(of: testCase)))
+            expecting: CallbackExpectations(
+                state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query,
+                profiles: try Self.profiles(of: testCase)))
         switch testCase.expectation {
         case .rejected(let reason):
             do {
@@ -141,8 +147,10 @@ import TestVectorSupport
         }
     }
 
-    static func check(_ outcome: CallbackOutcome, kind: String, fields: [String: String], extra: [String: String],
-                      withheld: [String], unbound: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(
+        _ outcome: CallbackOutcome, kind: String, fields: [String: String], extra: [String: String],
+        withheld: [String], unbound: Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(outcome.kind.rawValue == kind, sourceLocation: sourceLocation)
         #expect(Dictionary(uniqueKeysWithValues: outcome.fields.map { ($0.name, $0.value) }) == fields, sourceLocation: sourceLocation)
         #expect(Dictionary(uniqueKeysWithValues: outcome.extra.map { ($0.name, $0.value) }) == extra, sourceLocation: sourceLocation)
@@ -162,9 +170,11 @@ import TestVectorSupport
         let redirect = try RedirectURI(redirectText, policy: .native, allowLocalhost: testCase.allowLocalhost)
         let profiles = try Self.profiles(of: testCase)
         var builder = RouterBuilder()
-        builder.add(Route("main", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
-                          issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
-                          responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: profiles))
+        builder.add(
+            Route(
+                "main", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
+                issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: profiles))
         let router = try builder.build(clock: ManualAttemptClock())
         let attempt = try router.begin(on: "main")
 

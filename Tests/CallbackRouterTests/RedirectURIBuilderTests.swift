@@ -14,12 +14,16 @@ import Testing
         // Seed 004: "Auth0.Centralized-Login-Test-2://speyrott.auth0.com/ios/Auth0.Centralized-Login-Test-2/callback"
         let redirect = try RedirectURI.auth0(bundleID: "Auth0.Centralized-Login-Test-2", domain: "speyrott.auth0.com")
         #expect(redirect.description == "auth0.centralized-login-test-2://speyrott.auth0.com/ios/Auth0.Centralized-Login-Test-2/callback")
-        let callback = try CallbackURL(parsing:
-            "Auth0.Centralized-Login-Test-2://speyrott.auth0.com/ios/Auth0.Centralized-Login-Test-2/callback?code=AbC&state=xyz")
+        let callback = try CallbackURL(
+            parsing:
+                "Auth0.Centralized-Login-Test-2://speyrott.auth0.com/ios/Auth0.Centralized-Login-Test-2/callback?code=AbC&state=xyz")
         #expect(redirect.matches(callback))
         // The path keeps the bundle's case: a lowercased path is another URI.
-        #expect(!redirect.matches(try CallbackURL(parsing:
-            "auth0.centralized-login-test-2://speyrott.auth0.com/ios/auth0.centralized-login-test-2/callback?code=AbC")))
+        #expect(
+            !redirect.matches(
+                try CallbackURL(
+                    parsing:
+                        "auth0.centralized-login-test-2://speyrott.auth0.com/ios/auth0.centralized-login-test-2/callback?code=AbC")))
     }
 
     @Test func buildsAuth0sUniversalLink() throws {
@@ -30,8 +34,10 @@ import Testing
 
     @Test(arguments: ["", "1app", "com.example_app", "com example", "com/example", "é.app", "-app"])
     func refusesABundleIDThatIsNotAScheme(_ bundleID: String) {
-        for error in [refusal { try RedirectURI.clerk(bundleID: bundleID) },
-                      refusal { try RedirectURI.auth0(bundleID: bundleID, domain: "a.auth0.com") }] {
+        for error in [
+            refusal { try RedirectURI.clerk(bundleID: bundleID) },
+            refusal { try RedirectURI.auth0(bundleID: bundleID, domain: "a.auth0.com") },
+        ] {
             #expect(error?.reason == .invalidConfiguration)
             #expect(error?.detail.hasPrefix("rule invalid_bundle_id: ") == true)
         }
@@ -43,8 +49,10 @@ import Testing
         #expect(error?.detail.hasPrefix("rule \(rule.rawValue): ") == true)
     }
 
-    @Test(arguments: ["", "https://example.auth0.com", "example.auth0.com/", "example.auth0.com:443", "user@example.auth0.com",
-                      "127.0.0.1", "[::1]", "exa mple.com"])
+    @Test(arguments: [
+        "", "https://example.auth0.com", "example.auth0.com/", "example.auth0.com:443", "user@example.auth0.com",
+        "127.0.0.1", "[::1]", "exa mple.com",
+    ])
     func auth0RefusesADomainThatIsNotAHostName(_ domain: String) {
         let error = refusal { try RedirectURI.auth0(bundleID: "com.example.app", domain: domain) }
         #expect(error?.reason == .invalidConfiguration)

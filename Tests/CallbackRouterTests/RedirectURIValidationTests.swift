@@ -76,8 +76,9 @@ import Testing
     @Test func claimedHTTPSOnLocalhostOnlyWhenAllowed() throws {
         let redirect = try RedirectURI("https://localhost:8443/callback", allowLocalhost: true)
         #expect(!redirect.isLoopback) // loopback means the http loopback flow (RFC 8252 §7.3)
-        #expect(refusal { try RedirectURI("https://127.0.0.1/cb", allowLocalhost: true) }?.detail
-            .hasPrefix("rule claimed_https_requires_domain: ") == true)
+        #expect(
+            refusal { try RedirectURI("https://127.0.0.1/cb", allowLocalhost: true) }?.detail
+                .hasPrefix("rule claimed_https_requires_domain: ") == true)
         _ = try RedirectURI("https://app.example.com./callback") // a fully qualified name is a domain
     }
 
@@ -89,8 +90,10 @@ import Testing
         #expect(redirect.allowsLocalhost)
     }
 
-    @Test(arguments: ["https://app.example.com/cb", "http://127.0.0.1/cb", "HTTP://[::1]/cb", "Https://x.example",
-                      "http://localhost/cb"])
+    @Test(arguments: [
+        "https://app.example.com/cb", "http://127.0.0.1/cb", "HTTP://[::1]/cb", "Https://x.example",
+        "http://localhost/cb",
+    ])
     func customSchemeOnlyRefusesHTTPWhateverItsCase(_ string: String) {
         let error = refusal { try RedirectURI(string, policy: .customSchemeOnly, allowLocalhost: true) }
         #expect(error?.reason == .invalidConfiguration)
@@ -114,8 +117,10 @@ import Testing
         let policy = RedirectURIPolicy.allowlist(listed)
         #expect(try RedirectURI("COM.EXAMPLE.APP:/oauth2redirect", policy: policy).url.scheme == "com.example.app")
         #expect(try RedirectURI("http://127.0.0.1:5000/cb", policy: policy).isLoopback)
-        for string in ["com.example.app:/other", "com.example.other:/oauth2redirect", "com.example.app:/oauth2redirect?x=1",
-                       "https://app.example.com/cb"] {
+        for string in [
+            "com.example.app:/other", "com.example.other:/oauth2redirect", "com.example.app:/oauth2redirect?x=1",
+            "https://app.example.com/cb",
+        ] {
             let error = refusal { try RedirectURI(string, policy: policy) }
             #expect(error?.reason == .invalidConfiguration)
             #expect(error?.detail.hasPrefix("rule not_allowlisted: ") == true, "\(string)")

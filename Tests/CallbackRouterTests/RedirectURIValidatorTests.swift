@@ -40,8 +40,9 @@ import Testing
         ("https://myapp.example/oauth-callback?code=x&state=s", .schemeNotAllowed),
     ])
     func refusesInOrderWithARegisteredURI(_ callback: String, _ reason: ReasonCode) throws {
-        let validator = try CallbackValidator(redirectURIs: [RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly)],
-                                              policy: .customSchemeOnly, expecting: CallbackExpectations(state: "s"))
+        let validator = try CallbackValidator(
+            redirectURIs: [RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly)],
+            policy: .customSchemeOnly, expecting: CallbackExpectations(state: "s"))
         #expect(refusal { try validator.validate(callback) }?.reason == reason)
     }
 
@@ -79,9 +80,10 @@ import Testing
     }
 
     @Test func freeFunctionDoesTheSame() throws {
-        let outcome = try validateCallback(CallbackURL(parsing: "myapp://callback?challenge_token=ct"),
-                                           redirectURIs: [RedirectURI.clerk(bundleID: "myapp")],
-                                           policy: .customSchemeOnly, dialect: .prelude)
+        let outcome = try validateCallback(
+            CallbackURL(parsing: "myapp://callback?challenge_token=ct"),
+            redirectURIs: [RedirectURI.clerk(bundleID: "myapp")],
+            policy: .customSchemeOnly, dialect: .prelude)
         #expect(outcome.challengeToken == "ct")
     }
 }

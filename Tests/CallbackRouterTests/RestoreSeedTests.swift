@@ -41,12 +41,18 @@ import Testing
     static func restore(_ input: [UInt8]) throws(CallbackError) -> LoginAttempt {
         var builder = RouterBuilder()
         do {
-            builder.add(Route("op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-                              issuer: "https://op.example.com"))
-            builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-                              dialect: .prelude))
-            builder.add(Route("auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
-                              acceptsLogoutWithoutState: true))
+            builder.add(
+                Route(
+                    "op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
+                    issuer: "https://op.example.com"))
+            builder.add(
+                Route(
+                    "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
+                    dialect: .prelude))
+            builder.add(
+                Route(
+                    "auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
+                    acceptsLogoutWithoutState: true))
         } catch {
             throw error
         }

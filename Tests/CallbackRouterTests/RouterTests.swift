@@ -2,19 +2,27 @@ import Testing
 @testable import CallbackRouter
 
 /// A router with one stateful (OAuth 2.0) route and one stateless (Prelude) route.
-private func makeRouter(clock: ManualAttemptClock = ManualAttemptClock(), issuer: String? = nil,
-                        requireIssuer: Bool = false,
-                        handler: CallbackHandler? = nil) throws -> CallbackRouter {
+private func makeRouter(
+    clock: ManualAttemptClock = ManualAttemptClock(), issuer: String? = nil,
+    requireIssuer: Bool = false,
+    handler: CallbackHandler? = nil
+) throws -> CallbackRouter {
     var builder = RouterBuilder()
-    builder.add(Route("google", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-                      issuer: issuer, requireIssuer: requireIssuer, handler: handler))
-    builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-                      dialect: .prelude, handler: handler))
+    builder.add(
+        Route(
+            "google", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
+            issuer: issuer, requireIssuer: requireIssuer, handler: handler))
+    builder.add(
+        Route(
+            "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
+            dialect: .prelude, handler: handler))
     return try builder.build(clock: clock)
 }
 
-private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectReason(
+    _ reason: ReasonCode, _ body: () throws -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     do {
         try body()
         Issue.record("expected \(reason), got success", sourceLocation: sourceLocation)
@@ -253,8 +261,10 @@ private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
     /// fails closed now, at build time, naming the route.
     @Test func refusesARouteThatRequiresAnIssuerItDoesNotName() throws {
         var builder = RouterBuilder()
-        builder.add(Route("ok", redirectURI: try RedirectURI("com.example.app:/ok"), dialect: .oauth2,
-                          issuer: "https://issuer.example", requireIssuer: true))
+        builder.add(
+            Route(
+                "ok", redirectURI: try RedirectURI("com.example.app:/ok"), dialect: .oauth2,
+                issuer: "https://issuer.example", requireIssuer: true))
         builder.add(Route("google", redirectURI: try RedirectURI("com.example.app:/cb"), dialect: .oauth2, requireIssuer: true))
         let refusal = #expect(throws: CallbackError.self) { try builder.build() }
         #expect(refusal?.reason == .invalidConfiguration)
@@ -280,7 +290,8 @@ private func expectReason(_ reason: ReasonCode, _ body: () throws -> Void,
         let a = try router.begin(on: "google"), b = try router.begin(on: "google")
         #expect(a.state != b.state && a.nonce != b.nonce && a.pkce.verifier != b.pkce.verifier)
         #expect(a.state.utf8.count >= 22, "at least 128 bits, base64url")
-        #expect(a.state.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F })
+        #expect(
+            a.state.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F })
         #expect(a.pkce.challenge == PKCE.challenge(for: a.pkce.verifier))
     }
 
@@ -314,7 +325,6 @@ final class Box: Sendable {
     func append(_ result: Result<Delivery, CallbackError>) { lock.withLock { $0.append(result) } }
     var count: Int { lock.withLock { $0.count } }
 }
-
 
 @Suite struct LoginAttemptRedirectURITests {
     /// Providers compare `redirect_uri` as a string (RFC 9700 §2.1): the request must carry

@@ -23,7 +23,9 @@ private final class RendezvousClock: AttemptClock {
 
     func now() -> ClockInstant {
         guard armed.withLock({ $0 }) else { return ClockInstant(nanoseconds: 0) }
-        let mine = calls.withLock { $0 += 1; return $0 }
+        let mine = calls.withLock {
+            $0 += 1; return $0
+        }
         if mine == 1 {
             let giveUp = SystemAttemptClock().now().advanced(by: .seconds(2))
             while calls.withLock({ $0 }) < 2 && SystemAttemptClock().now() < giveUp { sched_yield() }
@@ -226,7 +228,10 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         let attempts = try (0 ..< count).map { _ in try router.begin(on: "app") }
         #expect(router.pendingCount == count)
 
-        enum Report: Sendable { case waiter(ownCallback: Bool), deliverer(delivered: Bool, replaysRefused: Bool) }
+        enum Report: Sendable {
+            case waiter(ownCallback: Bool)
+            case deliverer(delivered: Bool, replaysRefused: Bool)
+        }
         let reports = await withTaskGroup(of: Report.self) { group in
             for (index, attempt) in attempts.enumerated() {
                 group.addTask {
@@ -238,8 +243,9 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
                     let delivered = (try? router.handle(url)) != nil
                     var replaysRefused = true
                     for _ in 0 ..< 2 {
-                        do { try router.handle(url); replaysRefused = false }
-                        catch { replaysRefused = replaysRefused && (error as? CallbackError)?.reason == .replayed }
+                        do { try router.handle(url); replaysRefused = false } catch {
+                            replaysRefused = replaysRefused && (error as? CallbackError)?.reason == .replayed
+                        }
                     }
                     return .deliverer(delivered: delivered, replaysRefused: replaysRefused)
                 }

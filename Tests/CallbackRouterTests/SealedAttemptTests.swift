@@ -1,14 +1,20 @@
 import Testing
 @testable import CallbackRouter
 
-private func makeRouter(clock: any AttemptClock, handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil,
-                        maxPendingAttempts: Int = 65_536,
-                        redirect: String = "com.example.app:/oauth2redirect") throws -> CallbackRouter {
+private func makeRouter(
+    clock: any AttemptClock, handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil,
+    maxPendingAttempts: Int = 65_536,
+    redirect: String = "com.example.app:/oauth2redirect"
+) throws -> CallbackRouter {
     var builder = RouterBuilder()
-    builder.add(Route("op", redirectURI: try RedirectURI(redirect), dialect: .oauth2, issuer: "https://op.example.com",
-                      handler: handler, logoutHandler: logoutHandler))
-    builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-                      dialect: .prelude, handler: handler))
+    builder.add(
+        Route(
+            "op", redirectURI: try RedirectURI(redirect), dialect: .oauth2, issuer: "https://op.example.com",
+            handler: handler, logoutHandler: logoutHandler))
+    builder.add(
+        Route(
+            "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
+            dialect: .prelude, handler: handler))
     return try builder.build(clock: clock, maxPendingAttempts: maxPendingAttempts)
 }
 
@@ -38,10 +44,11 @@ private struct ColdStart {
         let cold = try ColdStart()
         let lines = cold.sealed.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 13 && lines.last == "")
-        #expect(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }.dropLast() == [
-            "callback-router-sealed-attempt", "purpose", "route", "redirect-uri", "dialect", "issuer", "state",
-            "code-verifier", "nonce", "expires", "lifetime", "check",
-        ])
+        #expect(
+            lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }.dropLast() == [
+                "callback-router-sealed-attempt", "purpose", "route", "redirect-uri", "dialect", "issuer", "state",
+                "code-verifier", "nonce", "expires", "lifetime", "check",
+            ])
         #expect(lines[0] == "callback-router-sealed-attempt 1")
         #expect(lines[1] == "purpose login")
         #expect(lines[2] == "route " + Base64URL.encode(Array("op".utf8)))
@@ -57,8 +64,10 @@ private struct ColdStart {
         dump(cold.sealed, to: &dumped)
         for text in [cold.sealed.description, cold.sealed.debugDescription, dumped, "\(cold.sealed)"] {
             #expect(text.contains("<redacted, \(cold.sealed.text.utf8.count) bytes>"))
-            for secret in [cold.attempt.state, cold.attempt.pkce.verifier, cold.attempt.nonce,
-                           Base64URL.encode(Array(cold.attempt.state.utf8))] {
+            for secret in [
+                cold.attempt.state, cold.attempt.pkce.verifier, cold.attempt.nonce,
+                Base64URL.encode(Array(cold.attempt.state.utf8)),
+            ] {
                 #expect(!text.contains(secret))
             }
         }
@@ -66,8 +75,9 @@ private struct ColdStart {
 
     @Test func hmacMatchesRFC4231TestCase2() {
         let mac = HMACSHA256.authenticationCode(for: Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
-        #expect(mac.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            mac.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 }
 
@@ -148,8 +158,9 @@ private struct ColdStart {
 
     @Test func aSealedLogoutIsRestoredAsALogout() throws {
         let clock = ManualAttemptClock()
-        let logout = try makeRouter(clock: clock).beginLogout(on: "op", endSessionEndpoint: "https://op.example.com/logout",
-                                                              clientID: "abc")
+        let logout = try makeRouter(clock: clock).beginLogout(
+            on: "op", endSessionEndpoint: "https://op.example.com/logout",
+            clientID: "abc")
         #expect(logout.attempt.sealed().text.contains("\npurpose logout\n"))
         let router = try makeRouter(clock: clock)
         try router.restore(logout.attempt.sealed())
@@ -296,9 +307,10 @@ private struct ColdStart {
         var begun: [LoginAttempt] = []
         for index in 0 ..< 1000 {
             // Every third one a logout: they share the redirect URI with the logins.
-            begun.append(index % 3 == 2
-                ? try first.beginLogout(on: "op", endSessionEndpoint: "https://op.example.com/logout", clientID: "c").attempt
-                : try first.begin(on: "op"))
+            begun.append(
+                index % 3 == 2
+                    ? try first.beginLogout(on: "op", endSessionEndpoint: "https://op.example.com/logout", clientID: "c").attempt
+                    : try first.begin(on: "op"))
         }
         let attempts = begun
         let deliveries = Deliveries()
@@ -310,7 +322,8 @@ private struct ColdStart {
                 for _ in 0 ..< 2 {
                     group.addTask {
                         let restored = (try? router.restore(sealed[index])) != nil
-                        let url = attempts[index].purpose == .logout
+                        let url =
+                            attempts[index].purpose == .logout
                             ? "com.example.app:/oauth2redirect?state=\(attempts[index].state)"
                             : "com.example.app:/oauth2redirect?code=c\(index)&state=\(attempts[index].state)"
                         let delivered = (try? router.handle(url)) != nil

@@ -144,7 +144,8 @@ public enum JSON: Equatable {
 
         mutating func hex4() throws -> UInt32 {
             guard index + 4 <= bytes.count,
-                  let value = UInt32(String(decoding: bytes[index ..< index + 4], as: UTF8.self), radix: 16) else {
+                let value = UInt32(String(decoding: bytes[index ..< index + 4], as: UTF8.self), radix: 16)
+            else {
                 throw failure("bad \\u escape")
             }
             index += 4

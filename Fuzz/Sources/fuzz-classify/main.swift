@@ -87,15 +87,19 @@ func checkCommonPath(_ url: CallbackURL, dialect: Dialect, expectations: Callbac
     }
     switch (fast, full) {
     case (.success(let a), .success(let b)):
-        check(a.description == b.description && a.kind == b.kind && a.dialect == b.dialect && a.isUnbound == b.isUnbound
-              && a.withheldFields == b.withheldFields, "the common path's outcome differs from the full path's")
-        check(a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value),
-              "the common path's fields differ from the full path's")
-        check(a.extra.map(\.name) == b.extra.map(\.name) && a.extra.map(\.value) == b.extra.map(\.value),
-              "the common path's extras differ from the full path's")
+        check(
+            a.description == b.description && a.kind == b.kind && a.dialect == b.dialect && a.isUnbound == b.isUnbound
+                && a.withheldFields == b.withheldFields, "the common path's outcome differs from the full path's")
+        check(
+            a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value),
+            "the common path's fields differ from the full path's")
+        check(
+            a.extra.map(\.name) == b.extra.map(\.name) && a.extra.map(\.value) == b.extra.map(\.value),
+            "the common path's extras differ from the full path's")
     case (.failure(let a), .failure(let b)):
-        check(a.reason == b.reason && a.offset == b.offset && a.detail == b.detail,
-              "the common path's refusal differs from the full path's")
+        check(
+            a.reason == b.reason && a.offset == b.offset && a.detail == b.detail,
+            "the common path's refusal differs from the full path's")
     default:
         check(false, "the common path and the full path disagree on whether the callback is valid")
     }
@@ -104,7 +108,7 @@ func checkCommonPath(_ url: CallbackURL, dialect: Dialect, expectations: Callbac
 enum Fixtures {
     static let redirectSets: [[RedirectURI]] = {
         func make(_ strings: [String], localhost: Bool = false) -> [RedirectURI] {
-            strings.map { try! RedirectURI($0, allowLocalhost: localhost) }  // fixed, valid fixtures
+            strings.map { try! RedirectURI($0, allowLocalhost: localhost) } // fixed, valid fixtures
         }
         return [
             [],
@@ -151,8 +155,10 @@ let tokenFields: Set<String> = [
     "rotating_token_nonce", "created_session_id", "error",
 ]
 
-func checkOutcome(_ outcome: CallbackOutcome, url: CallbackURL, dialect: Dialect,
-                  expectations: CallbackExpectations, validator: CallbackValidator) {
+func checkOutcome(
+    _ outcome: CallbackOutcome, url: CallbackURL, dialect: Dialect,
+    expectations: CallbackExpectations, validator: CallbackValidator
+) {
     // The dialect that decided, and a kind it produces.
     check(outcome.dialect != .auto, "the outcome's dialect is auto")
     if dialect != .auto { check(outcome.dialect == dialect, "dialect \(dialect) decided as \(outcome.dialect)") }
@@ -160,8 +166,9 @@ func checkOutcome(_ outcome: CallbackOutcome, url: CallbackURL, dialect: Dialect
         .oauth2: [.authorizationCode], .ory: [.sessionTokenExchangeCode], .prelude: [.challengeToken],
         .clerk: [.rotatingTokenNonce], .zephr: [.loginSuccess, .partialRegistration, .loginFailure],
     ]
-    check(outcome.kind == .authorizationError || kinds[outcome.dialect]?.contains(outcome.kind) == true,
-          "dialect \(outcome.dialect) produced \(outcome.kind)")
+    check(
+        outcome.kind == .authorizationError || kinds[outcome.dialect]?.contains(outcome.kind) == true,
+        "dialect \(outcome.dialect) produced \(outcome.kind)")
     if dialect == .auto { check(outcome.dialect != .ory, "auto picked ory") }
 
     // Policy and redirect URI.
@@ -175,8 +182,9 @@ func checkOutcome(_ outcome: CallbackOutcome, url: CallbackURL, dialect: Dialect
     // The shared rules.
     let query = url.queryParameters, fragment = url.fragmentParameters
     for token in implicitTokens {
-        check(!query.contains(named: token) && !(fragment.contains(named: token) && url.fragment != "_=_"),
-              "an outcome for a callback carrying \(token)")
+        check(
+            !query.contains(named: token) && !(fragment.contains(named: token) && url.fragment != "_=_"),
+            "an outcome for a callback carrying \(token)")
     }
     let response: Parameters
     switch expectations.responseMode {
@@ -185,7 +193,9 @@ func checkOutcome(_ outcome: CallbackOutcome, url: CallbackURL, dialect: Dialect
         response = query
     case .fragment:
         response = fragment
-        check(!query.names.contains { ["code", "state", "error", "iss"].contains($0) }, "fragment mode accepted response parameters in the query")
+        check(
+            !query.names.contains { ["code", "state", "error", "iss"].contains($0) },
+            "fragment mode accepted response parameters in the query")
     }
     check(response.firstDuplicate() == nil, "an outcome for a callback with a duplicated parameter")
     let hasError = response.contains(named: "error")
@@ -229,7 +239,7 @@ func blind(_ value: String) -> String {
         case 0x5C: return 0x22
         case 0x21 ... 0x7E: return byte == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
         case 0x00 ... 0x1F: return byte ^ 1
-        default: return byte      // space, DEL, non-ASCII (UTF-8 stays valid)
+        default: return byte // space, DEL, non-ASCII (UTF-8 stays valid)
         }
     }
     return String(decoding: bytes, as: UTF8.self)
@@ -244,8 +254,8 @@ func encode(_ text: String, spaceAsPlus: Bool) -> String {
     for byte in text.utf8 {
         switch byte {
         case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
-             UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-             UInt8(ascii: "~"):
+            UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
             out.append(byte)
         case 0x20 where spaceAsPlus:
             out.append(UInt8(ascii: "+"))

@@ -99,8 +99,9 @@ func checkContract(_ result: Run, command: String) {
         return
     }
     if result.stdout.hasPrefix("OVERVIEW:") { check(result.exit == 0, "help exited \(result.exit)"); return }
-    check(result.stdout.hasSuffix("\n") && result.stdout.utf8.filter { $0 == 0x0A }.count == 1,
-          "stdout is not exactly one line")
+    check(
+        result.stdout.hasSuffix("\n") && result.stdout.utf8.filter { $0 == 0x0A }.count == 1,
+        "stdout is not exactly one line")
     var json = JSONChecker(Array(result.stdout.utf8.dropLast()))
     check(json.isOneObject(), "stdout is not one JSON object: \(result.stdout)")
     if let reason = rejectionReason(result.stdout) {
@@ -109,7 +110,8 @@ func checkContract(_ result: Run, command: String) {
         check(result.exit == (code == .invalidConfiguration ? 64 : 65), "rejection \(code) exited \(result.exit)")
     } else if command == "parse" {
         check(result.stdout.hasPrefix("{\"outcome\":\"") && (result.exit == 0 || result.exit == 1), "parse printed \(result.stdout)")
-        let isFailure = result.stdout.hasPrefix("{\"outcome\":\"authorization_error\"") || result.stdout.hasPrefix("{\"outcome\":\"login_failure\"")
+        let isFailure =
+            result.stdout.hasPrefix("{\"outcome\":\"authorization_error\"") || result.stdout.hasPrefix("{\"outcome\":\"login_failure\"")
         check(isFailure == (result.exit == 1), "a provider failure must exit 1, and only it")
     } else {
         check(result.stdout.hasPrefix("{\"scheme\":\"") && result.exit == 0, "inspect printed \(result.stdout)")
@@ -134,8 +136,9 @@ func checkAgreement(_ result: Run, command: String, url: String, validator: Call
     case .success(let outcome):
         check(result.stdout.hasPrefix("{\"outcome\":\"\(outcome.kind.rawValue)\""), "parse and the validator disagree on the outcome")
     case .failure(let error):
-        check(result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"\(error.reason.rawValue)\""),
-              "parse and the validator disagree: \(error.reason) vs \(result.stdout)")
+        check(
+            result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"\(error.reason.rawValue)\""),
+            "parse and the validator disagree: \(error.reason) vs \(result.stdout)")
     }
 }
 
@@ -152,9 +155,11 @@ let bases = [
     "http://[::1]/cb", "https://app.example.com/cb?tenant=acme", "com.example.app://example.us.auth0.com/ios/com.example.app/callback",
     "http://localhost:8080/cb", "com.example.zephr://login",
 ]
-let names = ["code", "state", "iss", "error", "error_description", "error_uri", "challenge_token", "status", "session_id",
-             "tracking_id", "state_key", "identifier", "message", "rotating_token_nonce", "created_session_id", "action",
-             "access_token", "tenant", "x", ""]
+let names = [
+    "code", "state", "iss", "error", "error_description", "error_uri", "challenge_token", "status", "session_id",
+    "tracking_id", "state_key", "identifier", "message", "rotating_token_nonce", "created_session_id", "action",
+    "access_token", "tenant", "x", "",
+]
 let redirectChoices = [
     "com.example.app:/oauth2redirect", "myapp://oauth-callback", "http://127.0.0.1/callback", "https://app.example.com/cb?tenant=acme",
     "javascript:alert(1)", "http://evil.example/cb", "com.example.app:/oauth2redirect#frag", "http://localhost/cb",
@@ -232,7 +237,8 @@ struct Plan {
         case 0: return nil
         case 1:
             guard let value = pairs.first(where: { $0.name == name })?.value, !value.isEmpty,
-                  let text = String(validating: blinded ? value.map(blind) : value, as: UTF8.self) else { return nil }
+                let text = String(validating: blinded ? value.map(blind) : value, as: UTF8.self)
+            else { return nil }
             return text
         default:
             let text = table[Int(choice) % table.count]
@@ -357,7 +363,9 @@ struct JSONChecker {
                 let escape = bytes[i]
                 i += 1
                 if escape == UInt8(ascii: "u") {
-                    guard i + 4 <= bytes.count, bytes[i ..< i + 4].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }) else { return false }
+                    guard i + 4 <= bytes.count,
+                        bytes[i ..< i + 4].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) })
+                    else { return false }
                     i += 4
                 } else if !"\"\\/bfnrt".utf8.contains(escape) {
                     return false

@@ -16,8 +16,9 @@ import FuzzSupport
 public func fuzzFoundationDifferential(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let text = String(validating: bytes, as: UTF8.self),
-          let ours = try? CallbackURL(parsing: bytes),
-          let theirs = URLComponents(string: text) else { return 0 }
+        let ours = try? CallbackURL(parsing: bytes),
+        let theirs = URLComponents(string: text)
+    else { return 0 }
     compare(ours, theirs, text)
     return 0
 }
@@ -37,7 +38,8 @@ func formDecoded(_ items: [URLQueryItem]) -> [[String]]? {
     for item in items {
         if item.name.isEmpty && item.value == nil { continue }
         guard let name = item.name.replacingOccurrences(of: "+", with: "%20").removingPercentEncoding,
-              let value = (item.value ?? "").replacingOccurrences(of: "+", with: "%20").removingPercentEncoding else { return nil }
+            let value = (item.value ?? "").replacingOccurrences(of: "+", with: "%20").removingPercentEncoding
+        else { return nil }
         out.append([name, value])
     }
     return out
@@ -54,7 +56,9 @@ func percentDecoded(_ text: String) -> [UInt8] {
     var out: [UInt8] = []
     var i = 0
     while i < bytes.count {
-        if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let value = UInt8(String(decoding: bytes[i + 1 ... i + 2], as: UTF8.self), radix: 16) {
+        if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count,
+            let value = UInt8(String(decoding: bytes[i + 1 ... i + 2], as: UTF8.self), radix: 16)
+        {
             out.append(value)
             i += 3
         } else {
@@ -84,7 +88,9 @@ func disagreement(_ ours: String?, _ theirs: String?) -> String? {
 
 func compare(_ ours: CallbackURL, _ theirs: URLComponents, _ text: String) {
     func fail(_ component: String, _ a: Any?, _ b: Any?) -> Never {
-        fatalError("unexplained disagreement on \(component) for \(text.debugDescription): ours \(String(describing: a)), Foundation \(String(describing: b))")
+        fatalError(
+            "unexplained disagreement on \(component) for \(text.debugDescription): ours \(String(describing: a)), Foundation \(String(describing: b))"
+        )
     }
 
     if ours.scheme != theirs.scheme?.lowercased() { fail("scheme", ours.scheme, theirs.scheme) }

@@ -21,7 +21,8 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var request = Array(bytes.dropFirst())
     if formPost && bytes[0] & 2 != 0 {
         let body = request
-        let head = "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n\r\n"
+        let head =
+            "POST /callback HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n\r\n"
         request = Array(head.utf8) + body
     }
     LoopbackFuzzing.check(request: request, formPost: formPost)

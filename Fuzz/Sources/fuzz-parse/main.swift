@@ -72,22 +72,26 @@ func checkAccessors(_ url: CallbackURL) {
     for list in [url.queryParameters, url.fragmentParameters] {
         checkPairs(list, "forEachDecodedUTF8", list.forEachDecodedUTF8)
         for parameter in list {
-            check(list.contains(named: parameter.name) && list.count(named: parameter.name) >= 1,
-                  "a parameter is not found by its own name")
+            check(
+                list.contains(named: parameter.name) && list.count(named: parameter.name) >= 1,
+                "a parameter is not found by its own name")
         }
     }
     checkPairs(url.queryParameters, "forEachQueryParameterUTF8", url.forEachQueryParameterUTF8)
 }
 
 /// A zero-copy reader yields exactly `list`'s pairs, in order, decoded as the subscript does.
-func checkPairs(_ list: Parameters, _ reader: String,
-                _ forEach: ((UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) {
+func checkPairs(
+    _ list: Parameters, _ reader: String,
+    _ forEach: ((UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
+) {
     var position = 0
     try? forEach { name, value in
         check(position < list.count, "\(reader) yields too many pairs")
         let parameter = list[position]
-        check(name.elementsEqual(parameter.name.utf8) && value.elementsEqual(parameter.value.utf8),
-              "\(reader) differs from the subscript")
+        check(
+            name.elementsEqual(parameter.name.utf8) && value.elementsEqual(parameter.value.utf8),
+            "\(reader) differs from the subscript")
         position += 1
     }
     check(position == list.count, "\(reader) yields too few pairs")
@@ -99,12 +103,14 @@ func checkRoundTrip(_ url: CallbackURL) {
         fatalError("the serialization does not parse again")
     }
     check(again == url, "reparse changed a component")
-    check(again.scheme == url.scheme && again.userinfo == url.userinfo && again.port == url.port
-          && again.path == url.path && again.query == url.query && again.fragment == url.fragment,
-          "reparse changed a raw component")
+    check(
+        again.scheme == url.scheme && again.userinfo == url.userinfo && again.port == url.port
+            && again.path == url.path && again.query == url.query && again.fragment == url.fragment,
+        "reparse changed a raw component")
     check(again.hasAuthority == url.hasAuthority, "reparse changed whether there is an authority")
-    check(again.host?.kind == url.host?.kind && again.host?.text == url.host?.text
-          && again.host?.addressBytes == url.host?.addressBytes, "reparse changed the host")
+    check(
+        again.host?.kind == url.host?.kind && again.host?.text == url.host?.text
+            && again.host?.addressBytes == url.host?.addressBytes, "reparse changed the host")
     check(Array(again.queryParameters) == Array(url.queryParameters), "reparse changed the query parameters")
     check(Array(again.fragmentParameters) == Array(url.fragmentParameters), "reparse changed the fragment parameters")
     check(again.serialized == printed, "printing is not a fixed point")

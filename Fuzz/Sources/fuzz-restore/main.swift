@@ -31,12 +31,18 @@ let allowedReasons: Set<ReasonCode> = [
 func makeRouter() -> CallbackRouter {
     var builder = RouterBuilder()
     do {
-        builder.add(Route("op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-                          issuer: "https://op.example.com"))
-        builder.add(Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-                          dialect: .prelude))
-        builder.add(Route("auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
-                          acceptsLogoutWithoutState: true))
+        builder.add(
+            Route(
+                "op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
+                issuer: "https://op.example.com"))
+        builder.add(
+            Route(
+                "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
+                dialect: .prelude))
+        builder.add(
+            Route(
+                "auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
+                acceptsLogoutWithoutState: true))
         return try builder.build(clock: ManualAttemptClock())
     } catch {
         fatalError("the fixture router does not build: \(error)")
@@ -110,22 +116,25 @@ public func fuzzRestore(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     do {
         let other = try makeRouter().restore(restored.sealed())
-        check(other.purpose == restored.purpose && other.route == restored.route && other.state == restored.state
-              && other.pkce == restored.pkce && other.nonce == restored.nonce, "the re-sealed attempt restores differently")
+        check(
+            other.purpose == restored.purpose && other.route == restored.route && other.state == restored.state
+                && other.pkce == restored.pkce && other.nonce == restored.nonce, "the re-sealed attempt restores differently")
     } catch {
         check(false, "the re-sealed attempt does not restore: \(error.reason)")
     }
 
     guard restored.route == "op" else { return 0 }
     let state = PercentEncoding.encode(restored.state)
-    let url = restored.purpose == .login
+    let url =
+        restored.purpose == .login
         ? "com.example.app:/oauth2redirect?code=c&state=" + state
         : "com.example.app:/oauth2redirect?state=" + state
     do {
         let delivery = try router.handle(url)
         check(delivery.attempt == restored, "the callback reached another attempt")
-        check(delivery.outcome.kind == (restored.purpose == .login ? .authorizationCode : .logoutComplete),
-              "a \(restored.purpose) callback read as \(delivery.outcome.kind)")
+        check(
+            delivery.outcome.kind == (restored.purpose == .login ? .authorizationCode : .logoutComplete),
+            "a \(restored.purpose) callback read as \(delivery.outcome.kind)")
     } catch {
         check(false, "the restored attempt's callback was refused: \(error.reason)")
     }

@@ -45,24 +45,34 @@ struct RouteSpec {
 }
 
 let specs: [RouteSpec] = [
-    RouteSpec(id: "oauth", redirect: "com.example.app:/oauth2redirect", dialect: .oauth2, issuer: "https://issuer.example",
-              requireIssuer: true, mode: .query, lifetime: .seconds(600), hasHandler: true, body: "code=SplxlOBeZQQYbYS6WxSbIA"),
-    RouteSpec(id: "loopback", redirect: "http://127.0.0.1/callback", dialect: .oauth2, issuer: "https://issuer.example",
-              requireIssuer: false, mode: .query, lifetime: .seconds(60), hasHandler: true, body: "code=4%2F0AX4XfWh"),
-    RouteSpec(id: "clerk", redirect: "com.example.clerk://callback", dialect: .clerk, issuer: nil,
-              requireIssuer: false, mode: .query, lifetime: .seconds(120), hasHandler: false, body: "rotating_token_nonce=rtn_1&created_session_id=sess_2"),
-    RouteSpec(id: "prelude", redirect: "com.example.prelude://oauth-callback", dialect: .prelude, issuer: nil,
-              requireIssuer: false, mode: .query, lifetime: .seconds(30), hasHandler: true, body: "challenge_token=ct_9f8e7d"),
-    RouteSpec(id: "zephr", redirect: "com.example.zephr:/cb", dialect: .zephr, issuer: nil,
-              requireIssuer: false, mode: .fragment, lifetime: .seconds(300), hasHandler: true, body: "action=login&status=success&session_id=s1&tracking_id=t1"),
-    RouteSpec(id: "ory", redirect: "com.example.ory:/return", dialect: .ory, issuer: "https://ory.example",
-              requireIssuer: false, mode: .query, lifetime: .seconds(5), hasHandler: false, body: "code=ory_ac_1"),
+    RouteSpec(
+        id: "oauth", redirect: "com.example.app:/oauth2redirect", dialect: .oauth2, issuer: "https://issuer.example",
+        requireIssuer: true, mode: .query, lifetime: .seconds(600), hasHandler: true, body: "code=SplxlOBeZQQYbYS6WxSbIA"),
+    RouteSpec(
+        id: "loopback", redirect: "http://127.0.0.1/callback", dialect: .oauth2, issuer: "https://issuer.example",
+        requireIssuer: false, mode: .query, lifetime: .seconds(60), hasHandler: true, body: "code=4%2F0AX4XfWh"),
+    RouteSpec(
+        id: "clerk", redirect: "com.example.clerk://callback", dialect: .clerk, issuer: nil,
+        requireIssuer: false, mode: .query, lifetime: .seconds(120), hasHandler: false,
+        body: "rotating_token_nonce=rtn_1&created_session_id=sess_2"),
+    RouteSpec(
+        id: "prelude", redirect: "com.example.prelude://oauth-callback", dialect: .prelude, issuer: nil,
+        requireIssuer: false, mode: .query, lifetime: .seconds(30), hasHandler: true, body: "challenge_token=ct_9f8e7d"),
+    RouteSpec(
+        id: "zephr", redirect: "com.example.zephr:/cb", dialect: .zephr, issuer: nil,
+        requireIssuer: false, mode: .fragment, lifetime: .seconds(300), hasHandler: true,
+        body: "action=login&status=success&session_id=s1&tracking_id=t1"),
+    RouteSpec(
+        id: "ory", redirect: "com.example.ory:/return", dialect: .ory, issuer: "https://ory.example",
+        requireIssuer: false, mode: .query, lifetime: .seconds(5), hasHandler: false, body: "code=ory_ac_1"),
 ]
-let redirectURIs: [RedirectURI] = specs.map { try! RedirectURI($0.redirect) }  // fixed, valid fixtures
+let redirectURIs: [RedirectURI] = specs.map { try! RedirectURI($0.redirect) } // fixed, valid fixtures
 let maxPending = 12
 let lifetimes: [Duration?] = [nil, nil, .seconds(0), .milliseconds(500), .seconds(1), .seconds(5), .seconds(90), nil]
-let steps: [Duration] = [.milliseconds(100), .milliseconds(500), .milliseconds(999), .seconds(1), .seconds(5), .seconds(30),
-                         .seconds(59), .seconds(60), .seconds(300), .seconds(600), .seconds(1200), .nanoseconds(1)]
+let steps: [Duration] = [
+    .milliseconds(100), .milliseconds(500), .milliseconds(999), .seconds(1), .seconds(5), .seconds(30),
+    .seconds(59), .seconds(60), .seconds(300), .seconds(600), .seconds(1200), .nanoseconds(1),
+]
 
 /// What the handlers heard, per run.
 final class Heard: Sendable {
@@ -71,7 +81,9 @@ final class Heard: Sendable {
         results.withLock { $0.append((route, result)) }
     }
     func take() -> [(route: RouteID, result: Result<Delivery, CallbackError>)] {
-        results.withLock { let all = $0; $0.removeAll(); return all }
+        results.withLock {
+            let all = $0; $0.removeAll(); return all
+        }
     }
 }
 
@@ -192,9 +204,11 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for (spec, redirect) in zip(specs, redirectURIs) {
         let id = spec.id
         let handler: CallbackHandler = { result in heard.record(id, result) }
-        builder.add(Route(spec.id, redirectURI: redirect, dialect: spec.dialect, issuer: spec.issuer,
-                          requireIssuer: spec.requireIssuer, responseMode: spec.mode, attemptLifetime: spec.lifetime,
-                          handler: spec.hasHandler ? handler : nil))
+        builder.add(
+            Route(
+                spec.id, redirectURI: redirect, dialect: spec.dialect, issuer: spec.issuer,
+                requireIssuer: spec.requireIssuer, responseMode: spec.mode, attemptLifetime: spec.lifetime,
+                handler: spec.hasHandler ? handler : nil))
     }
     let router: CallbackRouter
     do { router = try builder.build(clock: clock, maxPendingAttempts: maxPending) } catch {
@@ -228,8 +242,9 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             clock.advance(by: steps[Int(reader.next()) % steps.count])
         case 8:
             guard !model.attempts.isEmpty else { continue }
-            wait(router, &model, clock: clock, index: Int(reader.next()) % model.attempts.count,
-                 zeroTimeout: (op / 10) % 4 == 0, slots: &slots)
+            wait(
+                router, &model, clock: clock, index: Int(reader.next()) % model.attempts.count,
+                zeroTimeout: (op / 10) % 4 == 0, slots: &slots)
         case 9:
             // A waiting task is cancelled: its attempt ends as cancelled.
             guard let index = model.attempts.indices.first(where: { model.attempts[$0].waiter != nil }) else { continue }
@@ -257,8 +272,10 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// Starts a task awaiting attempt `index` and predicts its registration or its answer.
-func wait(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, index: Int, zeroTimeout: Bool,
-          slots: inout [WaitSlot]) {
+func wait(
+    _ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, index: Int, zeroTimeout: Bool,
+    slots: inout [WaitSlot]
+) {
     let attempt = model.attempts[index].attempt
     let slot = WaitSlot()
     slots.append(slot)
@@ -330,12 +347,14 @@ func begin(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptC
         return
     }
     guard case .success(let attempt) = result else { fatalError("begin failed: \(result)") }
-    check(attempt.route == spec.id && attempt.dialect == spec.dialect && attempt.expectedIssuer == spec.issuer,
-          "the attempt does not describe its route")
+    check(
+        attempt.route == spec.id && attempt.dialect == spec.dialect && attempt.expectedIssuer == spec.issuer,
+        "the attempt does not describe its route")
     check(attempt.createdAt == now && attempt.expiresAt == now.advanced(by: lifetime ?? spec.lifetime), "wrong deadline")
     check(attempt.state.utf8.count >= 22, "a state shorter than 128 bits")
-    check(!model.attempts.contains { $0.attempt.state == attempt.state || $0.attempt.id == attempt.id },
-          "a state or id was handed out twice")
+    check(
+        !model.attempts.contains { $0.attempt.state == attempt.state || $0.attempt.id == attempt.id },
+        "a state or id was handed out twice")
     check(!attempt.description.contains(attempt.state), "an attempt's description shows its state")
     model.attempts.append(ModelAttempt(attempt: attempt, route: routeIndex))
 }
@@ -436,8 +455,11 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     let expired = now >= target.attempt.expiresAt
     var expected: ReasonCode? = expired ? .attemptExpired : nil
     if expected == nil, let issuer = spec.issuer {
-        if let iss = outcome.issuer { expected = iss == issuer ? nil : .issuerMismatch }
-        else if spec.requireIssuer { expected = .issuerMissing }
+        if let iss = outcome.issuer {
+            expected = iss == issuer ? nil : .issuerMismatch
+        } else if spec.requireIssuer {
+            expected = .issuerMissing
+        }
     }
     let waiter = target.waiter
     model.end(index, as: expired ? .expired : .answered, now: now, answer: Answer(result))

@@ -40,7 +40,9 @@ package final class HandoffListener {
         try runtime.makePrivateDirectory(directory)
         let path = joinPath(directory, RandomName.hex(bytes: 8) + ".sock")
         guard path.utf8.count <= UnixSocket.maxPathBytes else {
-            throw .permission("the socket path '\(path)' is longer than a Unix socket allows (\(UnixSocket.maxPathBytes) bytes): use a shorter XDG_RUNTIME_DIR")
+            throw .permission(
+                "the socket path '\(path)' is longer than a Unix socket allows (\(UnixSocket.maxPathBytes) bytes): use a shorter XDG_RUNTIME_DIR"
+            )
         }
         do {
             listening = try UnixSocket.listen(at: path)
@@ -98,8 +100,9 @@ package final class HandoffListener {
         }
         do {
             guard try UnixSocket.receive(connection, count: HandoffWire.magic.count, deadline: deadline) == HandoffWire.magic,
-                  let offerFrame = try HandoffWire.readFrame(connection, deadline: deadline), offerFrame.type == .offer,
-                  let offered = HandoffWire.decodeOffer(offerFrame.payload) else { return nil }
+                let offerFrame = try HandoffWire.readFrame(connection, deadline: deadline), offerFrame.type == .offer,
+                let offered = HandoffWire.decodeOffer(offerFrame.payload)
+            else { return nil }
             let answer = HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: offered)
             try UnixSocket.send(connection, [HandoffWire.Reply(answer).rawValue], deadline: deadline)
             guard answer != .notMine, let decision = try HandoffWire.readFrame(connection, deadline: deadline) else { return nil }
@@ -108,7 +111,7 @@ package final class HandoffListener {
                 let url = String(decoding: decision.payload, as: UTF8.self)
                 // Trust the URL, not the offer: route it again before taking it.
                 guard let parsed = try? CallbackURL(parsing: url), let route = try? CallbackRoute(parsed),
-                      HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route) == answer
+                    HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route) == answer
                 else {
                     try UnixSocket.send(connection, [HandoffWire.Reply.notMine.rawValue], deadline: deadline)
                     return nil

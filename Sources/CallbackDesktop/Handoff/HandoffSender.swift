@@ -67,14 +67,14 @@ package struct HandoffSender {
 
         let decision = HandoffMatch.decide(listeners.map(\.answer))
         if case .nobody = decision {
-            listeners.forEach { $0.connection.close() }
+            for listener in listeners { listener.connection.close() }
             guard let spooled else { return .nobody }
             return spooled.spool.exists(spooled.entry) ? .spooled : .takenFromSpool
         }
         // From here on the callback leaves the spool: claim it, or learn a listen took it.
         if let spooled {
             guard spooled.spool.claim(spooled.entry) else {
-                listeners.forEach { $0.connection.close() }
+                for listener in listeners { listener.connection.close() }
                 return .takenFromSpool
             }
         }
@@ -100,7 +100,7 @@ package struct HandoffSender {
             }
             return .conflict
         case .busy, .nobody:
-            listeners.forEach { $0.connection.close() }
+            for listener in listeners { listener.connection.close() }
             return .busy
         }
     }

@@ -75,7 +75,8 @@ package enum HandoffWire {
         guard payload.count >= 3 + schemeLength else { return nil }
         let schemeBytes = payload[3 ..< 3 + schemeLength]
         guard let scheme = try? CallbackScheme(validating: String(decoding: schemeBytes, as: UTF8.self)),
-              scheme.name.utf8.elementsEqual(schemeBytes) else { return nil }
+            scheme.name.utf8.elementsEqual(schemeBytes)
+        else { return nil }
         let stateBytes = payload[(3 + schemeLength)...]
         if payload[0] == 0 { return stateBytes.isEmpty ? CallbackRoute(scheme: scheme, state: nil) : nil }
         // States are VSCHAR after decoding in valid callbacks, but routing only needs bytes

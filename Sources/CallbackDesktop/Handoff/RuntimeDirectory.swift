@@ -69,8 +69,9 @@ package struct RuntimeDirectory {
     /// (or our) directory, and sticky when others may write to it.
     package static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
         guard let status = try? FileSystem.status(path), status.kind == .directory,
-              status.owner == 0 || status.owner == uid,
-              status.permissions & 0o022 == 0 || status.permissions & 0o1000 != 0 else {
+            status.owner == 0 || status.owner == uid,
+            status.permissions & 0o022 == 0 || status.permissions & 0o1000 != 0
+        else {
             throw .permission("XDG_RUNTIME_DIR is not set and \(path) is not a safe place for a fallback")
         }
     }

@@ -81,7 +81,8 @@ package struct Spool {
     package static func parseName(_ name: String, prefix: String) -> Entry? {
         let rest = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
         guard rest.count == 2, let expiresAt = Int64(rest[0]), rest[0].allSatisfy(\.isASCII),
-              rest[1].count == 24, rest[1].allSatisfy({ $0.isHexDigit && $0.isASCII }) else { return nil }
+            rest[1].count == 24, rest[1].allSatisfy({ $0.isHexDigit && $0.isASCII })
+        else { return nil }
         return Entry(name: name, expiresAt: expiresAt)
     }
 
@@ -111,8 +112,9 @@ package struct Spool {
                 continue
             }
             guard let url = read(entry),
-                  let parsed = try? CallbackURL(parsing: url),
-                  let route = try? CallbackRoute(parsed) else { continue }
+                let parsed = try? CallbackURL(parsing: url),
+                let route = try? CallbackRoute(parsed)
+            else { continue }
             let answer = HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route)
             if answer != .notMine { candidates.append((entry, url, answer)) }
         }
@@ -129,9 +131,10 @@ package struct Spool {
     /// An entry's URL, after checking it is a private regular file of this user.
     private func read(_ entry: Entry) -> String? {
         guard let descriptor = try? FileSystem.openForReading(joinPath(directory, entry.name)),
-              let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
-              let bytes = try? descriptor.readAll(limit: Self.header.count + HandoffWire.maxPayload),
-              bytes.starts(with: Self.header) else { return nil }
+            let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
+            let bytes = try? descriptor.readAll(limit: Self.header.count + HandoffWire.maxPayload),
+            bytes.starts(with: Self.header)
+        else { return nil }
         return String(decoding: bytes[Self.header.count...], as: UTF8.self)
     }
 }

@@ -27,11 +27,13 @@ package struct CallbackScheme: Hashable, CustomStringConvertible {
         }
         for (offset, byte) in bytes.enumerated() {
             let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            let isOther = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            let isOther =
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             guard isLetter || (offset > 0 && isOther) else {
-                throw CallbackError(.invalidScheme, at: offset,
-                                    "a scheme is a letter followed by letters, digits, '+', '-' or '.' (RFC 3986 §3.1)")
+                throw CallbackError(
+                    .invalidScheme, at: offset,
+                    "a scheme is a letter followed by letters, digits, '+', '-' or '.' (RFC 3986 §3.1)")
             }
         }
         let lowered = text.lowercased()

@@ -16,19 +16,19 @@ package struct DesktopEntry: Equatable {
     /// same bytes (and `register` then writes nothing).
     package func rendered() throws(HelperFailure) -> String {
         var text = """
-        [Desktop Entry]
-        Type=Application
-        Name=callback-router (\(scheme.name))
-        Comment=Hands \(scheme.name): login callbacks to the program waiting for them
-        Exec=\(try Self.execLine(executablePath)) open %u
-        MimeType=\(scheme.mimeType);
-        NoDisplay=true
-        Terminal=false
-        StartupNotify=false
-        \(Self.schemeKey)=\(scheme.name)
-        \(Self.editKey)=\(mimeAppsEdit.recordValue)
+            [Desktop Entry]
+            Type=Application
+            Name=callback-router (\(scheme.name))
+            Comment=Hands \(scheme.name): login callbacks to the program waiting for them
+            Exec=\(try Self.execLine(executablePath)) open %u
+            MimeType=\(scheme.mimeType);
+            NoDisplay=true
+            Terminal=false
+            StartupNotify=false
+            \(Self.schemeKey)=\(scheme.name)
+            \(Self.editKey)=\(mimeAppsEdit.recordValue)
 
-        """
+            """
         if case .replacedLine(let previous) = mimeAppsEdit {
             text += Self.previousLineKey + "=" + Self.escapeString(previous, spaces: true) + "\n"
         }
@@ -47,8 +47,9 @@ package struct DesktopEntry: Equatable {
             if values[key] == nil { values[key] = String(line[line.index(after: equals)...]).trimmingSpaces }
         }
         guard let schemeText = values[schemeKey], let scheme = try? CallbackScheme(validating: schemeText),
-              scheme.name == schemeText, let record = values[editKey],
-              let exec = values["Exec"], let path = executablePath(fromExec: exec) else { return nil }
+            scheme.name == schemeText, let record = values[editKey],
+            let exec = values["Exec"], let path = executablePath(fromExec: exec)
+        else { return nil }
         let edit: MimeAppsList.Edit
         switch record {
         case "created-file": edit = .createdFile

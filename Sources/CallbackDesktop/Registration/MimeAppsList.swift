@@ -37,7 +37,9 @@ package enum MimeAppsList {
     }
 
     /// The file's text with `desktopFile` as the default for `mimeType`. `text` nil: no file.
-    package static func setDefault(_ text: String?, mimeType: String, desktopFile: String) throws(DuplicateKey) -> (text: String, edit: Edit) {
+    package static func setDefault(_ text: String?, mimeType: String, desktopFile: String) throws(DuplicateKey) -> (
+        text: String, edit: Edit
+    ) {
         let ourLine = mimeType + "=" + desktopFile
         guard let text else { return (section + "\n" + ourLine + "\n", .createdFile) }
         var lines = splitLines(text)
@@ -79,7 +81,8 @@ package enum MimeAppsList {
         case .createdFile, .addedSection:
             lines.remove(at: index)
             let header = index - 1
-            let sectionIsEmpty = header >= 0 && lines[header].trimmingSpaces == section
+            let sectionIsEmpty =
+                header >= 0 && lines[header].trimmingSpaces == section
                 && (header + 1 == lines.count || (header + 2 == lines.count && lines[header + 1] == "")
                     || lines[header + 1].trimmingSpaces.hasPrefix("["))
             if sectionIsEmpty { lines.remove(at: header) }

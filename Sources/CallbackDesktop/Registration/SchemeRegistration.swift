@@ -18,8 +18,16 @@ package struct XDGDirectories {
             }
             return home
         }
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { dataHome = data } else { dataHome = joinPath(try home(), ".local/share") }
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { configHome = config } else { configHome = joinPath(try home(), ".config") }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            dataHome = data
+        } else {
+            dataHome = joinPath(try home(), ".local/share")
+        }
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            configHome = config
+        } else {
+            configHome = joinPath(try home(), ".config")
+        }
     }
 
     package var applicationsDirectory: String { joinPath(dataHome, "applications") }
@@ -53,7 +61,8 @@ package struct SchemeRegistration {
                 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
         }
         guard allowed, !(bytes[0] >= 0x30 && bytes[0] <= 0x39), bytes[0] != UInt8(ascii: "."),
-              !id.hasSuffix(".desktop") else {
+            !id.hasSuffix(".desktop")
+        else {
             throw .usage("--id takes letters, digits, '-', '_' and '.' (no leading digit or dot, no '.desktop')")
         }
     }
@@ -75,8 +84,11 @@ package struct SchemeRegistration {
         do {
             edit = try MimeAppsList.setDefault(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName)
         } catch {
-            throw HelperFailure(.rejected,
-                                message: "'\(directories.mimeAppsList)' sets \(error.mimeType) more than once under \(MimeAppsList.section); fix it by hand first")
+            throw HelperFailure(
+                .rejected,
+                message:
+                    "'\(directories.mimeAppsList)' sets \(error.mimeType) more than once under \(MimeAppsList.section); fix it by hand first"
+            )
         }
         // Registering again keeps the first registration's record: that is what to undo.
         let record = (edit.edit == .unchanged ? existing?.mimeAppsEdit : nil) ?? edit.edit
@@ -91,7 +103,8 @@ package struct SchemeRegistration {
         let changedMimeApps = edit.text != mimeText
         if changedMimeApps { try writeMimeApps(edit.text) }
         let refreshed = changedDesktop ? refreshMimeCache() : false
-        return Report(changedDesktopFile: changedDesktop, changedMimeApps: changedMimeApps, mimeCacheRefreshed: refreshed, defaultWasOurs: true)
+        return Report(
+            changedDesktopFile: changedDesktop, changedMimeApps: changedMimeApps, mimeCacheRefreshed: refreshed, defaultWasOurs: true)
     }
 
     // MARK: unregister
@@ -135,7 +148,8 @@ package struct SchemeRegistration {
     /// What `xdg-mime query default` answers, or nil when xdg-mime is not installed.
     package func xdgMimeDefault() -> String?? {
         guard let xdgMime = Subprocess.find("xdg-mime", environment: environment),
-              let result = Subprocess.run(xdgMime, ["query", "default", scheme.mimeType], environment: environment) else { return nil }
+            let result = Subprocess.run(xdgMime, ["query", "default", scheme.mimeType], environment: environment)
+        else { return nil }
         let answer = result.standardOutput.trimmingSpaces.split(separator: "\n").first.map(String.init)
         return .some(result.status == 0 && answer?.isEmpty == false ? answer : nil)
     }
@@ -145,8 +159,9 @@ package struct SchemeRegistration {
     /// `update-desktop-database` rebuilds mimeinfo.cache for gio; absent, nothing to do.
     private func refreshMimeCache() -> Bool {
         guard let tool = Subprocess.find("update-desktop-database", environment: environment),
-              FileSystem.status(ifExists: directories.applicationsDirectory) != nil,
-              let result = Subprocess.run(tool, ["-q", directories.applicationsDirectory], environment: environment) else { return false }
+            FileSystem.status(ifExists: directories.applicationsDirectory) != nil,
+            let result = Subprocess.run(tool, ["-q", directories.applicationsDirectory], environment: environment)
+        else { return false }
         return result.status == 0
     }
 

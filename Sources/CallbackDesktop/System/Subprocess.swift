@@ -25,8 +25,10 @@ package enum Subprocess {
 
     /// Runs `path` with `arguments`, stdin and stderr on /dev/null, stdout captured (at most
     /// 64 KiB). Returns nil when it could not be started.
-    package static func run(_ path: String, _ arguments: [String], environment: [String: String],
-                    timeoutMilliseconds: Int64 = 10_000) -> Result? {
+    package static func run(
+        _ path: String, _ arguments: [String], environment: [String: String],
+        timeoutMilliseconds: Int64 = 10_000
+    ) -> Result? {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return nil }
         let reader = Descriptor(pipeEnds[0])
@@ -36,7 +38,7 @@ package enum Subprocess {
         _ = fcntl(writer.rawValue, F_SETFD, FD_CLOEXEC)
 
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil  // an opaque pointer on Darwin
+        var actions: posix_spawn_file_actions_t? = nil // an opaque pointer on Darwin
         #else
         var actions = posix_spawn_file_actions_t()
         #endif
@@ -49,8 +51,8 @@ package enum Subprocess {
         let argv = ([path] + arguments).map { strdup($0) }
         let envp = environment.map { strdup($0.key + "=" + $0.value) }
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in

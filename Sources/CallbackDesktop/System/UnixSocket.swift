@@ -161,7 +161,8 @@ package enum UnixSocket {
         var credentials = UCredLayout()
         var length = socklen_t(MemoryLayout<UCredLayout>.size)
         guard getsockopt(descriptor.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
-              Int(length) == MemoryLayout<UCredLayout>.size else {
+            Int(length) == MemoryLayout<UCredLayout>.size
+        else {
             throw SystemError("getsockopt(SO_PEERCRED)")
         }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)

@@ -68,8 +68,9 @@ public struct AttemptSecrets: Sendable, Equatable, CustomStringConvertible, Cust
     static func checkToken(_ value: String, name: String) throws(CallbackError) {
         try checkLength(value, name: name)
         guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-            throw CallbackError(.invalidConfiguration,
-                                "the \(name) contains a byte outside VSCHAR (%x20-7E, RFC 6749 Appendix A)")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the \(name) contains a byte outside VSCHAR (%x20-7E, RFC 6749 Appendix A)")
         }
     }
 

@@ -85,9 +85,11 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
     /// - an extra parameter has an empty name, a reserved name, a name the endpoint's
     ///   query already has, or is given twice;
     /// - the finished URL would be refused by ``CallbackURL`` with default limits.
-    public init(endpoint: String, clientID: String, redirectURI: String, scope: String? = "openid",
-                state: String, pkce: PKCE, nonce: String?,
-                extraParameters: [(String, String)] = []) throws(CallbackError) {
+    public init(
+        endpoint: String, clientID: String, redirectURI: String, scope: String? = "openid",
+        state: String, pkce: PKCE, nonce: String?,
+        extraParameters: [(String, String)] = []
+    ) throws(CallbackError) {
         let endpointURL = try AuthorizationRequest.checkEndpoint(endpoint)
         try AuthorizationRequest.checkClientID(clientID)
         try AuthorizationRequest.checkRedirectURI(redirectURI)
@@ -108,8 +110,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
 
         let endpointNames = Set(endpointURL.queryParameters.names)
         for parameter in parameters where endpointNames.contains(parameter.name) {
-            throw CallbackError(.invalidConfiguration,
-                                "the authorization endpoint's query already has '\(parameter.name)', which the request sets itself")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the authorization endpoint's query already has '\(parameter.name)', which the request sets itself")
         }
         var extraNames = Set<String>()
         for (name, value) in extraParameters {
@@ -118,17 +121,20 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
                 throw CallbackError(.invalidConfiguration, "an extra parameter has an empty name")
             }
             guard !AuthorizationRequest.reservedParameterNames.contains(name) else {
-                throw CallbackError(.invalidConfiguration,
-                                    "the extra parameter '\(shown)' would override the request's own; set it through its own argument")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "the extra parameter '\(shown)' would override the request's own; set it through its own argument")
             }
             let repeatable = AuthorizationRequest.repeatableParameterNames.contains(name)
             guard repeatable || !endpointNames.contains(name) else {
-                throw CallbackError(.invalidConfiguration,
-                                    "the extra parameter '\(shown)' is already in the authorization endpoint's query")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "the extra parameter '\(shown)' is already in the authorization endpoint's query")
             }
             guard extraNames.insert(name).inserted || repeatable else {
-                throw CallbackError(.invalidConfiguration,
-                                    "the extra parameter '\(shown)' is given more than once (RFC 6749 §3.1)")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "the extra parameter '\(shown)' is given more than once (RFC 6749 §3.1)")
             }
             parameters.append(Parameter(name: name, value: value))
         }
@@ -148,14 +154,16 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         do {
             reparsed = try CallbackURL(parsing: url)
         } catch {
-            throw CallbackError(.invalidConfiguration,
-                                "the authorization request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the authorization request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
         }
         // The printer/parser round trip, checked on every build (a dozen parameters, once per
         // login): a request that would not say exactly what was given is never returned.
         guard Array(reparsed.queryParameters.suffix(parameters.count)) == parameters else {
-            throw CallbackError(.invalidConfiguration,
-                                "the built authorization request does not decode back to its parameters (an encoder bug; please report it)")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the built authorization request does not decode back to its parameters (an encoder bug; please report it)")
         }
 
         self.url = url
@@ -168,12 +176,15 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
 
     /// Builds the request from an attempt's secrets; `includeNonce: false` leaves the
     /// nonce out (a plain OAuth 2.0 server without OpenID Connect).
-    public init(endpoint: String, clientID: String, redirectURI: String, scope: String? = "openid",
-                secrets: AttemptSecrets, includeNonce: Bool = true,
-                extraParameters: [(String, String)] = []) throws(CallbackError) {
-        try self.init(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
-                      state: secrets.state, pkce: secrets.pkce, nonce: includeNonce ? secrets.nonce : nil,
-                      extraParameters: extraParameters)
+    public init(
+        endpoint: String, clientID: String, redirectURI: String, scope: String? = "openid",
+        secrets: AttemptSecrets, includeNonce: Bool = true,
+        extraParameters: [(String, String)] = []
+    ) throws(CallbackError) {
+        try self.init(
+            endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
+            state: secrets.state, pkce: secrets.pkce, nonce: includeNonce ? secrets.nonce : nil,
+            extraParameters: extraParameters)
     }
 
     // MARK: Checks
@@ -194,8 +205,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         case "http" where host.isLoopbackAddress:
             break
         default:
-            throw CallbackError(.invalidConfiguration,
-                                "the authorization endpoint must be https (http only to a loopback IP literal such as 127.0.0.1 or [::1])")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the authorization endpoint must be https (http only to a loopback IP literal such as 127.0.0.1 or [::1])")
         }
         if url.userinfo != nil {
             throw CallbackError(.invalidConfiguration, "the authorization endpoint may not contain userinfo (user@)")
@@ -211,8 +223,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
             throw CallbackError(.invalidConfiguration, "the client_id is empty")
         }
         guard clientID.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-            throw CallbackError(.invalidConfiguration,
-                                "the client_id contains a byte outside VSCHAR (%x20-7E, RFC 6749 Appendix A.1)")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the client_id contains a byte outside VSCHAR (%x20-7E, RFC 6749 Appendix A.1)")
         }
     }
 
@@ -241,12 +254,14 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         }
         let query = url.queryParameters
         if let duplicate = query.firstDuplicate() {
-            throw CallbackError(.invalidConfiguration,
-                                "the redirect URI's query repeats '\(ParameterName.shown(duplicate.name))' (RFC 6749 §3.1)")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the redirect URI's query repeats '\(ParameterName.shown(duplicate.name))' (RFC 6749 §3.1)")
         }
         if let reserved = query.names.first(where: { KnownField.responseParameters.contains($0) }) {
-            throw CallbackError(.invalidConfiguration,
-                                "the redirect URI's query uses '\(reserved)', a name of the provider's response: every callback would repeat it")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the redirect URI's query uses '\(reserved)', a name of the provider's response: every callback would repeat it")
         }
     }
 
@@ -259,12 +274,14 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         for (i, byte) in bytes.enumerated() {
             if byte == 0x20 {
                 guard i > 0, i < bytes.count - 1, bytes[i - 1] != 0x20 else {
-                    throw CallbackError(.invalidConfiguration,
-                                        "the scope must be tokens separated by single spaces, with none at either end (RFC 6749 §3.3)")
+                    throw CallbackError(
+                        .invalidConfiguration,
+                        "the scope must be tokens separated by single spaces, with none at either end (RFC 6749 §3.3)")
                 }
             } else if !(byte == 0x21 || (0x23 ... 0x5B).contains(byte) || (0x5D ... 0x7E).contains(byte)) {
-                throw CallbackError(.invalidConfiguration,
-                                    "the scope contains a character RFC 6749 §3.3 does not allow in a scope token (byte \(i))")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "the scope contains a character RFC 6749 §3.3 does not allow in a scope token (byte \(i))")
             }
         }
     }

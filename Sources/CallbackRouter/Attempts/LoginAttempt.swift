@@ -7,7 +7,8 @@
 /// The state, PKCE verifier and nonce are fresh CSPRNG output for every attempt;
 /// `description`, `debugDescription` and `dump` never show them.
 public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConvertible,
-    CustomDebugStringConvertible, CustomReflectable {
+    CustomDebugStringConvertible, CustomReflectable
+{
     /// Unique within a router.
     public let id: UInt64
     /// The route the callback must arrive on.
@@ -52,9 +53,12 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     public var customMirror: Mirror { Mirror(self, children: ["attempt": description], displayStyle: .struct) }
 
     /// Builds the OAuth 2.0 / OIDC authorization request for this attempt.
-    public func authorizationRequest(endpoint: String, clientID: String, scope: String = "openid",
-                                     extraParameters: [(String, String)] = []) throws(CallbackError) -> AuthorizationRequest {
-        try AuthorizationRequest(endpoint: endpoint, clientID: clientID, redirectURI: redirectURI.url.string,
-                                 scope: scope, state: state, pkce: pkce, nonce: nonce, extraParameters: extraParameters)
+    public func authorizationRequest(
+        endpoint: String, clientID: String, scope: String = "openid",
+        extraParameters: [(String, String)] = []
+    ) throws(CallbackError) -> AuthorizationRequest {
+        try AuthorizationRequest(
+            endpoint: endpoint, clientID: clientID, redirectURI: redirectURI.url.string,
+            scope: scope, state: state, pkce: pkce, nonce: nonce, extraParameters: extraParameters)
     }
 }

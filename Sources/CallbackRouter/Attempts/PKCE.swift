@@ -43,13 +43,15 @@ public struct PKCE: Sendable, Equatable, CustomStringConvertible, CustomDebugStr
     public init(verifier: String) throws(CallbackError) {
         let bytes = verifier.utf8
         guard PKCE.verifierLengths.contains(bytes.count) else {
-            throw CallbackError(.invalidConfiguration,
-                                "a PKCE code verifier must be 43 to 128 characters long (RFC 7636 §4.1); this one has \(bytes.count) bytes")
+            throw CallbackError(
+                .invalidConfiguration,
+                "a PKCE code verifier must be 43 to 128 characters long (RFC 7636 §4.1); this one has \(bytes.count) bytes")
         }
         if let bad = bytes.firstIndex(where: { !PercentEncoding.isUnreserved($0) }) {
             let position = bytes.distance(from: bytes.startIndex, to: bad)
-            throw CallbackError(.invalidConfiguration,
-                                "a PKCE code verifier may contain only A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1); byte \(position) is outside that set")
+            throw CallbackError(
+                .invalidConfiguration,
+                "a PKCE code verifier may contain only A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1); byte \(position) is outside that set")
         }
         self.init(unchecked: verifier)
     }

@@ -71,8 +71,10 @@ public struct SHA256: Sendable {
             padding[1 + zeros + i] = UInt8(truncatingIfNeeded: bitLength &>> (56 - 8 * UInt64(i)))
         }
         copy.update(padding)
-        let words = [copy.state.a, copy.state.b, copy.state.c, copy.state.d,
-                     copy.state.e, copy.state.f, copy.state.g, copy.state.h]
+        let words = [
+            copy.state.a, copy.state.b, copy.state.c, copy.state.d,
+            copy.state.e, copy.state.f, copy.state.g, copy.state.h,
+        ]
         var digest: [UInt8] = []
         digest.reserveCapacity(SHA256.digestByteCount)
         for word in words {

@@ -113,15 +113,19 @@ extension CallbackClassifier {
     private static func shape(error: Bool, _ dialect: Dialect) -> (known: UInt32, required: Int) {
         let common = FieldID.bit(FieldID.state) | FieldID.bit(FieldID.iss)
         if error {
-            return (FieldID.bit(FieldID.error) | FieldID.bit(FieldID.errorDescription) | FieldID.bit(FieldID.errorURI) | common,
-                    FieldID.error)
+            return (
+                FieldID.bit(FieldID.error) | FieldID.bit(FieldID.errorDescription) | FieldID.bit(FieldID.errorURI) | common,
+                FieldID.error
+            )
         }
         switch dialect {
         case .prelude:
             return (FieldID.bit(FieldID.challengeToken) | common, FieldID.challengeToken)
         case .clerk:
-            return (FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID) | common,
-                    FieldID.rotatingTokenNonce)
+            return (
+                FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID) | common,
+                FieldID.rotatingTokenNonce
+            )
         default: // oauth2, ory
             return (FieldID.bit(FieldID.code) | common, FieldID.code)
         }
@@ -157,8 +161,10 @@ extension CallbackClassifier {
 
         var decided = dialect
         if dialect == .auto {
-            let markers = scan.present & (FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
-                | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.status))
+            let markers =
+                scan.present
+                & (FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
+                    | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.status))
             if markers.nonzeroBitCount > 1 { return nil }
             if markers == FieldID.bit(FieldID.code) {
                 decided = .oauth2
@@ -256,9 +262,12 @@ extension CallbackClassifier {
     /// Every step in order, without the common path: the fuzzer checks that
     /// ``classify(_:dialect:expecting:)`` answers exactly as this does, in release builds.
     @_spi(Testing)
-    public static func classifyWithoutCommonPath(_ url: CallbackURL, dialect: Dialect,
-                                                 expecting expectations: CallbackExpectations) throws(CallbackError)
-        -> CallbackOutcome {
+    public static func classifyWithoutCommonPath(
+        _ url: CallbackURL, dialect: Dialect,
+        expecting expectations: CallbackExpectations
+    ) throws(CallbackError)
+        -> CallbackOutcome
+    {
         try classifyFully(url, dialect: dialect, expecting: expectations)
     }
 }

@@ -24,9 +24,12 @@
 public enum CallbackClassifier {
     /// Says what `url` means in `dialect` (or the one `.auto` picks), checked against
     /// `expectations` in the order above; throws the first rule it breaks.
-    public static func classify(_ url: CallbackURL, dialect: Dialect,
-                                expecting expectations: CallbackExpectations = CallbackExpectations())
-        throws(CallbackError) -> CallbackOutcome {
+    public static func classify(
+        _ url: CallbackURL, dialect: Dialect,
+        expecting expectations: CallbackExpectations = CallbackExpectations()
+    )
+        throws(CallbackError) -> CallbackOutcome
+    {
         if let common = classifyCommon(url, dialect: dialect, expectations: expectations) {
             #if DEBUG
             // The common path may only ever return what the full one returns.
@@ -40,12 +43,14 @@ public enum CallbackClassifier {
 
     /// Every step, in order, for any callback: what decides every refusal.
     static func classifyFully(_ url: CallbackURL, dialect: Dialect, expecting expectations: CallbackExpectations)
-        throws(CallbackError) -> CallbackOutcome {
+        throws(CallbackError) -> CallbackOutcome
+    {
         let relaxations = expectations.profiles.relaxations
         let response = try ResponseParameters(url, mode: expectations.responseMode, relaxations: relaxations)
         var outcome = try read(response, dialect: dialect)
         if outcome.kind == .authorizationError,
-           response.isErrorFromFragment || (relaxations.contains(.unboundErrors) && outcome.state == nil) {
+            response.isErrorFromFragment || (relaxations.contains(.unboundErrors) && outcome.state == nil)
+        {
             // An error the provider sends without the app's state (ProviderProfile.supabase,
             // .cognito): reported, but tied to no login.
             outcome = outcome.unbound()
@@ -75,30 +80,34 @@ public enum CallbackClassifier {
     private static func read(_ response: ResponseParameters, dialect: Dialect) throws(CallbackError) -> CallbackOutcome {
         let hasError = response.has("error")
         if hasError, let credential = credentials(of: dialect).first(where: response.has) {
-            throw CallbackError(.ambiguousResponse, at: response.item(credential)?.offset,
-                                "the callback carries both 'error' and '\(credential)': it is neither a success nor a failure")
+            throw CallbackError(
+                .ambiguousResponse, at: response.item(credential)?.offset,
+                "the callback carries both 'error' and '\(credential)': it is neither a success nor a failure")
         }
 
         var decided = dialect
         if dialect == .auto {
             let present = markers.filter { response.has($0.name) }
             if present.count > 1 {
-                throw CallbackError(.ambiguousResponse, at: response.item(present[1].name)?.offset,
-                                    "the callback carries both '\(present[0].name)' and '\(present[1].name)': name the dialect instead of auto")
+                throw CallbackError(
+                    .ambiguousResponse, at: response.item(present[1].name)?.offset,
+                    "the callback carries both '\(present[0].name)' and '\(present[1].name)': name the dialect instead of auto")
             }
             if let marker = present.first {
                 decided = marker.dialect
             } else if hasError {
                 decided = .oauth2
             } else {
-                throw CallbackError(.missingParameter, at: nil,
-                                    "no parameter says what this callback is (code, challenge_token, rotating_token_nonce, status or error)")
+                throw CallbackError(
+                    .missingParameter, at: nil,
+                    "no parameter says what this callback is (code, challenge_token, rotating_token_nonce, status or error)")
             }
         }
 
         if hasError {
-            return try build(.authorizationError, decided, response,
-                             known: ["error", "error_description", "error_uri", "state", "iss"], required: ["error"])
+            return try build(
+                .authorizationError, decided, response,
+                known: ["error", "error_description", "error_uri", "state", "iss"], required: ["error"])
         }
         switch decided {
         case .oauth2:
@@ -106,12 +115,14 @@ public enum CallbackClassifier {
         case .ory:
             return try build(.sessionTokenExchangeCode, decided, response, known: ["code", "state", "iss"], required: ["code"])
         case .prelude:
-            return try build(.challengeToken, decided, response, known: ["challenge_token", "state", "iss"],
-                             required: ["challenge_token"])
+            return try build(
+                .challengeToken, decided, response, known: ["challenge_token", "state", "iss"],
+                required: ["challenge_token"])
         case .clerk:
-            return try build(.rotatingTokenNonce, decided, response,
-                             known: ["rotating_token_nonce", "created_session_id", "state", "iss"],
-                             required: ["rotating_token_nonce"])
+            return try build(
+                .rotatingTokenNonce, decided, response,
+                known: ["rotating_token_nonce", "created_session_id", "state", "iss"],
+                required: ["rotating_token_nonce"])
         default:
             return try readZephr(response)
         }
@@ -133,14 +144,17 @@ public enum CallbackClassifier {
         case "failure":
             return try build(.loginFailure, .zephr, response, known: zephrFields, required: [])
         default:
-            throw CallbackError(.unknownStatus, at: status.valueOffset,
-                                "the status is not one Zephr defines (success, partial, failure)")
+            throw CallbackError(
+                .unknownStatus, at: status.valueOffset,
+                "the status is not one Zephr defines (success, partial, failure)")
         }
     }
 
     /// Sorts the response into known fields (checked) and extras (passed as they came).
-    private static func build(_ kind: OutcomeKind, _ dialect: Dialect, _ response: ResponseParameters,
-                              known: [String], required: [String]) throws(CallbackError) -> CallbackOutcome {
+    private static func build(
+        _ kind: OutcomeKind, _ dialect: Dialect, _ response: ResponseParameters,
+        known: [String], required: [String]
+    ) throws(CallbackError) -> CallbackOutcome {
         var fields: [CallbackOutcome.Field] = []
         var extra: [CallbackOutcome.Field] = []
         var withheld: [String] = []
@@ -159,8 +173,9 @@ public enum CallbackClassifier {
             }
         }
         for name in required where !fields.contains(where: { $0.name == name }) {
-            throw CallbackError(.missingParameter, at: nil,
-                                "the \(dialect.rawValue) dialect requires '\(name)' for \(kind.rawValue)")
+            throw CallbackError(
+                .missingParameter, at: nil,
+                "the \(dialect.rawValue) dialect requires '\(name)' for \(kind.rawValue)")
         }
         extra += response.passive.map { .init(name: $0.name, value: $0.value) }
         return CallbackOutcome(kind: kind, dialect: dialect, fields: fields, extra: extra, withheld: withheld)
@@ -178,31 +193,38 @@ public enum CallbackClassifier {
 
     // MARK: State and issuer
 
-    private static func checkState(_ outcome: CallbackOutcome, _ response: ResponseParameters,
-                                   _ expectations: CallbackExpectations) throws(CallbackError) {
+    private static func checkState(
+        _ outcome: CallbackOutcome, _ response: ResponseParameters,
+        _ expectations: CallbackExpectations
+    ) throws(CallbackError) {
         guard let expected = expectations.state else { return }
         guard let state = outcome.state else {
             throw CallbackError(.stateMissing, at: nil, "a state was expected and the callback has none")
         }
         if !constantTimeEquals(state, expected) {
-            throw CallbackError(.stateMismatch, at: response.item("state")?.valueOffset,
-                                "the state is not the one this login sent")
+            throw CallbackError(
+                .stateMismatch, at: response.item("state")?.valueOffset,
+                "the state is not the one this login sent")
         }
     }
 
-    private static func checkIssuer(_ outcome: CallbackOutcome, _ response: ResponseParameters,
-                                    _ expectations: CallbackExpectations) throws(CallbackError) {
+    private static func checkIssuer(
+        _ outcome: CallbackOutcome, _ response: ResponseParameters,
+        _ expectations: CallbackExpectations
+    ) throws(CallbackError) {
         guard let issuer = outcome.issuer else {
             if expectations.requireIssuer {
-                throw CallbackError(.issuerMissing, at: nil,
-                                    "the authorization server sends 'iss' (RFC 9207) and the callback has none")
+                throw CallbackError(
+                    .issuerMissing, at: nil,
+                    "the authorization server sends 'iss' (RFC 9207) and the callback has none")
             }
             return
         }
         // RFC 9207 §2.4: simple string comparison, no normalization.
         if let expected = expectations.issuer, issuer != expected {
-            throw CallbackError(.issuerMismatch, at: response.item("iss")?.valueOffset,
-                                "the 'iss' parameter is not the expected issuer (RFC 9207)")
+            throw CallbackError(
+                .issuerMismatch, at: response.item("iss")?.valueOffset,
+                "the 'iss' parameter is not the expected issuer (RFC 9207)")
         }
     }
 }

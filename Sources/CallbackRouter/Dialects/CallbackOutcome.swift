@@ -61,8 +61,10 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     /// ``ProviderProfile/cognito``) produce one; without them such a callback is refused.
     public let isUnbound: Bool
 
-    init(kind: OutcomeKind, dialect: Dialect, fields: [Field], extra: [Field], withheld: [String],
-         isUnbound: Bool = false) {
+    init(
+        kind: OutcomeKind, dialect: Dialect, fields: [Field], extra: [Field], withheld: [String],
+        isUnbound: Bool = false
+    ) {
         self.isUnbound = isUnbound
         self.kind = kind
         self.dialect = dialect
@@ -96,8 +98,9 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
 
     /// The same outcome, marked unbound.
     func unbound() -> CallbackOutcome {
-        CallbackOutcome(kind: kind, dialect: dialect, fields: knownFields, extra: extraFields, withheld: withheldFields,
-                        isUnbound: true)
+        CallbackOutcome(
+            kind: kind, dialect: dialect, fields: knownFields, extra: extraFields, withheld: withheldFields,
+            isUnbound: true)
     }
 
     /// The value of a known field by its wire name (`value("code")`), or nil. Extra
@@ -162,8 +165,10 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         }
         for name in withheldFields { parts.append(name + ": <withheld>") }
         if !extraFields.isEmpty {
-            parts.append("extra: [" + extraFields.map { ParameterName.shown($0.name, value: $0.value) + ": " + redacted($0.value) }
-                .joined(separator: ", ") + "]")
+            parts.append(
+                "extra: ["
+                    + extraFields.map { ParameterName.shown($0.name, value: $0.value) + ": " + redacted($0.value) }
+                    .joined(separator: ", ") + "]")
         }
         return "CallbackOutcome(" + parts.joined(separator: ", ") + ")"
     }
@@ -173,8 +178,9 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
 
     /// `dump()` shows the kind, the dialect and the redacted description, never a value.
     public var customMirror: Mirror {
-        Mirror(self, children: ["kind": kind.rawValue, "dialect": dialect.rawValue, "outcome": description],
-               displayStyle: .struct)
+        Mirror(
+            self, children: ["kind": kind.rawValue, "dialect": dialect.rawValue, "outcome": description],
+            displayStyle: .struct)
     }
 }
 

@@ -126,8 +126,10 @@ public struct CallbackExpectations: Sendable, Hashable {
 
     /// Expectations with the given checks; the defaults check nothing beyond the dialect's
     /// own rules (no state, no issuer, parameters in the query, no profile).
-    public init(state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
-                responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []) {
+    public init(
+        state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
+        responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []
+    ) {
         self.state = state
         self.issuer = issuer
         self.requireIssuer = requireIssuer

@@ -62,11 +62,11 @@ enum ParameterSyntax: Sendable {
 
     static func isReadableScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00 ... 0x1F, 0x7F ... 0x9F: return false          // C0, DEL, C1 controls
-        case 0x061C, 0x200E, 0x200F: return false                // bidi marks
-        case 0x202A ... 0x202E, 0x2066 ... 0x2069: return false  // bidi embeddings, overrides, isolates
-        case 0x2028, 0x2029: return false                        // line and paragraph separators
-        case 0xFEFF: return false                                // byte order mark / zero-width no-break space
+        case 0x00 ... 0x1F, 0x7F ... 0x9F: return false // C0, DEL, C1 controls
+        case 0x061C, 0x200E, 0x200F: return false // bidi marks
+        case 0x202A ... 0x202E, 0x2066 ... 0x2069: return false // bidi embeddings, overrides, isolates
+        case 0x2028, 0x2029: return false // line and paragraph separators
+        case 0xFEFF: return false // byte order mark / zero-width no-break space
         default: return true
         }
     }

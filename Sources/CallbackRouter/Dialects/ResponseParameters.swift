@@ -31,8 +31,10 @@ struct ResponseParameters {
                 // Apple's hybrid `code id_token`: the id_token rides next to the code.
                 if token == "id_token", relaxations.contains(.idTokenWithCode), parameters.contains(named: "code") { continue }
                 if let index = parameters.indices.first(where: { parameters[$0].name == token }) {
-                    throw CallbackError(.implicitGrantNotSupported, at: parameters.offset(at: index),
-                                        "the callback carries '\(token)': tokens in a URL (the implicit or hybrid grant) are refused; use the authorization code flow with PKCE")
+                    throw CallbackError(
+                        .implicitGrantNotSupported, at: parameters.offset(at: index),
+                        "the callback carries '\(token)': tokens in a URL (the implicit or hybrid grant) are refused; use the authorization code flow with PKCE"
+                    )
                 }
             }
         }
@@ -40,7 +42,8 @@ struct ResponseParameters {
         switch mode {
         case .query:
             if let fragment, relaxations.contains(.errorsInFragment), fragment.contains(named: "error"),
-               !query.contains(where: { KnownField.responseParameters.contains($0.name) }) {
+                !query.contains(where: { KnownField.responseParameters.contains($0.name) })
+            {
                 // Supabase: the error of a query flow arrives in the fragment.
                 passive = try ResponseParameters.read(query)
                 items = try ResponseParameters.read(fragment)
@@ -48,21 +51,24 @@ struct ResponseParameters {
                 return
             }
             if let fragment {
-                throw CallbackError(.parametersInFragment, at: fragment.isEmpty ? nil : fragment.offset(at: fragment.startIndex),
-                                    "the fragment carries data but this route expects its response in the query")
+                throw CallbackError(
+                    .parametersInFragment, at: fragment.isEmpty ? nil : fragment.offset(at: fragment.startIndex),
+                    "the fragment carries data but this route expects its response in the query")
             }
             items = try ResponseParameters.read(query)
         case .fragment:
             if let index = query.firstIndex(where: { KnownField.responseParameters.contains($0.name) }) {
-                throw CallbackError(.parametersInQuery, at: query.offset(at: index),
-                                    "the query carries the response parameter '\(query[index].name)' but this route expects its response in the fragment")
+                throw CallbackError(
+                    .parametersInQuery, at: query.offset(at: index),
+                    "the query carries the response parameter '\(query[index].name)' but this route expects its response in the fragment")
             }
             passive = try ResponseParameters.read(query)
             items = try fragment.map(ResponseParameters.read) ?? []
             let passiveNames = Set(passive.map(\.name))
             if let clash = items.first(where: { passiveNames.contains($0.name) }) {
-                throw CallbackError(.duplicateParameter, at: clash.offset,
-                                    "the parameter '\(ParameterName.shown(clash.name, value: clash.value))' is in both the query and the fragment")
+                throw CallbackError(
+                    .duplicateParameter, at: clash.offset,
+                    "the parameter '\(ParameterName.shown(clash.name, value: clash.value))' is in both the query and the fragment")
             }
         }
     }
@@ -71,13 +77,15 @@ struct ResponseParameters {
     private static func read(_ parameters: Parameters) throws(CallbackError) -> [Item] {
         if let duplicate = parameters.firstDuplicate() {
             let value = parameters.indices.first { parameters.offset(at: $0) == duplicate.offset }.map { parameters[$0].value } ?? ""
-            throw CallbackError(.duplicateParameter, at: duplicate.offset,
-                                "the parameter '\(ParameterName.shown(duplicate.name, value: value))' occurs more than once (RFC 6749 §3.1)")
+            throw CallbackError(
+                .duplicateParameter, at: duplicate.offset,
+                "the parameter '\(ParameterName.shown(duplicate.name, value: value))' occurs more than once (RFC 6749 §3.1)")
         }
         return parameters.indices.map { index in
             let parameter = parameters[index]
-            return Item(name: parameter.name, value: parameter.value, offset: parameters.offset(at: index),
-                        valueOffset: parameters.valueOffset(at: index))
+            return Item(
+                name: parameter.name, value: parameter.value, offset: parameters.offset(at: index),
+                valueOffset: parameters.valueOffset(at: index))
         }
     }
 

@@ -7,8 +7,10 @@ extension CallbackClassifier {
     /// The response is in the query whatever the route's response mode (the end-session
     /// redirect has no `response_mode`); the shared rules hold (no tokens, no duplicates,
     /// no data in the fragment). Every other parameter is passed on as an extra.
-    static func classifyLogout(_ url: CallbackURL, dialect: Dialect, profiles: [ProviderProfile],
-                               allowingNoState: Bool) throws(CallbackError) -> CallbackOutcome? {
+    static func classifyLogout(
+        _ url: CallbackURL, dialect: Dialect, profiles: [ProviderProfile],
+        allowingNoState: Bool
+    ) throws(CallbackError) -> CallbackOutcome? {
         let response = try ResponseParameters(url, mode: .query, relaxations: profiles.relaxations)
         var fields: [CallbackOutcome.Field] = []
         var extra: [CallbackOutcome.Field] = []
@@ -26,8 +28,9 @@ extension CallbackClassifier {
         }
         guard !fields.isEmpty || allowingNoState else { return nil }
         extra += response.passive.map { .init(name: $0.name, value: $0.value) }
-        return CallbackOutcome(kind: .logoutComplete, dialect: dialect, fields: fields, extra: extra, withheld: [],
-                               isUnbound: fields.isEmpty)
+        return CallbackOutcome(
+            kind: .logoutComplete, dialect: dialect, fields: fields, extra: extra, withheld: [],
+            isUnbound: fields.isEmpty)
     }
 }
 
@@ -44,18 +47,22 @@ extension CallbackValidator {
     ///   callback carries; otherwise `invalid_configuration`.
     public func validateLogout(_ callback: CallbackURL, allowingNoState: Bool = false) throws(CallbackError) -> CallbackOutcome {
         guard expectations.state != nil || allowingNoState else {
-            throw CallbackError(.invalidConfiguration,
-                                "a logout callback is checked against the logout's state; name it, or allow logouts without state")
+            throw CallbackError(
+                .invalidConfiguration,
+                "a logout callback is checked against the logout's state; name it, or allow logouts without state")
         }
         try checkRedirect(callback)
-        guard let outcome = try CallbackClassifier.classifyLogout(callback, dialect: dialect == .auto ? .oauth2 : dialect,
-                                                                  profiles: expectations.profiles, allowingNoState: true)
+        guard
+            let outcome = try CallbackClassifier.classifyLogout(
+                callback, dialect: dialect == .auto ? .oauth2 : dialect,
+                profiles: expectations.profiles, allowingNoState: true)
         else {
             let query = callback.queryParameters
             let index = query.indices.first { query[$0].name != "state" && KnownField.responseParameters.contains(query[$0].name) }
             let name = index.map { query[$0].name } ?? "a login's parameter"
-            throw CallbackError(.invalidParameter, at: index.map { query.offset(at: $0) },
-                                "the callback carries '\(name)', which belongs to a login's response: it is not the end of a logout")
+            throw CallbackError(
+                .invalidParameter, at: index.map { query.offset(at: $0) },
+                "the callback carries '\(name)', which belongs to a login's response: it is not the end of a logout")
         }
         guard let expected = expectations.state else { return outcome.unbound() }
         guard let state = outcome.state else {
@@ -70,8 +77,10 @@ extension CallbackValidator {
     }
 
     /// Parses `string`, then ``validateLogout(_:allowingNoState:)-(CallbackURL,_)``.
-    public func validateLogout(_ string: String, allowingNoState: Bool = false,
-                               limits: ParsingLimits = .default) throws(CallbackError) -> CallbackOutcome {
+    public func validateLogout(
+        _ string: String, allowingNoState: Bool = false,
+        limits: ParsingLimits = .default
+    ) throws(CallbackError) -> CallbackOutcome {
         let callback: CallbackURL
         do { callback = try CallbackURL(parsing: string, limits: limits) } catch { throw CallbackError(error) }
         return try validateLogout(callback, allowingNoState: allowingNoState)

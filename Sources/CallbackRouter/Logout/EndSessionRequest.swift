@@ -78,9 +78,11 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
     /// endpoint's query or repeated; or the finished URL would be refused by
     /// ``CallbackURL``. For ``Style/auth0ReturnTo``: also when `clientID` is missing, or
     /// `state`, `idTokenHint` or `logoutHint` is given.
-    public init(endpoint: String, postLogoutRedirectURI: String, state: String?, idTokenHint: String? = nil,
-                clientID: String? = nil, logoutHint: String? = nil, uiLocales: String? = nil,
-                extraParameters: [(String, String)] = [], style: Style = .rpInitiated) throws(CallbackError) {
+    public init(
+        endpoint: String, postLogoutRedirectURI: String, state: String?, idTokenHint: String? = nil,
+        clientID: String? = nil, logoutHint: String? = nil, uiLocales: String? = nil,
+        extraParameters: [(String, String)] = [], style: Style = .rpInitiated
+    ) throws(CallbackError) {
         let endpointURL = try EndSessionRequest.checkEndpoint(endpoint)
         try AuthorizationRequest.checkRedirectURI(postLogoutRedirectURI)
         if let idTokenHint { try EndSessionRequest.checkIDTokenHint(idTokenHint) }
@@ -93,12 +95,15 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
         switch style {
         case .rpInitiated:
             guard idTokenHint != nil || clientID != nil else {
-                throw CallbackError(.invalidConfiguration,
-                                    "a post-logout redirect needs an id_token_hint or a client_id (RP-Initiated Logout 1.0 §2), or the provider cannot check the redirect URI")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "a post-logout redirect needs an id_token_hint or a client_id (RP-Initiated Logout 1.0 §2), or the provider cannot check the redirect URI"
+                )
             }
             guard let state else {
-                throw CallbackError(.invalidConfiguration,
-                                    "an RP-Initiated logout request needs a state: it is what ties the callback to this logout")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "an RP-Initiated logout request needs a state: it is what ties the callback to this logout")
             }
             if let idTokenHint { parameters.append(Parameter(name: "id_token_hint", value: idTokenHint)) }
             if let logoutHint { parameters.append(Parameter(name: "logout_hint", value: logoutHint)) }
@@ -110,8 +115,10 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
                 throw CallbackError(.invalidConfiguration, "Auth0's returnTo logout needs the client_id")
             }
             guard state == nil, idTokenHint == nil, logoutHint == nil else {
-                throw CallbackError(.invalidConfiguration,
-                                    "Auth0's returnTo logout (/v2/logout) takes no state, id_token_hint or logout_hint; use the rp-initiated style with Auth0's /oidc/logout for those")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "Auth0's returnTo logout (/v2/logout) takes no state, id_token_hint or logout_hint; use the rp-initiated style with Auth0's /oidc/logout for those"
+                )
             }
             parameters.append(Parameter(name: "client_id", value: clientID))
             parameters.append(Parameter(name: "returnTo", value: postLogoutRedirectURI))
@@ -120,8 +127,9 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
 
         let endpointNames = Set(endpointURL.queryParameters.names)
         for parameter in parameters where endpointNames.contains(parameter.name) {
-            throw CallbackError(.invalidConfiguration,
-                                "the end-session endpoint's query already has '\(parameter.name)', which the request sets itself")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the end-session endpoint's query already has '\(parameter.name)', which the request sets itself")
         }
         var extraNames = Set<String>()
         for (name, value) in extraParameters {
@@ -130,8 +138,9 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
                 throw CallbackError(.invalidConfiguration, "an extra parameter has an empty name")
             }
             guard !EndSessionRequest.reservedParameterNames.contains(name) else {
-                throw CallbackError(.invalidConfiguration,
-                                    "the extra parameter '\(shown)' would override the request's own; set it through its own argument")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "the extra parameter '\(shown)' would override the request's own; set it through its own argument")
             }
             guard !endpointNames.contains(name) else {
                 throw CallbackError(.invalidConfiguration, "the extra parameter '\(shown)' is already in the endpoint's query")
@@ -155,12 +164,14 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
         do {
             reparsed = try CallbackURL(parsing: url)
         } catch {
-            throw CallbackError(.invalidConfiguration,
-                                "the end-session request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the end-session request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
         }
         guard Array(reparsed.queryParameters.suffix(parameters.count)) == parameters else {
-            throw CallbackError(.invalidConfiguration,
-                                "the built end-session request does not decode back to its parameters (an encoder bug; please report it)")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the built end-session request does not decode back to its parameters (an encoder bug; please report it)")
         }
         self.url = url
         self.endpoint = endpointURL
@@ -176,8 +187,9 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
             return try AuthorizationRequest.checkEndpoint(text)
         } catch {
             // The same rules, named for this endpoint.
-            throw CallbackError(.invalidConfiguration,
-                                error.detail.replacingFirst("the authorization endpoint", with: "the end-session endpoint"))
+            throw CallbackError(
+                .invalidConfiguration,
+                error.detail.replacingFirst("the authorization endpoint", with: "the end-session endpoint"))
         }
     }
 
@@ -186,19 +198,22 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
         let bytes = hint.utf8
         guard !bytes.isEmpty else { throw CallbackError(.invalidConfiguration, "the id_token_hint is empty") }
         guard bytes.count <= maximumIDTokenHintLength else {
-            throw CallbackError(.invalidConfiguration,
-                                "the id_token_hint is \(bytes.count) bytes long; at most \(maximumIDTokenHintLength) are accepted")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the id_token_hint is \(bytes.count) bytes long; at most \(maximumIDTokenHintLength) are accepted")
         }
         // JWS: header.payload.signature; JWE: five parts. Every part non-empty (an
         // unsecured JWS has an empty signature, and is no ID token a provider issues).
         let parts = hint.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 || parts.count == 5, parts.allSatisfy({ !$0.isEmpty }) else {
-            throw CallbackError(.invalidConfiguration,
-                                "the id_token_hint is not a compact JWT (three or five non-empty base64url parts separated by '.')")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the id_token_hint is not a compact JWT (three or five non-empty base64url parts separated by '.')")
         }
         guard parts.allSatisfy({ $0.allSatisfy(Base64URL.isAlphabet) }) else {
-            throw CallbackError(.invalidConfiguration,
-                                "the id_token_hint is not a compact JWT: it contains a character outside base64url and '.'")
+            throw CallbackError(
+                .invalidConfiguration,
+                "the id_token_hint is not a compact JWT: it contains a character outside base64url and '.'")
         }
     }
 
@@ -211,13 +226,14 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
         for (i, byte) in bytes.enumerated() {
             switch byte {
             case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
-                 UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"):
+                UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"):
                 continue
             case 0x20 where i > 0 && i < bytes.count - 1 && bytes[i - 1] != 0x20:
                 continue
             default:
-                throw CallbackError(.invalidConfiguration,
-                                    "ui_locales must be BCP 47 language tags separated by single spaces (byte \(i))")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "ui_locales must be BCP 47 language tags separated by single spaces (byte \(i))")
             }
         }
     }

@@ -73,7 +73,8 @@ public struct ProviderProfile: Hashable, Sendable, CustomStringConvertible {
     /// https://github.com/FormidableLabs/react-native-app-auth/issues/1103
     public static let entra = ProviderProfile(
         name: "entra",
-        summary: "a redirect URI with an authority matches a callback whose path is '/' where the registered path is empty, and the reverse (msauth.<bundle>://auth ↔ msauth.<bundle>://auth/)",
+        summary:
+            "a redirect URI with an authority matches a callback whose path is '/' where the registered path is empty, and the reverse (msauth.<bundle>://auth ↔ msauth.<bundle>://auth/)",
         source: "https://github.com/FormidableLabs/react-native-app-auth/pull/519",
         relaxations: .emptyPathEqualsSlash)
 
@@ -88,7 +89,8 @@ public struct ProviderProfile: Hashable, Sendable, CustomStringConvertible {
     /// https://github.com/mikebronner/laravel-sign-in-with-apple/pull/12
     public static let apple = ProviderProfile(
         name: "apple",
-        summary: "an id_token next to a code (response_type=code id_token, form_post or fragment) is passed through as an extra instead of refused as an implicit grant",
+        summary:
+            "an id_token next to a code (response_type=code id_token, form_post or fragment) is passed through as an extra instead of refused as an implicit grant",
         source: "https://developer.apple.com/forums/thread/660531",
         relaxations: .idTokenWithCode)
 
@@ -103,7 +105,8 @@ public struct ProviderProfile: Hashable, Sendable, CustomStringConvertible {
     /// https://github.com/supabase/supabase/issues/22036
     public static let supabase = ProviderProfile(
         name: "supabase",
-        summary: "no state on success (one pending attempt per route); an error in the fragment of a query route, or an error without state, is an unbound provider error that never ends an attempt",
+        summary:
+            "no state on success (one pending attempt per route); an error in the fragment of a query route, or an error without state, is an unbound provider error that never ends an attempt",
         source: "https://github.com/supabase/supabase/issues/15472",
         relaxations: [.noState, .errorsInFragment, .unboundErrors])
 

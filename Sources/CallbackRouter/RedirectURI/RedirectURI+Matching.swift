@@ -10,7 +10,8 @@
 ///   value (RFC 6749 §3.1.2); the callback adds the response parameters.
 extension RedirectURI {
     enum Difference: Equatable {
-        case scheme, authority, host, port, path, query(String)
+        case scheme, authority, host, port, path
+        case query(String)
         case duplicate(name: String, offset: Int)
 
         var component: String {
@@ -40,11 +41,13 @@ extension RedirectURI {
         switch difference(from: callback, relaxations: profiles.relaxations) {
         case nil: return
         case .duplicate(let name, let offset)?:
-            throw CallbackError(.duplicateParameter, at: offset,
-                                "the parameter '\(ParameterName.shown(name))' occurs more than once (RFC 6749 §3.1)")
+            throw CallbackError(
+                .duplicateParameter, at: offset,
+                "the parameter '\(ParameterName.shown(name))' occurs more than once (RFC 6749 §3.1)")
         case let difference?:
-            throw CallbackError(.redirectURIMismatch, at: nil,
-                                "the callback's \(difference.component) differs from the registered redirect URI")
+            throw CallbackError(
+                .redirectURIMismatch, at: nil,
+                "the callback's \(difference.component) differs from the registered redirect URI")
         }
     }
 
@@ -79,9 +82,13 @@ extension RedirectURI {
         if registered.hasAuthority != other.hasAuthority { return .authority }
         if registered.host != other.host { return .host }
         if !isLoopback && registered.port != other.port
-            && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(other) { return .port }
+            && RedirectURI.effectivePort(registered) != RedirectURI.effectivePort(other)
+        {
+            return .port
+        }
         if !registered.hasSamePath(as: other) && !RedirectURI.areEquivalentEmptyPaths(registered, other)
-            && !(relaxations.contains(.emptyPathEqualsSlash) && RedirectURI.areEmptyOrSlash(registered, other)) {
+            && !(relaxations.contains(.emptyPathEqualsSlash) && RedirectURI.areEmptyOrSlash(registered, other))
+        {
             return .path
         }
         return nil
@@ -123,14 +130,17 @@ extension Collection where Element == RedirectURI {
             }
         }
         if case .duplicate(let name, let offset)? = firstDuplicate {
-            throw CallbackError(.duplicateParameter, at: offset,
-                                "the parameter '\(ParameterName.shown(name))' occurs more than once (RFC 6749 §3.1)")
+            throw CallbackError(
+                .duplicateParameter, at: offset,
+                "the parameter '\(ParameterName.shown(name))' occurs more than once (RFC 6749 §3.1)")
         }
         if count == 1, let only = first, let difference = only.difference(from: callback, relaxations: relaxations) {
-            throw CallbackError(.redirectURIMismatch, at: nil,
-                                "the callback's \(difference.component) differs from the registered redirect URI")
+            throw CallbackError(
+                .redirectURIMismatch, at: nil,
+                "the callback's \(difference.component) differs from the registered redirect URI")
         }
-        throw CallbackError(.redirectURIMismatch, at: nil,
-                            "the callback answers none of the \(count) registered redirect URIs")
+        throw CallbackError(
+            .redirectURIMismatch, at: nil,
+            "the callback answers none of the \(count) registered redirect URIs")
     }
 }

@@ -30,22 +30,30 @@ extension RedirectURI {
     private static func checkBundleID(_ bundleID: String) throws(CallbackError) {
         let bytes = Array(bundleID.utf8)
         let isAlpha: (UInt8) -> Bool = { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
-        let isValid = bytes.first.map(isAlpha) == true && bytes.allSatisfy {
-            isAlpha($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }
+        let isValid =
+            bytes.first.map(isAlpha) == true
+            && bytes.allSatisfy {
+                isAlpha($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            }
         if !isValid {
-            throw CallbackError(.invalidConfiguration, at: nil, RuleViolation(
-                rule: .invalidBundleID,
-                explanation: "a bundle identifier used as a scheme starts with a letter and has only letters, digits, '-' and '.'").detail)
+            throw CallbackError(
+                .invalidConfiguration, at: nil,
+                RuleViolation(
+                    rule: .invalidBundleID,
+                    explanation: "a bundle identifier used as a scheme starts with a letter and has only letters, digits, '-' and '.'"
+                ).detail)
         }
     }
 
     private static func checkDomain(_ domain: String) throws(CallbackError) {
         let host = try? Host(parsing: domain)
         if host?.kind != .registeredName || domain.isEmpty {
-            throw CallbackError(.invalidConfiguration, at: nil, RuleViolation(
-                rule: .invalidDomain,
-                explanation: "the domain must be a host name such as example.us.auth0.com, without scheme, port or path").detail)
+            throw CallbackError(
+                .invalidConfiguration, at: nil,
+                RuleViolation(
+                    rule: .invalidDomain,
+                    explanation: "the domain must be a host name such as example.us.auth0.com, without scheme, port or path"
+                ).detail)
         }
     }
 }

@@ -35,8 +35,9 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
         do {
             url = try CallbackURL(parsing: string)
         } catch {
-            throw CallbackError(.invalidConfiguration, at: error.offset,
-                                RuleViolation(rule: .syntax, explanation: "the redirect URI does not parse: \(error.detail)").detail)
+            throw CallbackError(
+                .invalidConfiguration, at: error.offset,
+                RuleViolation(rule: .syntax, explanation: "the redirect URI does not parse: \(error.detail)").detail)
         }
         try self.init(url: url, policy: policy, allowLocalhost: allowLocalhost)
     }
@@ -50,9 +51,11 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
         let scheme = url.scheme
         isPrivateUseScheme = scheme != "http" && scheme != "https"
         isReverseDNS = !isPrivateUseScheme || scheme.utf8.contains(UInt8(ascii: "."))
-        isLoopback = scheme == "http" && url.host.map {
-            RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowLocalhost && RedirectURIPolicy.isLocalhost($0))
-        } ?? false
+        isLoopback =
+            scheme == "http"
+            && url.host.map {
+                RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowLocalhost && RedirectURIPolicy.isLocalhost($0))
+            } ?? false
         allowsLocalhost = allowLocalhost
     }
 
@@ -66,12 +69,14 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
         if let violation = policy.violation(of: url, allowLocalhost: allowLocalhost) { return violation }
         let query = url.queryParameters
         if let duplicate = query.firstDuplicate() {
-            return RuleViolation(rule: .duplicateQueryParameter,
-                                 explanation: "the query repeats '\(ParameterName.shown(duplicate.name))' (RFC 6749 §3.1)")
+            return RuleViolation(
+                rule: .duplicateQueryParameter,
+                explanation: "the query repeats '\(ParameterName.shown(duplicate.name))' (RFC 6749 §3.1)")
         }
         if let reserved = query.names.first(where: { KnownField.responseParameters.contains($0) }) {
-            return RuleViolation(rule: .reservedQueryParameter,
-                                 explanation: "the query uses '\(reserved)', a name of the provider's response")
+            return RuleViolation(
+                rule: .reservedQueryParameter,
+                explanation: "the query uses '\(reserved)', a name of the provider's response")
         }
         if case .allowlist(let entries) = policy {
             let isListed = entries.contains { entry in

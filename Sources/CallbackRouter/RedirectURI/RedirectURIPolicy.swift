@@ -86,22 +86,29 @@ extension RedirectURIPolicy {
         switch self {
         case .customSchemeOnly:
             if scheme == "http" || scheme == "https" {
-                return RuleViolation(rule: .customSchemeRequired,
-                                     explanation: "this policy accepts only a custom scheme (myapp://callback), not \(scheme)")
+                return RuleViolation(
+                    rule: .customSchemeRequired,
+                    explanation: "this policy accepts only a custom scheme (myapp://callback), not \(scheme)")
             }
         case .native:
             if scheme == "http" {
                 guard let host = url.host else {
-                    return RuleViolation(rule: .httpRequiresLoopbackIP, explanation: "an http redirect must name the loopback IP 127.0.0.1 or [::1]")
+                    return RuleViolation(
+                        rule: .httpRequiresLoopbackIP, explanation: "an http redirect must name the loopback IP 127.0.0.1 or [::1]")
                 }
                 if RedirectURIPolicy.isLoopbackIPLiteral(host) { return nil }
                 if RedirectURIPolicy.isLocalhost(host) {
-                    return allowLocalhost ? nil : RuleViolation(
-                        rule: .localhostNotAllowed,
-                        explanation: "'localhost' depends on name resolution and firewalls (RFC 8252 §8.3); use 127.0.0.1 or [::1], or allow localhost explicitly")
+                    return allowLocalhost
+                        ? nil
+                        : RuleViolation(
+                            rule: .localhostNotAllowed,
+                            explanation:
+                                "'localhost' depends on name resolution and firewalls (RFC 8252 §8.3); use 127.0.0.1 or [::1], or allow localhost explicitly"
+                        )
                 }
-                return RuleViolation(rule: .httpRequiresLoopbackIP,
-                                     explanation: "plain http is allowed only for the loopback IP literals 127.0.0.1 and [::1] (RFC 8252 §7.3)")
+                return RuleViolation(
+                    rule: .httpRequiresLoopbackIP,
+                    explanation: "plain http is allowed only for the loopback IP literals 127.0.0.1 and [::1] (RFC 8252 §7.3)")
             }
             if scheme == "https" {
                 guard let host = url.host, !host.text.isEmpty else {
@@ -132,19 +139,27 @@ extension RedirectURIPolicy {
     /// whatever answers, not the app: refused. `localhost` follows the loopback rule.
     static func claimedHTTPSViolation(_ host: Host, allowLocalhost: Bool) -> RuleViolation? {
         if isLocalhost(host) {
-            return allowLocalhost ? nil : RuleViolation(
-                rule: .localhostNotAllowed,
-                explanation: "'localhost' cannot be a claimed https redirect (RFC 8252 §7.2, §8.3); use http://127.0.0.1 or [::1], or allow localhost explicitly")
+            return allowLocalhost
+                ? nil
+                : RuleViolation(
+                    rule: .localhostNotAllowed,
+                    explanation:
+                        "'localhost' cannot be a claimed https redirect (RFC 8252 §7.2, §8.3); use http://127.0.0.1 or [::1], or allow localhost explicitly"
+                )
         }
         if host.kind != .registeredName {
-            return RuleViolation(rule: .claimedHTTPSRequiresDomain,
-                                 explanation: "an https redirect to an IP address cannot be claimed by an app (RFC 8252 §7.2); use http://127.0.0.1 or [::1] for loopback (§7.3)")
+            return RuleViolation(
+                rule: .claimedHTTPSRequiresDomain,
+                explanation:
+                    "an https redirect to an IP address cannot be claimed by an app (RFC 8252 §7.2); use http://127.0.0.1 or [::1] for loopback (§7.3)"
+            )
         }
         let name = host.text.utf8
         let labels = name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
         if labels.count < 2 {
-            return RuleViolation(rule: .claimedHTTPSRequiresDomain,
-                                 explanation: "a claimed https redirect must name a domain the app can prove it owns (RFC 8252 §7.2), not a single label")
+            return RuleViolation(
+                rule: .claimedHTTPSRequiresDomain,
+                explanation: "a claimed https redirect must name a domain the app can prove it owns (RFC 8252 §7.2), not a single label")
         }
         return nil
     }

@@ -99,8 +99,9 @@ struct AttemptBook: ~Copyable {
 
     mutating func insert(_ attempt: LoginAttempt, routeIndex: Int, stateless: Bool, unboundLogout: Bool = false) {
         let key = StateKey(attempt.state)
-        pendingByID[attempt.id] = Pending(attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless,
-                                          unboundLogout: unboundLogout)
+        pendingByID[attempt.id] = Pending(
+            attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless,
+            unboundLogout: unboundLogout)
         idByKey[key] = attempt.id
         if stateless { statelessPending[routeIndex] = attempt.id }
         if unboundLogout { unboundLogoutPending[routeIndex] = attempt.id }
@@ -131,24 +132,37 @@ struct AttemptBook: ~Copyable {
     ///
     /// A callback read as a login never claims a logout, and the reverse (`logout`): the
     /// other kind's attempt is left pending, and the callback is `unknown_state`.
-    mutating func claim(key: StateKey, state: String, routeIndex: Int, logout: Bool,
-                        now: ClockInstant) -> Claim {
+    mutating func claim(
+        key: StateKey, state: String, routeIndex: Int, logout: Bool,
+        now: ClockInstant
+    ) -> Claim {
         guard let id = idByKey[key], let pending = pendingByID[id],
-              constantTimeEquals(state, pending.attempt.state) else {
+            constantTimeEquals(state, pending.attempt.state)
+        else {
             if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt, tombstone.isLogout == logout {
                 return .rejected(tombstone.ending.error)
             }
-            return .rejected(CallbackError(.unknownState, logout ? "no logout in progress has this state"
-                                                                 : "no login in progress has this state"))
+            return .rejected(
+                CallbackError(
+                    .unknownState,
+                    logout
+                        ? "no logout in progress has this state"
+                        : "no login in progress has this state"))
         }
         guard pending.attempt.isLogout == logout else {
-            return .rejected(CallbackError(.unknownState, logout
-                ? "no logout in progress has this state: it belongs to a login in progress, which a logout callback never ends"
-                : "no login in progress has this state: it belongs to a logout in progress, which a login callback never ends"))
+            return .rejected(
+                CallbackError(
+                    .unknownState,
+                    logout
+                        ? "no logout in progress has this state: it belongs to a login in progress, which a logout callback never ends"
+                        : "no login in progress has this state: it belongs to a logout in progress, which a login callback never ends"))
         }
         guard pending.routeIndex == routeIndex else {
-            return .rejected(CallbackError(.unknownState,
-                                           "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"))
+            return .rejected(
+                CallbackError(
+                    .unknownState,
+                    "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"
+                ))
         }
         return consume(pending, now: now)
     }
@@ -202,8 +216,9 @@ struct AttemptBook: ~Copyable {
         if pending.stateless { statelessPending[pending.routeIndex] = nil }
         if pending.unboundLogout { unboundLogoutPending[pending.routeIndex] = nil }
         let lifetime = Duration.nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)
-        let tombstone = Tombstone(ending: ending, forgetAt: max(now, attempt.expiresAt).advanced(by: lifetime),
-                                  isLogout: attempt.isLogout)
+        let tombstone = Tombstone(
+            ending: ending, forgetAt: max(now, attempt.expiresAt).advanced(by: lifetime),
+            isLogout: attempt.isLogout)
         tombstonesByKey[pending.key] = tombstone
         tombstonesByID[attempt.id] = tombstone
         if pending.stateless { statelessLastEnding[pending.routeIndex] = tombstone }
@@ -212,8 +227,11 @@ struct AttemptBook: ~Copyable {
 
     /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
     mutating func keepUnclaimed(_ result: Result<Delivery, CallbackError>, for attempt: LoginAttempt) {
-        unclaimed[attempt.id] = (result, attempt.expiresAt.advanced(
-            by: .nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)))
+        unclaimed[attempt.id] = (
+            result,
+            attempt.expiresAt.advanced(
+                by: .nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
+        )
     }
 
     /// A token for a new wait (see ``Waiter/token``).
@@ -229,13 +247,16 @@ struct AttemptBook: ~Copyable {
     /// The caller starts the wait's timer only after `.waiting`, and attaches it with
     /// ``attachTimer(_:to:token:)``: a timer started before the waiter is registered can
     /// fire first, find nobody to end, and leave the task waiting forever.
-    mutating func addWaiter(_ continuation: Continuation, token: UInt64, for attempt: LoginAttempt,
-                            timeout: Duration, now: ClockInstant) -> Registration {
+    mutating func addWaiter(
+        _ continuation: Continuation, token: UInt64, for attempt: LoginAttempt,
+        timeout: Duration, now: ClockInstant
+    ) -> Registration {
         if let kept = unclaimed.removeValue(forKey: attempt.id) { return .immediate(kept.result, expiredWaiter: nil) }
         guard let pending = pendingByID[attempt.id], pending.attempt.route == attempt.route else {
             if let tombstone = tombstonesByID[attempt.id] { return .immediate(.failure(tombstone.ending.error), expiredWaiter: nil) }
-            return .immediate(.failure(CallbackError(.unknownState, "this router has no such login in progress")),
-                              expiredWaiter: nil)
+            return .immediate(
+                .failure(CallbackError(.unknownState, "this router has no such login in progress")),
+                expiredWaiter: nil)
         }
         if now >= attempt.expiresAt {
             // Another task may already be waiting (no sweep has run since the expiry).
@@ -244,13 +265,15 @@ struct AttemptBook: ~Copyable {
             return .immediate(.failure(Ending.expired.error), expiredWaiter: earlier?.continuation)
         }
         guard waiters[attempt.id] == nil else {
-            return .immediate(.failure(CallbackError(.conflict, "another task is already waiting for this login")),
-                              expiredWaiter: nil)
+            return .immediate(
+                .failure(CallbackError(.conflict, "another task is already waiting for this login")),
+                expiredWaiter: nil)
         }
         if timeout <= .zero {
             _ = remove(pending, ending: .timedOut, now: now)
-            return .immediate(.failure(CallbackError(.timeout, "no callback had arrived, and the wait allowed no time")),
-                              expiredWaiter: nil)
+            return .immediate(
+                .failure(CallbackError(.timeout, "no callback had arrived, and the wait allowed no time")),
+                expiredWaiter: nil)
         }
         waiters[attempt.id] = Waiter(continuation: continuation, token: token, timer: nil)
         return .waiting

@@ -50,15 +50,19 @@ extension CallbackRouter {
     /// - Throws: `no_route` for an unknown route id; `invalid_configuration` for a bad
     ///   request (see ``EndSessionRequest``); `conflict` when too many attempts are pending,
     ///   or when the route accepts logouts without state and one is already pending.
-    public func beginLogout(on routeID: RouteID, endSessionEndpoint: String, idTokenHint: String? = nil,
-                            clientID: String? = nil, logoutHint: String? = nil, uiLocales: String? = nil,
-                            extraParameters: [(String, String)] = [], style: EndSessionRequest.Style = .rpInitiated,
-                            lifetime: Duration? = nil) throws(CallbackError) -> LogoutAttempt {
+    public func beginLogout(
+        on routeID: RouteID, endSessionEndpoint: String, idTokenHint: String? = nil,
+        clientID: String? = nil, logoutHint: String? = nil, uiLocales: String? = nil,
+        extraParameters: [(String, String)] = [], style: EndSessionRequest.Style = .rpInitiated,
+        lifetime: Duration? = nil
+    ) throws(CallbackError) -> LogoutAttempt {
         let index = try routeIndex(of: routeID)
         let route = routes[index]
         if style == .auth0ReturnTo && !route.acceptsLogoutWithoutState {
-            throw CallbackError(.invalidConfiguration,
-                                "Auth0's returnTo logout sends no state back, and route '\(route.id)' does not accept logouts without state (acceptsLogoutWithoutState)")
+            throw CallbackError(
+                .invalidConfiguration,
+                "Auth0's returnTo logout sends no state back, and route '\(route.id)' does not accept logouts without state (acceptsLogoutWithoutState)"
+            )
         }
         let secrets = AttemptSecrets()
         let request = try EndSessionRequest(
@@ -91,23 +95,29 @@ extension CallbackRouter {
     /// that accepts logouts without state, has none), that logout takes it. Otherwise the
     /// login reading's refusal stands, so a callback that answers no logout is refused
     /// exactly as before logouts existed.
-    func handleLogout(_ url: CallbackURL, routeIndex: Int, route: Route,
-                      loginError: CallbackError) throws(CallbackError) -> Delivery {
-        guard let outcome = try CallbackClassifier.classifyLogout(url, dialect: route.dialect, profiles: route.profiles,
-                                                                  allowingNoState: route.acceptsLogoutWithoutState)
+    func handleLogout(
+        _ url: CallbackURL, routeIndex: Int, route: Route,
+        loginError: CallbackError
+    ) throws(CallbackError) -> Delivery {
+        guard
+            let outcome = try CallbackClassifier.classifyLogout(
+                url, dialect: route.dialect, profiles: route.profiles,
+                allowingNoState: route.acceptsLogoutWithoutState)
         else { throw loginError }
         let now = clock.now()
         let state = outcome.state
         let key = state.map(StateKey.init)
         let keepIfUnreceived = route.logoutHandler == nil
         let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
-            let claim = key.map { book.claim(key: $0, state: state ?? "", routeIndex: routeIndex, logout: true, now: now) }
+            let claim =
+                key.map { book.claim(key: $0, state: state ?? "", routeIndex: routeIndex, logout: true, now: now) }
                 ?? book.claimUnboundLogout(routeIndex: routeIndex, now: now)
             switch claim {
             case .rejected(let error):
                 return (.failure(error), nil)
             case let .claimed(attempt, receiver, expiredError):
-                let result: Result<Delivery, CallbackError> = expiredError.map { .failure($0) }
+                let result: Result<Delivery, CallbackError> =
+                    expiredError.map { .failure($0) }
                     ?? .success(Delivery(outcome: outcome, attempt: attempt))
                 if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
                 return (result, receiver)
@@ -121,8 +131,9 @@ extension CallbackRouter {
         case nil:
             if case .failure(let error) = result, error.reason == .unknownState {
                 // Answers no logout: the login reading's refusal, which says what is missing.
-                throw CallbackError(loginError.reason, at: loginError.offset,
-                                    loginError.detail + "; nor does it end a logout in progress (\(error.detail))")
+                throw CallbackError(
+                    loginError.reason, at: loginError.offset,
+                    loginError.detail + "; nor does it end a logout in progress (\(error.detail))")
             }
         }
         return try result.get()

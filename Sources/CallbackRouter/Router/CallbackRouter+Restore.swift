@@ -36,9 +36,11 @@ extension CallbackRouter {
         }
         let route = routes[index]
         guard route.redirectURI.url.string == record.redirectURI, route.dialect == record.dialect,
-              route.issuer == record.issuer else {
-            throw CallbackError(.noRoute,
-                                "route '\(route.id)' has another redirect URI, dialect or issuer than when the attempt was sealed")
+            route.issuer == record.issuer
+        else {
+            throw CallbackError(
+                .noRoute,
+                "route '\(route.id)' has another redirect URI, dialect or issuer than when the attempt was sealed")
         }
         let now = clock.now(), wallNow = clock.wallClockNanoseconds()
         let (remaining, overflow) = record.expires.subtractingReportingOverflow(wallNow)
@@ -50,10 +52,11 @@ extension CallbackRouter {
         let createdAt = ClockInstant(nanoseconds: expiresAt.nanoseconds &- record.lifetime)
         let key = StateKey(record.state)
         return try register(routeIndex: index, purpose: record.purpose, restoring: key) { id in
-            LoginAttempt(id: id, route: route.id, state: record.state, pkce: record.pkce, nonce: record.nonce,
-                         redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
-                         createdAt: createdAt, expiresAt: expiresAt, isLogout: record.purpose == .logout,
-                         expiresAtWallClock: wallNow &+ left)
+            LoginAttempt(
+                id: id, route: route.id, state: record.state, pkce: record.pkce, nonce: record.nonce,
+                redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
+                createdAt: createdAt, expiresAt: expiresAt, isLogout: record.purpose == .logout,
+                expiresAtWallClock: wallNow &+ left)
         }
     }
 

@@ -1,4 +1,3 @@
-
 /// Ties each callback to the one login attempt that started it and delivers it exactly once.
 ///
 /// Built by ``RouterBuilder``; its routes are frozen. `handle(_:)` is synchronous (call it
@@ -88,8 +87,10 @@ public final class CallbackRouter: Sendable {
     /// checks every attempt passes: the pending limit, one login per stateless route, one
     /// logout per route that accepts logouts without state, and (`restoring`) no attempt
     /// with the same state pending or ended here.
-    func register(routeIndex index: Int, purpose: AttemptPurpose, restoring: StateKey? = nil,
-                  _ make: (UInt64) -> LoginAttempt) throws(CallbackError) -> LoginAttempt {
+    func register(
+        routeIndex index: Int, purpose: AttemptPurpose, restoring: StateKey? = nil,
+        _ make: (UInt64) -> LoginAttempt
+    ) throws(CallbackError) -> LoginAttempt {
         let route = routes[index]
         let now = clock.now()
         let stateless = purpose == .login && route.isStateless
@@ -100,14 +101,20 @@ public final class CallbackRouter: Sendable {
                 return (.failure(refusal), expired)
             }
             guard book.pendingCount < maxPendingAttempts else {
-                return (.failure(CallbackError(.conflict, "too many logins are in progress (\(maxPendingAttempts)); try again later")), expired)
+                return (
+                    .failure(CallbackError(.conflict, "too many logins are in progress (\(maxPendingAttempts)); try again later")), expired
+                )
             }
             if stateless, book.statelessPending[index] != nil {
                 return (.failure(CallbackError(.conflict, "another login is already in progress on route '\(route.id)'")), expired)
             }
             if unboundLogout, book.unboundLogoutPending[index] != nil {
-                return (.failure(CallbackError(.conflict,
-                                               "another logout is already in progress on route '\(route.id)', which accepts logouts without state")), expired)
+                return (
+                    .failure(
+                        CallbackError(
+                            .conflict,
+                            "another logout is already in progress on route '\(route.id)', which accepts logouts without state")), expired
+                )
             }
             book.nextID += 1
             let attempt = make(book.nextID)
@@ -163,7 +170,7 @@ public final class CallbackRouter: Sendable {
         let outcome: CallbackOutcome
         do {
             outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
-        } catch where error.reason == .missingParameter || error.reason == .parametersInQuery {
+        } catch  where error.reason == .missingParameter || error.reason == .parametersInQuery {
             // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
             // whose state comes in the query even on a route whose logins answer in the fragment.
             return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error)
@@ -171,7 +178,10 @@ public final class CallbackRouter: Sendable {
         if outcome.isUnbound {
             // A provider error without the app's state (a route profile let it through):
             // anyone can send one, so it reaches no attempt and ends none.
-            throw CallbackError(.stateMissing, "the provider reported '\(outcome.value("error").map { ParameterName.shown($0) } ?? "an error")' without a state, so it cannot be tied to a login; no login was ended")
+            throw CallbackError(
+                .stateMissing,
+                "the provider reported '\(outcome.value("error").map { ParameterName.shown($0) } ?? "an error")' without a state, so it cannot be tied to a login; no login was ended"
+            )
         }
         let now = clock.now()
 
@@ -190,17 +200,19 @@ public final class CallbackRouter: Sendable {
         // Claim, decide and (when nobody is there to receive it) keep the result in one
         // critical section, so a waiter arriving meanwhile can never miss it.
         let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
-            let claim = key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, logout: false, now: now) }
+            let claim =
+                key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, logout: false, now: now) }
                 ?? book.claimStateless(routeIndex: routeIndex, now: now)
             switch claim {
             case .rejected(let error):
                 return (.failure(error), nil)
             case let .claimed(attempt, receiver, expiredError):
-                let result: Result<Delivery, CallbackError> = if let error = expiredError ?? issuerError {
-                    .failure(error)
-                } else {
-                    .success(Delivery(outcome: outcome, attempt: attempt))
-                }
+                let result: Result<Delivery, CallbackError> =
+                    if let error = expiredError ?? issuerError {
+                        .failure(error)
+                    } else {
+                        .success(Delivery(outcome: outcome, attempt: attempt))
+                    }
                 if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
                 return (result, receiver)
             }
@@ -268,13 +280,15 @@ public final class CallbackRouter: Sendable {
                     // finds the wait it must end (or finds it already ended, and does nothing).
                     let timer = Task { [weak self] in
                         do { try await Task.sleep(for: timeout) } catch { return }
-                        self?.endWaiting(attempt, token: token,
-                                         with: CallbackError(.timeout, "no callback arrived within \(timeout)"))
+                        self?.endWaiting(
+                            attempt, token: token,
+                            with: CallbackError(.timeout, "no callback arrived within \(timeout)"))
                     }
                     if !book.withLock({ $0.attachTimer(timer, to: attempt, token: token) }) { timer.cancel() }
                     if Task.isCancelled {
-                        endWaiting(attempt, token: token,
-                                   with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
+                        endWaiting(
+                            attempt, token: token,
+                            with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
                     }
                 }
             }

@@ -59,11 +59,13 @@ public struct Route: Sendable {
     /// ``RouterBuilder`` validates it with the others when it builds the
     /// router (overlapping redirect URIs, duplicate ids, `auto`, `requireIssuer` without an
     /// issuer are `invalid_configuration`).
-    public init(_ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
-                requireIssuer: Bool = false, responseMode: ResponseMode = .query,
-                attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
-                acceptsLogoutWithoutState: Bool = false,
-                handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil) {
+    public init(
+        _ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
+        requireIssuer: Bool = false, responseMode: ResponseMode = .query,
+        attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
+        acceptsLogoutWithoutState: Bool = false,
+        handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil
+    ) {
         self.profiles = profiles
         self.acceptsLogoutWithoutState = acceptsLogoutWithoutState
         self.logoutHandler = logoutHandler

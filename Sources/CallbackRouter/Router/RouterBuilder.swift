@@ -27,25 +27,32 @@ public struct RouterBuilder: Sendable {
             if a.requireIssuer && a.issuer == nil {
                 // Fail closed: without an expected issuer, "required" could only mean "any
                 // `iss` at all", which a mix-up attacker's server sends too (RFC 9207).
-                throw CallbackError(.invalidConfiguration,
-                                    "route '\(a.id)' requires an issuer ('requireIssuer') but names none: set 'issuer' to the authorization server's issuer identifier (RFC 9207)")
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "route '\(a.id)' requires an issuer ('requireIssuer') but names none: set 'issuer' to the authorization server's issuer identifier (RFC 9207)"
+                )
             }
             for b in routes[(i + 1)...] {
                 if a.id == b.id {
                     throw CallbackError(.invalidConfiguration, "two routes are named '\(a.id)'")
                 }
-                if Self.overlap(a.redirectURI, b.redirectURI,
-                                relaxations: a.profiles.relaxations.union(b.profiles.relaxations)) {
-                    throw CallbackError(.invalidConfiguration,
-                                        "routes '\(a.id)' and '\(b.id)' could both match the same callback (\(a.redirectURI) and \(b.redirectURI))")
+                if Self.overlap(
+                    a.redirectURI, b.redirectURI,
+                    relaxations: a.profiles.relaxations.union(b.profiles.relaxations))
+                {
+                    throw CallbackError(
+                        .invalidConfiguration,
+                        "routes '\(a.id)' and '\(b.id)' could both match the same callback (\(a.redirectURI) and \(b.redirectURI))")
                 }
             }
         }
     }
 
     /// Validates and returns the immutable router.
-    public func build(clock: any AttemptClock = SystemAttemptClock(), limits: ParsingLimits = .default,
-                      maxPendingAttempts: Int = 65_536) throws(CallbackError) -> CallbackRouter {
+    public func build(
+        clock: any AttemptClock = SystemAttemptClock(), limits: ParsingLimits = .default,
+        maxPendingAttempts: Int = 65_536
+    ) throws(CallbackError) -> CallbackRouter {
         try validate()
         return CallbackRouter(routes: routes, clock: clock, limits: limits, maxPendingAttempts: maxPendingAttempts)
     }
@@ -62,8 +69,10 @@ public struct RouterBuilder: Sendable {
     /// A route's profile that widens matching (``ProviderProfile/entra``) widens the overlap
     /// check alike.
     static func overlap(_ a: RedirectURI, _ b: RedirectURI, relaxations: ProviderProfile.Relaxations = []) -> Bool {
-        guard a.locationDifference(from: b.url, relaxations: relaxations) == nil
-            || b.locationDifference(from: a.url, relaxations: relaxations) == nil else { return false }
+        guard
+            a.locationDifference(from: b.url, relaxations: relaxations) == nil
+                || b.locationDifference(from: a.url, relaxations: relaxations) == nil
+        else { return false }
         let x = a.url, y = b.url
         for parameter in x.queryParameters {
             let other = y.queryParameters.values(named: parameter.name)

@@ -40,29 +40,35 @@ struct SealedRecord {
         }
         let version = first.dropFirst(magic.count)
         guard Array(version) == Array(String(SealedAttempt.version).utf8) else {
-            let shown = version.count <= 8 && version.allSatisfy { (0x30 ... 0x39).contains($0) }
+            let shown =
+                version.count <= 8 && version.allSatisfy { (0x30 ... 0x39).contains($0) }
                 ? String(decoding: version, as: UTF8.self) : "<\(version.count) bytes>"
             throw Self.invalid("its version is \(shown); this library reads version \(SealedAttempt.version)")
         }
         let expectedLineCount = 2 + SealedAttempt.fieldNames.count
         guard lines.count == expectedLineCount else {
-            throw Self.invalid("it has \(lines.count) lines; version \(SealedAttempt.version) has \(expectedLineCount) (truncated or extended)")
+            throw Self.invalid(
+                "it has \(lines.count) lines; version \(SealedAttempt.version) has \(expectedLineCount) (truncated or extended)")
         }
 
         // Integrity before meaning: the last line covers every byte before it.
         let covered = Array(bytes[..<(bytes.count - lines[lines.count - 1].count - 1)])
         let last = lines[lines.count - 1]
         if key != nil {
-            let code = try Self.value(of: last, named: SealedAttempt.hmacName, orInstead: SealedAttempt.checkName,
-                                      wrongName: "it carries no HMAC, and a key was given: a keyed record was expected")
-            guard let given = Base64URL.decode(code), constantTimeEquals(given, HMACSHA256.authenticationCode(for: covered, key: key ?? [])) else {
+            let code = try Self.value(
+                of: last, named: SealedAttempt.hmacName, orInstead: SealedAttempt.checkName,
+                wrongName: "it carries no HMAC, and a key was given: a keyed record was expected")
+            guard let given = Base64URL.decode(code), constantTimeEquals(given, HMACSHA256.authenticationCode(for: covered, key: key ?? []))
+            else {
                 throw Self.invalid("its HMAC does not match: it was changed, or sealed with another key")
             }
         } else {
-            let code = try Self.value(of: last, named: SealedAttempt.checkName, orInstead: SealedAttempt.hmacName,
-                                      wrongName: "it is sealed with a key (HMAC); restore it with that key")
+            let code = try Self.value(
+                of: last, named: SealedAttempt.checkName, orInstead: SealedAttempt.hmacName,
+                wrongName: "it is sealed with a key (HMAC); restore it with that key")
             guard let given = Base64URL.decode(code), given.count == 16,
-                  constantTimeEquals(given, SHA256.hash(covered).prefix(16)) else {
+                constantTimeEquals(given, SHA256.hash(covered).prefix(16))
+            else {
                 throw Self.invalid("its check does not match its content: it was changed or damaged")
             }
         }
@@ -101,8 +107,10 @@ struct SealedRecord {
 
     /// The value of a `name value` line; `other` names the line that may stand there
     /// instead (check or HMAC), reported as `wrongName`.
-    private static func value(of line: ArraySlice<UInt8>, named name: String, orInstead other: String? = nil,
-                              wrongName: String = "") throws(CallbackError) -> String {
+    private static func value(
+        of line: ArraySlice<UInt8>, named name: String, orInstead other: String? = nil,
+        wrongName: String = ""
+    ) throws(CallbackError) -> String {
         let prefix = Array((name + " ").utf8)
         guard line.starts(with: prefix) else {
             if let other, line.starts(with: Array((other + " ").utf8)) { throw invalid(wrongName) }
@@ -129,7 +137,8 @@ struct SealedRecord {
     private static func decodeInteger(_ value: String, field: String) throws(CallbackError) -> Int64 {
         let digits = Array(value.utf8)
         guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ (0x30 ... 0x39).contains($0) }),
-              digits.count == 1 || digits[0] != 0x30 else {
+            digits.count == 1 || digits[0] != 0x30
+        else {
             throw invalid("the value of '\(field)' is not a whole number")
         }
         var result: Int64 = 0

@@ -49,8 +49,10 @@ public struct SealedAttempt: Sendable, Hashable, CustomStringConvertible, Custom
 
     static func checkKey(_ key: [UInt8]) throws(CallbackError) {
         guard key.count >= minimumKeyLength else {
-            throw CallbackError(.invalidConfiguration,
-                                "a sealing key needs at least \(minimumKeyLength) bytes (it has \(key.count)); draw it from SecureRandom and keep it in the secret store")
+            throw CallbackError(
+                .invalidConfiguration,
+                "a sealing key needs at least \(minimumKeyLength) bytes (it has \(key.count)); draw it from SecureRandom and keep it in the secret store"
+            )
         }
     }
 

@@ -18,10 +18,12 @@ package enum DetachedThread {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t? = nil
-        let created = pthread_create(&thread, nil, { raw in
-            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
+                return nil
+            }, context)
         guard created == 0, let thread else {
             Unmanaged<Body>.fromOpaque(context).release()
             return false
@@ -29,10 +31,12 @@ package enum DetachedThread {
         pthread_detach(thread)
         #else
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
-            if let raw { Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run() }
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, nil,
+            { raw in
+                if let raw { Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run() }
+                return nil
+            }, context)
         guard created == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
             return false

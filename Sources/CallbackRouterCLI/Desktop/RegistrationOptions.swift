@@ -21,8 +21,10 @@ struct RegistrationOptions {
         let id = idText ?? scheme.defaultDesktopID
         try SchemeRegistration.validateID(id)
         let directories = try XDGDirectories(environment: context.environment)
-        return RegistrationOptions(registration: SchemeRegistration(scheme: scheme, id: id, directories: directories,
-                                                                    environment: context.environment))
+        return RegistrationOptions(
+            registration: SchemeRegistration(
+                scheme: scheme, id: id, directories: directories,
+                environment: context.environment))
     }
 }
 

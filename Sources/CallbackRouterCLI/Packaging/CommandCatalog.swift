@@ -68,19 +68,22 @@ struct CommandCatalog: Sendable {
             options.append(option(name, takesValue: false, help: help))
         }
         let positionalChoices = (command as? any PositionalChoices.Type)?.positionalChoices ?? []
-        return Entry(name: command.name, summary: command.summary, help: command.help, options: options,
-                     positionalChoices: positionalChoices, takesPositional: help.usageTakesPositional)
+        return Entry(
+            name: command.name, summary: command.summary, help: command.help, options: options,
+            positionalChoices: positionalChoices, takesPositional: help.usageTakesPositional)
     }
 
     private static func option(_ name: String, takesValue: Bool, help: HelpText) -> Option {
         let entry = help.optionEntry(naming: name)
         let choices = OptionValues.namesByOption.first { $0.option == name }?.names ?? []
-        let repeatable = help.usage.locate("--\(name) ") != nil && help.usageShowsRepetition(of: name)
+        let repeatable =
+            help.usage.locate("--\(name) ") != nil && help.usageShowsRepetition(of: name)
             || (entry?.description.locate("repeat") != nil)
-        return Option(name: name, takesValue: takesValue,
-                      placeholder: takesValue ? (entry?.placeholder(of: name) ?? "") : "",
-                      summary: entry.map { firstSentence($0.description) } ?? "",
-                      choices: choices, repeatable: repeatable)
+        return Option(
+            name: name, takesValue: takesValue,
+            placeholder: takesValue ? (entry?.placeholder(of: name) ?? "") : "",
+            summary: entry.map { firstSentence($0.description) } ?? "",
+            choices: choices, repeatable: repeatable)
     }
 
     /// The options and flags `command` hands to its argument reader: the command is run
@@ -298,8 +301,11 @@ struct HelpText: Sendable {
 
     /// Every `--name` the whole text mentions.
     var mentionedOptions: Set<String> {
-        Set(Entry(term: sections.map { ([$0.inline] + $0.lines).joined(separator: " ") }.joined(separator: " "),
-                  description: "").optionNames)
+        Set(
+            Entry(
+                term: sections.map { ([$0.inline] + $0.lines).joined(separator: " ") }.joined(separator: " "),
+                description: ""
+            ).optionNames)
     }
 }
 

@@ -90,7 +90,8 @@ struct ManPage {
             switch base {
             case "OPTIONS", "ARGUMENTS", "COMMANDS":
                 for entry in HelpText.entries(section.lines) {
-                    roff += ".TP\n" + Self.term(entry.term, isCommand: base == "COMMANDS") + "\n"
+                    roff +=
+                        ".TP\n" + Self.term(entry.term, isCommand: base == "COMMANDS") + "\n"
                         + Self.lineSafe(Self.escaped(entry.description)) + "\n"
                 }
             case "EXAMPLE", "EXAMPLES":

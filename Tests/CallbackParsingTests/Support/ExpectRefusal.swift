@@ -4,9 +4,11 @@ import Testing
 /// Expects `body` to be refused with `reason`. A rejection test names its reason: a check
 /// of the error's type alone passes for any refusal, the wrong one included.
 @discardableResult
-func expectRefusal<Value>(_ reason: ReasonCode, _ comment: Comment? = nil,
-                          sourceLocation: SourceLocation = #_sourceLocation,
-                          _ body: () throws -> Value) -> (any ReasonCarrying)? {
+func expectRefusal<Value>(
+    _ reason: ReasonCode, _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Value
+) -> (any ReasonCarrying)? {
     let note = comment.map { ": \($0)" } ?? ""
     do {
         _ = try body()
