@@ -148,7 +148,7 @@ enum AuthorizeURLCommand: Command {
         let secrets: AttemptSecrets
         if args.has("state-from-stdin") {
             let state: String
-            switch readStateLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
+            switch LoopbackCommand.readStateLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
             case .success(let line):
                 state = line
             case .failure(.timedOut):
@@ -203,57 +203,4 @@ enum AuthorizeURLCommand: Command {
 
     /// How long `--state-from-stdin` waits for its line.
     static let stateWaitSeconds = 60
-
-    enum StateLineProblem: Error, Equatable, CustomStringConvertible {
-        case timedOut, empty, tooLong, notUTF8
-        case unreadable(Int32)
-
-        var description: String {
-            switch self {
-            case .timedOut: return "no state arrived in time"
-            case .empty: return "stdin ended before a state was written"
-            case .tooLong: return "the state line is longer than 4096 bytes"
-            case .notUTF8: return "the state is not valid UTF-8"
-            case .unreadable(let code): return "cannot read stdin: \(String(cString: strerror(code)))"
-            }
-        }
-    }
-
-    /// Reads the state: one line from `fd` (ending at LF, a CR before it dropped, or at end
-    /// of input) within `deadline`. Unlike the loopback's state line, any valid UTF-8 is
-    /// kept (a state is never refused for its characters, shared/design.md); invalid UTF-8
-    /// is refused rather than repaired, so what is sent is exactly what was written.
-    static func readStateLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, StateLineProblem> {
-        var line: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 512)
-        reading: while true {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let left = ContinuousClock.now.duration(to: deadline)
-            let milliseconds = max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable(errno))
-            }
-            if ready == 0 { return .failure(.timedOut) }
-            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return .failure(.unreadable(errno))
-            }
-            if count == 0 { break }
-            for byte in chunk[..<count] {
-                if byte == 0x0A { break reading }
-                line.append(byte)
-            }
-            if line.count > 4096 { return .failure(.tooLong) }
-        }
-        if line.last == 0x0D { line.removeLast() }
-        guard line.count <= 4096 else { return .failure(.tooLong) }
-        guard !line.isEmpty else { return .failure(.empty) }
-        let state = String(decoding: line, as: UTF8.self)
-        // Decoding replaces bad sequences with U+FFFD: then the bytes differ.
-        guard state.utf8.elementsEqual(line) else { return .failure(.notUTF8) }
-        return .success(state)
-    }
 }

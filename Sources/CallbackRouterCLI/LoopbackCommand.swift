@@ -268,7 +268,7 @@ enum LoopbackCommand: Command {
         case (_, 2...):
             throw Arguments.UsageError(description: "--state, --state-from-stdin and --no-state exclude each other")
         case (.some(let value), _) where !isPlausibleState(value):
-            throw Arguments.UsageError(description: "--state must be non-empty printable ASCII")
+            throw Arguments.UsageError(description: "--state must not be empty")
         default:
             break
         }
@@ -281,16 +281,18 @@ enum LoopbackCommand: Command {
         return settings
     }
 
-    /// A callback's state is VSCHAR (RFC 6749 Appendix A.5): any other could never match.
+    /// A state is the client's own opaque value (shared/design.md): any non-empty text,
+    /// judged only by equality with what the provider echoes (a real server echoes
+    /// `état-✓-東京` byte for byte).
     static func isPlausibleState(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+        !value.isEmpty
     }
 
-    enum StateLineProblem: Error, CustomStringConvertible {
+    enum StateLineProblem: Error, Equatable, CustomStringConvertible {
         case timedOut
         case empty
         case tooLong
-        case notPrintable
+        case notUTF8
         case unreadable(Int32)
 
         var description: String { description(of: "state") }
@@ -301,18 +303,21 @@ enum LoopbackCommand: Command {
             case .timedOut: return "no \(what) arrived in time"
             case .empty: return "stdin ended before a \(what) was written"
             case .tooLong: return "the \(what) line is longer than 4096 bytes"
-            case .notPrintable: return "the \(what) must be printable ASCII"
+            case .notUTF8: return "the \(what) is not valid UTF-8"
             case .unreadable(let code): return "cannot read stdin: \(String(cString: strerror(code)))"
             }
         }
     }
 
-    /// Reads one line (the expected state) from `fd`, waiting at most until `deadline`. The
-    /// line ends at LF (an optional CR before it is dropped) or at end of input.
+    /// Reads one line (a state, a verifier) from `fd`, waiting at most until `deadline`: the
+    /// one reader of every `--…-from-stdin`. The line ends at LF (an optional CR before it is
+    /// dropped) or at end of input. Any valid UTF-8 is kept as written; invalid UTF-8 is
+    /// refused rather than repaired, so what is compared or sent is exactly what was written.
+    /// What a verifier must look like is PKCE's to say, after this.
     static func readStateLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, StateLineProblem> {
         var line: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 512)
-        while true {
+        reading: while true {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, pollMilliseconds(until: deadline))
             if ready < 0 {
@@ -325,21 +330,20 @@ enum LoopbackCommand: Command {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return .failure(.unreadable(errno))
             }
-            let received = chunk[..<count]
-            if let newline = received.firstIndex(of: 0x0A) {
-                line += received[..<newline]
-                break
-            }
-            line += received
             if count == 0 { break }
+            for byte in chunk[..<count] {
+                if byte == 0x0A { break reading }
+                line.append(byte)
+            }
             if line.count > 4096 { return .failure(.tooLong) }
         }
         if line.last == 0x0D { line.removeLast() }
         guard line.count <= 4096 else { return .failure(.tooLong) }
         guard !line.isEmpty else { return .failure(.empty) }
-        let state = String(decoding: line, as: UTF8.self)
-        guard isPlausibleState(state) else { return .failure(.notPrintable) }
-        return .success(state)
+        let text = String(decoding: line, as: UTF8.self)
+        // Decoding replaces bad sequences with U+FFFD: then the bytes differ.
+        guard text.utf8.elementsEqual(line) else { return .failure(.notUTF8) }
+        return .success(text)
     }
 
     /// An absolute http/https URL without spaces or controls (it goes into `Location`).

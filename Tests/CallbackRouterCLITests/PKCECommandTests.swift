@@ -44,14 +44,16 @@ import CallbackRouter
     @Test(arguments: [
         ("", ExitCode.usage, "stdin ended before a verifier was written"),
         ("short\n", ExitCode.usage, ""),
-        ("caf\u{E9}\n", ExitCode.usage, "printable ASCII"),
+        // Read as UTF-8, then refused by PKCE's own rule (RFC 7636 §4.1), without its bytes.
+        ("caf\u{E9}-verifier-with-more-than-forty-three-characters-xxxx\n", ExitCode.usage, ""),
     ])
     func refusesABadVerifierOnStandardInputWithoutEchoingIt(_ input: String, _ code: Int32, _ message: String) {
         let result = Self.run(["pkce", "--verifier-from-stdin"], stdin: input)
         #expect(result.code == code)
         #expect(result.err.contains(message))
-        if input == "short\n" { #expect(result.out.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration""#)) }
+        if input != "" { #expect(result.out.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration""#)) }
         #expect(!result.out.contains("short") && !result.err.contains("short"))
+        #expect(!result.out.contains("verifier-with") && !result.err.contains("verifier-with"))
     }
 
     @Test func refusesAVerifierGivenTwoWays() {

@@ -161,8 +161,8 @@ flow_denied_and_replay() {
 }
 
 # A state the caller chose, with non-ASCII characters, through the private-use scheme.
-# (loopback and listen --state-from-stdin take printable ASCII only, so the state is given
-# to listen with --state; see docs/interop.md.)
+# (The state is given to listen with --state here; loopback and --state-from-stdin take any
+# UTF-8 too, which the unit tests pin.)
 flow_non_ascii_state() {
     step "private-use scheme: a caller-chosen non-ASCII state goes out and comes back"
     local chosen='état-✓-東京-'"$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
