@@ -55,16 +55,20 @@ public struct LoopbackExpectations: Sendable {
     public var requireIssuer: Bool
     /// Parsing limits for the callback URL.
     public var limits: ParsingLimits
+    /// The provider profiles the login opts into (``ProviderProfile``): each relaxes one
+    /// named rule for that provider's known quirk. Empty: every rule holds.
+    public var profiles: [ProviderProfile]
 
     public init(
         dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
-        limits: ParsingLimits = .default
+        limits: ParsingLimits = .default, profiles: [ProviderProfile] = []
     ) {
         self.dialect = dialect
         self.state = state
         self.issuer = issuer
         self.requireIssuer = requireIssuer
         self.limits = limits
+        self.profiles = profiles
     }
 }
 

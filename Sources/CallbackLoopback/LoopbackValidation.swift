@@ -38,7 +38,7 @@ struct LoopbackValidation: Sendable {
             redirectURIs: [self.redirectURI], policy: .native, allowLocalhost: allowLocalhost, dialect: expectations.dialect,
             expecting: CallbackExpectations(
                 state: expectations.state, issuer: expectations.issuer,
-                requireIssuer: expectations.requireIssuer, responseMode: .query))
+                requireIssuer: expectations.requireIssuer, responseMode: .query, profiles: expectations.profiles))
     }
 
     /// Validates the callback URL the request makes (`http://127.0.0.1:PORT` + target, or

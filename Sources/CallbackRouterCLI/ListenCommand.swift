@@ -28,6 +28,7 @@ enum ListenCommand: Command {
           --allow-localhost       Accept localhost redirect URIs, as parse does.
           --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
         \(OptionValues.responseMode.helpEntry())
+        \(OptionValues.profileHelpEntry)
           --max-length N, --max-parameters N, --max-value-length N
                                   Parsing limits, as for parse.
           -h, --help              Show this help.

@@ -36,6 +36,7 @@ enum LoginCommand: Command {
           --timeout SECONDS       How long to wait for the callback (default 300).
         \(OptionValues.dialect.helpEntry(then: "As for parse (default auto)."))
           --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
+        \(OptionValues.profileHelpEntry)
           --max-length N, --max-parameters N, --max-value-length N
                                   Parsing limits, as for parse.
 
@@ -68,7 +69,7 @@ enum LoginCommand: Command {
 
     static let options: Set<String> = Set([
         "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
-        "success-url", "failure-url", "scheme", "redirect-uri", "host",
+        "success-url", "failure-url", "scheme", "redirect-uri", "host", "profile",
     ]).union(limitOptions)
     static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6", "accept-paste"]
 
@@ -107,6 +108,7 @@ enum LoginCommand: Command {
                 throw Arguments.UsageError(description: "--require-issuer needs --issuer")
             }
             expectations.limits = try readLimits(args)
+            expectations.profiles = try OptionValues.profiles(args)
             var (configuration, _, text) = try LoopbackCommand.readConfiguration(args)
             if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
             loopback = configuration
@@ -220,7 +222,7 @@ enum LoginCommand: Command {
                 redirectURIs: [redirect], policy: .native, dialect: expectations.dialect,
                 expecting: CallbackExpectations(
                     state: secrets.state, issuer: expectations.issuer,
-                    requireIssuer: expectations.requireIssuer))
+                    requireIssuer: expectations.requireIssuer, profiles: expectations.profiles))
             request = try AuthorizationRequest(
                 endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
                 secrets: secrets, extraParameters: extra)

@@ -66,6 +66,7 @@ enum LoopbackCommand: Command {
         \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
           --issuer I              The expected 'iss' (RFC 9207), checked when present.
           --require-issuer        Refuse a callback without 'iss'.
+        \(OptionValues.profileHelpEntry)
           --max-length N, --max-parameters N, --max-value-length N
                                   Parsing limits, as for parse.
           -h, --help              Show this help.
@@ -104,7 +105,7 @@ enum LoopbackCommand: Command {
 
     static let options = Set([
         "state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
-        "success-url", "failure-url", "response-mode", "host",
+        "success-url", "failure-url", "response-mode", "host", "profile",
     ]).union(limitOptions)
     static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste"]
 
@@ -278,6 +279,7 @@ enum LoopbackCommand: Command {
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
         settings.requireIssuer = args.has("require-issuer")
         settings.limits = try readLimits(args)
+        settings.profiles = try OptionValues.profiles(args)
         return settings
     }
 

@@ -4,7 +4,7 @@ import CallbackDesktop
 enum ListenValidation {
     /// The `parse` options `listen` accepts and passes on unchanged.
     static let parseOptions: [String] = [
-        "dialect", "redirect-uri", "policy", "state", "issuer", "response-mode",
+        "dialect", "redirect-uri", "policy", "state", "issuer", "response-mode", "profile",
         "max-length", "max-parameters", "max-value-length",
     ]
     static let parseFlags: [String] = ["require-issuer", "allow-localhost"]

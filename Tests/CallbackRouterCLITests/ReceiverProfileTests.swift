@@ -1,0 +1,66 @@
+@testable import CallbackLoopback
+import CallbackRouter
+import Testing
+
+@testable import CallbackRouterCLI
+
+/// `--profile NAME` on `loopback`, `listen` and `login` (shared/design.md: "parse, listen,
+/// loopback and login take --profile NAME"): read like parse's, passed to the validation,
+/// and an unknown name is a usage error that lists the known ones and never the value.
+@Suite struct ReceiverProfileTests {
+    static func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
+        let output = CapturedOutput()
+        let code = CallbackRouterTool.run(
+            arguments, context: CommandContext(output: output, environment: [:], executablePath: "/x"))
+        return (code, output.stdout, output.stderr)
+    }
+
+    @Test func loopbackReadsItsProfiles() throws {
+        let args = try Arguments(
+            ["--state", "s", "--profile", "cognito", "--profile", "entra", "--profile", "cognito"][...],
+            options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+        let settings = try LoopbackCommand.readSettings(args)
+        #expect(settings.profiles == [.cognito, .entra])
+    }
+
+    @Test func theLoopbackValidationAppliesThem() throws {
+        // An error without the app's state: refused without the profile, an unbound
+        // provider error with cognito's (which still never ends a wait that expects a state).
+        let url = "http://127.0.0.1:4000/callback?error=access_denied"
+        let strict = try LoopbackValidation(LoopbackExpectations(state: "s"), redirectURI: "http://127.0.0.1:4000/callback")
+        #expect(strict.evaluate(callbackURL: url).kind == .rejected)
+        let cognito = try LoopbackValidation(
+            LoopbackExpectations(state: "s", profiles: [.cognito]), redirectURI: "http://127.0.0.1:4000/callback")
+        let evaluation = cognito.evaluate(callbackURL: url)
+        #expect(evaluation.kind == .providerFailure)
+        #expect((try? evaluation.result.get())?.isUnbound == true)
+        #expect(!cognito.endsWait(evaluation))
+    }
+
+    @Test func listenPassesItsProfilesToParse() throws {
+        let args = try Arguments(
+            ["--scheme", "myapp", "--profile", "supabase"][...],
+            options: Set(ListenValidation.parseOptions + ["scheme", "timeout"]), flags: Set(ListenValidation.parseFlags))
+        #expect(ListenValidation.parseArguments(from: args) == ["--profile", "supabase"])
+    }
+
+    @Test(arguments: [
+        ["loopback", "--state", "s", "--profile", "SplxlOBeZQQYbYS6WxSbIA"],
+        ["listen", "--scheme", "myapp", "--timeout", "0", "--profile", "SplxlOBeZQQYbYS6WxSbIA"],
+        [
+            "login", "--endpoint", "https://as.example/authorize", "--client-id", "c", "--no-browser",
+            "--profile", "SplxlOBeZQQYbYS6WxSbIA",
+        ],
+    ])
+    func anUnknownProfileIsAUsageErrorThatNeverShowsTheValue(_ arguments: [String]) {
+        let result = Self.run(arguments)
+        #expect(result.code == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--profile takes one of apple, cognito, entra, supabase"), "\(result.stderr)")
+        #expect(!result.stderr.contains("SplxlOBe") && !result.stdout.contains("SplxlOBe"))
+    }
+
+    @Test(arguments: ["loopback", "listen", "login"])
+    func helpNamesTheOption(_ command: String) {
+        #expect(Self.run([command, "--help"]).stdout.contains("--profile NAME"))
+    }
+}
