@@ -19,7 +19,9 @@ import CallbackRouter
 public struct DesktopSchemeHandler: Sendable {
     /// What a registration or unregistration changed.
     public struct Report: Sendable, Equatable {
+        /// The `.desktop` file was written (register) or removed (unregister).
         public let changedDesktopFile: Bool
+        /// `mimeapps.list` was changed: the scheme's default handler set or restored.
         public let changedMimeApps: Bool
         /// `update-desktop-database` ran (it is optional; false when it is not installed).
         public let mimeCacheRefreshed: Bool
@@ -146,6 +148,7 @@ public final class HandoffReceiver: Sendable {
     }
 
     private let state = Locked(State())
+    /// The scheme whose callbacks this receiver takes, lowercased as registered.
     public let scheme: String
 
     /// Creates the receiver's socket and starts answering on it. `state` is the login's

@@ -11,8 +11,11 @@ import Darwin
 public struct LoopbackError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable reason; `rawValue` is its wire name.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's wire name (`permission`, `address_in_use`…).
         public let rawValue: String
+        /// The code with this wire name; codes are compared by it.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The wire name, as error descriptions show it.
         public var description: String { rawValue }
 
         /// `address_in_use`: every port asked for is taken (a fixed port or each of a list).
@@ -30,23 +33,31 @@ public struct LoopbackError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// Why the receiver could not be set up, stable across versions.
     public let code: Code
     /// The `errno` of the failing call, 0 when no system call failed.
     public let systemError: Int32
     /// What failed, for a person: the call, the address and the port.
     public let detail: String
 
+    /// An error with this code, the failing call's `errno` (0 for none) and a detail
+    /// that names no secret.
     public init(_ code: Code, systemError: Int32 = 0, _ detail: String) {
         self.code = code
         self.systemError = systemError
         self.detail = detail
     }
 
+    /// `code: detail`, for logs and stderr.
     public var description: String { "\(code): \(detail)" }
 
+    /// ``Code/addressInUse``, for `catch LoopbackError.addressInUse`.
     public static let addressInUse = Code.addressInUse
+    /// ``Code/permissionDenied``, for `catch LoopbackError.permissionDenied`.
     public static let permissionDenied = Code.permissionDenied
+    /// ``Code/unavailable``, for `catch LoopbackError.unavailable`.
     public static let unavailable = Code.unavailable
+    /// ``Code/invalidConfiguration``, for `catch LoopbackError.invalidConfiguration`.
     public static let invalidConfiguration = Code.invalidConfiguration
 
     init(_ socketError: SocketError, address: String, ports: String) {

@@ -59,6 +59,8 @@ public struct LoopbackExpectations: Sendable {
     /// named rule for that provider's known quirk. Empty: every rule holds.
     public var profiles: [ProviderProfile]
 
+    /// What the callback must be: by default any dialect (`auto`), no state (only for
+    /// dialects without one), no issuer, the default parsing limits, no profile.
     public init(
         dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
         limits: ParsingLimits = .default, profiles: [ProviderProfile] = []
@@ -135,6 +137,8 @@ public final class LoopbackReceiver: Sendable {
         /// reads it only during a wait and never closes it.
         public var pasteDescriptor: Int32?
 
+        /// A configuration; the defaults are a receiver on 127.0.0.1, a port the system
+        /// picks, path `/callback`, the query response mode and the limits documented above.
         public init(
             host: LoopbackHost = .ipv4, ports: [Int] = [], path: String = "/callback",
             connectionTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(1),
@@ -158,6 +162,7 @@ public final class LoopbackReceiver: Sendable {
         }
     }
 
+    /// The configuration the receiver was made with (its port list, path, limits, pages).
     public let configuration: Configuration
     let server: LoopbackServer
 

@@ -4,8 +4,11 @@
 public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable reason; `rawValue` is its wire name.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's wire name (`permission`, `address_in_use`…).
         public let rawValue: String
+        /// The code with this wire name; codes are compared by it.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The wire name, as error descriptions show it.
         public var description: String { rawValue }
 
         /// `permission`: a bad mode or owner, a foreign peer or socket (the helper exits 77).
@@ -27,19 +30,28 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Why it failed, stable across versions: what code should branch on.
     public let code: Code
+    /// What failed, for a person: the path, the peer or the call; never a URL or a value.
     public let message: String
 
+    /// An error with this code and message (the message must hold no secret).
     public init(_ code: Code, message: String) {
         self.code = code
         self.message = message
     }
 
+    /// ``Code/permission``, for `catch DesktopError.permission`.
     public static let permission = Code.permission
+    /// ``Code/unavailable``, for `catch DesktopError.unavailable`.
     public static let unavailable = Code.unavailable
+    /// ``Code/usage``, for `catch DesktopError.usage`.
     public static let usage = Code.usage
+    /// ``Code/rejected``, for `catch DesktopError.rejected`.
     public static let rejected = Code.rejected
+    /// ``Code/conflict``, for `catch DesktopError.conflict`.
     public static let conflict = Code.conflict
+    /// ``Code/busy``, for `catch DesktopError.busy`.
     public static let busy = Code.busy
 
     /// A bad mode or owner, a foreign peer or socket.
@@ -49,6 +61,7 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Bad usage or a configuration the helper will not touch.
     package static func usage(_ message: String) -> DesktopError { DesktopError(.usage, message: message) }
 
+    /// The message: what failed, without a secret.
     public var description: String { message }
 }
 

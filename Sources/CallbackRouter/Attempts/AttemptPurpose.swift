@@ -22,5 +22,6 @@ public struct AttemptPurpose: RawRepresentable, Hashable, Sendable, CustomString
     /// Every purpose.
     public static let allCases: [AttemptPurpose] = [.login, .logout]
 
+    /// The purpose's name (`login`, `logout`).
     public var description: String { rawValue }
 }
