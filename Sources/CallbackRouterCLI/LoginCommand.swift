@@ -308,29 +308,7 @@ enum LoginCommand: Command {
     /// posix_spawn with stdin, stdout and stderr on /dev/null; the child is not waited for
     /// (a browser may run for hours), so it is left to init when this process exits.
     static func spawnDetached(_ path: String, _ arguments: [String], environment: [String: String]) -> Bool {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup($0.key + "=" + $0.value) }
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-                posix_spawn(&pid, path, &actions, nil, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
-            }
-        }
-        return spawned == 0
+        Subprocess.spawn(path, arguments, environment: environment, standardOutput: nil) != nil
     }
 }
 

@@ -3,27 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackDesktop
 
 /// The process's environment and own path, read without Foundation.
 public enum ProcessEnvironment {
-    /// The environment variables of this process, read from `environ`.
-    public static func current() -> [String: String] {
-        var result: [String: String] = [:]
-        #if canImport(Darwin)
-        // A library cannot use `environ` on Darwin (environ(7)): _NSGetEnviron is the way.
-        guard var pointer = _NSGetEnviron().pointee else { return result }
-        #else
-        var pointer = environ
-        #endif
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
+    /// The environment variables of this process (read as ``DesktopEnvironment/current()``
+    /// reads them: one reader of `environ` for the helper and the desktop library).
+    public static func current() -> [String: String] { DesktopEnvironment.current() }
 
     /// The absolute path of the running executable (`/proc/self/exe` on Linux,
     /// `_NSGetExecutablePath` on Darwin).

@@ -37,31 +37,9 @@ package enum Subprocess {
         _ = fcntl(reader.rawValue, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writer.rawValue, F_SETFD, FD_CLOEXEC)
 
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil // an opaque pointer on Darwin
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writer.rawValue, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        let argv = ([path] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup($0.key + "=" + $0.value) }
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-                posix_spawn(&pid, path, &actions, nil, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
-            }
-        }
+        let spawned = spawn(path, arguments, environment: environment, standardOutput: writer.rawValue)
         writer.close()
-        guard spawned == 0 else { return nil }
+        guard let pid = spawned else { return nil }
 
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -82,5 +60,41 @@ package enum Subprocess {
         // WIFEXITED / WEXITSTATUS are macros Swift does not import.
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Result(status: exitStatus, standardOutput: String(decoding: output, as: UTF8.self))
+    }
+
+    /// posix_spawn of `path` (no shell) with `environment`; stdin and stderr on /dev/null,
+    /// stdout on `standardOutput` (nil: /dev/null). The child's pid, or nil when it could
+    /// not be started. The caller waits for it, or leaves it to init (a browser).
+    package static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String], standardOutput: Int32?
+    ) -> pid_t? {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil // an opaque pointer on Darwin
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv = ([path] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup($0.key + "=" + $0.value) }
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                posix_spawn(&pid, path, &actions, nil, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+            }
+        }
+        return spawned == 0 ? pid : nil
     }
 }
