@@ -146,6 +146,7 @@ public final class HandoffReceiver: Sendable {
     }
 
     private let state = Locked(State())
+    /// The scheme this receiver waits on, lowercased.
     public let scheme: String
 
     /// Creates the receiver's socket and starts answering on it. `state` is the login's

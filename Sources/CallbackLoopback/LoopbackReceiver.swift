@@ -169,6 +169,7 @@ public final class LoopbackReceiver: Sendable {
         }
     }
 
+    /// The configuration the receiver was made with.
     public let configuration: Configuration
     let server: LoopbackServer
 

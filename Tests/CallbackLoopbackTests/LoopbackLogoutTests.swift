@@ -25,6 +25,8 @@ import Testing
         let page = genuine.readAll()
         #expect(page.statusCode == 200)
         #expect(!page.text.contains(Self.state), "the page shows no state")
+        #expect(page.body.contains("Signed out"), "the page speaks of the logout, not a sign-in")
+        #expect(!page.body.contains("sign-in response"))
         #expect(outcome.kind == .logoutComplete)
         #expect(outcome.state == Self.state)
         #expect(!outcome.isUnbound)
