@@ -160,7 +160,7 @@ enum ListenCommand: Command {
                 description: "--logout needs the end-session request's --state S (or --state-from-stdin), or --no-state")
         default: break
         }
-        try LoopbackCommand.refuseLoginOptions(args, command: name)
+        try LoopbackCommand.refuseLoginOptions(args)
     }
 
     private static func forward(_ verdict: ListenValidation.Verdict, context: CommandContext) {

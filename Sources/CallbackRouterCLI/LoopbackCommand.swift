@@ -291,7 +291,7 @@ enum LoopbackCommand: Command {
         settings.requireIssuer = args.has("require-issuer")
         settings.limits = try readLimits(args)
         if args.has("logout") {
-            try refuseLoginOptions(args, command: name)
+            try refuseLoginOptions(args)
             settings.purpose = .logout
         }
         return settings
@@ -300,7 +300,7 @@ enum LoopbackCommand: Command {
     /// `--logout` waits for the provider's redirect to the post-logout redirect URI, checked
     /// as `parse --logout` checks it: the options that tune a login's response do not apply.
     /// The message names the option only, never its value. Shared with `listen`.
-    static func refuseLoginOptions(_ args: Arguments, command: String) throws(Arguments.UsageError) {
+    static func refuseLoginOptions(_ args: Arguments) throws(Arguments.UsageError) {
         for option in ["issuer", "dialect", "profile"] where !args.all(option).isEmpty {
             throw Arguments.UsageError(
                 description: "--\(option) does not apply to --logout (the end of a logout carries no login response)")
