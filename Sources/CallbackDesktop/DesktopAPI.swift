@@ -248,6 +248,20 @@ public final class HandoffReceiver: Sendable {
         return try result.get()
     }
 
+    /// Receives callbacks and hands each to `router` until the router delivers to
+    /// `logout` (OpenID Connect RP-Initiated Logout 1.0: the provider's redirect to the
+    /// post-logout redirect URI, delivered once as `logout_complete`; a login's callback
+    /// never completes it), as ``callback(for:router:timeout:)-(LoginAttempt,_,_)`` does
+    /// for a login; then closes the receiver.
+    ///
+    /// Make the receiver with the state the end-session request sent,
+    /// `logout.request.state` (nil for Auth0's `returnTo`, which returns none: then the
+    /// route must accept logouts without state, and at most one receiver of the scheme may
+    /// wait).
+    public func callback(for logout: LogoutAttempt, router: CallbackRouter, timeout: Duration) async throws(CallbackError) -> Delivery {
+        try await callback(for: logout.attempt, router: router, timeout: timeout)
+    }
+
     /// The receiver's thread: the spool first, then the socket, in slices of 100 ms so that
     /// ``close()`` is seen promptly.
     private static func serve(_ listener: HandoffListener, state: Locked<State>) {

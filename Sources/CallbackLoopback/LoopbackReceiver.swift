@@ -56,14 +56,26 @@ public struct LoopbackExpectations: Sendable {
     /// Parsing limits for the callback URL.
     public var limits: ParsingLimits
     /// The provider profiles the login opts into (``ProviderProfile``): each relaxes one
-    /// named rule for that provider's known quirk. Empty: every rule holds.
+    /// named rule for that provider's known quirk. Empty: every rule holds. Not for a logout.
     public var profiles: [ProviderProfile]
+    /// What the wait is for. ``AttemptPurpose/login`` (the default): a login's callback.
+    /// ``AttemptPurpose/logout``: the provider's redirect to the post-logout redirect URI
+    /// (OpenID Connect RP-Initiated Logout 1.0), validated as
+    /// ``CallbackValidator/validateLogout(_:allowingNoState:)-(CallbackURL,_)`` with
+    /// ``state`` (`callback-router parse --logout`): the outcome is `logout_complete`, and
+    /// a callback carrying a login's parameter (`code`, `error`, `iss`…) is refused with
+    /// `invalid_parameter`, so a login's callback never completes a logout, nor a logout's
+    /// a login. Without ``state`` the logout is unbound (``CallbackOutcome/isUnbound``):
+    /// any local process or web page can end it. ``issuer`` and ``requireIssuer`` must
+    /// stay unset (a logout's callback carries no `iss`), else the wait is refused with
+    /// `invalid_configuration`.
+    public var purpose: AttemptPurpose
 
-    /// What the callback must be: by default any dialect (`auto`), no state (only for
-    /// dialects without one), no issuer, the default parsing limits, no profile.
+    /// Expectations for a wait; `purpose` ``AttemptPurpose/logout`` waits for the end of a
+    /// logout instead of a login's callback.
     public init(
         dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
-        limits: ParsingLimits = .default, profiles: [ProviderProfile] = []
+        limits: ParsingLimits = .default, profiles: [ProviderProfile] = [], purpose: AttemptPurpose = .login
     ) {
         self.dialect = dialect
         self.state = state
@@ -71,6 +83,7 @@ public struct LoopbackExpectations: Sendable {
         self.requireIssuer = requireIssuer
         self.limits = limits
         self.profiles = profiles
+        self.purpose = purpose
     }
 }
 
@@ -351,6 +364,55 @@ public final class LoopbackReceiver: Sendable {
         server.requestStop()
         _ = await completion.value()
         return try result.get()
+    }
+
+    /// Serves `logout`'s callback through `router`, as
+    /// ``callback(for:router:timeout:log:)-(LoginAttempt,_,_,_)`` serves a login's: the
+    /// provider's redirect to the post-logout redirect URI is delivered once as
+    /// `logout_complete` (a login's callback never completes it). The route's redirect URI
+    /// is the post-logout one; send ``endSessionURL(for:)``, which names the port bound.
+    public func callback(
+        for logout: LogoutAttempt, router: CallbackRouter, timeout: Duration,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(CallbackError) -> Delivery {
+        try await callback(for: logout.attempt, router: router, timeout: timeout, log: log)
+    }
+
+    /// `logout`'s end-session URL with `post_logout_redirect_uri` set to this receiver's
+    /// ``redirectURI`` (the port actually bound): the route's redirect URI names no port
+    /// (RFC 8252 §7.3), and the provider must send the browser back to this one. Like
+    /// ``LogoutAttempt/url`` it carries the `id_token_hint`, a secret: open it, never log it.
+    ///
+    /// - Throws: `invalid_configuration` when the logout's route is not this receiver's
+    ///   (another host or path), or its request has no `post_logout_redirect_uri`.
+    public func endSessionURL(for logout: LogoutAttempt) throws(CallbackError) -> String {
+        guard let own = try? CallbackURL(parsing: redirectURI), logout.attempt.redirectURI.isLoopback,
+            logout.attempt.redirectURI.matches(own)
+        else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the logout's post-logout redirect URI (\(logout.attempt.redirectURI)) is not this receiver's (\(redirectURI)): the route needs a loopback redirect URI with the same host and path"
+            )
+        }
+        // The request's URL ends with its own parameters, encoded in order: swap the one
+        // value, keep everything else (the endpoint's query, the id_token_hint) as built.
+        let parameters = logout.request.parameters
+        guard parameters.contains(where: { $0.name == "post_logout_redirect_uri" || $0.name == "returnTo" }) else {
+            throw CallbackError(.invalidConfiguration, "the end-session request names no post-logout redirect URI")
+        }
+        func encoded(_ list: [Parameter]) -> String {
+            list.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&")
+        }
+        let replaced = parameters.map { parameter in
+            parameter.name == "post_logout_redirect_uri" || parameter.name == "returnTo"
+                ? Parameter(name: parameter.name, value: redirectURI) : parameter
+        }
+        let url = logout.request.url
+        let suffix = encoded(parameters)
+        guard url.hasSuffix(suffix) else {
+            throw CallbackError(.invalidConfiguration, "the end-session request URL does not end with its parameters")
+        }
+        return String(url.dropLast(suffix.count)) + encoded(replaced)
     }
 
     static func routerJudge(_ router: CallbackRouter, attempt: LoginAttempt) -> LoopbackJudge {

@@ -4,6 +4,8 @@
 enum LoopbackPage: Equatable, Sendable {
     /// Sent only after the callback was validated and accepted.
     case success
+    /// Sent only after the end of a logout (`logout_complete`) was validated and accepted.
+    case signedOut
     /// The provider's answer (with the right state) reports an error; `code` is the
     /// `error` value when it is a plain token, else nil.
     case providerError(code: String?)
@@ -19,6 +21,7 @@ enum LoopbackPage: Equatable, Sendable {
     var title: String {
         switch self {
         case .success: return "Sign-in response received"
+        case .signedOut: return "Signed out"
         case .providerError: return "Sign-in not completed"
         case .rejected: return "Sign-in response refused"
         case .waiting: return "Waiting for sign-in"
@@ -31,6 +34,8 @@ enum LoopbackPage: Equatable, Sendable {
         switch self {
         case .success:
             return "The application received the sign-in response. You can close this window and return to it."
+        case .signedOut:
+            return "The provider ended the session and the application received its answer. You can close this window and return to it."
         case .providerError(let code):
             let shown = code.map { " (\(htmlEscaped($0)))" } ?? ""
             return "The sign-in provider reported an error\(shown). You can close this window and return to the application."

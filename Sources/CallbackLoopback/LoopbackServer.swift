@@ -290,9 +290,10 @@ final class LoopbackServer: @unchecked Sendable {
             var decision: Decision
             switch evaluation.kind {
             case .success:
+                let loggedOut = (try? evaluation.result.get())?.kind == .logoutComplete
                 decision = Decision(
                     response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
-                        ?? LoopbackResponse(status: .ok, page: .success))
+                        ?? LoopbackResponse(status: .ok, page: loggedOut ? .signedOut : .success))
             case .providerFailure:
                 let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
                 decision = Decision(

@@ -21,7 +21,8 @@ struct LoopbackEvaluation: Sendable {
 
 /// The receiver's own validation, for a wait that is not tied to a ``CallbackRouter``: the
 /// shared ``CallbackValidator`` configured as `callback-router parse --dialect D --state S
-/// --redirect-uri <the loopback URI> [--issuer I] [--require-issuer]` configures it.
+/// --redirect-uri <the loopback URI> [--issuer I] [--require-issuer]` configures it, or
+/// `parse --logout (--state S | --no-state) --redirect-uri <the loopback URI>` for a logout.
 struct LoopbackValidation: Sendable {
     let expectations: LoopbackExpectations
     let redirectURI: RedirectURI
@@ -32,6 +33,10 @@ struct LoopbackValidation: Sendable {
     /// - Throws: `invalid_configuration` if the redirect URI is not one the native policy
     ///   accepts (it always is: an IP loopback literal or `localhost` with a checked path).
     init(_ expectations: LoopbackExpectations, redirectURI: String, allowLocalhost: Bool = false) throws(CallbackError) {
+        if expectations.purpose == .logout && (expectations.issuer != nil || expectations.requireIssuer) {
+            throw CallbackError(
+                .invalidConfiguration, "a logout's callback carries no iss: expect no issuer when waiting for a logout")
+        }
         self.expectations = expectations
         self.redirectURI = try RedirectURI(redirectURI, policy: .native, allowLocalhost: allowLocalhost)
         validator = try CallbackValidator(
@@ -52,7 +57,10 @@ struct LoopbackValidation: Sendable {
         }
         let tied = carriesExpectedState(url)
         do {
-            let outcome = try validator.validate(url)
+            let outcome =
+                expectations.purpose == .logout
+                ? try validator.validateLogout(url, allowingNoState: expectations.state == nil)
+                : try validator.validate(url)
             let failure = outcome.kind.isProviderFailure
             return LoopbackEvaluation(
                 kind: failure ? .providerFailure : .success, result: .success(outcome),

@@ -14,6 +14,8 @@ enum ListenCommand: Command {
         OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
         USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
+               callback-router listen --scheme S --logout (--state S | --state-from-stdin | --no-state)
+                                      [--timeout SECONDS] [--redirect-uri U]... [--policy P] [--allow-localhost]
 
         OPTIONS:
           --scheme S              The scheme registered with 'callback-router register'.
@@ -22,6 +24,16 @@ enum ListenCommand: Command {
           --state-from-stdin      Read that state from the first line of stdin instead, so it
                                   never appears in the process list (/proc/PID/cmdline).
           --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool).
+          --logout                Wait for the end of a logout instead (OpenID Connect
+                                  RP-Initiated Logout 1.0): the provider's redirect to the
+                                  post-logout redirect URI, printed exactly as
+                                  'parse --logout' prints it ({"outcome":"logout_complete",...}).
+                                  Needs the end-session request's state (--state S or
+                                  --state-from-stdin), or --no-state. --dialect, --issuer,
+                                  --require-issuer, --profile and --response-mode other than
+                                  query are usage errors with it.
+          --no-state              With --logout: the provider returns no state (Auth0's
+                                  returnTo); the outcome says "unbound":true.
         \(OptionValues.dialect.helpEntry())
           --redirect-uri U        A registered redirect URI (repeatable).
         \(OptionValues.policy.helpEntry())
@@ -59,7 +71,7 @@ enum ListenCommand: Command {
         let options = Set(ListenValidation.parseOptions + ["scheme", "timeout"])
         guard
             let args = readArguments(
-                arguments, options: options, flags: Set(ListenValidation.parseFlags + ["state-from-stdin"]),
+                arguments, options: options, flags: Set(ListenValidation.parseFlags + ["state-from-stdin", "logout", "no-state"]),
                 context: context, exit: &exit)
         else {
             return exit
@@ -80,6 +92,7 @@ enum ListenCommand: Command {
                 return usageError("--state and --state-from-stdin exclude each other", context: context)
             }
             timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
+            try checkLogoutOptions(args, hasState: stateOption != nil || args.has("state-from-stdin"))
             if args.has("state-from-stdin") {
                 guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
                     return exit
@@ -91,8 +104,10 @@ enum ListenCommand: Command {
         } catch {
             return usageError(error.description, context: context)
         }
-        var parseArguments = ListenValidation.parseArguments(from: args)
+        // parse --logout takes no --response-mode; listen --logout allows only query, its default.
+        var parseArguments = ListenValidation.parseArguments(from: args, excluding: args.has("logout") ? ["response-mode"] : [])
         if args.has("state-from-stdin"), let expectedState { parseArguments += ["--state", expectedState] }
+        if args.has("logout") { parseArguments += args.has("no-state") ? ["--logout", "--no-state"] : ["--logout"] }
         if let refusal = ListenValidation.checkOptions(parseArguments: parseArguments, scheme: scheme, environment: context.environment) {
             forward(refusal, context: context)
             return refusal.exitCode
@@ -130,6 +145,23 @@ enum ListenCommand: Command {
         let verdict = ListenValidation.validate(url: received, parseArguments: parseArguments, environment: context.environment)
         forward(verdict, context: context)
         return verdict.exitCode
+    }
+
+    /// `--logout` needs a state or `--no-state`, and takes none of a login's options;
+    /// `--no-state` means something only with `--logout`.
+    static func checkLogoutOptions(_ args: Arguments, hasState: Bool) throws(Arguments.UsageError) {
+        guard args.has("logout") else {
+            if args.has("no-state") { throw Arguments.UsageError(description: "--no-state applies only to --logout") }
+            return
+        }
+        switch (hasState, args.has("no-state")) {
+        case (true, true): throw Arguments.UsageError(description: "--state or --state-from-stdin, and --no-state, exclude each other")
+        case (false, false):
+            throw Arguments.UsageError(
+                description: "--logout needs the end-session request's --state S (or --state-from-stdin), or --no-state")
+        default: break
+        }
+        try LoopbackCommand.refuseLoginOptions(args)
     }
 
     private static func forward(_ verdict: ListenValidation.Verdict, context: CommandContext) {

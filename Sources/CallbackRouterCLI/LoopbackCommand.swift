@@ -20,6 +20,8 @@ enum LoopbackCommand: Command {
         as parse does.
 
         USAGE: callback-router loopback (--state S | --state-from-stdin | --no-state) [options]
+               callback-router loopback --logout (--state S | --state-from-stdin | --no-state)
+                                        [--port N] [--path P] [--host H] [--timeout SECONDS] ...
 
         OUTPUT (two lines on stdout):
           line 1, as soon as the port is bound:   {"redirect_uri":"http://127.0.0.1:PORT/callback"}
@@ -61,6 +63,16 @@ enum LoopbackCommand: Command {
                                   instead of the built-in page; http or https.
           --failure-url U         After a provider error or a refused callback of this login,
                                   redirect the browser to U (303).
+          --logout                Wait for the end of a logout instead (OpenID Connect
+                                  RP-Initiated Logout 1.0): the provider's redirect to the
+                                  post-logout redirect URI (give it line 1's URI:
+                                  'end-session-url --post-logout-redirect-uri URI'), checked
+                                  exactly as 'parse --logout': the outcome is
+                                  {"outcome":"logout_complete",...}, with "unbound":true under
+                                  --no-state; a login's callback (code, error, iss...) never
+                                  ends it. --state is the end-session request's state.
+                                  --dialect, --issuer, --require-issuer, --profile and
+                                  --response-mode form_post are usage errors with it.
           --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
                                   once bound.
         \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
@@ -107,7 +119,7 @@ enum LoopbackCommand: Command {
         "state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
         "success-url", "failure-url", "response-mode", "host", "profile",
     ]).union(limitOptions)
-    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste"]
+    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste", "logout"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -280,7 +292,28 @@ enum LoopbackCommand: Command {
         settings.requireIssuer = args.has("require-issuer")
         settings.limits = try readLimits(args)
         settings.profiles = try OptionValues.profiles(args)
+        if args.has("logout") {
+            try refuseLoginOptions(args)
+            settings.purpose = .logout
+        }
         return settings
+    }
+
+    /// `--logout` waits for the provider's redirect to the post-logout redirect URI, checked
+    /// as `parse --logout` checks it: the options that tune a login's response do not apply.
+    /// The message names the option only, never its value. Shared with `listen`.
+    static func refuseLoginOptions(_ args: Arguments) throws(Arguments.UsageError) {
+        for option in ["issuer", "dialect", "profile"] where !args.all(option).isEmpty {
+            throw Arguments.UsageError(
+                description: "--\(option) does not apply to --logout (the end of a logout carries no login response)")
+        }
+        if args.has("require-issuer") {
+            throw Arguments.UsageError(description: "--require-issuer does not apply to --logout (a logout's callback carries no iss)")
+        }
+        if let mode = args.all("response-mode").last, mode != "query" {
+            throw Arguments.UsageError(
+                description: "--logout takes no --response-mode but query (the post-logout redirect is a GET with a query)")
+        }
     }
 
     /// A state is the client's own opaque value (shared/design.md): any non-empty text,

@@ -59,6 +59,17 @@ import Testing
         #expect(!result.stderr.contains("SplxlOBe") && !result.stdout.contains("SplxlOBe"))
     }
 
+    @Test(arguments: [
+        ["loopback", "--logout", "--state", "s", "--profile", "entra"],
+        ["listen", "--scheme", "myapp", "--logout", "--state", "s", "--timeout", "0", "--profile", "entra"],
+        ["parse", "--logout", "--state", "s", "--profile", "entra", "myapp:/done?state=s"],
+    ])
+    func aProfileDoesNotApplyToALogout(_ arguments: [String]) {
+        let result = Self.run(arguments)
+        #expect(result.code == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--profile does not apply to --logout"), "\(result.stderr)")
+    }
+
     @Test(arguments: ["loopback", "listen", "login"])
     func helpNamesTheOption(_ command: String) {
         #expect(Self.run([command, "--help"]).stdout.contains("--profile NAME"))

@@ -13,6 +13,10 @@ line on stdout (flushed). It answers
       POSTs code and state to redirect_uri and submits itself on load.
       --redirect-uri-regex accepts any redirect_uri matching it instead (for `login`,
       whose port is chosen at bind time).
+  GET /logout?client_id=…&post_logout_redirect_uri=…&state=…
+      (OpenID Connect RP-Initiated Logout 1.0) with 302 to
+      post_logout_redirect_uri?state=STATE (no parameter without a state); the URI must
+      match as redirect_uri does, else 400;
   GET /subresource-attack?target=URL
       with a page that loads URL as an <img> (a cross-site subresource request);
 
@@ -98,6 +102,24 @@ def main() -> int:
                     done.set()
                     return
                 location = redirect_uri + "?" + urllib.parse.urlencode(params)
+                self.send_response(302)
+                self.send_header("Location", location)
+                self.send_header("Content-Length", "0")
+                self.send_header("Cache-Control", "no-store")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                done.set()
+                return
+            if url.path == "/logout":
+                target = one("post_logout_redirect_uri") or ""
+                if options.redirect_uri_regex is not None:
+                    if not re.fullmatch(options.redirect_uri_regex, target):
+                        return self.send_text(400, "post_logout_redirect_uri does not match the registered pattern")
+                elif target != options.redirect_uri:
+                    return self.send_text(400, "post_logout_redirect_uri is not the registered one")
+                state = options.state_override if options.state_override is not None else one("state")
+                location = target + ("?" + urllib.parse.urlencode({"state": state}) if state is not None else "")
                 self.send_response(302)
                 self.send_header("Location", location)
                 self.send_header("Content-Length", "0")

@@ -353,6 +353,40 @@ check "login --scheme prints the code" contains "$work/scheme.out" '"code":"e2e-
 check "login --scheme prints the custom redirect_uri" contains "$work/scheme.out" '"redirect_uri":"e2eapp:/callback"'
 check "open delivered it to login" contains "$work/scheme-open.out" '"outcome":"delivered"'
 
+# 13. loopback --logout: end-session-url names the bound redirect URI, the toy end-session
+#     endpoint redirects the browser back with the state, the outcome is logout_complete;
+#     a login's callback (a code) with that state never completes it.
+mkfifo "$work/logout-state.fifo"
+LB_OUT="$work/logout.out"
+LB_ERR="$work/logout.err"
+"$helper" loopback --logout --state-from-stdin --timeout 60 <"$work/logout-state.fifo" >"$LB_OUT" 2>"$LB_ERR" &
+LB_PID=$!
+pids+=("$LB_PID")
+exec {logout_in}>"$work/logout-state.fifo"
+logout_first=$(waitline "$LB_OUT") || cat "$LB_ERR" >&2
+REDIRECT_URI=$(json_field "$logout_first" redirect_uri)
+start_authorize logout --redirect-uri "$REDIRECT_URI"
+"$helper" end-session-url --endpoint "http://127.0.0.1:$AS_PORT/logout" --client-id e2e \
+    --post-logout-redirect-uri "$REDIRECT_URI" >"$work/logout-request.json"
+logout_state=$(json_field "$(cat "$work/logout-request.json")" state)
+printf '%s\n' "$logout_state" >&"$logout_in"
+exec {logout_in}>&-
+browse logout-forged "$REDIRECT_URI?state=$(urlencode "$logout_state-not")&code=e2e-code-forged"
+check "loopback --logout: another state is answered and ignored" contains "$work/logout-forged.dom" "does not belong"
+browse logout "$(json_field "$(cat "$work/logout-request.json")" url)"
+wait_exit "$LB_PID" 15
+check "loopback --logout exits 0 after the end-session redirect" test "$EXIT_STATUS" = 0
+check "loopback --logout: the browser shows the signed-out page" contains "$work/logout.dom" "Signed out"
+check "loopback --logout prints logout_complete" bash -c '[[ $(tail -n 1 "$1") == "{\"outcome\":\"logout_complete\""* ]]' _ "$LB_OUT"
+check "loopback --logout prints what parse --logout prints" test "$(tail -n 1 "$LB_OUT")" = \
+    "$("$helper" parse --logout --state "$logout_state" "$REDIRECT_URI?state=$(urlencode "$logout_state")")"
+check "loopback --logout: the state is not on stderr" not_contains "$LB_ERR" "$logout_state"
+start_loopback logout-login --logout --state "$state" --timeout 60
+browse logout-login "$REDIRECT_URI?code=e2e-code-login&state=$(urlencode "$state")"
+wait_exit "$LB_PID" 15
+check "loopback --logout: a login's callback with the state is refused (65)" test "$EXIT_STATUS" = 65
+check "loopback --logout: ... as invalid_parameter, never logout_complete" contains "$LB_OUT" '"reason":"invalid_parameter"'
+
 summarized=1
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

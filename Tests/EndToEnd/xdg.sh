@@ -158,6 +158,20 @@ check "each listener gets its own state's callback (bob)" test "$(wait_rc bob)" 
 check "alice got alice's" grep -q '"code":"for-alice"' "$work/alice.out"
 check "bob got bob's" grep -q '"code":"for-bob"' "$work/bob.out"
 
+# ---------------------------------------------------------------- listen --logout
+# The post-logout redirect through xdg-open; a login's callback with the logout's state,
+# dispatched first, is refused (65), never logout_complete.
+listen_bg logout --scheme myapp --logout --state logout-S --timeout 10
+dispatch generic 'myapp://logged-out?state=logout-S'
+check "listen --logout exits 0 on the post-logout redirect" test "$(wait_rc logout)" = 0
+check "listen --logout prints what parse --logout prints" \
+    test "$(cat "$work/logout.out")" = "$("$cr" parse --logout --state logout-S 'myapp://logged-out?state=logout-S')"
+check "…which is logout_complete" grep -q '^{"outcome":"logout_complete"' "$work/logout.out"
+listen_bg logout-login --scheme myapp --logout --state logout-S --timeout 10
+dispatch gio 'myapp://cb?code=login-code&state=logout-S'
+check "listen --logout: a login's callback with the state is refused (65)" test "$(wait_rc logout-login)" = 65
+check "…as invalid_parameter" grep -q '"reason":"invalid_parameter"' "$work/logout-login.out"
+
 # ---------------------------------------------------------------- stateless with two listeners
 listen_bg first --scheme myapp --timeout 10
 listen_bg second --scheme myapp --timeout 10

@@ -10,9 +10,10 @@ enum ListenValidation {
     static let parseFlags: [String] = ["require-issuer", "allow-localhost"]
 
     /// `parse`'s arguments for these `listen` arguments, in a stable order.
-    static func parseArguments(from args: Arguments) -> [String] {
+    /// `excluding` names options left out (`response-mode`, which `parse --logout` refuses).
+    static func parseArguments(from args: Arguments, excluding: Set<String> = []) -> [String] {
         var result: [String] = []
-        for option in parseOptions {
+        for option in parseOptions where !excluding.contains(option) {
             for value in args.all(option) { result += ["--" + option, value] }
         }
         for flag in parseFlags where args.has(flag) { result.append("--" + flag) }
