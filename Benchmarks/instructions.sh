@@ -9,7 +9,8 @@
 #   INSTRUCTIONS <mode> per_op=<n>
 # Modes: ours (parse + every decoded parameter, zero-copy), foundation (URLComponents +
 # queryItems), classify (parse + redirect-URI check + oauth2 classification), on the
-# typical callback; then ours and foundation per URL of the realistic set.
+# typical callback; route (router.handle with the attempt pending: a run that begins and
+# handles minus one that only begins); then ours and foundation per URL of the realistic set.
 set -euo pipefail
 n="${1:-20000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,6 +31,11 @@ for mode in ours foundation classify; do
     base="$(count 0 "$flag")"; total="$(count "$n" "$flag")"
     echo "INSTRUCTIONS $mode per_op=$(( (total - base) / n ))"
 done
+# router.handle(url) with the attempt pending: (begin + URL + handle) - (begin + URL).
+# (a tenth of the operations: each begins an attempt, with a CSPRNG call, slow under valgrind)
+routes=$(( n / 10 > 0 ? n / 10 : 1 ))
+begin="$(count "$routes" --route-begin)"; handled="$(count "$routes" --route)"
+echo "INSTRUCTIONS route per_op=$(( (handled - begin) / routes ))"
 # The realistic set (41 callbacks), per URL.
 urls="$("$work/bench" --realistic-count)"; rounds=$(( n / urls ))
 for mode in ours foundation; do

@@ -195,7 +195,7 @@ func parseRow(
         note: note)
 }
 
-/// `--profile N [--url URL | --realistic] [--foundation | --strings | --classify]`: parse
+/// `--profile N [--url URL | --realistic] [--foundation | --strings | --classify | --route | --route-begin]`: parse
 /// the typical callback (or URL, or the realistic set) N times and exit, for callgrind
 /// (instructions per parse = total / N after subtracting a `--profile 0` run). The modes:
 /// Foundation's side, ours making `String`s (`parse_strings`), the whole `parse` command.
@@ -206,7 +206,20 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
     }
     let inputs = CommandLine.arguments.contains("--realistic") ? Corpus.realistic : [url ?? Corpus.typical]
-    if CommandLine.arguments.contains("--classify") {
+    if CommandLine.arguments.contains("--route") || CommandLine.arguments.contains("--route-begin") {
+        // `router.handle(url)` with the attempt pending: each operation begins an attempt and
+        // makes its callback URL (`--route-begin` stops there), then handles it (`--route`).
+        // instructions.sh subtracts the first from the second.
+        var builder = RouterBuilder()
+        builder.add(Route("app", redirectURI: try! RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2))
+        let router = try! builder.build(maxPendingAttempts: count + 10)
+        let handle = CommandLine.arguments.contains("--route")
+        for _ in 0 ..< count {
+            let attempt = try! router.begin(on: "app")
+            let url = "com.example.app:/oauth2redirect?code=c0de&state=" + attempt.state
+            if handle { consume((try? router.handle(url)) == nil ? 0 : 1) } else { consume(url.utf8.count) }
+        }
+    } else if CommandLine.arguments.contains("--classify") {
         for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
     } else if CommandLine.arguments.contains("--strings") {
         for _ in 0 ..< count { oursParseStrings(inputs) }
@@ -280,3 +293,4 @@ for count in [1, 8, 32, 64] {
     parseRow("parse_\(count)_parameters", [Corpus.withParameters(count)])
 }
 BenchRouter.run()
+BenchDialects.run()
