@@ -41,7 +41,7 @@ enum BenchDialects {
         else {
             consume(1); return
         }
-        consume(outcome.isUnbound ? 2 : 1)  // the outcome, not its strings (made when a field is read)
+        consume(outcome.isUnbound ? 2 : 1) // the outcome, not its strings (made when a field is read)
     }
 
     static func run() {
