@@ -20,8 +20,8 @@ while read -r name figure; do
         status=1
         continue
     fi
-    change=$(( (value - figure) * 1000 / figure ))
-    printf '%-22s %10d %10d %+7d.%d%%\n' "$name" "$figure" "$value" $((change / 10)) $(( (change < 0 ? -change : change) % 10 ))
+    change=$(awk -v v="$value" -v f="$figure" 'BEGIN { printf "%+.1f%%", (v - f) * 100 / f }')
+    printf '%-22s %10d %10d %9s\n' "$name" "$figure" "$value" "$change"
     if (( value * 10 > figure * 11 )); then
         echo "check-instructions: $name grew from $figure to $value instructions, more than 10 %" >&2
         status=1
