@@ -139,32 +139,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
             parameters.append(Parameter(name: name, value: value))
         }
 
-        var url = AuthorizationRequest.urlWithoutQuery(endpointURL)
-        url += "?"
-        if let existing = endpointURL.query, !existing.isEmpty {
-            url += existing
-            if !existing.hasSuffix("&") { url += "&" }
-        }
-        for (index, parameter) in parameters.enumerated() {
-            if index > 0 { url += "&" }
-            url += PercentEncoding.encode(parameter.name) + "=" + PercentEncoding.encode(parameter.value)
-        }
-
-        let reparsed: CallbackURL
-        do {
-            reparsed = try CallbackURL(parsing: url)
-        } catch {
-            throw CallbackError(
-                .invalidConfiguration,
-                "the authorization request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
-        }
-        // The printer/parser round trip, checked on every build (a dozen parameters, once per
-        // login): a request that would not say exactly what was given is never returned.
-        guard Array(reparsed.queryParameters.suffix(parameters.count)) == parameters else {
-            throw CallbackError(
-                .invalidConfiguration,
-                "the built authorization request does not decode back to its parameters (an encoder bug; please report it)")
-        }
+        let url = try AuthorizationRequest.requestURL(endpoint: endpointURL, parameters: parameters, naming: "authorization request")
 
         self.url = url
         self.endpoint = endpointURL
@@ -287,6 +262,36 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
     }
 
     // MARK: Printing
+
+    /// `endpoint` with `parameters` appended to its query, percent-encoded, then read back
+    /// by our own parser: the printer/parser round trip, checked on every build (a dozen
+    /// parameters, once per login or logout), so a request that would not say exactly what
+    /// was given is never returned. `naming` is the request's name in the errors.
+    static func requestURL(endpoint: CallbackURL, parameters: [Parameter], naming: String) throws(CallbackError) -> String {
+        var url = urlWithoutQuery(endpoint) + "?"
+        if let existing = endpoint.query, !existing.isEmpty {
+            url += existing
+            if !existing.hasSuffix("&") { url += "&" }
+        }
+        for (index, parameter) in parameters.enumerated() {
+            if index > 0 { url += "&" }
+            url += PercentEncoding.encode(parameter.name) + "=" + PercentEncoding.encode(parameter.value)
+        }
+        let reparsed: CallbackURL
+        do {
+            reparsed = try CallbackURL(parsing: url)
+        } catch {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the \(naming) URL would be refused by the callback parser (\(error.reason): \(error.detail))")
+        }
+        guard Array(reparsed.queryParameters.suffix(parameters.count)) == parameters else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the built \(naming) does not decode back to its parameters (an encoder bug; please report it)")
+        }
+        return url
+    }
 
     static func urlWithoutQuery(_ url: CallbackURL) -> String {
         var out = url.scheme + "://" + (url.host?.text ?? "")

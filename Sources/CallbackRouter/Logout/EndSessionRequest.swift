@@ -151,28 +151,7 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
             parameters.append(Parameter(name: name, value: value))
         }
 
-        var url = AuthorizationRequest.urlWithoutQuery(endpointURL) + "?"
-        if let existing = endpointURL.query, !existing.isEmpty {
-            url += existing
-            if !existing.hasSuffix("&") { url += "&" }
-        }
-        for (index, parameter) in parameters.enumerated() {
-            if index > 0 { url += "&" }
-            url += PercentEncoding.encode(parameter.name) + "=" + PercentEncoding.encode(parameter.value)
-        }
-        let reparsed: CallbackURL
-        do {
-            reparsed = try CallbackURL(parsing: url)
-        } catch {
-            throw CallbackError(
-                .invalidConfiguration,
-                "the end-session request URL would be refused by the callback parser (\(error.reason): \(error.detail))")
-        }
-        guard Array(reparsed.queryParameters.suffix(parameters.count)) == parameters else {
-            throw CallbackError(
-                .invalidConfiguration,
-                "the built end-session request does not decode back to its parameters (an encoder bug; please report it)")
-        }
+        let url = try AuthorizationRequest.requestURL(endpoint: endpointURL, parameters: parameters, naming: "end-session request")
         self.url = url
         self.endpoint = endpointURL
         self.parameters = parameters
