@@ -63,7 +63,7 @@ for name in "${targets[@]}"; do
     [[ -f "$dict" ]] && dictarg=("-dict=$dict")
 
     echo "== fuzz-$name for ${seconds}s (corpus $corpus, artifacts $artifacts)" >&2
-    if SWIFT_BACKTRACE=enable=no "$exe" "$corpus" \
+    if SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" "$exe" "$corpus" \
         -max_total_time="$seconds" -max_len=20000 -timeout=5 -rss_limit_mb=4096 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" "${dictarg[@]}" "$@"; then
         echo "== fuzz-$name: no crash in ${seconds}s" >&2
