@@ -21,6 +21,7 @@ SERVER=django
 USER_NAME=alice
 USER_PASSWORD="interop-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 CLIENT_ID=callback-router-interop
+HYBRID_CLIENT_ID=callback-router-interop-hybrid  # registered for response_type=code id_token
 SCOPE="openid profile"
 TOKEN_REFUSAL="400 invalid_grant"
 ERROR_HAS_ISS=no  # DOT 3.4.1 adds iss to the success redirect only (oauth2_backends.py)

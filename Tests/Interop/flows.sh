@@ -244,9 +244,65 @@ flow_scheme() {
     check "... and its outcome is the timeout, not the old code" test "$(field "$LB_OUT" reason)" = timeout
 }
 
+# The OpenID Connect hybrid flow (response_type=code id_token), for a server that set
+# HYBRID_CLIENT_ID: the redirect carries a real signed ID token (a JWT of ~800 bytes or
+# more) in the fragment (the query for HYBRID_RESPONSE_IN=query), beside the code, the state and iss. These are the long real-server
+# redirects of Tests/CallbackRouterTests/Vectors/captured-long-redirects.json (the bench's
+# `long` row). Same browser session as flow_non_ascii_state. authorize-url always asks for
+# response_type=code (it refuses to override it): the suite rewrites that one parameter.
+flow_hybrid_long() {
+    [ -n "${HYBRID_CLIENT_ID:-}" ] || return 0
+    local label state tail request url location fragment
+    # OpenID Connect Core §3.3.2.5: the hybrid flow answers in the fragment. A server that
+    # answers in the query instead sets HYBRID_RESPONSE_IN=query (checked, not assumed).
+    local mode=${HYBRID_RESPONSE_IN:-fragment} separator='#'
+    [ "$mode" = query ] && separator='?'
+    tail=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+    for label in "a 256-byte state of reserved and non-ASCII characters" "a random state"; do
+        step "hybrid flow (code id_token): $label, a signed ID token and iss in the $mode"
+        if [ "$label" = "a random state" ]; then
+            state=$(head -c 32 /dev/urandom | "$SYSTEM_PYTHON" -c 'import base64,sys; print(base64.urlsafe_b64encode(sys.stdin.buffer.read()).decode().rstrip("="))')
+        else
+            state=$("$SYSTEM_PYTHON" -c '
+import itertools, sys
+tail = "-" + sys.argv[1]          # 24 random hex digits: 256 bytes in all
+state = ""
+for ch in itertools.cycle("a+b/c=d&e%f#g?h i;j:k@l,m$n!o*p(q)r~s_t.u-v€é東"):
+    if len((state + ch + tail).encode()) > 256:
+        break
+    state += ch
+print(state + tail)' "$tail")
+        fi
+        request=$(printf '%s\n' "$state" | "$cr" authorize-url --state-from-stdin --endpoint "$AUTHORIZATION_ENDPOINT" \
+            --client-id "$HYBRID_CLIENT_ID" --redirect-uri "$SCHEME_REDIRECT" --scope "$SCOPE" 2>"$work/hybrid.authz.err") \
+            || { fail "authorize-url for the hybrid client" "$(cat "$work/hybrid.authz.err")"; return; }
+        url=$(json_field "$request" url)
+        check "authorize-url asked for response_type=code (rewritten to code id_token here)" bash -c '[[ "$1" == *"response_type=code&"* ]]' _ "$url"
+        url=$(printf '%s' "$url" | sed 's/response_type=code&/response_type=code%20id_token\&/')
+        location=$(authorize_with_session hybrid "$work/unicode.cookies" "$url") \
+            || { fail "the hybrid authorization response redirects to $SCHEME_REDIRECT" "$location"; return; }
+        check "the response is in the $mode: $SCHEME_REDIRECT$separator…" bash -c '[[ "$1" == "$2$3"* ]]' _ "$location" "$SCHEME_REDIRECT" "$separator"
+        fragment=${location#*"$separator"}
+        check "the $mode holds a signed ID token of this login (its nonce, aud, iss)" \
+            test "$(id_token_claims "$("$SYSTEM_PYTHON" -c 'import sys,urllib.parse; print(dict(urllib.parse.parse_qsl(sys.argv[1]))["id_token"])' "$fragment")")" \
+            = "$(json_field "$request" nonce) $HYBRID_CLIENT_ID ${ISSUER:-}"
+        check "the state comes back in the $mode byte for byte ($(printf %s "$state" | wc -c) bytes)" \
+            test "$("$SYSTEM_PYTHON" -c 'import sys,urllib.parse; print(dict(urllib.parse.parse_qsl(sys.argv[1]))["state"])' "$fragment")" = "$state"
+        if [ -n "$ISSUER" ]; then check "iss is in the $mode, percent-encoded" bash -c '[[ "$1" == *"iss=http%3A%2F%2F"* ]]' _ "$fragment"; fi
+        check "inspect parses it (exit 0)" bash -c '"$1" inspect "$2" >/dev/null' _ "$cr" "$location"
+        local refused
+        "$cr" parse --dialect oauth2 --redirect-uri "$SCHEME_REDIRECT" --state "$state" --response-mode "$mode" "$location" \
+            >"$work/hybrid.parse" 2>/dev/null && refused=0 || refused=$?
+        check "parse refuses the ID token in the URL: implicit_grant_not_supported, exit 65" \
+            bash -c '[ "$1" = 65 ] && grep -q "\"reason\":\"implicit_grant_not_supported\"" "$2"' _ "$refused" "$work/hybrid.parse"
+        capture "private-use hybrid-flow redirect (code id_token) with $label: a signed ID token, the code, the state and iss in the $mode (Location header)" "$location"
+    done
+}
+
 run_flows() {
     flow_loopback
     flow_denied_and_replay
     flow_scheme
     flow_non_ascii_state
+    flow_hybrid_long
 }

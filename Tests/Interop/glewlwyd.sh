@@ -39,6 +39,8 @@ SERVER_VERSION="glewlwyd $(dpkg-query -W -f='${Version}' glewlwyd 2>/dev/null ||
 USER_NAME=alice
 USER_PASSWORD="interop-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 CLIENT_ID=callback-router-interop
+HYBRID_CLIENT_ID=$CLIENT_ID  # also allowed id_token: response_type=code id_token
+HYBRID_RESPONSE_IN=query  # glewlwyd 2.7.5 answers the hybrid flow in the query, not the fragment (a server quirk)
 SCOPE="openid interop"
 port=$(free_port)
 loopback_port=$(free_port)

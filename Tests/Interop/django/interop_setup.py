@@ -25,3 +25,15 @@ Application.objects.create(
     skip_authorization=False,
     user=user,
 )
+# The OpenID Connect hybrid flow (response_type=code id_token): a signed ID token in the
+# redirect's fragment, the long real-server redirects of captured-long-redirects.json.
+Application.objects.create(
+    name="callback-router interop (hybrid)",
+    client_id="callback-router-interop-hybrid",
+    client_type=Application.CLIENT_PUBLIC,
+    authorization_grant_type=Application.GRANT_OPENID_HYBRID,
+    redirect_uris="com.example.app:/oauth2redirect",
+    algorithm=Application.RS256_ALGORITHM,
+    skip_authorization=False,
+    user=user,
+)

@@ -57,7 +57,7 @@ call("POST", "/api/mod/plugin/", {
         "access-token-duration": 600, "refresh-token-duration": 1200, "code-duration": 120,
         "refresh-token-rolling": True, "allow-non-oidc": False,
         "auth-type-code-enabled": True, "auth-type-code-revoke-replayed": True,
-        "auth-type-token-enabled": False, "auth-type-id-token-enabled": False, "auth-type-none-enabled": False,
+        "auth-type-token-enabled": False, "auth-type-id-token-enabled": True, "auth-type-none-enabled": False,
         "auth-type-password-enabled": False, "auth-type-client-enabled": False,
         "auth-type-device-enabled": False, "auth-type-refresh-enabled": True,
         "pkce-allowed": True, "pkce-method-plain-allowed": False, "pkce-required": True,
@@ -85,4 +85,4 @@ call("POST", "/api/user/", {"username": user, "password": password, "name": "Ali
                             "email": "", "scope": ["openid", "interop"], "enabled": True})
 call("POST", "/api/client/", {"client_id": client_id, "name": "callback-router interop", "description": "",
                               "confidential": False, "enabled": True, "scope": [],
-                              "redirect_uri": redirect_uris, "authorization_type": ["code", "refresh_token"]})
+                              "redirect_uri": redirect_uris, "authorization_type": ["code", "id_token", "refresh_token"]})
