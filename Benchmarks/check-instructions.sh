@@ -14,7 +14,7 @@ status=0
 printf '%-22s %10s %10s %8s\n' name committed measured change
 while read -r name figure; do
     [[ -z "$name" || "$name" == \#* ]] && continue
-    value="$(echo "$measured" | sed -n "s/^INSTRUCTIONS $name per_[a-z]*=\([0-9]*\)$/\1/p")"
+    value="$(echo "$measured" | sed -n "s/^INSTRUCTIONS $name per_[a-z]*=\([0-9]*\)\( .*\)\{0,1\}$/\1/p")"
     if [[ -z "$value" ]]; then
         echo "check-instructions: no INSTRUCTIONS line for '$name'" >&2
         status=1

@@ -10,7 +10,9 @@
 # Modes: ours (parse + every decoded parameter, zero-copy), foundation (URLComponents +
 # queryItems), classify (parse + redirect-URI check + oauth2 classification), on the
 # typical callback; route (router.handle with the attempt pending: a run that begins and
-# handles minus one that only begins); then ours and foundation per URL of the realistic set.
+# handles minus one that only begins); then ours and foundation per URL of the realistic set;
+# then, on the long redirects real servers sent (captured-long-redirects.json), ours and
+# foundation per URL and per byte (parse + every decoded parameter: mostly the byte loops).
 set -euo pipefail
 n="${1:-20000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -42,4 +44,13 @@ for mode in ours foundation; do
     flag="--realistic"; [ "$mode" = ours ] || flag="--realistic --$mode"
     base="$(count 0 "$flag")"; total="$(count "$rounds" "$flag")"
     echo "INSTRUCTIONS ${mode}_realistic per_url=$(( (total - base) / (rounds * urls) ))"
+done
+# The captured long redirects, per URL and per byte.
+read -r long_urls long_bytes <<<"$("$work/bench" --long-size)"
+rounds=$(( n / 10 / long_urls > 0 ? n / 10 / long_urls : 1 ))
+for mode in ours foundation; do
+    flag="--long"; [ "$mode" = ours ] || flag="--long --$mode"
+    base="$(count 0 "$flag")"; total="$(count "$rounds" "$flag")"
+    name=long; [ "$mode" = ours ] || name=foundation_long
+    echo "INSTRUCTIONS $name per_url=$(( (total - base) / (rounds * long_urls) )) per_byte=$(awk -v d="$(( total - base ))" -v b="$(( rounds * long_bytes ))" 'BEGIN { printf "%.2f", d / b }') bytes_per_url=$(( long_bytes / long_urls ))"
 done

@@ -195,17 +195,20 @@ func parseRow(
         note: note)
 }
 
-/// `--profile N [--url URL | --realistic] [--foundation | --strings | --classify | --route | --route-begin]`: parse
+/// `--profile N [--url URL | --realistic | --long] [--foundation | --strings | --classify | --route | --route-begin]`: parse
 /// the typical callback (or URL, or the realistic set) N times and exit, for callgrind
 /// (instructions per parse = total / N after subtracting a `--profile 0` run). The modes:
 /// Foundation's side, ours making `String`s (`parse_strings`), the whole `parse` command.
+/// `--long`: the captured long redirects (LongRows.swift), ours or `--foundation`.
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[index + 1])
 {
     let url = CommandLine.arguments.firstIndex(of: "--url").flatMap {
         $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
     }
-    let inputs = CommandLine.arguments.contains("--realistic") ? Corpus.realistic : [url ?? Corpus.typical]
+    let long = CommandLine.arguments.contains("--long")
+    let inputs =
+        long ? Corpus.long : CommandLine.arguments.contains("--realistic") ? Corpus.realistic : [url ?? Corpus.typical]
     if CommandLine.arguments.contains("--route") || CommandLine.arguments.contains("--route-begin") {
         // `router.handle(url)` with the attempt pending: each operation begins an attempt and
         // makes its callback URL (`--route-begin` stops there), then handles it (`--route`).
@@ -224,7 +227,9 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     } else if CommandLine.arguments.contains("--strings") {
         for _ in 0 ..< count { oursParseStrings(inputs) }
     } else if CommandLine.arguments.contains("--foundation") {
-        for _ in 0 ..< count { foundationParse(inputs) }
+        for _ in 0 ..< count { long ? foundationParseLong(inputs) : foundationParse(inputs) }
+    } else if long {
+        for _ in 0 ..< count { oursParseLong(inputs) }
     } else {
         for _ in 0 ..< count { oursParse(inputs) }
     }
@@ -237,6 +242,12 @@ if CommandLine.arguments.contains("--realistic-count") {
     exit(0)
 }
 
+/// `--long-size`: how many long redirects there are, and their bytes in all (for instructions.sh).
+if CommandLine.arguments.contains("--long-size") {
+    print(Corpus.long.count, Corpus.long.reduce(0) { $0 + $1.utf8.count })
+    exit(0)
+}
+
 print("# callback-bench: \(repetitions) repetitions, medians, ns per URL")
 parseRow("parse", Corpus.realistic, note: "\(Corpus.realistic.count) realistic callbacks, components + decoded parameters")
 // The same callbacks as strings made at run time, as an app receives them (a literal is
@@ -245,6 +256,11 @@ parseRow(
     "parse_runtime_strings", Corpus.realistic.map { String(decoding: Array($0.utf8), as: UTF8.self) },
     note: "as parse, the strings made at run time (heap, reference-counted)")
 parseRow("parse_typical_120B", [Corpus.typical], note: "\(Corpus.typical.utf8.count)-byte OAuth callback")
+parseRow(
+    "parse_long", Corpus.long, ours: oursParseLong, theirs: foundationParseLong,
+    note:
+        "\(Corpus.long.count) long real-server redirects (hybrid-flow ID tokens, long states), \(Corpus.long.reduce(0) { $0 + $1.utf8.count } / Corpus.long.count) bytes each on average"
+)
 parseRow(
     "parse_with_path", Corpus.realistic, ours: oursParseWithPath, theirs: foundationParseWithPath,
     bytesPerSecond: false, note: "as parse, and the path read: pathSlice against components.path")
