@@ -369,9 +369,13 @@ private struct Parser {
         let plain: CharacterClass = allowed == .query ? .queryPlain : .fragmentPlain
         var pairStart = start
         var equals = -1
-        // Only an escape of a byte past 0x7F (`%80`–`%FF`) can make the decoded bytes
-        // invalid UTF-8: the raw bytes are ASCII, and so is every lower escape.
-        var sawHighEscape = false
+        // Where the pair's first invalid UTF-8 sequence starts (-1: none so far). Only an
+        // escape of a byte past 0x7F (`%80`–`%FF`) can start one: the raw bytes are ASCII,
+        // and so is every lower escape. Each such sequence is checked where the scan meets
+        // it, its continuation escapes read ahead, instead of a second pass over the pair.
+        // The refusal waits for the pair's end (`addParameter`): a syntax error later in the
+        // pair, or a limit, is still the one reported, as when the pair was checked whole.
+        var badUTF8 = -1
         // Bit 0: the name needs decoding; bit 1: the value does.
         var escapes: UInt8 = 0
         var i = start
@@ -387,10 +391,10 @@ private struct Parser {
                 if byte == UInt8(ascii: "=") {
                     if equals < 0 { equals = i }
                 } else if byte == UInt8(ascii: "&") {
-                    if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawHighEscape, escapes: escapes) }
+                    if i > pairStart { try addParameter(pairStart ..< i, equals: equals, badUTF8: badUTF8, escapes: escapes) }
                     pairStart = i + 1
                     equals = -1
-                    sawHighEscape = false
+                    badUTF8 = -1
                     escapes = 0
                 } else { // "+", a space once decoded
                     escapes |= equals < 0 ? 1 : 2
@@ -400,8 +404,15 @@ private struct Parser {
                 guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
                     throw Self.badEscape(at: i, in: name)
                 }
-                if bytes[i + 1] >= UInt8(ascii: "8") { sawHighEscape = true } // 8-9, A-F, a-f
                 escapes |= equals < 0 ? 1 : 2
+                if bytes[i + 1] >= UInt8(ascii: "8") && badUTF8 < 0 { // 8-9, A-F, a-f: a byte past 0x7F
+                    let length = escapedUTF8SequenceLength(at: i)
+                    if length > 0 {
+                        i += length
+                        continue
+                    }
+                    badUTF8 = i
+                }
                 i += 3
             } else if byte == UInt8(ascii: "#") && allowed == .query {
                 break
@@ -410,15 +421,34 @@ private struct Parser {
                 throw Self.badCharacter(byte, at: i, in: name)
             }
         }
-        if i > pairStart { try addParameter(pairStart ..< i, equals: equals, checkUTF8: sawHighEscape, escapes: escapes) }
+        if i > pairStart { try addParameter(pairStart ..< i, equals: equals, badUTF8: badUTF8, escapes: escapes) }
         return i
     }
 
-    /// Records one pair after checking the limits and, when it holds escapes, that its
-    /// decoded bytes are UTF-8 (raw bytes are already known to be ASCII). The refusals
-    /// are built out of line: the common path stays a few compares and a store.
+    /// The raw length (3 a byte) of the well-formed escaped UTF-8 sequence whose lead escape
+    /// (`%80`–`%FF`, already checked) is at `start`, or 0 when the sequence is not valid
+    /// UTF-8: a bad lead, a continuation that is not an escape (a raw byte, `+`, the pair's
+    /// end) or out of range, or a malformed escape (the scan refuses that one when it gets
+    /// there). The same rules, by the same validator, as a pass over the decoded bytes.
     @inline(__always)
-    private mutating func addParameter(_ pair: Range<Int>, equals: Int, checkUTF8: Bool, escapes: UInt8) throws(ParseError) {
+    private func escapedUTF8SequenceLength(at start: Int) -> Int {
+        let n = bytes.count
+        var validator = UTF8Validator()
+        var j = start
+        repeat {
+            guard j &+ 2 < n, bytes[j] == UInt8(ascii: "%"), isHexDigit(bytes[j &+ 1]), isHexDigit(bytes[j &+ 2]),
+                validator.consume(hexValue(bytes[j &+ 1]) << 4 | hexValue(bytes[j &+ 2]))
+            else { return 0 }
+            j &+= 3
+        } while !validator.isAtBoundary
+        return j &- start
+    }
+
+    /// Records one pair after checking the limits and then that its decoded bytes are
+    /// UTF-8 (`badUTF8`: where the scan found the first invalid sequence, or -1). The
+    /// refusals are built out of line: the common path stays a few compares and a store.
+    @inline(__always)
+    private mutating func addParameter(_ pair: Range<Int>, equals: Int, badUTF8: Int, escapes: UInt8) throws(ParseError) {
         let nameEnd = equals >= 0 ? equals : pair.upperBound
         let valueStart = equals >= 0 ? equals &+ 1 : pair.upperBound
         if parameters.pointee.count >= limits.maxParameters || nameEnd &- pair.lowerBound > maxValueLength
@@ -426,10 +456,7 @@ private struct Parser {
         {
             throw limitRefusal(pair, nameEnd: nameEnd, valueStart: valueStart)
         }
-        if checkUTF8 {
-            try checkDecodedUTF8(pair.lowerBound ..< nameEnd)
-            try checkDecodedUTF8(valueStart ..< pair.upperBound)
-        }
+        if badUTF8 >= 0 { throw Self.badUTF8(at: badUTF8) }
         parameters.pointee.append(
             RawParameter(
                 start: UInt32(truncatingIfNeeded: pair.lowerBound),
@@ -461,9 +488,8 @@ private struct Parser {
         return ParseError(.tooLong, at: valueStart, "a parameter value is longer than \(maxValueLength) bytes")
     }
 
-    private func checkDecodedUTF8(_ part: Range<Int>) throws(ParseError) {
-        if let bad = PercentDecoding.firstInvalidUTF8(UnsafeBufferPointer(rebasing: bytes[part]), plusIsSpace: true) {
-            throw ParseError(.invalidUTF8, at: part.lowerBound + bad, "a decoded parameter is not valid UTF-8")
-        }
+    @inline(never)
+    private static func badUTF8(at offset: Int) -> ParseError {
+        ParseError(.invalidUTF8, at: offset, "a decoded parameter is not valid UTF-8")
     }
 }

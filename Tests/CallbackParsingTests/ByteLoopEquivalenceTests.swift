@@ -1,0 +1,89 @@
+import Testing
+import TestVectorSupport
+@testable import CallbackParsing
+
+/// The parser's byte loops (issue 17) must decide exactly what the plain definitions decide:
+/// each faster loop is compared here with a slow reference, over seeded random inputs built
+/// from the bytes that matter to it.
+@Suite struct ByteLoopEquivalenceTests {
+    /// The reference for a pair's UTF-8: the decoded name, then the decoded value, each run
+    /// through the streaming validator on its own (the parser's second pass before issue 17).
+    /// Returns the offset the parser must refuse with `invalid_utf8`, or nil.
+    static func referenceFirstInvalidUTF8(_ url: [UInt8], component: Range<Int>) -> Int? {
+        var start = component.lowerBound
+        while start <= component.upperBound {
+            var end = start
+            while end < component.upperBound && url[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                let equals = url[start ..< end].firstIndex(of: UInt8(ascii: "=")) ?? end
+                for part in [start ..< equals, min(equals + 1, end) ..< end] {
+                    let bad = url.withUnsafeBufferPointer {
+                        PercentDecoding.firstInvalidUTF8(UnsafeBufferPointer(rebasing: $0[part]), plusIsSpace: true)
+                    }
+                    if let bad { return part.lowerBound + bad }
+                }
+            }
+            start = end + 1
+        }
+        return nil
+    }
+
+    /// Escapes that start, continue, or break UTF-8 sequences (every row of Unicode's Table
+    /// 3-7 and its edges), ASCII escapes, raw bytes, `+`, `=` and `&`.
+    static let pieces = [
+        "%C2", "%C3", "%DF", "%C0", "%C1", "%E0", "%E1", "%ED", "%EE", "%EF", "%F0", "%F1", "%F4", "%F5", "%FF",
+        "%80", "%8F", "%90", "%9F", "%A0", "%A9", "%BF", "%82", "%AC", "%98", "%c3", "%a9", "%41", "%2B", "%7F",
+        "a", "Z", "+", "=", "&", "-", "~",
+    ]
+    /// Whole sequences at the edges of each row, and ASCII: most rounds stay valid for a while.
+    static let valid = [
+        "%C2%80", "%C3%A9", "%DF%BF", "%E0%A0%80", "%E2%82%AC", "%ED%9F%BF", "%EE%80%80", "%EF%BF%BF",
+        "%F0%90%80%80", "%F0%9F%98%80", "%F3%BF%BF%BF", "%F4%8F%BF%BF", "a", "%41", "+", "=", "&", "~",
+    ]
+
+    @Test func escapedUTF8IsRefusedWhereAPassOverTheDecodedPairWouldRefuseIt() throws {
+        var random = SplitMix64(propertyTest: "escapedUTF8IsRefusedWhereAPassOverTheDecodedPairWouldRefuseIt", defaultSeed: 0x0007_F8)
+        var refused = 0
+        var accepted = 0
+        for round in 0 ..< 20_000 {
+            let count = Int.random(in: 1 ... 16, using: &random)
+            let body = (0 ..< count).map { _ in
+                (Int.random(in: 0 ..< 12, using: &random) == 0 ? Self.pieces : Self.valid).randomElement(using: &random)!
+            }.joined()
+            let inFragment = round % 3 == 2
+            let text = (inFragment ? "x:/p?q=1#" : "x:/p?") + body + (inFragment ? "" : "#f")
+            let bytes = Array(text.utf8)
+            let start = inFragment ? 9 : 5
+            let component = start ..< (inFragment ? bytes.count : bytes.count - 2)
+            let expected = Self.referenceFirstInvalidUTF8(bytes, component: component)
+            do {
+                _ = try CallbackURL(parsing: text)
+                #expect(expected == nil, "\(text): accepted, the reference refuses at \(expected ?? -1); \(random.replay)")
+                accepted += 1
+            } catch {
+                #expect(error.reason == .invalidUTF8 && error.offset == expected, "\(text): \(error); \(random.replay)")
+                refused += 1
+            }
+        }
+        // Both outcomes are exercised, not just one.
+        #expect(refused > 1_000 && accepted > 1_000, "refused \(refused), accepted \(accepted)")
+    }
+
+    /// A syntax error or a limit later in the same pair is still the refusal, as when the pair
+    /// was checked whole after the scan: the UTF-8 refusal waits for the pair's end.
+    @Test(arguments: [
+        ("x:/p?a=%C3x%zz", ReasonCode.invalidPercentEncoding, 11),
+        ("x:/p?a=%C3\u{7F}", .invalidCharacter, 10),
+        ("x:/p?a=%C3&b=%zz", .invalidUTF8, 7),
+        ("x:/p?%E2%82=%AC", .invalidUTF8, 5),
+        ("x:/p?a=%E2%82%AC%AC", .invalidUTF8, 16),
+    ])
+    func aLaterErrorInThePairComesFirst(_ text: String, _ reason: ReasonCode, _ offset: Int) {
+        #expect(throws: ParseError.self) { try CallbackURL(parsing: text) }
+        do {
+            _ = try CallbackURL(parsing: text)
+        } catch {
+            #expect(error.reason == reason && error.offset == offset, "\(error)")
+        }
+    }
+}
