@@ -117,3 +117,35 @@ func describeByte(_ byte: UInt8) -> String {
         return "a character RFC 3986 does not allow raw (one of \" % < > \\ ^ ` { | })"
     }
 }
+
+/// The query's and the fragment's plain bytes (``CharacterClass/queryPlain``,
+/// ``CharacterClass/fragmentPlain``) tested sixteen at a time, for the long runs of real
+/// callbacks (ID tokens, long states). The same source for every architecture: the compares
+/// on `SIMD16<UInt8>` compile to `pcmpeqb`/`pminub` on x86_64 (SSE2) and to `cmeq`/`cmhi`
+/// on arm64, and the mask is read as two 64-bit words (lanes are all ones or zero), not lane
+/// by lane or through `any()` (a call into the standard library's generic reduction).
+/// `CharacterTableTests` holds both sets to the table, for every byte in every lane.
+enum PlainRun {
+    /// Where the first byte of the sixteen at `p` that is not plain stands (0–15), or 16.
+    /// The stop bytes: controls, space, DEL and non-ASCII (one range test), `%`, `&`, `+`,
+    /// `=`, `<`, `>` and `"`, and `#` in the query or `` ` `` in the fragment.
+    @inline(__always)
+    static func firstStop(_ p: UnsafeRawPointer, fragment: Bool) -> Int {
+        let v = p.loadUnaligned(as: SIMD16<UInt8>.self)
+        let printable = (v &- 0x21) .< SIMD16<UInt8>(repeating: 0x7F - 0x21) // 0x21...0x7E
+        let percentAmpersand = (v &- 0x25) .< SIMD16<UInt8>(repeating: 2) // % &
+        let plus = v .== SIMD16<UInt8>(repeating: 0x2B)
+        let angles = (v &- 0x3C) .< SIMD16<UInt8>(repeating: 3) // < = >
+        var stop = .!printable .| percentAmpersand .| plus .| angles
+        if fragment {
+            stop = stop .| (v .== SIMD16<UInt8>(repeating: 0x22)) .| (v .== SIMD16<UInt8>(repeating: 0x60)) // " `
+        } else {
+            stop = stop .| ((v &- 0x22) .< SIMD16<UInt8>(repeating: 2)) // " #
+        }
+        let words = unsafeBitCast(stop, to: SIMD2<UInt64>.self)
+        // Lane k is byte k of the little-endian words on both architectures.
+        if words[0] != 0 { return words[0].trailingZeroBitCount &>> 3 }
+        if words[1] != 0 { return 8 &+ words[1].trailingZeroBitCount &>> 3 }
+        return 16
+    }
+}

@@ -86,4 +86,30 @@ import TestVectorSupport
             #expect(error.reason == reason && error.offset == offset, "\(error)")
         }
     }
+
+    /// The vector test of sixteen plain bytes says what the table says, for every byte value
+    /// in every lane, and for random mixes (the first stop wins).
+    @Test(arguments: [false, true])
+    func sixteenPlainBytesAtATimeAgreeWithTheTable(fragment: Bool) {
+        let plain: CharacterClass = fragment ? .fragmentPlain : .queryPlain
+        func reference(_ bytes: [UInt8]) -> Int { bytes.firstIndex { !plain.contains($0) } ?? 16 }
+        func vector(_ bytes: [UInt8]) -> Int { bytes.withUnsafeBytes { PlainRun.firstStop($0.baseAddress!, fragment: fragment) } }
+        for lane in 0 ..< 16 {
+            for byte in 0 ... 255 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 16)
+                bytes[lane] = UInt8(byte)
+                #expect(vector(bytes) == reference(bytes), "byte \(byte) in lane \(lane)")
+            }
+        }
+        var random = SplitMix64(propertyTest: "sixteenPlainBytesAtATimeAgreeWithTheTable", defaultSeed: 0x51_3D16)
+        let alphabet = Array(0x20 ... 0x7F).map(UInt8.init) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
+        for _ in 0 ..< 20_000 {
+            // Mostly plain, so that the first stop falls anywhere in the sixteen.
+            let bytes = (0 ..< 16).map { _ in
+                Int.random(in: 0 ..< 8, using: &random) == 0
+                    ? alphabet.randomElement(using: &random)! : UInt8(ascii: "A") + UInt8.random(in: 0 ..< 26, using: &random)
+            }
+            #expect(vector(bytes) == reference(bytes), "\(bytes); \(random.replay)")
+        }
+    }
 }
