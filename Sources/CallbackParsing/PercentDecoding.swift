@@ -30,10 +30,13 @@ enum PercentDecoding {
     /// `raw.count` bytes; returns how many it wrote (bytes past that, within `raw.count`,
     /// may have been written too).
     ///
-    /// Eight bytes a step where none is `%` or `+` (a word test for the two bytes, the
-    /// word copied whole); at an escape the word is still copied up to it, then the
-    /// escape is decoded. The output never runs ahead of the input, so a word written
-    /// while eight input bytes remain stays inside `raw.count`.
+    /// Byte by byte where escapes are dense (a state of reserved or non-ASCII characters is
+    /// mostly `%XX`, one plain byte between two escapes); a run of plain bytes goes eight at
+    /// a time (a word test for `%` and `+`, the word copied whole, up to the first stop).
+    /// The word test starts only when the byte after a plain one is plain too: in front of
+    /// an escape it would cost a dozen instructions to find a run of none. The output never
+    /// runs ahead of the input, so a word written while eight input bytes remain stays
+    /// inside `raw.count`.
     @inline(__always)
     static func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let p = raw.baseAddress else { return 0 }
@@ -43,31 +46,29 @@ enum PercentDecoding {
         var i = 0
         var count = 0
         while i < n {
-            if n &- i >= 8 {
+            let byte = p[i]
+            if byte == UInt8(ascii: "%") {
+                out[count] = hexValue(p[i &+ 1]) << 4 | hexValue(p[i &+ 2])
+                i &+= 3
+                count &+= 1
+                continue
+            }
+            out[count] = byte == UInt8(ascii: "+") ? 0x20 : byte
+            i &+= 1
+            count &+= 1
+            guard i < n, p[i] != UInt8(ascii: "%"), p[i] != UInt8(ascii: "+") else { continue }
+            while n &- i >= 8 {
                 let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
                 let percent = word ^ (ones &* 0x25)
                 let plus = word ^ (ones &* 0x2B)
                 // The lowest flagged byte is exactly the first `%` or `+` (little-endian).
                 let stops = ((percent &- ones) & ~percent | (plus &- ones) & ~plus) & highs
                 UnsafeMutableRawPointer(out + count).storeBytes(of: word, as: UInt64.self)
-                if stops == 0 {
-                    i &+= 8
-                    count &+= 8
-                    continue
-                }
-                let run = stops.trailingZeroBitCount >> 3
+                let run = stops == 0 ? 8 : stops.trailingZeroBitCount &>> 3
                 i &+= run
                 count &+= run
+                if run < 8 { break }
             }
-            let byte = p[i]
-            if byte == UInt8(ascii: "%") {
-                out[count] = hexValue(p[i &+ 1]) << 4 | hexValue(p[i &+ 2])
-                i &+= 3
-            } else {
-                out[count] = byte == UInt8(ascii: "+") ? 0x20 : byte
-                i &+= 1
-            }
-            count &+= 1
         }
         return count
     }
