@@ -136,12 +136,11 @@ enum PlainRun {
         let percentAmpersand = (v &- 0x25) .< SIMD16<UInt8>(repeating: 2) // % &
         let plus = v .== SIMD16<UInt8>(repeating: 0x2B)
         let angles = (v &- 0x3C) .< SIMD16<UInt8>(repeating: 3) // < = >
-        var stop = .!printable .| percentAmpersand .| plus .| angles
-        if fragment {
-            stop = stop .| (v .== SIMD16<UInt8>(repeating: 0x22)) .| (v .== SIMD16<UInt8>(repeating: 0x60)) // " `
-        } else {
-            stop = stop .| ((v &- 0x22) .< SIMD16<UInt8>(repeating: 2)) // " #
-        }
+        let quoteAndMore =
+            fragment
+            ? (v .== SIMD16<UInt8>(repeating: 0x22)) .| (v .== SIMD16<UInt8>(repeating: 0x60)) // " `
+            : (v &- 0x22) .< SIMD16<UInt8>(repeating: 2) // " #
+        let stop = .!printable .| percentAmpersand .| plus .| angles .| quoteAndMore
         let words = unsafeBitCast(stop, to: SIMD2<UInt64>.self)
         // Lane k is byte k of the little-endian words on both architectures.
         if words[0] != 0 { return words[0].trailingZeroBitCount &>> 3 }
