@@ -194,7 +194,7 @@ private struct Parser {
 
     /// `skip` for the query's or the fragment's plain bytes: one table round of eight (most
     /// names and short values end there, where a vector test would cost more than it
-    /// saves), then sixteen bytes a test (``PlainRun``), then the table for the tail.
+    /// saves), then 32 and 16 bytes a test (``PlainRun``), then the table for the tail.
     @inline(__always)
     private func skipPlain(_ plain: CharacterClass, from start: Int) -> Int {
         let mask = plain.rawValue
@@ -211,12 +211,11 @@ private struct Parser {
         if table[Int(p[i &+ 6])] & mask == 0 { return i &+ 6 }
         if table[Int(p[i &+ 7])] & mask == 0 { return i &+ 7 }
         i &+= 8
-        while i &+ 16 <= n {
-            let stop = PlainRun.firstStop(UnsafeRawPointer(p + i), fragment: plain == .fragmentPlain)
-            if stop < 16 { return i &+ stop }
-            i &+= 16
-        }
-        return skip(plain, from: i)
+        // Two copies of the vector loop, each with its set folded in.
+        i =
+            plain == .fragmentPlain
+            ? PlainRun.skip(p, from: i, count: n, fragment: true) : PlainRun.skip(p, from: i, count: n, fragment: false)
+        return i &+ 16 <= n ? i : skip(plain, from: i)
     }
 
     @inline(__always)

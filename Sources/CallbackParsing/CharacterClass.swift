@@ -126,11 +126,13 @@ func describeByte(_ byte: UInt8) -> String {
 /// by lane or through `any()` (a call into the standard library's generic reduction).
 /// `CharacterTableTests` holds both sets to the table, for every byte in every lane.
 enum PlainRun {
-    /// Where the first byte of the sixteen at `p` that is not plain stands (0–15), or 16.
+    /// The sixteen bytes at `p` with each stop byte's lane all ones, each plain byte's zero.
     /// The stop bytes: controls, space, DEL and non-ASCII (one range test), `%`, `&`, `+`,
-    /// `=`, `<`, `>` and `"`, and `#` in the query or `` ` `` in the fragment.
+    /// `=`, `<`, `>` and `"`, and `#` in the query or `` ` `` in the fragment. `fragment` must
+    /// be a constant where this is inlined (a run-time choice between two masks compiles to
+    /// a select that costs three more instructions a test).
     @inline(__always)
-    static func firstStop(_ p: UnsafeRawPointer, fragment: Bool) -> Int {
+    static func stops(_ p: UnsafeRawPointer, fragment: Bool) -> SIMD16<UInt8> {
         let v = p.loadUnaligned(as: SIMD16<UInt8>.self)
         let printable = (v &- 0x21) .< SIMD16<UInt8>(repeating: 0x7F - 0x21) // 0x21...0x7E
         let percentAmpersand = (v &- 0x25) .< SIMD16<UInt8>(repeating: 2) // % &
@@ -140,11 +142,50 @@ enum PlainRun {
             fragment
             ? (v .== SIMD16<UInt8>(repeating: 0x22)) .| (v .== SIMD16<UInt8>(repeating: 0x60)) // " `
             : (v &- 0x22) .< SIMD16<UInt8>(repeating: 2) // " #
-        let stop = .!printable .| percentAmpersand .| plus .| angles .| quoteAndMore
-        let words = unsafeBitCast(stop, to: SIMD2<UInt64>.self)
-        // Lane k is byte k of the little-endian words on both architectures.
+        return unsafeBitCast(.!printable .| percentAmpersand .| plus .| angles .| quoteAndMore, to: SIMD16<UInt8>.self)
+    }
+
+    /// Whether any lane of `stops` is set: its two 64-bit words OR-ed (`pcmpeqd`+`movmskps`,
+    /// or `fmov`+`mov`+`orr` on arm64).
+    @inline(__always)
+    static func any(_ stops: SIMD16<UInt8>) -> Bool {
+        let words = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
+    /// The first set lane of `stops` (0–15), or 16. Lane k is byte k of the little-endian
+    /// words on both architectures.
+    @inline(__always)
+    static func firstSet(_ stops: SIMD16<UInt8>) -> Int {
+        let words = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
         if words[0] != 0 { return words[0].trailingZeroBitCount &>> 3 }
         if words[1] != 0 { return 8 &+ words[1].trailingZeroBitCount &>> 3 }
         return 16
+    }
+
+    /// Where the first byte of the sixteen at `p` that is not plain stands (0–15), or 16.
+    @inline(__always)
+    static func firstStop(_ p: UnsafeRawPointer, fragment: Bool) -> Int {
+        firstSet(stops(p, fragment: fragment))
+    }
+
+    /// The first offset from `start` whose byte is not plain, testing 32 bytes a round (two
+    /// vectors, one test of both), then 16; returns the first offset where fewer than 16
+    /// remain when every byte up to there is plain.
+    @inline(__always)
+    static func skip(_ p: UnsafePointer<UInt8>, from start: Int, count n: Int, fragment: Bool) -> Int {
+        var i = start
+        while i &+ 32 <= n {
+            let first = stops(UnsafeRawPointer(p + i), fragment: fragment)
+            let second = stops(UnsafeRawPointer(p + (i &+ 16)), fragment: fragment)
+            if any(first | second) { return i &+ (any(first) ? firstSet(first) : 16 &+ firstSet(second)) }
+            i &+= 32
+        }
+        if i &+ 16 <= n {
+            let stop = firstStop(UnsafeRawPointer(p + i), fragment: fragment)
+            if stop < 16 { return i &+ stop }
+            i &+= 16
+        }
+        return i
     }
 }

@@ -112,4 +112,28 @@ import TestVectorSupport
             #expect(vector(bytes) == reference(bytes), "\(bytes); \(random.replay)")
         }
     }
+
+    /// The 32- and 16-byte loop stops at the first stop byte, or where fewer than sixteen
+    /// bytes remain (the table takes the tail), from any start in runs of any length.
+    @Test(arguments: [false, true])
+    func thirtyTwoBytesAtATimeStopWhereTheTableWould(fragment: Bool) {
+        let plain: CharacterClass = fragment ? .fragmentPlain : .queryPlain
+        var random = SplitMix64(propertyTest: "thirtyTwoBytesAtATimeStopWhereTheTableWould", defaultSeed: 0x32_3216)
+        for _ in 0 ..< 5_000 {
+            let count = Int.random(in: 0 ... 120, using: &random)
+            var bytes = (0 ..< count).map { _ in UInt8(ascii: "a") + UInt8.random(in: 0 ..< 26, using: &random) }
+            if count > 0 && Bool.random(using: &random) {
+                bytes[Int.random(in: 0 ..< count, using: &random)] = [0x25, 0x26, 0x2B, 0x3D, 0x23, 0x60, 0x20, 0x80].randomElement(using: &random)!
+            }
+            let start = Int.random(in: 0 ... count, using: &random)
+            let firstStop = bytes[start...].firstIndex { !plain.contains($0) }
+            let got = bytes.withUnsafeBufferPointer { PlainRun.skip($0.baseAddress!, from: start, count: count, fragment: fragment) }
+            if let firstStop, firstStop + 16 <= count || firstStop < got {
+                #expect(got == firstStop, "\(bytes) from \(start); \(random.replay)")
+            } else {
+                #expect(got <= count && count - got < 16 && got >= start, "\(bytes) from \(start); \(random.replay)")
+                #expect(bytes[start ..< got].allSatisfy { plain.contains($0) })
+            }
+        }
+    }
 }
