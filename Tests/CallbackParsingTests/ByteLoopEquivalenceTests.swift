@@ -123,7 +123,8 @@ import TestVectorSupport
             let count = Int.random(in: 0 ... 120, using: &random)
             var bytes = (0 ..< count).map { _ in UInt8(ascii: "a") + UInt8.random(in: 0 ..< 26, using: &random) }
             if count > 0 && Bool.random(using: &random) {
-                bytes[Int.random(in: 0 ..< count, using: &random)] = [0x25, 0x26, 0x2B, 0x3D, 0x23, 0x60, 0x20, 0x80].randomElement(using: &random)!
+                bytes[Int.random(in: 0 ..< count, using: &random)] = [0x25, 0x26, 0x2B, 0x3D, 0x23, 0x60, 0x20, 0x80].randomElement(
+                    using: &random)!
             }
             let start = Int.random(in: 0 ... count, using: &random)
             let firstStop = bytes[start...].firstIndex { !plain.contains($0) }
