@@ -28,6 +28,10 @@ struct CharacterClass: OptionSet {
     static let authority = CharacterClass(rawValue: 1 << 10)
     /// A registered name's bytes but `A`–`Z`: the host fast path (no case to fold).
     static let lowercaseRegName = CharacterClass(rawValue: 1 << 11)
+    /// Not a class: the top four bits of a hex digit's entry hold its value, so that the
+    /// decoder turns `%XX` into a byte with two table loads, shifts and an OR
+    /// (``hexPair(_:_:in:)``); zero for every other byte.
+    static let hexValueShift: UInt16 = 12
 
     /// Whether `byte` is in this class's set (for several classes: in any of them).
     @inline(__always)
@@ -66,6 +70,7 @@ struct CharacterClass: OptionSet {
         add(Array("{}^\\`".utf8), [.query])
         add(Array("{}^\\#".utf8), [.fragment])
         add(digit + Array("abcdefABCDEF".utf8), .hexDigit)
+        for byte in digit + Array("abcdefABCDEF".utf8) { table[Int(byte)] |= UInt16(hexValue(byte)) << hexValueShift }
         add(Array("&=+".utf8), .formDelimiter)
         add(Array(0x21 ..< 0x7F).filter { !"/?#@".utf8.contains($0) }, .authority)
         for byte in 0 ..< 256 {
@@ -85,6 +90,13 @@ struct CharacterClass: OptionSet {
 @inline(__always)
 func hexValue(_ byte: UInt8) -> UInt8 {
     (byte & 0x0F) &+ 9 &* (byte >> 6)
+}
+
+/// The byte `%XY` stands for, from the lookup table (`x`, `y`: hex digits the parser has
+/// already checked).
+@inline(__always)
+func hexPair(_ x: UInt8, _ y: UInt8, in table: UnsafePointer<UInt16>) -> UInt8 {
+    UInt8(truncatingIfNeeded: (table[Int(x)] &>> 8) & 0xF0 | table[Int(y)] &>> CharacterClass.hexValueShift)
 }
 
 /// A byte that no component accepts raw: C0 controls, space, DEL, and every non-ASCII byte.

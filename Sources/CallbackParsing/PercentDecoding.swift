@@ -43,12 +43,13 @@ enum PercentDecoding {
         let n = raw.count
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        let table = CharacterClass.lookup
         var i = 0
         var count = 0
         while i < n {
             let byte = p[i]
             if byte == UInt8(ascii: "%") {
-                out[count] = hexValue(p[i &+ 1]) << 4 | hexValue(p[i &+ 2])
+                out[count] = hexPair(p[i &+ 1], p[i &+ 2], in: table)
                 i &+= 3
                 count &+= 1
                 continue

@@ -137,4 +137,18 @@ import TestVectorSupport
             }
         }
     }
+
+    /// `%XY` read from the table's top bits is the byte the arithmetic gives, for every pair
+    /// of hex digits; no other byte carries a value there.
+    @Test func escapesDecodedThroughTheTableEqualTheArithmetic() {
+        let digits = Array("0123456789abcdefABCDEF".utf8)
+        for x in digits {
+            for y in digits {
+                #expect(hexPair(x, y, in: CharacterClass.lookup) == hexValue(x) << 4 | hexValue(y), "%\(x)\(y)")
+            }
+        }
+        for byte in 0 ... 255 where !digits.contains(UInt8(byte)) {
+            #expect(CharacterClass.lookup[byte] >> CharacterClass.hexValueShift == 0, "\(byte)")
+        }
+    }
 }
