@@ -427,19 +427,21 @@ private struct Parser {
                 }
                 i += 1
             } else if byte == UInt8(ascii: "%") {
-                guard i + 2 < n, isHexDigit(bytes[i + 1]), isHexDigit(bytes[i + 2]) else {
+                // Wrapping arithmetic: offsets stay below ParsingLimits.largestLength (Int32.max),
+                // far from overflow, and each checked `+` cost an overflow branch an escape.
+                guard i &+ 2 < n, isHexDigit(bytes[i &+ 1]), isHexDigit(bytes[i &+ 2]) else {
                     throw Self.badEscape(at: i, in: name)
                 }
                 escapes |= equals < 0 ? 1 : 2
-                if bytes[i + 1] >= UInt8(ascii: "8") && badUTF8 < 0 { // 8-9, A-F, a-f: a byte past 0x7F
+                if bytes[i &+ 1] >= UInt8(ascii: "8") && badUTF8 < 0 { // 8-9, A-F, a-f: a byte past 0x7F
                     let length = escapedUTF8SequenceLength(at: i)
                     if length > 0 {
-                        i += length
+                        i &+= length
                         continue
                     }
                     badUTF8 = i
                 }
-                i += 3
+                i &+= 3
             } else if byte == UInt8(ascii: "#") && allowed == .query {
                 break
             } else {
@@ -463,7 +465,7 @@ private struct Parser {
         var j = start
         repeat {
             guard j &+ 2 < n, bytes[j] == UInt8(ascii: "%"), isHexDigit(bytes[j &+ 1]), isHexDigit(bytes[j &+ 2]),
-                validator.consume(hexValue(bytes[j &+ 1]) << 4 | hexValue(bytes[j &+ 2]))
+                validator.consume(hexPair(bytes[j &+ 1], bytes[j &+ 2], in: table))
             else { return 0 }
             j &+= 3
         } while !validator.isAtBoundary
