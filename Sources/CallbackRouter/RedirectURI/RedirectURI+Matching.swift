@@ -58,6 +58,7 @@ extension RedirectURI {
     }
 
     func difference(from callback: CallbackURL, relaxations: ProviderProfile.Relaxations = []) -> Difference? {
+        if isPlainMatch(callback) { return nil }
         if let difference = locationDifference(from: callback, relaxations: relaxations) { return difference }
         // Most redirect URIs register no query: nothing more to compare.
         if url.queryParameterCount == 0 { return nil }
@@ -71,6 +72,16 @@ extension RedirectURI {
             if values.first != parameter.value { return .query(parameter.name) }
         }
         return nil
+    }
+
+    /// The usual private-use callback (`com.example.app:/oauth2redirect?…`) of a redirect URI
+    /// without a query: no authority on either side, so no host and no port; the same scheme
+    /// and path mean no difference. One reading of both strings, and the registered URL is not
+    /// passed as an argument (Swift copied all 204 bytes of it to pass it).
+    @inline(__always)
+    private func isPlainMatch(_ callback: CallbackURL) -> Bool {
+        guard let plain else { return false }
+        return callback.isPlain(plain.text, schemeLength: plain.schemeLength)
     }
 
     /// The first of scheme, authority, host, port and path in which `other` differs, by

@@ -27,6 +27,10 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     public let isReverseDNS: Bool
     /// Whether `localhost` was explicitly allowed when this URI was created.
     public let allowsLocalhost: Bool
+    /// For a URI with neither an authority nor a query (`com.example.app:/oauth2redirect`), its
+    /// text and the length of its scheme: a callback then matches when it has no authority and
+    /// the same scheme and path (``CallbackURL/isPlain(_:schemeLength:)``).
+    let plain: (text: String, schemeLength: Int)?
 
     /// Validates `string` as a redirect URI under `policy`.
     /// - Throws: `invalid_configuration`, the detail starting with `rule <name>:`.
@@ -57,6 +61,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
                 RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowLocalhost && RedirectURIPolicy.isLocalhost($0))
             } ?? false
         allowsLocalhost = allowLocalhost
+        plain = url.hasAuthority || url.queryParameterCount != 0 ? nil : (url.string, scheme.utf8.count)
     }
 
     static func violation(of url: CallbackURL, policy: RedirectURIPolicy, allowLocalhost: Bool) -> RuleViolation? {

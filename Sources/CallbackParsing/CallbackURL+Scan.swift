@@ -1,0 +1,113 @@
+/// What `CallbackRouter` reads in place, without closures per parameter or copies of the
+/// parameter table: the one-pass classifier and the redirect-URI match.
+/// `package`, not public: the offsets and flags are the parser's, not an API.
+
+/// One query parameter as the parser located it: offsets into the URL's bytes, as written.
+/// Plain stored properties, so that a reader in another module of the package reads them
+/// without a call.
+package struct LocatedParameter {
+    /// The name is `nameStart ..< nameEnd`, the value `valueStart ..< valueEnd` (empty when
+    /// the pair has no `=`).
+    package var nameStart: Int
+    package var nameEnd: Int
+    package var valueStart: Int
+    package var valueEnd: Int
+    /// Whether the name holds `%XX` or `+` (its decoded bytes differ from the written ones).
+    package var nameNeedsDecoding: Bool
+    /// Whether the value holds `%XX` or `+`. A value that does not is printable ASCII
+    /// without space (%x21-7E minus `#`): the parser refuses every other byte in a query.
+    package var valueNeedsDecoding: Bool
+}
+
+extension CallbackURL {
+    /// Calls `body` once with the URL's bytes and the query's parameters, located, in order.
+    /// The buffers are valid only during the call.
+    package func withLocatedQueryParameters(
+        _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>) -> Void
+    ) {
+        let count = queryParameterCount
+        withContiguousUTF8(source) { bytes in
+            withUnsafeTemporaryAllocation(of: LocatedParameter.self, capacity: Swift.max(count, 1)) { located in
+                var index = 0
+                parameters.forEach(in: 0 ..< count) { raw in
+                    let values = raw.valueRange
+                    located.initializeElement(
+                        at: index,
+                        to: LocatedParameter(
+                            nameStart: Int(raw.start), nameEnd: Int(raw.nameEnd), valueStart: values.lowerBound,
+                            valueEnd: values.upperBound, nameNeedsDecoding: raw.nameNeedsDecoding,
+                            valueNeedsDecoding: raw.valueNeedsDecoding))
+                    index += 1
+                }
+                body(bytes, UnsafeBufferPointer(rebasing: located[0 ..< count]))
+                // LocatedParameter is trivial: nothing to deinitialize.
+            }
+        }
+    }
+
+    /// The longest parameter (name, `=` and value, as written) that holds `%XX` or `+`; 0
+    /// when none does. Decoding never lengthens, so a scratch buffer this long holds any
+    /// decoded name or value.
+    package var longestEscapedParameterLength: Int { Int(parameters.longestEscapedPair) }
+
+    /// Decodes `raw` by the form rules (`%XX`, `+` is a space) into `out`, which has room
+    /// for `raw.count` bytes; returns how many it wrote.
+    package static func decodeFormBytes(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        PercentDecoding.decode(raw, into: out)
+    }
+
+    /// The decoded value `start ..< end` of a parameter of the URL whose text is `source`,
+    /// as a `String` (the parser checked that its decoded bytes are UTF-8).
+    package static func formValue(in source: String, _ start: Int, _ end: Int, needsDecoding: Bool) -> String {
+        withContiguousUTF8(source) { bytes in
+            let raw = UnsafeBufferPointer(rebasing: bytes[start ..< end])
+            guard needsDecoding else { return String(decoding: raw, as: UTF8.self) }
+            return PercentDecoding.decode(raw, plusIsSpace: true)
+        }
+    }
+
+    /// The URL's text, for a value that reads parameters later (``formValue(in:_:_:needsDecoding:)``).
+    package var sourceText: String { source }
+
+    /// Whether this URL has no authority and is, up to its query, `text`: the scheme of the
+    /// same length (`schemeLength`) compared case-insensitively, the `:` and the path byte for
+    /// byte. `text` is a URL without authority, query or fragment (a plain registered redirect
+    /// URI's `string`): ``hasSameScheme(as:)`` and ``hasSamePath(as:)`` in one reading.
+    package func isPlain(_ text: String, schemeLength: Int) -> Bool {
+        let end = Int(parts.pathEnd)
+        guard !hasAuthority, schemeEnd == schemeLength, end == text.utf8.count else { return false }
+        return withContiguousUTF8(source) { x in
+            withContiguousUTF8(text) { y in
+                guard let a = x.baseAddress, let b = y.baseAddress else { return end == 0 }
+                return Self.bytesEqual(a, b, schemeLength, folding: 0x20)
+                    && Self.bytesEqual(a + schemeLength, b + schemeLength, end &- schemeLength, folding: 0)
+            }
+        }
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal once each is OR-ed with `folding`
+    /// (0x20 folds the case of scheme bytes: letters, and digits and `+ - .`, which have the
+    /// bit set already): eight bytes a round, the tail as the last eight (overlapping).
+    @inline(__always)
+    static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int, folding: UInt8) -> Bool {
+        let p = UnsafeRawPointer(a), q = UnsafeRawPointer(b)
+        let mask = UInt64(folding) &* 0x0101_0101_0101_0101
+        var i = 0
+        if count >= 8 {
+            while i &+ 8 <= count {
+                let x = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let y = q.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if x | mask != y | mask { return false }
+                i &+= 8
+            }
+            let last = count &- 8
+            return p.loadUnaligned(fromByteOffset: last, as: UInt64.self) | mask
+                == q.loadUnaligned(fromByteOffset: last, as: UInt64.self) | mask
+        }
+        while i < count {
+            if a[i] | folding != b[i] | folding { return false }
+            i &+= 1
+        }
+        return true
+    }
+}
