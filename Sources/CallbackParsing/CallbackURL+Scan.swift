@@ -7,11 +7,12 @@
 /// without a call.
 package struct LocatedParameter {
     /// The name is `nameStart ..< nameEnd`, the value `valueStart ..< valueEnd` (empty when
-    /// the pair has no `=`).
-    package var nameStart: Int
-    package var nameEnd: Int
-    package var valueStart: Int
-    package var valueEnd: Int
+    /// the pair has no `=`). 32 bits each (``ParsingLimits`` caps a URL below 2 GiB): the
+    /// whole struct comes back in registers.
+    package var nameStart: UInt32
+    package var nameEnd: UInt32
+    package var valueStart: UInt32
+    package var valueEnd: UInt32
     /// Whether the name holds `%XX` or `+` (its decoded bytes differ from the written ones).
     package var nameNeedsDecoding: Bool
     /// Whether the value holds `%XX` or `+`. A value that does not is printable ASCII
@@ -20,29 +21,23 @@ package struct LocatedParameter {
 }
 
 extension CallbackURL {
-    /// Calls `body` once with the URL's bytes and the query's parameters, located, in order.
-    /// The buffers are valid only during the call.
-    package func withLocatedQueryParameters(
-        _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>) -> Void
-    ) {
+    /// Writes where each query parameter stands into `located` (room for
+    /// ``queryParameterCount`` of them), in order; returns how many it wrote. Their bytes are
+    /// ``sourceText``'s. A plain function, not one that takes a closure: a closure passed to
+    /// another module is not inlined, and what it computes is copied out through a capture.
+    package func locateQueryParameters(into located: UnsafeMutablePointer<LocatedParameter>) -> Int {
         let count = queryParameterCount
-        withContiguousUTF8(source) { bytes in
-            withUnsafeTemporaryAllocation(of: LocatedParameter.self, capacity: Swift.max(count, 1)) { located in
-                var index = 0
-                parameters.forEach(in: 0 ..< count) { raw in
-                    let values = raw.valueRange
-                    located.initializeElement(
-                        at: index,
-                        to: LocatedParameter(
-                            nameStart: Int(raw.start), nameEnd: Int(raw.nameEnd), valueStart: values.lowerBound,
-                            valueEnd: values.upperBound, nameNeedsDecoding: raw.nameNeedsDecoding,
-                            valueNeedsDecoding: raw.valueNeedsDecoding))
-                    index += 1
-                }
-                body(bytes, UnsafeBufferPointer(rebasing: located[0 ..< count]))
-                // LocatedParameter is trivial: nothing to deinitialize.
-            }
+        var index = 0
+        parameters.forEach(in: 0 ..< count) { raw in
+            let values = raw.valueRange
+            (located + index).initialize(
+                to: LocatedParameter(
+                    nameStart: raw.start, nameEnd: raw.nameEnd, valueStart: UInt32(truncatingIfNeeded: values.lowerBound),
+                    valueEnd: UInt32(truncatingIfNeeded: values.upperBound), nameNeedsDecoding: raw.nameNeedsDecoding,
+                    valueNeedsDecoding: raw.valueNeedsDecoding))
+            index += 1
         }
+        return count
     }
 
     /// The longest parameter (name, `=` and value, as written) that holds `%XX` or `+`; 0
@@ -66,7 +61,8 @@ extension CallbackURL {
         }
     }
 
-    /// The URL's text, for a value that reads parameters later (``formValue(in:_:_:needsDecoding:)``).
+    /// The URL's text: the bytes ``locateQueryParameters(into:)`` points into, and what a
+    /// value that reads parameters later keeps (``formValue(in:_:_:needsDecoding:)``).
     package var sourceText: String { source }
 
     /// Whether this URL has no authority and is, up to its query, `text`: the scheme of the

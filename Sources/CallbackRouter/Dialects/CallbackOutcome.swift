@@ -16,13 +16,48 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     /// The dialect that decided: the one ``Dialect/auto`` picked, never `auto` itself.
     public let dialect: Dialect
 
-    /// The fields, as strings, or as a view of the callback's query that makes each string
-    /// when it is read (the classifier's common path: most outcomes are read once, in part).
+    /// The fields, as strings, or where their values stand in the callback's URL, each made
+    /// into a string when it is read (the classifier's common path: most outcomes are read
+    /// once, in part).
     enum Storage: Sendable {
         case strings(known: [Field], extra: [Field])
-        /// The known fields of `mask` (``CallbackClassifier/FieldID`` bits), each at its
-        /// position in `query`; no extras.
-        case query(Parameters, mask: UInt32, positions: SIMD32<UInt16>)
+        /// The known fields of a callback without extras.
+        case located(Located)
+    }
+
+    /// Where the values of up to ``capacity`` known fields stand in the URL's text: no copy of
+    /// the URL's parameter table, no string until a field is read.
+    struct Located: Sendable {
+        static let capacity = 8
+        /// The URL's text (one reference).
+        let source: String
+        /// The fields present (``CallbackClassifier/FieldID`` bits); the n-th set bit's value
+        /// is in slot n.
+        let mask: UInt32
+        /// Where the values stand.
+        let slots: Slots
+
+        /// Slot n: its value's start at 2n, its end at 2n + 1, bit 31 of the end set when the
+        /// value holds `%XX` or `+`.
+        struct Slots {
+            var bounds = SIMD16<UInt32>()
+
+            mutating func set(_ slot: Int, _ start: UInt32, _ end: UInt32, needsDecoding: Bool) {
+                bounds[2 &* slot] = start
+                bounds[2 &* slot &+ 1] = end | (needsDecoding ? 1 << 31 : 0)
+            }
+        }
+
+        /// The decoded value of field `id`, nil when absent.
+        func value(_ id: Int) -> String? {
+            guard id < 32 else { return nil }
+            let bit: UInt32 = 1 << UInt32(id)
+            guard mask & bit != 0 else { return nil }
+            let slot = (mask & (bit &- 1)).nonzeroBitCount
+            let end = slots.bounds[2 &* slot &+ 1]
+            return CallbackURL.formValue(
+                in: source, Int(slots.bounds[2 &* slot]), Int(end & ~(1 << 31)), needsDecoding: end & 1 << 31 != 0)
+        }
     }
 
     let storage: Storage
@@ -32,14 +67,14 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         switch storage {
         case .strings(let known, _):
             return known
-        case .query(let query, let mask, let positions):
+        case .located(let located):
             var fields: [Field] = []
-            fields.reserveCapacity(mask.nonzeroBitCount)
-            var remaining = mask
+            fields.reserveCapacity(located.mask.nonzeroBitCount)
+            var remaining = located.mask
             while remaining != 0 {
                 let id = remaining.trailingZeroBitCount
                 remaining &= remaining - 1
-                fields.append(Field(name: CallbackClassifier.FieldID.names[id], value: query.decodedValue(at: Int(positions[id]))))
+                fields.append(Field(name: CallbackClassifier.FieldID.names[id], value: located.value(id) ?? ""))
             }
             return fields
         }
@@ -49,7 +84,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     var extraFields: [Field] {
         switch storage {
         case .strings(_, let extra): return extra
-        case .query: return []
+        case .located: return []
         }
     }
     /// Names of human-text fields whose value broke its syntax and was withheld.
@@ -72,13 +107,13 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         self.withheldFields = withheld.sorted { KnownField.rank($0) < KnownField.rank($1) }
     }
 
-    /// An outcome that reads its known fields from the callback's query when asked, and has
+    /// An outcome that reads its known fields from the callback's URL when asked, and has
     /// no extras and nothing withheld (the classifier's common path).
-    init(kind: OutcomeKind, dialect: Dialect, query: Parameters, mask: UInt32, positions: SIMD32<UInt16>) {
+    init(kind: OutcomeKind, dialect: Dialect, located: Located) {
         self.isUnbound = false
         self.kind = kind
         self.dialect = dialect
-        self.storage = .query(query, mask: mask, positions: positions)
+        self.storage = .located(located)
         self.withheldFields = []
     }
 
@@ -109,10 +144,19 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         switch storage {
         case .strings(let known, _):
             return known.first { $0.name == field }?.value
-        case .query(let query, let mask, let positions):
-            let id = CallbackClassifier.FieldID.of(field)
-            guard id < 32, mask & CallbackClassifier.FieldID.bit(id) != 0 else { return nil }
-            return query.decodedValue(at: Int(positions[id]))
+        case .located(let located):
+            return located.value(CallbackClassifier.FieldID.of(field))
+        }
+    }
+
+    /// ``value(_:)`` by ``CallbackClassifier/FieldID``: the typed accessors need no name lookup.
+    private func value(id: Int) -> String? {
+        switch storage {
+        case .strings(let known, _):
+            let name = CallbackClassifier.FieldID.names[id]
+            return known.first { $0.name == name }?.value
+        case .located(let located):
+            return located.value(id)
         }
     }
 
@@ -124,33 +168,33 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     // MARK: Typed accessors
 
     /// The callback's `state`, if any (already compared with the expected one when given).
-    public var state: String? { value("state") }
+    public var state: String? { value(id: CallbackClassifier.FieldID.state) }
     /// `iss` (RFC 9207), if any.
-    public var issuer: String? { value("iss") }
+    public var issuer: String? { value(id: CallbackClassifier.FieldID.iss) }
     /// `code`: the OAuth authorization code, or Ory's session token exchange code half.
-    public var code: String? { value("code") }
+    public var code: String? { value(id: CallbackClassifier.FieldID.code) }
     /// Prelude's `challenge_token`.
-    public var challengeToken: String? { value("challenge_token") }
+    public var challengeToken: String? { value(id: CallbackClassifier.FieldID.challengeToken) }
     /// Zephr's `session_id`.
-    public var sessionID: String? { value("session_id") }
+    public var sessionID: String? { value(id: CallbackClassifier.FieldID.sessionID) }
     /// Zephr's `tracking_id`.
-    public var trackingID: String? { value("tracking_id") }
+    public var trackingID: String? { value(id: CallbackClassifier.FieldID.trackingID) }
     /// Zephr's `state_key` (partial registration).
-    public var stateKey: String? { value("state_key") }
+    public var stateKey: String? { value(id: CallbackClassifier.FieldID.stateKey) }
     /// Zephr's `identifier` (partial registration), unless withheld.
-    public var identifier: String? { value("identifier") }
+    public var identifier: String? { value(id: CallbackClassifier.FieldID.identifier) }
     /// Zephr's `message`, unless withheld.
-    public var message: String? { value("message") }
+    public var message: String? { value(id: CallbackClassifier.FieldID.message) }
     /// Clerk's `rotating_token_nonce`.
-    public var rotatingTokenNonce: String? { value("rotating_token_nonce") }
+    public var rotatingTokenNonce: String? { value(id: CallbackClassifier.FieldID.rotatingTokenNonce) }
     /// Clerk's `created_session_id`.
-    public var createdSessionID: String? { value("created_session_id") }
+    public var createdSessionID: String? { value(id: CallbackClassifier.FieldID.createdSessionID) }
     /// The `error` of an ``OutcomeKind/authorizationError``.
-    public var error: AuthorizationErrorCode? { value("error").map(AuthorizationErrorCode.init(rawValue:)) }
+    public var error: AuthorizationErrorCode? { value(id: CallbackClassifier.FieldID.error).map(AuthorizationErrorCode.init(rawValue:)) }
     /// `error_description`, unless withheld for breaking RFC 6749's syntax.
-    public var errorDescription: String? { value("error_description") }
+    public var errorDescription: String? { value(id: CallbackClassifier.FieldID.errorDescription) }
     /// `error_uri`, unless withheld.
-    public var errorURI: String? { value("error_uri") }
+    public var errorURI: String? { value(id: CallbackClassifier.FieldID.errorURI) }
 
     // MARK: Redacted printing
 
