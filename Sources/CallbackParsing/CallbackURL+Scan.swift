@@ -65,18 +65,35 @@ extension CallbackURL {
     /// value that reads parameters later keeps (``formValue(in:_:_:needsDecoding:)``).
     package var sourceText: String { source }
 
-    /// Whether this URL has no authority and is, up to its query, `text`: the scheme of the
-    /// same length (`schemeLength`) compared case-insensitively, the `:` and the path byte for
-    /// byte. `text` is a URL without authority, query or fragment (a plain registered redirect
-    /// URI's `string`): ``hasSameScheme(as:)`` and ``hasSamePath(as:)`` in one reading.
-    package func isPlain(_ text: String, schemeLength: Int) -> Bool {
+    /// For a URL without userinfo, port, query or fragment, whose host (if any) is a
+    /// registered name (`com.example.app:/oauth2redirect`, `myapp://oauth-callback`): how many
+    /// of its leading bytes compare case-insensitively (the scheme, and `://` and the host);
+    /// nil for any other URL. What ``isPlain(_:foldedLength:)`` takes.
+    package var plainFoldedLength: Int? {
+        guard !parts.flags.contains(.userinfo), !parts.flags.contains(.port), !parts.flags.contains(.query),
+            !parts.flags.contains(.fragment)
+        else { return nil }
+        guard hasAuthority else { return schemeEnd }
+        return parts.host.kind == .registeredName ? Int(parts.hostEnd) : nil
+    }
+
+    /// Whether this URL is, up to its query, `text` (a URL with ``plainFoldedLength`` equal to
+    /// `foldedLength`): the first `foldedLength` bytes equal but for ASCII case (scheme and
+    /// registered-name host: the bytes allowed there collide under `| 0x20` only for letters),
+    /// the rest (the path) byte for byte, with no userinfo and no port. Equal bytes parse to
+    /// equal components, so such a URL answers `text` by every rule of
+    /// `RedirectURI`'s matching; one reading of both strings instead of one per component.
+    package func isPlain(_ text: String, foldedLength: Int) -> Bool {
         let end = Int(parts.pathEnd)
-        guard !hasAuthority, schemeEnd == schemeLength, end == text.utf8.count else { return false }
+        let folded = hasAuthority ? Int(parts.hostEnd) : schemeEnd
+        guard folded == foldedLength, end == text.utf8.count, !parts.flags.contains(.userinfo),
+            !parts.flags.contains(.port)
+        else { return false }
         return withContiguousUTF8(source) { x in
             withContiguousUTF8(text) { y in
                 guard let a = x.baseAddress, let b = y.baseAddress else { return end == 0 }
-                return Self.bytesEqual(a, b, schemeLength, folding: 0x20)
-                    && Self.bytesEqual(a + schemeLength, b + schemeLength, end &- schemeLength, folding: 0)
+                return Self.bytesEqual(a, b, folded, folding: 0x20)
+                    && Self.bytesEqual(a + folded, b + folded, end &- folded, folding: 0)
             }
         }
     }

@@ -1,13 +1,17 @@
 import Testing
 @testable import CallbackRouter
 
-/// The one-reading match of a redirect URI without authority or query
-/// (`com.example.app:/oauth2redirect`) against the component-by-component rules it stands in
-/// for: the same scheme (case-insensitively), no authority, the same path byte for byte.
+/// The one-reading match of a redirect URI without port or query whose host, if any, is a
+/// registered name (`com.example.app:/oauth2redirect`, `myapp://oauth-callback`) against the
+/// component-by-component rules it stands in for (scheme and host case-insensitively, port,
+/// path byte for byte, no userinfo).
 @Suite struct RedirectURIPlainMatchTests {
     static let registered = [
         "com.example.app:/oauth2redirect", "Com.Example.App:/oauth2redirect", "myapp:/cb", "a:", "a:/",
         "x-y.z+w:/p/q/%2F/r", "com.example.app:/a-path-longer-than-sixteen-bytes/and/more",
+        "myapp://oauth-callback", "myapp://Oauth-Callback/x", "com.example.app://callback", "myapp://h",
+        "myapp://", "https://app.example.com/cb", "https://app.example.com", "http://127.0.0.1/callback",
+        "com.example.app://example.us.auth0.com/ios/com.example.app/callback",
     ]
 
     /// Every one-byte change of each registered URI (each position, a few replacement
@@ -20,6 +24,10 @@ import Testing
             let registered = redirect.url
             var candidates = [text, text + "x", text + "/", String(text.dropLast()), text.uppercased(), text.lowercased()]
             candidates.append(text.replacingFirst(":", with: "://host"))
+            candidates.append(text.replacingFirst("/", with: "/u@"))
+            for port in [":", ":443", ":80", ":5000"] {
+                candidates.append(registered.hasAuthority ? text.insertingAfterHost(port) : text)
+            }
             let bytes = Array(text.utf8)
             for position in bytes.indices {
                 for replacement in Array("aAzZ0:/.%-".utf8) where replacement != bytes[position] {
@@ -30,9 +38,7 @@ import Testing
             }
             for candidate in candidates {
                 guard let callback = try? CallbackURL(parsing: candidate + "?code=c&state=s") else { continue }
-                let expected =
-                    callback.scheme == registered.scheme && callback.hasAuthority == registered.hasAuthority
-                    && callback.host == registered.host && callback.port == registered.port && callback.path == registered.path
+                let expected = callback.userinfo == nil && redirect.locationDifference(from: callback) == nil
                 #expect(redirect.matches(callback) == expected, "\(text) against \(candidate)")
                 #expect(((try? redirect.check(callback)) != nil) == expected, "\(text) against \(candidate)")
                 compared += 1
@@ -46,5 +52,14 @@ extension String {
     fileprivate func replacingFirst(_ target: Character, with replacement: String) -> String {
         guard let index = firstIndex(of: target) else { return self }
         return String(self[..<index]) + replacement + String(self[self.index(after: index)...])
+    }
+
+    /// `scheme://host` + `text` + the rest.
+    fileprivate func insertingAfterHost(_ text: String) -> String {
+        let bytes = Array(utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes.count >= colon + 3 else { return self }
+        let hostStart = colon + 3
+        let end = bytes[hostStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+        return String(decoding: bytes[..<end], as: UTF8.self) + text + String(decoding: bytes[end...], as: UTF8.self)
     }
 }

@@ -26,8 +26,15 @@ extension CallbackClassifier {
 
         /// The ID of a field name given as a string; ``unknown`` for any other name.
         static func of(_ name: String) -> Int {
-            var name = name
-            return name.withUTF8 { of($0) }
+            // Comparisons with literals, by length first: no copy of the name to read its bytes.
+            switch name.utf8.count {
+            case 3: return name == "iss" ? iss : unknown
+            case 4: return name == "code" ? code : unknown
+            case 5: return name == "state" ? state : name == "error" ? error : unknown
+            default:
+                var name = name
+                return name.withUTF8 { of($0) }
+            }
         }
 
         /// The ID of a decoded name; ``unknown`` for any other name.

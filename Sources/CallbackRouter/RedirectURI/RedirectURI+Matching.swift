@@ -74,14 +74,15 @@ extension RedirectURI {
         return nil
     }
 
-    /// The usual private-use callback (`com.example.app:/oauth2redirect?…`) of a redirect URI
-    /// without a query: no authority on either side, so no host and no port; the same scheme
-    /// and path mean no difference. One reading of both strings, and the registered URL is not
-    /// passed as an argument (Swift copied all 204 bytes of it to pass it).
+    /// The usual private-use callback (`com.example.app:/oauth2redirect?…`,
+    /// `myapp://oauth-callback?…`) of a redirect URI without port or query: the same bytes up
+    /// to the query (scheme and host but for case) mean no difference. One reading of both
+    /// strings, and the registered URL is not passed as an argument (Swift copied all 204
+    /// bytes of it to pass it). Any other callback is compared component by component.
     @inline(__always)
     private func isPlainMatch(_ callback: CallbackURL) -> Bool {
         guard let plain else { return false }
-        return callback.isPlain(plain.text, schemeLength: plain.schemeLength)
+        return callback.isPlain(plain.text, foldedLength: plain.foldedLength)
     }
 
     /// The first of scheme, authority, host, port and path in which `other` differs, by
