@@ -129,6 +129,17 @@ import TestVectorSupport
         #expect(CallbackClassifier.classifyCommon(url, dialect: .oauth2, expectations: expectations) == nil)
     }
 
+    @Test func outcomesKeepKindAndDialectAsTheirPlacesInAllCases() {
+        #expect(Dialect.allCases.map(\.tag) == Array(0 ..< UInt8(Dialect.allCases.count)))
+        let kinds: [OutcomeKind] = [
+            .authorizationCode, .sessionTokenExchangeCode, .challengeToken, .rotatingTokenNonce, .loginSuccess,
+            .partialRegistration, .loginFailure, .authorizationError,
+        ]
+        for (tag, kind) in zip(UInt8(1)..., kinds) {
+            #expect(OutcomeKind.allCases[Int(CallbackClassifier.kindIndex(tag))] == kind)
+        }
+    }
+
     @Test(arguments: [
         "com.example.app:/auth?status=done&session_id=s&state=s1", // unknown_status
         "com.example.app:/auth?status=success&state=s1", // missing session_id

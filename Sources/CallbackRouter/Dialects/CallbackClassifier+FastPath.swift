@@ -157,7 +157,7 @@ extension CallbackClassifier {
     /// What the common path decided: plain values only, so that it leaves the closures over
     /// the URL's bytes without reference counting; the outcome is made from it afterwards.
     struct CommonReading {
-        /// The outcome's kind (``OutcomeKind`` by number: ``kindTag(of:)``), 0 for none.
+        /// The outcome's kind (``OutcomeKind`` by number, as ``kindIndex(_:)`` reads it), 0 for none.
         var kind: UInt8 = 0
         /// The dialect that decided (``Dialect/Tag``).
         var dialect: UInt8 = 0
@@ -171,27 +171,19 @@ extension CallbackClassifier {
         var located = CallbackOutcome.Located.Slots()
     }
 
-    /// The kinds the common path returns, by number (0: none).
-    private static func kind(_ tag: UInt8) -> OutcomeKind {
+    /// The place in ``OutcomeKind/allCases`` of a ``CommonReading/kind``: 1 authorization
+    /// code, 2 Ory's exchange code, 3 challenge token, 4 rotating token nonce, 5-7 Zephr's
+    /// login success, partial registration, login failure, 8 authorization error.
+    static func kindIndex(_ tag: UInt8) -> UInt8 {
         switch tag {
-        case 1: return .authorizationCode
-        case 2: return .sessionTokenExchangeCode
-        case 3: return .challengeToken
-        case 4: return .rotatingTokenNonce
-        case 5: return .loginSuccess
-        case 6: return .partialRegistration
-        case 7: return .loginFailure
-        default: return .authorizationError
-        }
-    }
-
-    private static func dialect(_ tag: UInt8) -> Dialect {
-        switch tag {
-        case Dialect.Tag.oauth2: return .oauth2
-        case Dialect.Tag.ory: return .ory
-        case Dialect.Tag.prelude: return .prelude
-        case Dialect.Tag.clerk: return .clerk
-        default: return .zephr
+        case 1: return 0 // authorization_code
+        case 2: return 2 // session_token_exchange_code
+        case 3: return 1 // challenge_token
+        case 4: return 6 // rotating_token_nonce
+        case 5: return 3 // login_success
+        case 6: return 4 // partial_registration
+        case 7: return 5 // login_failure
+        default: return 7 // authorization_error
         }
     }
 
@@ -221,18 +213,19 @@ extension CallbackClassifier {
         if count > Int(UInt8.max) { return nil }
 
         var reading = CommonReading()
+        let source = url.sourceText
         withUnsafeTemporaryAllocation(of: LocatedParameter.self, capacity: Swift.max(count, 1)) { located in
             let base = located.baseAddress.unsafelyUnwrapped
             let parameters = UnsafeBufferPointer(start: base, count: url.locateQueryParameters(into: base))
-            withContiguousBytes(of: url.sourceText) { bytes in
-                reading = read(url, bytes, parameters, dialect: dialect.tag, expectations: expectations)
+            withContiguousBytes(of: source) { bytes in
+                read(url, bytes, parameters, dialect: dialect.tag, expectations: expectations, into: &reading)
             }
         }
         guard reading.kind != 0 else { return nil }
         if !reading.hasExtras {
             return CallbackOutcome(
-                kind: kind(reading.kind), dialect: Self.dialect(reading.dialect),
-                located: CallbackOutcome.Located(source: url.sourceText, mask: reading.fields, slots: reading.located))
+                kindIndex: kindIndex(reading.kind), dialect: reading.dialect,
+                located: CallbackOutcome.Located(source: source, mask: reading.fields, slots: reading.located))
         }
         // Extras: strings now, known fields in ID order (design.md's), extras in URL order.
         let query = url.queryParameters
@@ -248,23 +241,23 @@ extension CallbackClassifier {
             }
         }
         return CallbackOutcome(
-            kind: kind(reading.kind), dialect: Self.dialect(reading.dialect), fields: knownFields, extra: extra, withheld: [])
+            kind: OutcomeKind.allCases[Int(kindIndex(reading.kind))], dialect: Dialect.allCases[Int(reading.dialect)],
+            fields: knownFields, extra: extra, withheld: [])
     }
 
     /// The decisions of ``read(_:dialect:)`` and the checks of state and issuer, over one
-    /// scan of the located parameters; a reading of kind 0 leaves the callback to the full path.
+    /// scan of the located parameters, into `reading` (left of kind 0: the full path decides).
     private static func read(
         _ url: CallbackURL, _ bytes: UnsafeBufferPointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>,
-        dialect: UInt8, expectations: CallbackExpectations
-    ) -> CommonReading {
-        let none = CommonReading()
+        dialect: UInt8, expectations: CallbackExpectations, into reading: inout CommonReading
+    ) {
         let scan = scanQuery(url, bytes, parameters, expectations)
-        if scan.repeatsKnownName { return none }
-        if scan.has(FieldID.accessToken) || scan.has(FieldID.idToken) { return none }
-        if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return none }
+        if scan.repeatsKnownName { return }
+        if scan.has(FieldID.accessToken) || scan.has(FieldID.idToken) { return }
+        if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return }
 
         let hasError = scan.has(FieldID.error)
-        if hasError && scan.present & credentialMask(dialect) != 0 { return none }
+        if hasError && scan.present & credentialMask(dialect) != 0 { return }
 
         var decided = dialect
         if dialect == Dialect.Tag.auto {
@@ -272,7 +265,7 @@ extension CallbackClassifier {
                 scan.present
                 & (FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
                     | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.status))
-            if markers.nonzeroBitCount > 1 { return none }
+            if markers.nonzeroBitCount > 1 { return }
             if markers == FieldID.bit(FieldID.code) {
                 decided = Dialect.Tag.oauth2
             } else if markers == FieldID.bit(FieldID.challengeToken) {
@@ -284,7 +277,7 @@ extension CallbackClassifier {
             } else if hasError {
                 decided = Dialect.Tag.oauth2
             } else {
-                return none
+                return
             }
         }
 
@@ -323,27 +316,30 @@ extension CallbackClassifier {
                 case ZephrStatus.failure:
                     kind = 7
                 default:
-                    return none
+                    return
                 }
             }
         }
 
         let fields = scan.present & known
         // A field of this outcome that breaks its syntax is refused or withheld: full path.
-        if fields & ~scan.wellFormed != 0 { return none }
-        if required >= 0 && !scan.has(required) { return none }
-        if expectations.state != nil && !(scan.has(FieldID.state) && scan.stateMatches) { return none }
+        if fields & ~scan.wellFormed != 0 { return }
+        if required >= 0 && !scan.has(required) { return }
+        if expectations.state != nil && !(scan.has(FieldID.state) && scan.stateMatches) { return }
         if scan.has(FieldID.iss) {
-            if expectations.issuer != nil && !scan.issuerMatches { return none }
+            if expectations.issuer != nil && !scan.issuerMatches { return }
         } else if expectations.requireIssuer {
-            return none
+            return
         }
 
-        var reading = CommonReading(kind: kind, dialect: decided, fields: fields, known: known)
+        reading.kind = kind
+        reading.dialect = decided
+        reading.fields = fields
+        reading.known = known
         // Extras, or more fields than the outcome keeps in place: strings, made by the caller.
         if scan.present & ~known != 0 || scan.hasExtras || fields.nonzeroBitCount > CallbackOutcome.Located.capacity {
             reading.hasExtras = true
-            return reading
+            return
         }
         // The outcome keeps where its fields' values are in the URL, and makes a string only
         // for the field that is read.
@@ -356,7 +352,6 @@ extension CallbackClassifier {
             reading.located.set(slot, parameter.valueStart, parameter.valueEnd, needsDecoding: parameter.valueNeedsDecoding)
             slot += 1
         }
-        return reading
     }
 
     /// One pass over the query: which known names are present, once or more, with a

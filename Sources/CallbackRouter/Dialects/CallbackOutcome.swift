@@ -12,18 +12,32 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     }
 
     /// What the callback means.
-    public let kind: OutcomeKind
+    public var kind: OutcomeKind { OutcomeKind.allCases[Int(kindIndex)] }
     /// The dialect that decided: the one ``Dialect/auto`` picked, never `auto` itself.
-    public let dialect: Dialect
+    public var dialect: Dialect { Dialect.allCases[Int(dialectTag)] }
 
-    /// The fields, as strings, or where their values stand in the callback's URL, each made
-    /// into a string when it is read (the classifier's common path: most outcomes are read
-    /// once, in part).
-    enum Storage: Sendable {
-        case strings(known: [Field], extra: [Field])
-        /// The known fields of a callback without extras.
-        case located(Located)
+    /// ``kind`` and ``dialect`` as their places in `allCases` (every outcome's kind and
+    /// dialect are among them): an outcome holds one reference on its common path (the URL's
+    /// string), so that copying and destroying it is cheap.
+    private let kindIndex: UInt8
+    private let dialectTag: UInt8
+
+    /// The fields as strings (the full path, and outcomes with extras), or nil: then
+    /// ``located`` says where their values stand in the callback's URL, each made into a
+    /// string when it is read (the classifier's common path: most outcomes are read once, in
+    /// part).
+    final class Strings: Sendable {
+        let known: [Field]
+        let extra: [Field]
+
+        init(known: [Field], extra: [Field]) {
+            self.known = known
+            self.extra = extra
+        }
     }
+
+    let strings: Strings?
+    let located: Located
 
     /// Where the values of up to ``capacity`` known fields stand in the URL's text: no copy of
     /// the URL's parameter table, no string until a field is read.
@@ -60,32 +74,23 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         }
     }
 
-    let storage: Storage
-
     /// The known fields, in design.md's order.
     var knownFields: [Field] {
-        switch storage {
-        case .strings(let known, _):
-            return known
-        case .located(let located):
-            var fields: [Field] = []
-            fields.reserveCapacity(located.mask.nonzeroBitCount)
-            var remaining = located.mask
-            while remaining != 0 {
-                let id = remaining.trailingZeroBitCount
-                remaining &= remaining - 1
-                fields.append(Field(name: CallbackClassifier.FieldID.names[id], value: located.value(id) ?? ""))
-            }
-            return fields
+        if let strings { return strings.known }
+        var fields: [Field] = []
+        fields.reserveCapacity(located.mask.nonzeroBitCount)
+        var remaining = located.mask
+        while remaining != 0 {
+            let id = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            fields.append(Field(name: CallbackClassifier.FieldID.names[id], value: located.value(id) ?? ""))
         }
+        return fields
     }
 
     /// The parameters the dialect does not interpret, in URL order.
     var extraFields: [Field] {
-        switch storage {
-        case .strings(_, let extra): return extra
-        case .located: return []
-        }
+        strings?.extra ?? []
     }
     /// Names of human-text fields whose value broke its syntax and was withheld.
     public let withheldFields: [String]
@@ -101,19 +106,29 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         isUnbound: Bool = false
     ) {
         self.isUnbound = isUnbound
-        self.kind = kind
-        self.dialect = dialect
-        self.storage = .strings(known: fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }, extra: extra)
+        self.kindIndex = CallbackOutcome.index(of: kind)
+        self.dialectTag = dialect.tag
+        self.strings = Strings(known: fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }, extra: extra)
+        self.located = Located(source: "", mask: 0, slots: Located.Slots())
         self.withheldFields = withheld.sorted { KnownField.rank($0) < KnownField.rank($1) }
+    }
+
+    /// `kind`'s place in ``OutcomeKind/allCases``; every kind an outcome is made with is there.
+    private static func index(of kind: OutcomeKind) -> UInt8 {
+        guard let index = OutcomeKind.allCases.firstIndex(of: kind) else {
+            preconditionFailure("an outcome of a kind that OutcomeKind.allCases does not list")
+        }
+        return UInt8(index)
     }
 
     /// An outcome that reads its known fields from the callback's URL when asked, and has
     /// no extras and nothing withheld (the classifier's common path).
-    init(kind: OutcomeKind, dialect: Dialect, located: Located) {
+    init(kindIndex: UInt8, dialect: UInt8, located: Located) {
         self.isUnbound = false
-        self.kind = kind
-        self.dialect = dialect
-        self.storage = .located(located)
+        self.kindIndex = kindIndex
+        self.dialectTag = dialect
+        self.strings = nil
+        self.located = located
         self.withheldFields = []
     }
 
@@ -141,23 +156,17 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     /// The value of a known field by its wire name (`value("code")`), or nil. Extra
     /// parameters are in ``extra``.
     public func value(_ field: String) -> String? {
-        switch storage {
-        case .strings(let known, _):
-            return known.first { $0.name == field }?.value
-        case .located(let located):
-            return located.value(CallbackClassifier.FieldID.of(field))
-        }
+        if let strings { return strings.known.first { $0.name == field }?.value }
+        return located.value(CallbackClassifier.FieldID.of(field))
     }
 
     /// ``value(_:)`` by ``CallbackClassifier/FieldID``: the typed accessors need no name lookup.
     private func value(id: Int) -> String? {
-        switch storage {
-        case .strings(let known, _):
+        if let strings {
             let name = CallbackClassifier.FieldID.names[id]
-            return known.first { $0.name == name }?.value
-        case .located(let located):
-            return located.value(id)
+            return strings.known.first { $0.name == name }?.value
         }
+        return located.value(id)
     }
 
     /// The value of an extra parameter, or nil.

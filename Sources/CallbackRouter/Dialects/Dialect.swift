@@ -19,7 +19,7 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// equal tags mean equal names, and the classifier compares an integer, not a string.
     let tag: UInt8
 
-    /// The tags of ``allCases``.
+    /// The tags: each dialect's place in ``allCases``.
     enum Tag {
         static let auto: UInt8 = 0, oauth2: UInt8 = 1, prelude: UInt8 = 2, ory: UInt8 = 3, zephr: UInt8 = 4, clerk: UInt8 = 5
     }
