@@ -68,9 +68,18 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
             let bit: UInt32 = 1 << UInt32(id)
             guard mask & bit != 0 else { return nil }
             let slot = (mask & (bit &- 1)).nonzeroBitCount
-            let end = slots.bounds[2 &* slot &+ 1]
-            return CallbackURL.formValue(
-                in: source, Int(slots.bounds[2 &* slot]), Int(end & ~(1 << 31)), needsDecoding: end & 1 << 31 != 0)
+            let start = Int(slots.bounds[2 &* slot]), end = slots.bounds[2 &* slot &+ 1]
+            let count = Int(end & ~(1 << 31)) &- start
+            guard end & 1 << 31 == 0 else {
+                return CallbackURL.formValue(in: source, start, start &+ count, needsDecoding: true)
+            }
+            // As written: the URL's own bytes (valid UTF-8: the URL parsed).
+            if let value = source.utf8.withContiguousStorageIfAvailable({
+                String(decoding: UnsafeBufferPointer(rebasing: $0[start ..< start &+ count]), as: UTF8.self)
+            }) {
+                return value
+            }
+            return CallbackURL.formValue(in: source, start, start &+ count, needsDecoding: false)
         }
     }
 

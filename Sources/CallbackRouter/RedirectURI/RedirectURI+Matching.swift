@@ -37,6 +37,8 @@ extension RedirectURI {
     /// callback with userinfo, `duplicate_parameter` when it repeats a registered query
     /// parameter, `redirect_uri_mismatch` naming the first component that differs.
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) {
+        // The usual callback: its bytes up to the query are the registered URI's (no userinfo).
+        if isPlainMatch(callback) { return }
         try RedirectURI.checkUserinfo(callback)
         switch difference(from: callback, relaxations: profiles.relaxations) {
         case nil: return
