@@ -10,10 +10,12 @@
 # Modes: ours (parse + every decoded parameter, zero-copy), foundation (URLComponents +
 # queryItems), classify (parse + redirect-URI check + oauth2 classification), on the
 # typical callback; route (router.handle with the attempt pending: a run that begins and
-# handles minus one that only begins); then ours and foundation per URL of the realistic set;
-# then, on the long redirects real servers sent (captured-long-redirects.json), ours and
-# foundation per URL and per byte (parse + every decoded parameter: mostly the byte loops).
+# handles minus one that only begins); classify_<dialect> for each dialect's typical callback
+# beside its parse; then ours and foundation per URL of the realistic set; then, on the long
+# redirects real servers sent (captured-long-redirects.json), ours and foundation per URL and
+# per byte (parse + every decoded parameter: mostly the byte loops).
 set -euo pipefail
+set -f # the URLs passed to the bench hold `?`: never a glob
 n="${1:-20000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 69; }
@@ -38,6 +40,18 @@ done
 routes=$(( n / 10 > 0 ? n / 10 : 1 ))
 begin="$(count "$routes" --route-begin)"; handled="$(count "$routes" --route)"
 echo "INSTRUCTIONS route per_op=$(( (handled - begin) / routes ))"
+# Each dialect's typical callback (callback-bench/DialectRows.swift): classified as its row
+# does (parse + redirect check + classification, no field read), and parsed alone (ours):
+# issue 17 asks each classification within 2x its parse.
+for dialect in oauth2 prelude ory zephr clerk; do
+    url="$("$work/bench" --dialect-url "$dialect")"
+    base="$(count 0 "--classify --dialect $dialect")"; total="$(count "$n" "--classify --dialect $dialect")"
+    classified=$(( (total - base) / n ))
+    base="$(count 0 "--url $url")"; total="$(count "$n" "--url $url")"
+    parsed=$(( (total - base) / n ))
+    echo "INSTRUCTIONS classify_$dialect per_op=$classified"
+    echo "RATIO classify_$dialect parse_per_op=$parsed ratio=$(awk -v c="$classified" -v p="$parsed" 'BEGIN { printf "%.2f", c / p }')"
+done
 # The realistic set (41 callbacks), per URL.
 urls="$("$work/bench" --realistic-count)"; rounds=$(( n / urls ))
 for mode in ours foundation; do

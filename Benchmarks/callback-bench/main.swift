@@ -195,7 +195,7 @@ func parseRow(
         note: note)
 }
 
-/// `--profile N [--url URL | --realistic | --long] [--foundation | --strings | --classify | --route | --route-begin]`: parse
+/// `--profile N [--url URL | --realistic | --long] [--foundation | --strings | --classify [--dialect D] | --route | --route-begin]`: parse
 /// the typical callback (or URL, or the realistic set) N times and exit, for callgrind
 /// (instructions per parse = total / N after subtracting a `--profile 0` run). The modes:
 /// Foundation's side, ours making `String`s (`parse_strings`), the whole `parse` command.
@@ -223,7 +223,19 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
             if handle { consume((try? router.handle(url)) == nil ? 0 : 1) } else { consume(url.utf8.count) }
         }
     } else if CommandLine.arguments.contains("--classify") {
-        for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
+        // `--dialect NAME`: that dialect's typical callback (DialectRows.swift) classified as
+        // its row does, without reading a field; without it, the oauth2 callback and `code`.
+        if let name = CommandLine.arguments.firstIndex(of: "--dialect").flatMap({
+            $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+        }) {
+            guard let test = BenchDialects.cases.first(where: { $0.name == name }) else {
+                print("callback-bench: no dialect row '\(name)'")
+                exit(64)
+            }
+            for _ in 0 ..< count { BenchDialects.classifyOnce(test) }
+        } else {
+            for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
+        }
     } else if CommandLine.arguments.contains("--strings") {
         for _ in 0 ..< count { oursParseStrings(inputs) }
     } else if CommandLine.arguments.contains("--foundation") {
@@ -233,6 +245,13 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     } else {
         for _ in 0 ..< count { oursParse(inputs) }
     }
+    exit(0)
+}
+
+/// `--dialect-url NAME`: the URL of a dialect's classify row (for instructions.sh).
+if let index = CommandLine.arguments.firstIndex(of: "--dialect-url"), index + 1 < CommandLine.arguments.count {
+    guard let test = BenchDialects.cases.first(where: { $0.name == CommandLine.arguments[index + 1] }) else { exit(64) }
+    print(test.url)
     exit(0)
 }
 

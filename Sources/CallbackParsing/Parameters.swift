@@ -243,16 +243,6 @@ public struct Parameters: RandomAccessCollection, Sendable, CustomStringConverti
         return UnsafeBufferPointer(start: scratch.baseAddress.unsafelyUnwrapped + start, count: count)
     }
 
-    /// The decoded value of the parameter at `position`, without decoding its name.
-    package func decodedValue(at position: Int) -> String {
-        let item = raw(position)
-        // The parser flagged what holds `%XX` or `+`: the rest is the URL's own bytes.
-        guard item.valueNeedsDecoding else {
-            return withSourceUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[item.valueRange]), as: UTF8.self) }
-        }
-        return decode(item.valueRange)
-    }
-
     /// The names, decoded, in order.
     public var names: [String] { raws.map { decode($0.nameRange) } }
 

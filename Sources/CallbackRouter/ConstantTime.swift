@@ -52,9 +52,17 @@ public func constantTimeEquals(_ received: UnsafeBufferPointer<UInt8>, _ expecte
     var i = 0
     if shared >= 8, let r = received.baseAddress, let e = expected.baseAddress {
         let x = UnsafeRawPointer(r), y = UnsafeRawPointer(e)
-        while i + 8 <= shared {
+        while i &+ 8 <= shared {
             difference |= x.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i += 8
+            i &+= 8
+        }
+        if received.count == expected.count {
+            // Equal lengths (the case of a genuine state): the tail as the last eight bytes,
+            // overlapping what was compared; the work still depends on the length only.
+            let last = shared &- 8
+            difference |=
+                x.loadUnaligned(fromByteOffset: last, as: UInt64.self) ^ y.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+            return difference == 0
         }
     }
     while i < received.count {

@@ -11,10 +11,12 @@ import TestVectorSupport
         "code", "state", "iss", "challenge_token", "rotating_token_nonce", "created_session_id",
         "error", "error_description", "error_uri", "session_id", "status", "action", "message",
         "access_token", "id_token", "foo", "st%61te", "c%6Fde", "scope",
+        "tracking_id", "state_key", "identifier", "st%61tus", "session%5Fid",
     ]
     static let values = [
         "SplxlOBeZQQYbYS6WxSbIA", "s1", "", "a%20b", "a+b", "%C3%A9t%C3%A9", "%22q%22", "%0A",
-        "https%3A%2F%2Fissuer.example%2F", "access_denied", "success",
+        "https%3A%2F%2Fissuer.example%2F", "access_denied", "success", "partial", "failure", "succ%65ss",
+        "Success", "a%5Cb", "%E2%80%AE", "login", "register",
     ]
 
     static func randomCallback(_ random: inout SplitMix64) -> String {
@@ -22,7 +24,11 @@ import TestVectorSupport
         var pairs: [String] =
             Bool.random(using: &random)
             ? [
-                ["code=c0de", "challenge_token=ct", "rotating_token_nonce=n", "error=access_denied"].randomElement(using: &random)!,
+                [
+                    "code=c0de", "challenge_token=ct", "rotating_token_nonce=n", "error=access_denied",
+                    "status=success&session_id=sess_1", "action=register&status=partial&state_key=k&identifier=a%40b.example",
+                    "status=failure&message=Try+again",
+                ].randomElement(using: &random)!,
                 "state=s1",
             ]
             : []
@@ -61,7 +67,7 @@ import TestVectorSupport
                 // accepts, but those with withheld text.
                 let inDomain =
                     expectations.profiles.isEmpty && expectations.responseMode == .query
-                    && (url.fragment ?? "").isEmpty && outcome.dialect != .zephr && outcome.withheldFields.isEmpty
+                    && (url.fragment ?? "").isEmpty && outcome.withheldFields.isEmpty
                 #expect(!inDomain, "\(random.replay), round \(round): the common path left \(text) \(dialect) to the full path")
             }
             guard let common else { continue }
@@ -89,6 +95,12 @@ import TestVectorSupport
         ("com.example.app:/cb?rotating_token_nonce=n1&created_session_id=sess_1&state=s1", .clerk),
         ("com.example.app:/cb?code=c&state=s1&scope=email%20openid&authuser=0", .auto),
         ("com.example.app:/cb?code=c&state=s1#", .ory),
+        ("com.example.app:/auth?action=login&status=success&session_id=sess_4Kq9&tracking_id=trk_8&state=s1", .zephr),
+        ("com.example.app:/auth?status=success&session_id=sess_4Kq9&state=s1", .auto),
+        ("com.example.app:/auth?action=register&status=partial&state_key=k1&identifier=a%40b.example&state=s1", .zephr),
+        ("com.example.app:/auth?status=failure&message=Try+again&state=s1", .zephr),
+        ("com.example.app:/auth?status=failure&state=s1&utm=x", .zephr),
+        ("com.example.app:/auth?error=access_denied&state=s1", .zephr),
     ])
     func theCallbacksAppsSeeTakeTheCommonPath(_ text: String, _ dialect: Dialect) throws {
         let url = try CallbackURL(parsing: text)
@@ -115,5 +127,33 @@ import TestVectorSupport
         let url = try CallbackURL(parsing: text)
         let expectations = CallbackExpectations(state: "s1", issuer: "https://issuer.example/")
         #expect(CallbackClassifier.classifyCommon(url, dialect: .oauth2, expectations: expectations) == nil)
+    }
+
+    @Test func outcomesKeepKindAndDialectAsTheirPlacesInAllCases() {
+        #expect(Dialect.allCases.map(\.tag) == Array(0 ..< UInt8(Dialect.allCases.count)))
+        let kinds: [OutcomeKind] = [
+            .authorizationCode, .sessionTokenExchangeCode, .challengeToken, .rotatingTokenNonce, .loginSuccess,
+            .partialRegistration, .loginFailure, .authorizationError,
+        ]
+        for (tag, kind) in zip(UInt8(1)..., kinds) {
+            #expect(OutcomeKind.allCases[Int(CallbackClassifier.kindIndex(tag))] == kind)
+        }
+    }
+
+    @Test(arguments: [
+        "com.example.app:/auth?status=done&session_id=s&state=s1", // unknown_status
+        "com.example.app:/auth?status=success&state=s1", // missing session_id
+        "com.example.app:/auth?status=partial&session_id=s&state=s1", // missing state_key
+        "com.example.app:/auth?session_id=s&state=s1", // missing status
+        "com.example.app:/auth?status=success&session_id=s&error=x&state=s1", // ambiguous_response
+        "com.example.app:/auth?status=failure&message=%0A&state=s1", // withheld message
+        "com.example.app:/auth?status=failure&message=caf%C3%A9&state=s1", // non-ASCII text: the full path judges it
+        "com.example.app:/auth?status=success&status=success&session_id=s&state=s1", // duplicate_parameter
+        "com.example.app:/auth?status=success&session_id=%0A&state=s1", // invalid_parameter
+    ])
+    func zephrRefusalsAndWithheldTextGoTheFullWay(_ text: String) throws {
+        let url = try CallbackURL(parsing: text)
+        let expectations = CallbackExpectations(state: "s1")
+        #expect(CallbackClassifier.classifyCommon(url, dialect: .zephr, expectations: expectations) == nil)
     }
 }

@@ -1,5 +1,5 @@
 /// The common callback in one pass: a response in the query, nothing in the fragment, no
-/// provider profile, a dialect other than Zephr. It reads each parameter's decoded bytes in
+/// provider profile. It reads each parameter's decoded bytes in
 /// place (no intermediate arrays of strings), checks every rule the full path checks, and
 /// makes strings only for the outcome it returns.
 ///
@@ -26,8 +26,15 @@ extension CallbackClassifier {
 
         /// The ID of a field name given as a string; ``unknown`` for any other name.
         static func of(_ name: String) -> Int {
-            var name = name
-            return name.withUTF8 { of($0) }
+            // Comparisons with literals, by length first: no copy of the name to read its bytes.
+            switch name.utf8.count {
+            case 3: return name == "iss" ? iss : unknown
+            case 4: return name == "code" ? code : unknown
+            case 5: return name == "state" ? state : name == "error" ? error : unknown
+            default:
+                var name = name
+                return name.withUTF8 { of($0) }
+            }
         }
 
         /// The ID of a decoded name; ``unknown`` for any other name.
@@ -55,6 +62,18 @@ extension CallbackClassifier {
             case 18: return matches("created_session_id") ? createdSessionID : unknown
             case 20: return matches("rotating_token_nonce") ? rotatingTokenNonce : unknown
             default: return unknown
+            }
+        }
+
+        /// ``accepts(_:_:)`` for a value as the URL writes it, without `%XX` or `+`: the parser
+        /// lets only %x21-7E into a query, all VSCHAR and printable, so only emptiness and the
+        /// error fields' excluded `"` and `\` remain to check.
+        @inline(__always)
+        static func acceptsAsWritten(_ id: Int, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+            switch id {
+            case error, errorDescription, errorURI: return accepts(id, value)
+            case message, identifier: return true
+            default: return !value.isEmpty
             }
         }
 
@@ -102,41 +121,82 @@ extension CallbackClassifier {
         var stateMatches = false
         /// Whether `iss` equals the expected issuer, when one is expected.
         var issuerMatches = false
+        /// Zephr's `status`, decoded: one of ``ZephrStatus``.
+        var zephrStatus = ZephrStatus.unknown
         /// Where each known field is in the query, by ID (valid where ``present`` says so).
-        var positions = SIMD32<UInt16>()
+        var positions = SIMD32<UInt8>()
 
         func has(_ id: Int) -> Bool { present & FieldID.bit(id) != 0 }
     }
 
-    /// The fields an outcome reads, and the one it requires (as ``read(_:dialect:)``): an
-    /// error's, or those of the success of `dialect` (oauth2, ory, prelude or clerk).
-    private static func shape(error: Bool, _ dialect: Dialect) -> (known: UInt32, required: Int) {
-        let common = FieldID.bit(FieldID.state) | FieldID.bit(FieldID.iss)
-        if error {
-            return (
-                FieldID.bit(FieldID.error) | FieldID.bit(FieldID.errorDescription) | FieldID.bit(FieldID.errorURI) | common,
-                FieldID.error
-            )
+    /// The values of Zephr's `status` the dialect defines.
+    enum ZephrStatus {
+        static let unknown: UInt8 = 0, success: UInt8 = 1, partial: UInt8 = 2, failure: UInt8 = 3
+
+        static func of(_ value: UnsafeBufferPointer<UInt8>) -> UInt8 {
+            func equals(_ expected: StaticString) -> Bool {
+                let bytes = expected.utf8Start
+                for i in 0 ..< value.count where value[i] != bytes[i] { return false }
+                return true
+            }
+            guard value.count == 7 else { return unknown }
+            return equals("success") ? success : equals("partial") ? partial : equals("failure") ? failure : unknown
         }
-        switch dialect {
-        case .prelude:
-            return (FieldID.bit(FieldID.challengeToken) | common, FieldID.challengeToken)
-        case .clerk:
-            return (
-                FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID) | common,
-                FieldID.rotatingTokenNonce
-            )
-        default: // oauth2, ory
-            return (FieldID.bit(FieldID.code) | common, FieldID.code)
+    }
+
+    /// Zephr's known fields (``zephrFields``) as a mask.
+    static let zephrMask: UInt32 = {
+        var mask: UInt32 = 0
+        for id in [
+            FieldID.action, FieldID.status, FieldID.sessionID, FieldID.trackingID, FieldID.stateKey, FieldID.identifier,
+            FieldID.message, FieldID.state, FieldID.iss,
+        ] { mask |= FieldID.bit(id) }
+        return mask
+    }()
+
+    /// What the common path decided: plain values only, so that it leaves the closures over
+    /// the URL's bytes without reference counting; the outcome is made from it afterwards.
+    struct CommonReading {
+        /// The outcome's kind (``OutcomeKind`` by number, as ``kindIndex(_:)`` reads it), 0 for none.
+        var kind: UInt8 = 0
+        /// The dialect that decided (``Dialect/Tag``).
+        var dialect: UInt8 = 0
+        /// The outcome's known fields.
+        var fields: UInt32 = 0
+        /// The fields a dialect of this outcome reads (the rest are extras).
+        var known: UInt32 = 0
+        /// Whether the outcome has extras (made as strings, outside the closures).
+        var hasExtras = false
+        /// Where each field's value stands, in ID order (``CallbackOutcome/Located``'s slots).
+        var located = CallbackOutcome.Located.Slots()
+    }
+
+    /// The place in ``OutcomeKind/allCases`` of a ``CommonReading/kind``: 1 authorization
+    /// code, 2 Ory's exchange code, 3 challenge token, 4 rotating token nonce, 5-7 Zephr's
+    /// login success, partial registration, login failure, 8 authorization error.
+    static func kindIndex(_ tag: UInt8) -> UInt8 {
+        switch tag {
+        case 1: return 0 // authorization_code
+        case 2: return 2 // session_token_exchange_code
+        case 3: return 1 // challenge_token
+        case 4: return 6 // rotating_token_nonce
+        case 5: return 3 // login_success
+        case 6: return 4 // partial_registration
+        case 7: return 5 // login_failure
+        default: return 7 // authorization_error
         }
     }
 
     /// The success credentials of each dialect (``credentials(of:)``), as a mask.
-    private static func credentialMask(_ dialect: Dialect) -> UInt32 {
+    private static func credentialMask(_ dialect: UInt8) -> UInt32 {
         switch dialect {
-        case .prelude: return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
-        case .clerk: return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID)
-        case .oauth2, .ory: return FieldID.bit(FieldID.code)
+        case Dialect.Tag.prelude: return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
+        case Dialect.Tag.clerk:
+            return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID)
+        case Dialect.Tag.oauth2, Dialect.Tag.ory: return FieldID.bit(FieldID.code)
+        case Dialect.Tag.zephr:
+            return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.status) | FieldID.bit(FieldID.sessionID)
+                | FieldID.bit(FieldID.stateKey)
         default:
             return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken) | FieldID.bit(FieldID.rotatingTokenNonce)
                 | FieldID.bit(FieldID.createdSessionID) | FieldID.bit(FieldID.sessionID) | FieldID.bit(FieldID.stateKey)
@@ -146,115 +206,210 @@ extension CallbackClassifier {
 
     /// The outcome of the common callback, or nil for the full path to decide.
     static func classifyCommon(_ url: CallbackURL, dialect: Dialect, expectations: CallbackExpectations) -> CallbackOutcome? {
-        guard expectations.profiles.isEmpty, expectations.responseMode == .query, dialect != .zephr else { return nil }
+        guard expectations.profiles.isEmpty, expectations.responseMode == .query else { return nil }
         // Only an absent or empty fragment; Facebook's `#_=_` goes the full way.
         if let fragment = url.fragmentUTF8Count, fragment != 0 { return nil }
+        let count = url.queryParameterCount
+        if count > Int(UInt8.max) { return nil }
 
-        let query = url.queryParameters
-        let scan = scanQuery(query, expectations)
-        if scan.repeatsKnownName || query.count > Int(UInt16.max) { return nil }
-        if scan.has(FieldID.accessToken) || scan.has(FieldID.idToken) { return nil }
-        if scan.hasExtras, query.firstDuplicate() != nil { return nil }
-
-        let hasError = scan.has(FieldID.error)
-        if hasError && scan.present & credentialMask(dialect) != 0 { return nil }
-
-        var decided = dialect
-        if dialect == .auto {
-            let markers =
-                scan.present
-                & (FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
-                    | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.status))
-            if markers.nonzeroBitCount > 1 { return nil }
-            if markers == FieldID.bit(FieldID.code) {
-                decided = .oauth2
-            } else if markers == FieldID.bit(FieldID.challengeToken) {
-                decided = .prelude
-            } else if markers == FieldID.bit(FieldID.rotatingTokenNonce) {
-                decided = .clerk
-            } else if markers != 0 {
-                return nil // Zephr's status: the full path reads Zephr
-            } else if hasError {
-                decided = .oauth2
-            } else {
-                return nil
+        var reading = CommonReading()
+        let source = url.sourceText
+        withUnsafeTemporaryAllocation(of: LocatedParameter.self, capacity: Swift.max(count, 1)) { located in
+            let base = located.baseAddress.unsafelyUnwrapped
+            let parameters = UnsafeBufferPointer(start: base, count: url.locateQueryParameters(into: base))
+            withContiguousBytes(of: source) { bytes in
+                read(url, bytes, parameters, dialect: dialect.tag, expectations: expectations, into: &reading)
             }
         }
-        let kind: OutcomeKind
-        if hasError {
-            kind = .authorizationError
-        } else {
-            switch decided {
-            case .oauth2: kind = .authorizationCode
-            case .ory: kind = .sessionTokenExchangeCode
-            case .prelude: kind = .challengeToken
-            case .clerk: kind = .rotatingTokenNonce
-            default: return nil
-            }
-        }
-
-        let (known, required) = shape(error: hasError, decided)
-        let fields = scan.present & known
-        // A field of this outcome that breaks its syntax is refused or withheld: full path.
-        if fields & ~scan.wellFormed != 0 { return nil }
-        if !scan.has(required) { return nil }
-        if expectations.state != nil && !(scan.has(FieldID.state) && scan.stateMatches) { return nil }
-        if scan.has(FieldID.iss) {
-            if expectations.issuer != nil && !scan.issuerMatches { return nil }
-        } else if expectations.requireIssuer {
-            return nil
-        }
-
-        // No extras (the common case): the outcome reads its fields from the query when asked.
-        if scan.present & ~known == 0 && !scan.hasExtras {
-            return CallbackOutcome(kind: kind, dialect: decided, query: query, mask: fields, positions: scan.positions)
+        guard reading.kind != 0 else { return nil }
+        if !reading.hasExtras {
+            return CallbackOutcome(
+                kindIndex: kindIndex(reading.kind), dialect: reading.dialect,
+                located: CallbackOutcome.Located(source: source, mask: reading.fields, slots: reading.located))
         }
         // Extras: strings now, known fields in ID order (design.md's), extras in URL order.
+        let query = url.queryParameters
         var knownFields: [CallbackOutcome.Field] = []
         var extra: [CallbackOutcome.Field] = []
         for index in query.indices {
             let parameter = query[index]
             let id = FieldID.names.firstIndex(of: parameter.name) ?? FieldID.unknown
-            if id == FieldID.unknown || FieldID.bit(id) & known == 0 {
+            if id == FieldID.unknown || FieldID.bit(id) & reading.known == 0 {
                 extra.append(.init(name: parameter.name, value: parameter.value))
             } else {
                 knownFields.append(.init(name: parameter.name, value: parameter.value))
             }
         }
-        return CallbackOutcome(kind: kind, dialect: decided, fields: knownFields, extra: extra, withheld: [])
+        return CallbackOutcome(
+            kind: OutcomeKind.allCases[Int(kindIndex(reading.kind))], dialect: Dialect.allCases[Int(reading.dialect)],
+            fields: knownFields, extra: extra, withheld: [])
     }
 
-    /// One pass over the query's decoded bytes: which known names are present, once or
-    /// more, with a well-formed value, and whether state and issuer are the expected ones.
-    private static func scanQuery(_ query: Parameters, _ expectations: CallbackExpectations) -> QueryScan {
+    /// The decisions of ``read(_:dialect:)`` and the checks of state and issuer, over one
+    /// scan of the located parameters, into `reading` (left of kind 0: the full path decides).
+    private static func read(
+        _ url: CallbackURL, _ bytes: UnsafeBufferPointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>,
+        dialect: UInt8, expectations: CallbackExpectations, into reading: inout CommonReading
+    ) {
+        let scan = scanQuery(url, bytes, parameters, expectations)
+        if scan.repeatsKnownName { return }
+        if scan.has(FieldID.accessToken) || scan.has(FieldID.idToken) { return }
+        if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return }
+
+        let hasError = scan.has(FieldID.error)
+        if hasError && scan.present & credentialMask(dialect) != 0 { return }
+
+        var decided = dialect
+        if dialect == Dialect.Tag.auto {
+            let markers =
+                scan.present
+                & (FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
+                    | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.status))
+            if markers.nonzeroBitCount > 1 { return }
+            if markers == FieldID.bit(FieldID.code) {
+                decided = Dialect.Tag.oauth2
+            } else if markers == FieldID.bit(FieldID.challengeToken) {
+                decided = Dialect.Tag.prelude
+            } else if markers == FieldID.bit(FieldID.rotatingTokenNonce) {
+                decided = Dialect.Tag.clerk
+            } else if markers == FieldID.bit(FieldID.status) {
+                decided = Dialect.Tag.zephr
+            } else if hasError {
+                decided = Dialect.Tag.oauth2
+            } else {
+                return
+            }
+        }
+
+        // The outcome's kind, the fields it reads, and the one it requires.
+        let kind: UInt8
+        let known: UInt32
+        var required = -1
+        let stateAndIssuer = FieldID.bit(FieldID.state) | FieldID.bit(FieldID.iss)
+        if hasError {
+            kind = 8
+            known = FieldID.bit(FieldID.error) | FieldID.bit(FieldID.errorDescription) | FieldID.bit(FieldID.errorURI) | stateAndIssuer
+            required = FieldID.error
+        } else {
+            switch decided {
+            case Dialect.Tag.oauth2, Dialect.Tag.ory:
+                kind = decided == Dialect.Tag.oauth2 ? 1 : 2
+                known = FieldID.bit(FieldID.code) | stateAndIssuer
+                required = FieldID.code
+            case Dialect.Tag.prelude:
+                kind = 3
+                known = FieldID.bit(FieldID.challengeToken) | stateAndIssuer
+                required = FieldID.challengeToken
+            case Dialect.Tag.clerk:
+                kind = 4
+                known = FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID) | stateAndIssuer
+                required = FieldID.rotatingTokenNonce
+            default: // Zephr: its status says which outcome; an unknown one is refused.
+                known = zephrMask
+                switch scan.zephrStatus {
+                case ZephrStatus.success:
+                    kind = 5
+                    required = FieldID.sessionID
+                case ZephrStatus.partial:
+                    kind = 6
+                    required = FieldID.stateKey
+                case ZephrStatus.failure:
+                    kind = 7
+                default:
+                    return
+                }
+            }
+        }
+
+        let fields = scan.present & known
+        // A field of this outcome that breaks its syntax is refused or withheld: full path.
+        if fields & ~scan.wellFormed != 0 { return }
+        if required >= 0 && !scan.has(required) { return }
+        if expectations.state != nil && !(scan.has(FieldID.state) && scan.stateMatches) { return }
+        if scan.has(FieldID.iss) {
+            if expectations.issuer != nil && !scan.issuerMatches { return }
+        } else if expectations.requireIssuer {
+            return
+        }
+
+        reading.kind = kind
+        reading.dialect = decided
+        reading.fields = fields
+        reading.known = known
+        // Extras, or more fields than the outcome keeps in place: strings, made by the caller.
+        if scan.present & ~known != 0 || scan.hasExtras || fields.nonzeroBitCount > CallbackOutcome.Located.capacity {
+            reading.hasExtras = true
+            return
+        }
+        // The outcome keeps where its fields' values are in the URL, and makes a string only
+        // for the field that is read.
+        var remaining = fields
+        var slot = 0
+        while remaining != 0 {
+            let id = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            let parameter = parameters[Int(scan.positions[id])]
+            reading.located.set(slot, parameter.valueStart, parameter.valueEnd, needsDecoding: parameter.valueNeedsDecoding)
+            slot += 1
+        }
+    }
+
+    /// One pass over the query: which known names are present, once or more, with a
+    /// well-formed value, and whether state and issuer are the expected ones. Names and
+    /// values are read where they stand in the URL; only those holding `%XX` or `+` are
+    /// decoded (into one stack buffer) before they are judged.
+    private static func scanQuery(
+        _ url: CallbackURL, _ bytes: UnsafeBufferPointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>,
+        _ expectations: CallbackExpectations
+    ) -> QueryScan {
         var scan = QueryScan()
-        var expectedState = expectations.state ?? ""
-        var expectedIssuer = expectations.issuer ?? ""
-        expectedState.withUTF8 { state in
-            expectedIssuer.withUTF8 { issuer in
-                var position = 0
-                query.forEachDecodedUTF8 { name, value in
-                    defer { position += 1 }
-                    let id = FieldID.of(name)
-                    guard id != FieldID.unknown else {
-                        scan.hasExtras = true
-                        return
-                    }
-                    scan.positions[id] = UInt16(truncatingIfNeeded: position)
-                    let bit = FieldID.bit(id)
-                    if scan.present & bit != 0 { scan.repeatsKnownName = true }
-                    scan.present |= bit
+        let scratchSize = url.longestEscapedParameterLength
+        guard let base = bytes.baseAddress, !parameters.isEmpty else { return scan }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(scratchSize, 1)) { scratch in
+            let buffer = scratch.baseAddress.unsafelyUnwrapped
+            for position in parameters.indices {
+                let parameter = parameters[position]
+                var name = UnsafeBufferPointer(
+                    start: base + Int(parameter.nameStart), count: Int(parameter.nameEnd &- parameter.nameStart))
+                if parameter.nameNeedsDecoding {
+                    name = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(name, into: buffer))
+                }
+                let id = FieldID.of(name)
+                guard id != FieldID.unknown else {
+                    scan.hasExtras = true
+                    continue
+                }
+                scan.positions[id] = UInt8(truncatingIfNeeded: position)
+                let bit = FieldID.bit(id)
+                if scan.present & bit != 0 { scan.repeatsKnownName = true }
+                scan.present |= bit
+                var value = UnsafeBufferPointer(
+                    start: base + Int(parameter.valueStart), count: Int(parameter.valueEnd &- parameter.valueStart))
+                if parameter.valueNeedsDecoding {
+                    value = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(value, into: buffer))
                     if FieldID.accepts(id, value) { scan.wellFormed |= bit }
-                    if id == FieldID.state, expectations.state != nil {
-                        scan.stateMatches = constantTimeEquals(value, state)
-                    } else if id == FieldID.iss, expectations.issuer != nil {
-                        // RFC 9207 §2.4: simple string comparison.
-                        scan.issuerMatches = value.count == issuer.count && value.elementsEqual(issuer)
-                    }
+                } else if FieldID.acceptsAsWritten(id, value) {
+                    scan.wellFormed |= bit
+                }
+                if id == FieldID.state, let expected = expectations.state {
+                    scan.stateMatches = withContiguousBytes(of: expected) { constantTimeEquals(value, $0) }
+                } else if id == FieldID.iss, let expected = expectations.issuer {
+                    // RFC 9207 §2.4: simple string comparison.
+                    scan.issuerMatches = withContiguousBytes(of: expected) { value.count == $0.count && value.elementsEqual($0) }
+                } else if id == FieldID.status {
+                    scan.zephrStatus = ZephrStatus.of(value)
                 }
             }
         }
         return scan
+    }
+
+    /// A string's UTF-8 without copying it when it is contiguous (native or literal).
+    @inline(__always)
+    private static func withContiguousBytes<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = string
+        return copy.withUTF8(body)
     }
 }
 

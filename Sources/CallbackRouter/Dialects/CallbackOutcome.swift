@@ -12,45 +12,94 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     }
 
     /// What the callback means.
-    public let kind: OutcomeKind
+    public var kind: OutcomeKind { OutcomeKind.allCases[Int(kindIndex)] }
     /// The dialect that decided: the one ``Dialect/auto`` picked, never `auto` itself.
-    public let dialect: Dialect
+    public var dialect: Dialect { Dialect.allCases[Int(dialectTag)] }
 
-    /// The fields, as strings, or as a view of the callback's query that makes each string
-    /// when it is read (the classifier's common path: most outcomes are read once, in part).
-    enum Storage: Sendable {
-        case strings(known: [Field], extra: [Field])
-        /// The known fields of `mask` (``CallbackClassifier/FieldID`` bits), each at its
-        /// position in `query`; no extras.
-        case query(Parameters, mask: UInt32, positions: SIMD32<UInt16>)
+    /// ``kind`` and ``dialect`` as their places in `allCases` (every outcome's kind and
+    /// dialect are among them): an outcome holds one reference on its common path (the URL's
+    /// string), so that copying and destroying it is cheap.
+    private let kindIndex: UInt8
+    private let dialectTag: UInt8
+
+    /// The fields as strings (the full path, and outcomes with extras), or nil: then
+    /// ``located`` says where their values stand in the callback's URL, each made into a
+    /// string when it is read (the classifier's common path: most outcomes are read once, in
+    /// part).
+    final class Strings: Sendable {
+        let known: [Field]
+        let extra: [Field]
+
+        init(known: [Field], extra: [Field]) {
+            self.known = known
+            self.extra = extra
+        }
     }
 
-    let storage: Storage
+    let strings: Strings?
+    let located: Located
+
+    /// Where the values of up to ``capacity`` known fields stand in the URL's text: no copy of
+    /// the URL's parameter table, no string until a field is read.
+    struct Located: Sendable {
+        static let capacity = 8
+        /// The URL's text (one reference).
+        let source: String
+        /// The fields present (``CallbackClassifier/FieldID`` bits); the n-th set bit's value
+        /// is in slot n.
+        let mask: UInt32
+        /// Where the values stand.
+        let slots: Slots
+
+        /// Slot n: its value's start at 2n, its end at 2n + 1, bit 31 of the end set when the
+        /// value holds `%XX` or `+`.
+        struct Slots {
+            var bounds = SIMD16<UInt32>()
+
+            mutating func set(_ slot: Int, _ start: UInt32, _ end: UInt32, needsDecoding: Bool) {
+                bounds[2 &* slot] = start
+                bounds[2 &* slot &+ 1] = end | (needsDecoding ? 1 << 31 : 0)
+            }
+        }
+
+        /// The decoded value of field `id`, nil when absent.
+        func value(_ id: Int) -> String? {
+            guard id < 32 else { return nil }
+            let bit: UInt32 = 1 << UInt32(id)
+            guard mask & bit != 0 else { return nil }
+            let slot = (mask & (bit &- 1)).nonzeroBitCount
+            let start = Int(slots.bounds[2 &* slot]), end = slots.bounds[2 &* slot &+ 1]
+            let count = Int(end & ~(1 << 31)) &- start
+            guard end & 1 << 31 == 0 else {
+                return CallbackURL.formValue(in: source, start, start &+ count, needsDecoding: true)
+            }
+            // As written: the URL's own bytes (valid UTF-8: the URL parsed).
+            if let value = source.utf8.withContiguousStorageIfAvailable({
+                String(decoding: UnsafeBufferPointer(rebasing: $0[start ..< start &+ count]), as: UTF8.self)
+            }) {
+                return value
+            }
+            return CallbackURL.formValue(in: source, start, start &+ count, needsDecoding: false)
+        }
+    }
 
     /// The known fields, in design.md's order.
     var knownFields: [Field] {
-        switch storage {
-        case .strings(let known, _):
-            return known
-        case .query(let query, let mask, let positions):
-            var fields: [Field] = []
-            fields.reserveCapacity(mask.nonzeroBitCount)
-            var remaining = mask
-            while remaining != 0 {
-                let id = remaining.trailingZeroBitCount
-                remaining &= remaining - 1
-                fields.append(Field(name: CallbackClassifier.FieldID.names[id], value: query.decodedValue(at: Int(positions[id]))))
-            }
-            return fields
+        if let strings { return strings.known }
+        var fields: [Field] = []
+        fields.reserveCapacity(located.mask.nonzeroBitCount)
+        var remaining = located.mask
+        while remaining != 0 {
+            let id = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            fields.append(Field(name: CallbackClassifier.FieldID.names[id], value: located.value(id) ?? ""))
         }
+        return fields
     }
 
     /// The parameters the dialect does not interpret, in URL order.
     var extraFields: [Field] {
-        switch storage {
-        case .strings(_, let extra): return extra
-        case .query: return []
-        }
+        strings?.extra ?? []
     }
     /// Names of human-text fields whose value broke its syntax and was withheld.
     public let withheldFields: [String]
@@ -66,19 +115,29 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         isUnbound: Bool = false
     ) {
         self.isUnbound = isUnbound
-        self.kind = kind
-        self.dialect = dialect
-        self.storage = .strings(known: fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }, extra: extra)
+        self.kindIndex = CallbackOutcome.index(of: kind)
+        self.dialectTag = dialect.tag
+        self.strings = Strings(known: fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }, extra: extra)
+        self.located = Located(source: "", mask: 0, slots: Located.Slots())
         self.withheldFields = withheld.sorted { KnownField.rank($0) < KnownField.rank($1) }
     }
 
-    /// An outcome that reads its known fields from the callback's query when asked, and has
+    /// `kind`'s place in ``OutcomeKind/allCases``; every kind an outcome is made with is there.
+    private static func index(of kind: OutcomeKind) -> UInt8 {
+        guard let index = OutcomeKind.allCases.firstIndex(of: kind) else {
+            preconditionFailure("an outcome of a kind that OutcomeKind.allCases does not list")
+        }
+        return UInt8(index)
+    }
+
+    /// An outcome that reads its known fields from the callback's URL when asked, and has
     /// no extras and nothing withheld (the classifier's common path).
-    init(kind: OutcomeKind, dialect: Dialect, query: Parameters, mask: UInt32, positions: SIMD32<UInt16>) {
+    init(kindIndex: UInt8, dialect: UInt8, located: Located) {
         self.isUnbound = false
-        self.kind = kind
-        self.dialect = dialect
-        self.storage = .query(query, mask: mask, positions: positions)
+        self.kindIndex = kindIndex
+        self.dialectTag = dialect
+        self.strings = nil
+        self.located = located
         self.withheldFields = []
     }
 
@@ -106,14 +165,17 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     /// The value of a known field by its wire name (`value("code")`), or nil. Extra
     /// parameters are in ``extra``.
     public func value(_ field: String) -> String? {
-        switch storage {
-        case .strings(let known, _):
-            return known.first { $0.name == field }?.value
-        case .query(let query, let mask, let positions):
-            let id = CallbackClassifier.FieldID.of(field)
-            guard id < 32, mask & CallbackClassifier.FieldID.bit(id) != 0 else { return nil }
-            return query.decodedValue(at: Int(positions[id]))
+        if let strings { return strings.known.first { $0.name == field }?.value }
+        return located.value(CallbackClassifier.FieldID.of(field))
+    }
+
+    /// ``value(_:)`` by ``CallbackClassifier/FieldID``: the typed accessors need no name lookup.
+    private func value(id: Int) -> String? {
+        if let strings {
+            let name = CallbackClassifier.FieldID.names[id]
+            return strings.known.first { $0.name == name }?.value
         }
+        return located.value(id)
     }
 
     /// The value of an extra parameter, or nil.
@@ -124,33 +186,33 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     // MARK: Typed accessors
 
     /// The callback's `state`, if any (already compared with the expected one when given).
-    public var state: String? { value("state") }
+    public var state: String? { value(id: CallbackClassifier.FieldID.state) }
     /// `iss` (RFC 9207), if any.
-    public var issuer: String? { value("iss") }
+    public var issuer: String? { value(id: CallbackClassifier.FieldID.iss) }
     /// `code`: the OAuth authorization code, or Ory's session token exchange code half.
-    public var code: String? { value("code") }
+    public var code: String? { value(id: CallbackClassifier.FieldID.code) }
     /// Prelude's `challenge_token`.
-    public var challengeToken: String? { value("challenge_token") }
+    public var challengeToken: String? { value(id: CallbackClassifier.FieldID.challengeToken) }
     /// Zephr's `session_id`.
-    public var sessionID: String? { value("session_id") }
+    public var sessionID: String? { value(id: CallbackClassifier.FieldID.sessionID) }
     /// Zephr's `tracking_id`.
-    public var trackingID: String? { value("tracking_id") }
+    public var trackingID: String? { value(id: CallbackClassifier.FieldID.trackingID) }
     /// Zephr's `state_key` (partial registration).
-    public var stateKey: String? { value("state_key") }
+    public var stateKey: String? { value(id: CallbackClassifier.FieldID.stateKey) }
     /// Zephr's `identifier` (partial registration), unless withheld.
-    public var identifier: String? { value("identifier") }
+    public var identifier: String? { value(id: CallbackClassifier.FieldID.identifier) }
     /// Zephr's `message`, unless withheld.
-    public var message: String? { value("message") }
+    public var message: String? { value(id: CallbackClassifier.FieldID.message) }
     /// Clerk's `rotating_token_nonce`.
-    public var rotatingTokenNonce: String? { value("rotating_token_nonce") }
+    public var rotatingTokenNonce: String? { value(id: CallbackClassifier.FieldID.rotatingTokenNonce) }
     /// Clerk's `created_session_id`.
-    public var createdSessionID: String? { value("created_session_id") }
+    public var createdSessionID: String? { value(id: CallbackClassifier.FieldID.createdSessionID) }
     /// The `error` of an ``OutcomeKind/authorizationError``.
-    public var error: AuthorizationErrorCode? { value("error").map(AuthorizationErrorCode.init(rawValue:)) }
+    public var error: AuthorizationErrorCode? { value(id: CallbackClassifier.FieldID.error).map(AuthorizationErrorCode.init(rawValue:)) }
     /// `error_description`, unless withheld for breaking RFC 6749's syntax.
-    public var errorDescription: String? { value("error_description") }
+    public var errorDescription: String? { value(id: CallbackClassifier.FieldID.errorDescription) }
     /// `error_uri`, unless withheld.
-    public var errorURI: String? { value("error_uri") }
+    public var errorURI: String? { value(id: CallbackClassifier.FieldID.errorURI) }
 
     // MARK: Redacted printing
 

@@ -15,6 +15,14 @@
 public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The name used on the command line and in the JSON output (`"oauth2"`).
     public let rawValue: String
+    /// The dialect as a small number (``Tag``): every `Dialect` is one of ``allCases``, so
+    /// equal tags mean equal names, and the classifier compares an integer, not a string.
+    let tag: UInt8
+
+    /// The tags: each dialect's place in ``allCases``.
+    enum Tag {
+        static let auto: UInt8 = 0, oauth2: UInt8 = 1, prelude: UInt8 = 2, ory: UInt8 = 3, zephr: UInt8 = 4, clerk: UInt8 = 5
+    }
 
     /// The dialect with this name; nil for a name that is not one of ``allCases``.
     public init?(rawValue: String) {
@@ -22,23 +30,32 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
         self = known
     }
 
-    private init(uncheckedName: String) { self.rawValue = uncheckedName }
+    private init(uncheckedName: String, tag: UInt8) {
+        self.rawValue = uncheckedName
+        self.tag = tag
+    }
+
+    /// Equal names (every dialect is one of ``allCases``: equal tags).
+    public static func == (a: Dialect, b: Dialect) -> Bool { a.tag == b.tag }
+
+    /// Hashes the name, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// Picks the dialect from the parameters present: `code` → ``oauth2``,
     /// `challenge_token` → ``prelude``, `rotating_token_nonce` → ``clerk``, `status` →
     /// ``zephr``, `error` alone → an ``OutcomeKind/authorizationError`` read as ``oauth2``.
     /// Never picks ``ory``: its `code` cannot be told apart from OAuth's.
-    public static let auto = Dialect(uncheckedName: "auto")
+    public static let auto = Dialect(uncheckedName: "auto", tag: Tag.auto)
     /// OAuth 2.0 / OpenID Connect authorization code response (RFC 6749 §4.1.2, RFC 9207).
-    public static let oauth2 = Dialect(uncheckedName: "oauth2")
+    public static let oauth2 = Dialect(uncheckedName: "oauth2", tag: Tag.oauth2)
     /// Prelude social login: `challenge_token`.
-    public static let prelude = Dialect(uncheckedName: "prelude")
+    public static let prelude = Dialect(uncheckedName: "prelude", tag: Tag.prelude)
     /// Ory native flow `return_to`: `code`, the second half of a session token exchange code.
-    public static let ory = Dialect(uncheckedName: "ory")
+    public static let ory = Dialect(uncheckedName: "ory", tag: Tag.ory)
     /// Zephr OAuth: `status=success|partial|failure` with a session id, a state key or a message.
-    public static let zephr = Dialect(uncheckedName: "zephr")
+    public static let zephr = Dialect(uncheckedName: "zephr", tag: Tag.zephr)
     /// Clerk native OAuth: `rotating_token_nonce`, optional `created_session_id`.
-    public static let clerk = Dialect(uncheckedName: "clerk")
+    public static let clerk = Dialect(uncheckedName: "clerk", tag: Tag.clerk)
 
     /// Every dialect, ``auto`` first.
     public static let allCases: [Dialect] = [.auto, .oauth2, .prelude, .ory, .zephr, .clerk]

@@ -37,6 +37,8 @@ extension RedirectURI {
     /// callback with userinfo, `duplicate_parameter` when it repeats a registered query
     /// parameter, `redirect_uri_mismatch` naming the first component that differs.
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) {
+        // The usual callback: its bytes up to the query are the registered URI's (no userinfo).
+        if isPlainMatch(callback) { return }
         try RedirectURI.checkUserinfo(callback)
         switch difference(from: callback, relaxations: profiles.relaxations) {
         case nil: return
@@ -58,6 +60,7 @@ extension RedirectURI {
     }
 
     func difference(from callback: CallbackURL, relaxations: ProviderProfile.Relaxations = []) -> Difference? {
+        if isPlainMatch(callback) { return nil }
         if let difference = locationDifference(from: callback, relaxations: relaxations) { return difference }
         // Most redirect URIs register no query: nothing more to compare.
         if url.queryParameterCount == 0 { return nil }
@@ -71,6 +74,17 @@ extension RedirectURI {
             if values.first != parameter.value { return .query(parameter.name) }
         }
         return nil
+    }
+
+    /// The usual private-use callback (`com.example.app:/oauth2redirect?…`,
+    /// `myapp://oauth-callback?…`) of a redirect URI without port or query: the same bytes up
+    /// to the query (scheme and host but for case) mean no difference. One reading of both
+    /// strings, and the registered URL is not passed as an argument (Swift copied all 204
+    /// bytes of it to pass it). Any other callback is compared component by component.
+    @inline(__always)
+    private func isPlainMatch(_ callback: CallbackURL) -> Bool {
+        guard let plain else { return false }
+        return callback.isPlain(plain.text, foldedLength: plain.foldedLength)
     }
 
     /// The first of scheme, authority, host, port and path in which `other` differs, by

@@ -27,6 +27,11 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     public let isReverseDNS: Bool
     /// Whether `localhost` was explicitly allowed when this URI was created.
     public let allowsLocalhost: Bool
+    /// For a URI without port or query whose host, if any, is a registered name
+    /// (`com.example.app:/oauth2redirect`, `myapp://oauth-callback`): its text and how much of
+    /// it compares case-insensitively. A callback with the same bytes up to its query
+    /// matches (``CallbackURL/isPlain(_:foldedLength:)``).
+    let plain: (text: String, foldedLength: Int)?
 
     /// Validates `string` as a redirect URI under `policy`.
     /// - Throws: `invalid_configuration`, the detail starting with `rule <name>:`.
@@ -57,6 +62,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
                 RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowLocalhost && RedirectURIPolicy.isLocalhost($0))
             } ?? false
         allowsLocalhost = allowLocalhost
+        plain = url.plainFoldedLength.map { (url.string, $0) }
     }
 
     static func violation(of url: CallbackURL, policy: RedirectURIPolicy, allowLocalhost: Bool) -> RuleViolation? {
