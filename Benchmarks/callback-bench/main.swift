@@ -234,7 +234,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
             }
             for _ in 0 ..< count { BenchDialects.classifyOnce(test) }
         } else {
-            for _ in 0 ..< count { BenchRouter.classifyOnce(Corpus.typical) }
+            let input = Corpus.typical, redirect = BenchRouter.redirect, expectations = BenchRouter.expectations
+            for _ in 0 ..< count { BenchRouter.classifyOnce(input, redirect, expectations) }
         }
     } else if CommandLine.arguments.contains("--strings") {
         for _ in 0 ..< count { oursParseStrings(inputs) }
