@@ -106,20 +106,22 @@ extension CallbackRouter {
         else { throw loginError }
         let now = clock.now()
         let state = outcome.state
-        let key = state.map(StateKey.init)
         let keepIfUnreceived = route.logoutHandler == nil
         let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
             let claim =
-                key.map { book.claim(key: $0, state: state ?? "", routeIndex: routeIndex, logout: true, now: now) }
-                ?? book.claimUnboundLogout(routeIndex: routeIndex, now: now)
+                if let state {
+                    book.claim(key: book.key(for: state), state: state, routeIndex: routeIndex, logout: true, now: now)
+                } else {
+                    book.claimUnboundLogout(routeIndex: routeIndex, now: now)
+                }
             switch claim {
             case .rejected(let error):
                 return (.failure(error), nil)
-            case let .claimed(attempt, receiver, expiredError):
+            case let .claimed(attempt, receiver, expiredError, entry):
                 let result: Result<Delivery, CallbackError> =
                     expiredError.map { .failure($0) }
                     ?? .success(Delivery(outcome: outcome, attempt: attempt))
-                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
+                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
                 return (result, receiver)
             }
         }

@@ -25,7 +25,7 @@ public final class CallbackRouter: Sendable {
         self.clock = clock
         self.limits = limits
         self.maxPendingAttempts = maxPendingAttempts
-        self.book = Locked(AttemptBook())
+        self.book = Locked(AttemptBook(hasher: SipHash128.random()))
     }
 
     /// The ids of the registered routes, in registration order.
@@ -85,10 +85,10 @@ public final class CallbackRouter: Sendable {
 
     /// Registers the attempt `make` builds from a fresh id, under the lock, after the
     /// checks every attempt passes: the pending limit, one login per stateless route, one
-    /// logout per route that accepts logouts without state, and (`restoring`) no attempt
+    /// logout per route that accepts logouts without state, and (`restoringState`) no attempt
     /// with the same state pending or ended here.
     func register(
-        routeIndex index: Int, purpose: AttemptPurpose, restoring: StateKey? = nil,
+        routeIndex index: Int, purpose: AttemptPurpose, restoringState: String? = nil,
         _ make: (UInt64) -> LoginAttempt
     ) throws(CallbackError) -> LoginAttempt {
         let route = routes[index]
@@ -97,7 +97,7 @@ public final class CallbackRouter: Sendable {
         let unboundLogout = purpose == .logout && route.acceptsLogoutWithoutState
         let (result, expired) = book.withLock { book -> (Result<LoginAttempt, CallbackError>, [AttemptBook.Continuation]) in
             let expired = book.sweep(now: now)
-            if let key = restoring, let refusal = book.refusalToRestore(key: key, now: now) {
+            if let state = restoringState, let refusal = book.refusalToRestore(key: book.key(for: state), now: now) {
                 return (.failure(refusal), expired)
             }
             guard book.pendingCount < maxPendingAttempts else {
@@ -165,7 +165,10 @@ public final class CallbackRouter: Sendable {
     /// the attempt's receiver.
     @discardableResult
     public func handle(_ url: CallbackURL) throws(CallbackError) -> Delivery {
-        defer { sweepExpired() }
+        // The claim's critical section sweeps as well (one clock read, one lock round trip);
+        // every other way out sweeps here.
+        var swept = false
+        defer { if !swept { sweepExpired() } }
         let (routeIndex, route) = try findRoute(for: url)
         let outcome: CallbackOutcome
         do {
@@ -183,40 +186,45 @@ public final class CallbackRouter: Sendable {
                 "the provider reported '\(outcome.value("error").map { ParameterName.shown($0) } ?? "an error")' without a state, so it cannot be tied to a login; no login was ended"
             )
         }
-        let now = clock.now()
 
-        var key: StateKey? = nil
-        var state = ""
+        var state: String? = nil
         if !route.isStateless {
             guard let callbackState = outcome.state else {
                 throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
             }
             state = callbackState
-            key = StateKey(callbackState)
         }
         let issuerError = Self.checkIssuer(of: outcome, route: route)
         let keepIfUnreceived = route.handler == nil
+        let now = clock.now()
 
         // Claim, decide and (when nobody is there to receive it) keep the result in one
         // critical section, so a waiter arriving meanwhile can never miss it.
-        let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
+        let (result, receiver, expired) = book.withLock {
+            book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?, [AttemptBook.Continuation]) in
             let claim =
-                key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, logout: false, now: now) }
-                ?? book.claimStateless(routeIndex: routeIndex, now: now)
+                if let state {
+                    book.claim(key: book.key(for: state), state: state, routeIndex: routeIndex, logout: false, now: now)
+                } else {
+                    book.claimStateless(routeIndex: routeIndex, now: now)
+                }
             switch claim {
             case .rejected(let error):
-                return (.failure(error), nil)
-            case let .claimed(attempt, receiver, expiredError):
+                return (.failure(error), nil, book.sweep(now: now))
+            case let .claimed(attempt, receiver, expiredError, entry):
                 let result: Result<Delivery, CallbackError> =
                     if let error = expiredError ?? issuerError {
                         .failure(error)
                     } else {
                         .success(Delivery(outcome: outcome, attempt: attempt))
                     }
-                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
-                return (result, receiver)
+                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
+                // After the claim: a late callback is still told `attempt_expired` and
+                // delivered to its attempt's receiver.
+                return (result, receiver, book.sweep(now: now))
             }
         }
+        swept = true
         switch receiver {
         case .waiter(let continuation)?:
             continuation.resume(returning: result)
@@ -225,6 +233,7 @@ public final class CallbackRouter: Sendable {
         case nil:
             break // not tied to any attempt: only the caller hears of it
         }
+        Self.resumeExpired(expired)
         return try result.get()
     }
 
@@ -303,7 +312,7 @@ public final class CallbackRouter: Sendable {
     /// know a waiter has registered before it acts, since the waiter registers from its
     /// own task.
     @_spi(Testing) public func isWaiting(for attempt: LoginAttempt) -> Bool {
-        book.withLock { $0.waiters[attempt.id] != nil }
+        book.withLock { $0.isWaiting(for: attempt.id) }
     }
 
     /// Ends the wait `token` (timeout or cancellation) if it is still open: finishes the
