@@ -41,15 +41,11 @@ struct AttemptBook: ~Copyable {
         }
     }
 
-    /// Who gets a claimed callback.
-    enum Receiver {
-        case waiter(Continuation)
-        case none
-    }
-
     enum Claim {
-        /// The callback ties to `attempt` (its `entry`); `expired` is set when it came too late.
-        case claimed(LoginAttempt, Receiver, expired: CallbackError?, entry: Entry)
+        /// The callback ties to `entry`'s attempt; `waiter` is the task to resume, if one is
+        /// waiting; `late` is set when the callback came after the attempt's expiry.
+        /// (Small on purpose: the attempt is read from the entry, not copied through here.)
+        case claimed(Entry, waiter: Waiter?, late: Bool)
         case rejected(CallbackError)
     }
 
@@ -63,10 +59,18 @@ struct AttemptBook: ~Copyable {
 
     /// A task waiting for an attempt. `token` tells one wait from another on the same
     /// attempt, so that a timer or a cancellation ends only the wait that set it up.
-    struct Waiter {
+    /// A class: `CheckedContinuation` has no fixed layout outside its module, so every copy
+    /// of a value holding one goes through value witnesses (~130 instructions each, several
+    /// per callback); a reference is one retain. Touched only under the router's lock.
+    final class Waiter {
         let continuation: Continuation
         let token: UInt64
         var timer: Task<Void, Never>?
+
+        init(continuation: Continuation, token: UInt64) {
+            self.continuation = continuation
+            self.token = token
+        }
     }
 
     /// Everything the book knows of one attempt, pending or ended, in one record: one hash
@@ -242,11 +246,10 @@ struct AttemptBook: ~Copyable {
     }
 
     private mutating func consume(_ entry: Entry, now: ClockInstant) -> Claim {
-        let expired = now >= entry.attempt.expiresAt
-        let waiter = end(entry, as: expired ? .expired : .answered, now: now)
+        let late = now >= entry.attempt.expiresAt
+        let waiter = end(entry, as: late ? .expired : .answered, now: now)
         waiter?.timer?.cancel()
-        let receiver: Receiver = waiter.map { .waiter($0.continuation) } ?? .none
-        return .claimed(entry.attempt, receiver, expired: expired ? Ending.expired.error : nil, entry: entry)
+        return .claimed(entry, waiter: waiter, late: late)
     }
 
     /// Ends a pending attempt (cancel, timeout); returns its waiter to resume, if any.
@@ -343,7 +346,7 @@ struct AttemptBook: ~Copyable {
                 .failure(CallbackError(.timeout, "no callback had arrived, and the wait allowed no time")),
                 expiredWaiter: nil)
         }
-        entry.waiter = Waiter(continuation: continuation, token: token, timer: nil)
+        entry.waiter = Waiter(continuation: continuation, token: token)
         return .waiting
     }
 

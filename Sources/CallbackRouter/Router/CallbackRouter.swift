@@ -169,14 +169,17 @@ public final class CallbackRouter: Sendable {
         // every other way out sweeps here.
         var swept = false
         defer { if !swept { sweepExpired() } }
-        let (routeIndex, route) = try findRoute(for: url)
+        // The route is read in place (`routes[routeIndex]`), never copied: a `Route` copy is
+        // a dozen retains and releases.
+        let routeIndex = try findRoute(for: url)
         let outcome: CallbackOutcome
         do {
-            outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
+            outcome = try CallbackClassifier.classify(
+                url, dialect: routes[routeIndex].dialect, expecting: routes[routeIndex].expectations)
         } catch  where error.reason == .missingParameter || error.reason == .parametersInQuery {
             // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
             // whose state comes in the query even on a route whose logins answer in the fragment.
-            return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error)
+            return try handleLogout(url, routeIndex: routeIndex, route: routes[routeIndex], loginError: error)
         }
         if outcome.isUnbound {
             // A provider error without the app's state (a route profile let it through):
@@ -188,61 +191,63 @@ public final class CallbackRouter: Sendable {
         }
 
         var state: String? = nil
-        if !route.isStateless {
+        if !routes[routeIndex].isStateless {
             guard let callbackState = outcome.state else {
                 throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
             }
             state = callbackState
         }
-        let issuerError = Self.checkIssuer(of: outcome, route: route)
-        let keepIfUnreceived = route.handler == nil
+        let issuerError = Self.checkIssuer(of: outcome, route: routes[routeIndex])
+        let keepIfUnreceived = routes[routeIndex].handler == nil
         let now = clock.now()
 
         // Claim, decide and (when nobody is there to receive it) keep the result in one
         // critical section, so a waiter arriving meanwhile can never miss it.
-        let (result, receiver, expired) = book.withLock {
-            book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?, [AttemptBook.Continuation]) in
+        let (result, tied, waiter, expired) = book.withLock {
+            book -> (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation]) in
             let claim =
                 if let state {
                     book.claim(key: book.key(for: state), state: state, routeIndex: routeIndex, logout: false, now: now)
                 } else {
                     book.claimStateless(routeIndex: routeIndex, now: now)
                 }
+            // The sweep comes after the claim: a late callback is still told
+            // `attempt_expired` and delivered to its attempt's receiver.
             switch claim {
             case .rejected(let error):
-                return (.failure(error), nil, book.sweep(now: now))
-            case let .claimed(attempt, receiver, expiredError, entry):
+                return (.failure(error), false, nil, book.sweep(now: now))
+            case let .claimed(entry, waiter, late):
                 let result: Result<Delivery, CallbackError> =
-                    if let error = expiredError ?? issuerError {
-                        .failure(error)
+                    if late {
+                        .failure(AttemptBook.Ending.expired.error)
+                    } else if let issuerError {
+                        .failure(issuerError)
                     } else {
-                        .success(Delivery(outcome: outcome, attempt: attempt))
+                        .success(Delivery(outcome: outcome, attempt: entry.attempt))
                     }
-                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
-                // After the claim: a late callback is still told `attempt_expired` and
-                // delivered to its attempt's receiver.
-                return (result, receiver, book.sweep(now: now))
+                if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
+                return (result, true, waiter, book.sweep(now: now))
             }
         }
         swept = true
-        switch receiver {
-        case .waiter(let continuation)?:
-            continuation.resume(returning: result)
-        case .none?:
-            route.handler?(result)
-        case nil:
-            break // not tied to any attempt: only the caller hears of it
-        }
+        if let waiter {
+            waiter.continuation.resume(returning: result)
+        } else if tied {
+            routes[routeIndex].handler?(result)
+        } // else not tied to any attempt: only the caller hears of it
         Self.resumeExpired(expired)
-        return try result.get()
+        switch result {
+        case .success(let delivery): return delivery
+        case .failure(let error): throw error
+        }
     }
 
-    private func findRoute(for url: CallbackURL) throws(CallbackError) -> (Int, Route) {
+    private func findRoute(for url: CallbackURL) throws(CallbackError) -> Int {
         var userinfoRefusal: CallbackError?
-        for (index, route) in routes.enumerated() {
+        for index in routes.indices {
             do {
-                try route.redirectURI.check(url, profiles: route.profiles)
-                return (index, route)
+                try routes[index].redirectURI.check(url, profiles: routes[index].profiles)
+                return index
             } catch ReasonCode.userinfoNotAllowed {
                 userinfoRefusal = CallbackError(.userinfoNotAllowed, "the callback carries userinfo")
             } catch {
@@ -253,7 +258,7 @@ public final class CallbackRouter: Sendable {
         throw CallbackError(.noRoute, "no registered redirect URI matches the callback")
     }
 
-    private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> CallbackError? {
+    private static func checkIssuer(of outcome: CallbackOutcome, route: borrowing Route) -> CallbackError? {
         guard let expected = route.issuer else { return nil }
         guard let issuer = outcome.value("iss") else {
             return route.requireIssuer ? CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it") : nil
