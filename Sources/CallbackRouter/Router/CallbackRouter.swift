@@ -19,13 +19,16 @@ public final class CallbackRouter: Sendable {
     let limits: ParsingLimits
     let maxPendingAttempts: Int
     let book: Locked<AttemptBook>
+    /// The book's state hasher, readable without the lock (it never changes).
+    let stateHasher: SipHash128
 
     init(routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int) {
         self.routes = routes
         self.clock = clock
         self.limits = limits
         self.maxPendingAttempts = maxPendingAttempts
-        self.book = Locked(AttemptBook(hasher: SipHash128.random()))
+        self.stateHasher = SipHash128.random()
+        self.book = Locked(AttemptBook(hasher: stateHasher))
     }
 
     /// The ids of the registered routes, in registration order.
@@ -169,17 +172,16 @@ public final class CallbackRouter: Sendable {
         // every other way out sweeps here.
         var swept = false
         defer { if !swept { sweepExpired() } }
-        // The route is read in place (`routes[routeIndex]`), never copied: a `Route` copy is
-        // a dozen retains and releases.
         let routeIndex = try findRoute(for: url)
+        let route = routes[routeIndex] // one reference: a route's fields live in one box
         let outcome: CallbackOutcome
         do {
             outcome = try CallbackClassifier.classify(
-                url, dialect: routes[routeIndex].dialect, expecting: routes[routeIndex].expectations)
+                url, dialect: route.dialect, expecting: route.expectations)
         } catch  where error.reason == .missingParameter || error.reason == .parametersInQuery {
             // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
             // whose state comes in the query even on a route whose logins answer in the fragment.
-            return try handleLogout(url, routeIndex: routeIndex, route: routes[routeIndex], loginError: error)
+            return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error)
         }
         if outcome.isUnbound {
             // A provider error without the app's state (a route profile let it through):
@@ -190,50 +192,59 @@ public final class CallbackRouter: Sendable {
             )
         }
 
-        var state: String? = nil
-        if !routes[routeIndex].isStateless {
-            guard let callbackState = outcome.state else {
-                throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
-            }
-            state = callbackState
-        }
-        let issuerError = Self.checkIssuer(of: outcome, route: routes[routeIndex])
-        let keepIfUnreceived = routes[routeIndex].handler == nil
+        let issuerError = Self.checkIssuer(of: outcome, route: route)
+        let keepIfUnreceived = route.handler == nil
         let now = clock.now()
 
         // Claim, decide and (when nobody is there to receive it) keep the result in one
-        // critical section, so a waiter arriving meanwhile can never miss it.
-        let (result, tied, waiter, expired) = book.withLock {
-            book -> (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation]) in
-            let claim =
-                if let state {
-                    book.claim(key: book.key(for: state), state: state, routeIndex: routeIndex, logout: false, now: now)
-                } else {
-                    book.claimStateless(routeIndex: routeIndex, now: now)
-                }
-            // The sweep comes after the claim: a late callback is still told
-            // `attempt_expired` and delivered to its attempt's receiver.
-            switch claim {
-            case .rejected(let error):
-                return (.failure(error), false, nil, book.sweep(now: now))
-            case let .claimed(entry, waiter, late):
-                let result: Result<Delivery, CallbackError> =
-                    if late {
-                        .failure(AttemptBook.Ending.expired.error)
-                    } else if let issuerError {
-                        .failure(issuerError)
+        // critical section, so a waiter arriving meanwhile can never miss it. The state is
+        // read as bytes from the callback (no `String` made), hashed, and compared in
+        // constant time.
+        func settle(
+            state: UnsafeBufferPointer<UInt8>?
+        ) -> (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation]) {
+            let key = state.map { StateKey(utf8: $0, hasher: stateHasher) }
+            return book.withLock { book in
+                let claim =
+                    if let state, let key {
+                        book.claim(key: key, state: state, routeIndex: routeIndex, logout: false, now: now)
                     } else {
-                        .success(Delivery(outcome: outcome, attempt: entry.attempt))
+                        book.claimStateless(routeIndex: routeIndex, now: now)
                     }
-                if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
-                return (result, true, waiter, book.sweep(now: now))
+                // The sweep comes after the claim: a late callback is still told
+                // `attempt_expired` and delivered to its attempt's receiver.
+                switch claim {
+                case .rejected(let error):
+                    return (.failure(error), false, nil, book.sweep(now: now))
+                case let .claimed(entry, waiter, late):
+                    let result: Result<Delivery, CallbackError> =
+                        if late {
+                            .failure(AttemptBook.Ending.expired.error)
+                        } else if let issuerError {
+                            .failure(issuerError)
+                        } else {
+                            .success(Delivery(outcome: outcome, attempt: entry.attempt))
+                        }
+                    if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
+                    return (result, true, waiter, book.sweep(now: now))
+                }
             }
         }
+        let settled: (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation])
+        if route.isStateless {
+            settled = settle(state: nil)
+        } else {
+            guard let claimed = outcome.withStateUTF8({ settle(state: $0) }) else {
+                throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
+            }
+            settled = claimed
+        }
+        let (result, tied, waiter, expired) = settled
         swept = true
         if let waiter {
             waiter.continuation.resume(returning: result)
         } else if tied {
-            routes[routeIndex].handler?(result)
+            route.handler?(result)
         } // else not tied to any attempt: only the caller hears of it
         Self.resumeExpired(expired)
         switch result {
@@ -258,7 +269,7 @@ public final class CallbackRouter: Sendable {
         throw CallbackError(.noRoute, "no registered redirect URI matches the callback")
     }
 
-    private static func checkIssuer(of outcome: CallbackOutcome, route: borrowing Route) -> CallbackError? {
+    private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> CallbackError? {
         guard let expected = route.issuer else { return nil }
         guard let issuer = outcome.value("iss") else {
             return route.requireIssuer ? CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it") : nil
