@@ -176,8 +176,7 @@ public final class CallbackRouter: Sendable {
         let route = routes[routeIndex] // one reference: a route's fields live in one box
         let outcome: CallbackOutcome
         do {
-            outcome = try CallbackClassifier.classify(
-                url, dialect: route.dialect, expecting: route.expectations)
+            outcome = try route.classify(url)
         } catch  where error.reason == .missingParameter || error.reason == .parametersInQuery {
             // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
             // whose state comes in the query even on a route whose logins answer in the fragment.
@@ -195,6 +194,8 @@ public final class CallbackRouter: Sendable {
         let issuerError = Self.checkIssuer(of: outcome, route: route)
         let keepIfUnreceived = route.handler == nil
         let now = clock.now()
+        // Boxed now, moved in: the delivery made under the lock then copies a reference.
+        let boxed = Delivery.BoxedOutcome(consume outcome)
 
         // Claim, decide and (when nobody is there to receive it) keep the result in one
         // critical section, so a waiter arriving meanwhile can never miss it. The state is
@@ -223,7 +224,7 @@ public final class CallbackRouter: Sendable {
                         } else if let issuerError {
                             .failure(issuerError)
                         } else {
-                            .success(Delivery(outcome: outcome, attempt: entry.attempt))
+                            .success(Delivery(boxed: boxed, attempt: entry.attempt))
                         }
                     if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
                     return (result, true, waiter, book.sweep(now: now))
@@ -234,7 +235,7 @@ public final class CallbackRouter: Sendable {
         if route.isStateless {
             settled = settle(state: nil)
         } else {
-            guard let claimed = outcome.withStateUTF8({ settle(state: $0) }) else {
+            guard let claimed = boxed.withStateUTF8({ settle(state: $0) }) else {
                 throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
             }
             settled = claimed
@@ -257,7 +258,7 @@ public final class CallbackRouter: Sendable {
         var userinfoRefusal: CallbackError?
         for index in routes.indices {
             do {
-                try routes[index].redirectURI.check(url, profiles: routes[index].profiles)
+                try routes[index].checkRedirect(url)
                 return index
             } catch ReasonCode.userinfoNotAllowed {
                 userinfoRefusal = CallbackError(.userinfoNotAllowed, "the callback carries userinfo")

@@ -12,31 +12,36 @@ public struct RouteID: RawRepresentable, Hashable, Sendable, CustomStringConvert
 
 /// A callback that reached its attempt: what it means and which login it answers.
 public struct Delivery: Sendable, CustomStringConvertible {
-    /// The outcome and the attempt, in one immutable box: a delivery is handed from the
-    /// router's lock to a waiter, a handler, a kept result and the caller, and copying a
-    /// reference is one retain where copying the two values was ~600 instructions (every
-    /// string, array and inline parameter table of both, issue 17).
-    private final class Storage: Sendable {
-        let outcome: CallbackOutcome
-        let attempt: LoginAttempt
-        init(outcome: CallbackOutcome, attempt: LoginAttempt) {
-            self.outcome = outcome
-            self.attempt = attempt
-        }
+    /// The outcome in an immutable box. A delivery is handed from the router's lock to a
+    /// waiter, a handler, a kept result and the caller, and copying the outcome (its
+    /// strings and its inline parameter table) cost ~600 instructions each time (issue 17).
+    /// The router boxes the outcome before it takes its lock, moving it in, and the
+    /// delivery is two references: this box and the attempt (itself one box).
+    final class BoxedOutcome: Sendable {
+        let value: CallbackOutcome
+        init(_ value: consuming CallbackOutcome) { self.value = value }
+
+        /// ``CallbackOutcome/withStateUTF8(_:)`` on the boxed outcome, read in place.
+        func withStateUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? { value.withStateUTF8(body) }
     }
 
-    private let storage: Storage
+    private let boxedOutcome: BoxedOutcome
 
     init(outcome: CallbackOutcome, attempt: LoginAttempt) {
-        storage = Storage(outcome: outcome, attempt: attempt)
+        self.init(boxed: BoxedOutcome(outcome), attempt: attempt)
+    }
+
+    init(boxed: BoxedOutcome, attempt: LoginAttempt) {
+        boxedOutcome = boxed
+        self.attempt = attempt
     }
 
     /// What the callback means, read in the route's dialect and validated.
-    public var outcome: CallbackOutcome { storage.outcome }
+    public var outcome: CallbackOutcome { boxedOutcome.value }
     /// The login attempt the callback answered (its verifier redeems the code).
-    public var attempt: LoginAttempt { storage.attempt }
+    public let attempt: LoginAttempt
     /// The route the callback arrived on: the attempt's route.
-    public var route: RouteID { storage.attempt.route }
+    public var route: RouteID { attempt.route }
     /// The outcome and the attempt, both redacted: no code, state or verifier shows.
     public var description: String { "Delivery(\(outcome), to: \(attempt))" }
 }
@@ -121,6 +126,19 @@ public struct Route: Sendable {
     /// Whether the dialect (or a profile: ``ProviderProfile/supabase``) carries no state, so
     /// at most one attempt may be pending.
     var isStateless: Bool { storage.isStateless }
+
+    /// Checks `url` against the route's redirect URI and profiles (``RedirectURI/check(_:profiles:)``).
+    /// Reads both in place in the box: going through the computed properties copied the
+    /// `RedirectURI` on every callback (~320 instructions).
+    func checkRedirect(_ url: CallbackURL) throws(CallbackError) {
+        try storage.redirectURI.check(url, profiles: storage.profiles)
+    }
+
+    /// Reads `url` in the route's dialect with its expectations (``CallbackClassifier/classify(_:dialect:expecting:)``),
+    /// both read in place in the box (the computed property copied the expectations).
+    func classify(_ url: CallbackURL) throws(CallbackError) -> CallbackOutcome {
+        try CallbackClassifier.classify(url, dialect: storage.dialect, expecting: storage.expectations)
+    }
 
     /// Describes a route; `handler` receives its login callbacks and `logoutHandler` its
     /// logout callbacks (`logout_complete`), each only when no task awaits the attempt.
