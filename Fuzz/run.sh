@@ -9,6 +9,8 @@
 # uses Fuzz/dictionaries/TARGET.dict (or url.dict), and writes reproducers to
 # Fuzz/artifacts/TARGET/. Exits non-zero when the fuzzer finds a crash, a timeout or a leak.
 # Extra arguments after SECONDS go to libFuzzer (e.g. -jobs=2, -seed=1).
+# Prints each target's throughput (libFuzzer's stat::average_exec_per_sec) after its run,
+# and a summary line per target at the end: `EXECS_PER_SEC TARGET N`.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -45,7 +47,23 @@ fi
 rm -f "$log"
 bin="$(cd "$here" && swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)"
 
+# Target-specific libFuzzer flags (before the caller's, which win).
+# router: no leak check after each input. Every wait the harness starts arms the router's
+# timeout (a Task sleeping for an hour); cancelling it resumes the task at once, but the
+# runtime's delayed-job entry for the sleep stays queued until its deadline. So every
+# input with a wait ends with more mallocs than frees, and libFuzzer answered each with a
+# second run and a full LeakSanitizer scan of a heap that grows with those entries: 93 %
+# of the time (137 inputs/s over 60 s, falling from 512; 3,287/s without). Leaks are still
+# checked, once, when the run ends (LeakSanitizer's exit check fails the run and prints the
+# allocating stack), only no longer attributed to one input.
+target_flags() {
+    case "$1" in
+        router) echo "-detect_leaks=0" ;;
+    esac
+}
+
 status=0
+summary=()
 for name in "${targets[@]}"; do
     exe="$bin/fuzz-$name"
     if [[ ! -x "$exe" ]]; then
@@ -62,16 +80,31 @@ for name in "${targets[@]}"; do
     dictarg=()
     [[ -f "$dict" ]] && dictarg=("-dict=$dict")
 
-    echo "== fuzz-$name for ${seconds}s (corpus $corpus, artifacts $artifacts)" >&2
-    if SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" "$exe" "$corpus" \
+    read -r -a flags <<<"$(target_flags "$name")"
+    echo "== fuzz-$name for ${seconds}s (corpus $corpus, artifacts $artifacts${flags[*]:+, ${flags[*]}})" >&2
+    runlog="$(mktemp)"
+    # libFuzzer writes to stderr: it goes on to stderr, and a copy to read the stats from.
+    set +e
+    SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" "$exe" "$corpus" \
         -max_total_time="$seconds" -max_len=20000 -timeout=5 -rss_limit_mb=4096 \
-        -print_final_stats=1 -artifact_prefix="$artifacts/" "${dictarg[@]}" "$@"; then
+        -print_final_stats=1 -artifact_prefix="$artifacts/" "${dictarg[@]}" "${flags[@]}" "$@" 2>&1 \
+        | tee "$runlog" >&2
+    code="${PIPESTATUS[0]}"
+    set -e
+    if [[ "$code" -eq 0 ]]; then
+        result="ok"
         echo "== fuzz-$name: no crash in ${seconds}s" >&2
     else
-        code=$?
+        result="FAILED (exit $code)"
         echo "== fuzz-$name FAILED (exit $code); reproducers:" >&2
         ls -1 "$artifacts" >&2 || true
         status=1
     fi
+    rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$runlog" | tail -1)"
+    runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$runlog" | tail -1)"
+    rm -f "$runlog"
+    echo "== fuzz-$name: ${rate:-?} execs/s (${runs:-?} inputs in ${seconds}s)" >&2
+    summary+=("EXECS_PER_SEC $name ${rate:-?} inputs=${runs:-?} $result")
 done
+printf '%s\n' "${summary[@]}"
 exit $status

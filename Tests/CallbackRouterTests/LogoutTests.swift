@@ -332,6 +332,26 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
         #expect(try router.handle("com.example.app:/fragment#code=c&state=\(login.state)").attempt == login)
     }
 
+    /// Found by fuzz-router: a fragment without a login's answer was refused by the logout
+    /// reading (`parameters_in_fragment`) instead of the login reading (`missing_parameter`).
+    @Test(arguments: ["#uy", "#state=forged", "?state=forged#uy", "#state=LOGOUT", "?state=LOGOUT#x=1"])
+    func aFragmentThatAnswersNoLoginKeepsTheLoginRefusal(_ tail: String) throws {
+        var builder = RouterBuilder()
+        builder.add(
+            Route(
+                "spa", redirectURI: try RedirectURI("com.example.app:/fragment"), dialect: .oauth2,
+                responseMode: .fragment))
+        let router = try builder.build(clock: ManualAttemptClock())
+        let logout = try router.beginLogout(on: "spa", endSessionEndpoint: endpoint, clientID: "abc")
+        let url =
+            "com.example.app:/fragment"
+            + tail.split(separator: "LOGOUT", omittingEmptySubsequences: false).joined(separator: logout.attempt.state)
+        let refusal = reason { try router.handle(url) }
+        #expect(refusal == .missingParameter || refusal == .parametersInQuery)
+        #expect(refusal != .parametersInFragment)
+        #expect(router.pendingCount == 1) // the logout is still waiting for its own callback
+    }
+
     @Test func refusesAnUnknownRoute() throws {
         let router = try makeRouter()
         #expect(reason { _ = try router.beginLogout(on: "nope", endSessionEndpoint: endpoint, clientID: "abc") } == .noRoute)

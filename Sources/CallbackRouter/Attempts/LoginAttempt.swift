@@ -9,34 +9,84 @@
 public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
+    /// The attempt's fields, in one immutable box: an attempt is copied into every
+    /// delivery, the router's table and its tombstone, and copying a dozen references cost
+    /// ~300 instructions each time (issue 17); copying a reference is one retain.
+    private final class Storage: Sendable {
+        let id: UInt64
+        let route: RouteID
+        let state: String
+        let pkce: PKCE
+        let nonce: String
+        let redirectURI: RedirectURI
+        let dialect: Dialect
+        let expectedIssuer: String?
+        let createdAt: ClockInstant
+        let expiresAt: ClockInstant
+        let isLogout: Bool
+        let expiresAtWallClock: Int64
+
+        init(
+            id: UInt64, route: RouteID, state: String, pkce: PKCE, nonce: String, redirectURI: RedirectURI,
+            dialect: Dialect, expectedIssuer: String?, createdAt: ClockInstant, expiresAt: ClockInstant,
+            isLogout: Bool, expiresAtWallClock: Int64
+        ) {
+            self.id = id
+            self.route = route
+            self.state = state
+            self.pkce = pkce
+            self.nonce = nonce
+            self.redirectURI = redirectURI
+            self.dialect = dialect
+            self.expectedIssuer = expectedIssuer
+            self.createdAt = createdAt
+            self.expiresAt = expiresAt
+            self.isLogout = isLogout
+            self.expiresAtWallClock = expiresAtWallClock
+        }
+    }
+
+    private let storage: Storage
+
+    init(
+        id: UInt64, route: RouteID, state: String, pkce: PKCE, nonce: String, redirectURI: RedirectURI,
+        dialect: Dialect, expectedIssuer: String?, createdAt: ClockInstant, expiresAt: ClockInstant,
+        isLogout: Bool, expiresAtWallClock: Int64
+    ) {
+        storage = Storage(
+            id: id, route: route, state: state, pkce: pkce, nonce: nonce, redirectURI: redirectURI, dialect: dialect,
+            expectedIssuer: expectedIssuer, createdAt: createdAt, expiresAt: expiresAt, isLogout: isLogout,
+            expiresAtWallClock: expiresAtWallClock)
+    }
+
     /// Unique within a router.
-    public let id: UInt64
+    public var id: UInt64 { storage.id }
     /// The route the callback must arrive on.
-    public let route: RouteID
+    public var route: RouteID { storage.route }
     /// The `state` sent in the authorization request (256 random bits, base64url).
-    public let state: String
+    public var state: String { storage.state }
     /// The PKCE pair; send `pkce.challenge`, keep `pkce.verifier` for the token request.
-    public let pkce: PKCE
+    public var pkce: PKCE { storage.pkce }
     /// The OpenID Connect `nonce` to send and to check in the ID token.
-    public let nonce: String
+    public var nonce: String { storage.nonce }
     /// The redirect URI to send as `redirect_uri`.
-    public let redirectURI: RedirectURI
+    public var redirectURI: RedirectURI { storage.redirectURI }
     /// How the callback is read: the route's provider dialect.
-    public let dialect: Dialect
+    public var dialect: Dialect { storage.dialect }
     /// The issuer expected in `iss` (RFC 9207), if the route names one.
-    public let expectedIssuer: String?
+    public var expectedIssuer: String? { storage.expectedIssuer }
     /// When the router began the attempt, on the router's clock.
-    public let createdAt: ClockInstant
+    public var createdAt: ClockInstant { storage.createdAt }
     /// After this instant a callback for the attempt is `attempt_expired`.
-    public let expiresAt: ClockInstant
+    public var expiresAt: ClockInstant { storage.expiresAt }
     /// Whether the attempt is a login (its callback carries the provider's answer) or a
     /// logout (its callback is `logout_complete`). A callback of one never ends the other.
     public var purpose: AttemptPurpose { isLogout ? .logout : .login }
     /// The purpose as one byte: the router compares it on every callback.
-    let isLogout: Bool
+    var isLogout: Bool { storage.isLogout }
     /// ``expiresAt`` in calendar time: nanoseconds since the Unix epoch (what a sealed
     /// record keeps, since monotonic instants mean nothing in another process).
-    public let expiresAtWallClock: Int64
+    public var expiresAtWallClock: Int64 { storage.expiresAtWallClock }
 
     /// Two values are the same attempt when their router-assigned id and route agree.
     public static func == (a: LoginAttempt, b: LoginAttempt) -> Bool { a.id == b.id && a.route == b.route }

@@ -1,20 +1,27 @@
-/// The key pending attempts are found by: the first 128 bits of SHA-256(state).
+/// The key attempts are found by: the 128-bit SipHash-2-4 tag of the state under the
+/// router's own random key (``SipHash128``).
 ///
-/// Looking states up by their hash keeps dispatch O(1) without comparing secret states
-/// with `==` (whose running time depends on how many leading bytes match); the full state
-/// is then compared in constant time.
+/// Looking states up by a keyed hash keeps dispatch O(1) without comparing secret states
+/// with `==` (whose running time depends on how many leading bytes match), and without
+/// letting a sender who does not know the router's key pick states that collide; the full
+/// state is then compared in constant time. (It was the first 128 bits of SHA-256 until
+/// issue 17: 7,700 instructions and two allocations a callback, for a digest nobody needs
+/// to be collision-resistant against the router's own key.)
 struct StateKey: Hashable, Sendable {
     let high: UInt64
     let low: UInt64
 
-    init(_ state: String) {
-        let digest = SHA256.hash(state.utf8)
-        var high: UInt64 = 0, low: UInt64 = 0
-        for i in 0 ..< 8 { high = high << 8 | UInt64(digest[i]) }
-        for i in 8 ..< 16 { low = low << 8 | UInt64(digest[i]) }
-        self.high = high
-        self.low = low
+    init(_ state: String, hasher: SipHash128) {
+        var state = state
+        (high, low) = state.withUTF8 { hasher.tag(of: UnsafeRawBufferPointer($0)) }
     }
+
+    init(utf8 state: UnsafeBufferPointer<UInt8>, hasher: SipHash128) {
+        (high, low) = hasher.tag(of: UnsafeRawBufferPointer(state))
+    }
+
+    /// The tag is already a keyed PRF's output: one word of it is enough for `Hasher`.
+    func hash(into hasher: inout Hasher) { hasher.combine(low) }
 }
 
 /// The router's mutable part, always used under its lock (`Locked`).
@@ -34,25 +41,12 @@ struct AttemptBook: ~Copyable {
         }
     }
 
-    /// Who gets a claimed callback.
-    enum Receiver {
-        case waiter(Continuation)
-        case none
-    }
-
     enum Claim {
-        /// The callback ties to `attempt`; `expired` is set when it came too late.
-        case claimed(LoginAttempt, Receiver, expired: CallbackError?)
+        /// The callback ties to `entry`'s attempt; `waiter` is the task to resume, if one is
+        /// waiting; `late` is set when the callback came after the attempt's expiry.
+        /// (Small on purpose: the attempt is read from the entry, not copied through here.)
+        case claimed(Entry, waiter: Waiter?, late: Bool)
         case rejected(CallbackError)
-    }
-
-    struct Pending {
-        let attempt: LoginAttempt
-        let key: StateKey
-        let routeIndex: Int
-        let stateless: Bool
-        /// A logout on a route that accepts logouts without state: the route's one such.
-        let unboundLogout: Bool
     }
 
     /// What is remembered of a finished attempt, so that a late or repeated callback gets
@@ -65,10 +59,49 @@ struct AttemptBook: ~Copyable {
 
     /// A task waiting for an attempt. `token` tells one wait from another on the same
     /// attempt, so that a timer or a cancellation ends only the wait that set it up.
-    struct Waiter {
+    /// A class: `CheckedContinuation` has no fixed layout outside its module, so every copy
+    /// of a value holding one goes through value witnesses (~130 instructions each, several
+    /// per callback); a reference is one retain. Touched only under the router's lock.
+    final class Waiter {
         let continuation: Continuation
         let token: UInt64
         var timer: Task<Void, Never>?
+
+        init(continuation: Continuation, token: UInt64) {
+            self.continuation = continuation
+            self.token = token
+        }
+    }
+
+    /// Everything the book knows of one attempt, pending or ended, in one record: one hash
+    /// and probe finds it, and a callback changes it in place. (Until issue 17 these were
+    /// six dictionaries: pending, tombstones by key and by id, waiters, kept results, the
+    /// key index; a callback cost five inserts or removals.) A class, so that the tables
+    /// hold a reference: reading or changing an entry copies no attempt and no table.
+    /// Touched only under the router's lock, with the book.
+    final class Entry {
+        let attempt: LoginAttempt
+        let key: StateKey
+        let routeIndex: Int
+        let stateless: Bool
+        /// A logout on a route that accepts logouts without state: the route's one such.
+        let unboundLogout: Bool
+        /// Nil while the attempt is pending; how it ended afterwards.
+        var tombstone: Tombstone?
+        /// The task waiting for the attempt, while one is (only while pending).
+        var waiter: Waiter?
+        /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
+        var unclaimed: (result: Result<Delivery, CallbackError>, forgetAt: ClockInstant)?
+
+        var isPending: Bool { tombstone == nil }
+
+        init(attempt: LoginAttempt, key: StateKey, routeIndex: Int, stateless: Bool, unboundLogout: Bool) {
+            self.attempt = attempt
+            self.key = key
+            self.routeIndex = routeIndex
+            self.stateless = stateless
+            self.unboundLogout = unboundLogout
+        }
     }
 
     /// What ``addWaiter(_:token:for:timeout:now:)`` decided.
@@ -81,28 +114,39 @@ struct AttemptBook: ~Copyable {
         case waiting
     }
 
+    /// Keys the state index: fresh random per router.
+    let hasher: SipHash128
     var nextID: UInt64 = 0
     private var nextWaitToken: UInt64 = 0
-    private(set) var pendingByID: [UInt64: Pending] = [:]
-    private var idByKey: [StateKey: UInt64] = [:]
+    /// Every attempt not yet forgotten, pending or ended, by id.
+    private var entries: [UInt64: Entry] = [:]
+    /// The last attempt with this state (pending, or ended and not yet forgotten).
+    private var entryByKey: [StateKey: Entry] = [:]
+    private(set) var pendingCount = 0
     private(set) var statelessPending: [Int: UInt64] = [:]
     /// Per route that accepts logouts without state: its one pending logout.
     private(set) var unboundLogoutPending: [Int: UInt64] = [:]
-    private var tombstonesByKey: [StateKey: Tombstone] = [:]
-    private var tombstonesByID: [UInt64: Tombstone] = [:]
     private var statelessLastEnding: [Int: Tombstone] = [:]
-    private(set) var waiters: [UInt64: Waiter] = [:]
-    private var unclaimed: [UInt64: (result: Result<Delivery, CallbackError>, forgetAt: ClockInstant)] = [:]
     private var nextSweep = ClockInstant(nanoseconds: .min)
 
-    var pendingCount: Int { pendingByID.count }
+    init(hasher: SipHash128) {
+        self.hasher = hasher
+    }
+
+    /// The state's key under this book's hasher.
+    func key(for state: String) -> StateKey { StateKey(state, hasher: hasher) }
+
+    /// Whether a task is waiting for the attempt `id`.
+    func isWaiting(for id: UInt64) -> Bool { entries[id]?.waiter != nil }
 
     mutating func insert(_ attempt: LoginAttempt, routeIndex: Int, stateless: Bool, unboundLogout: Bool = false) {
-        let key = StateKey(attempt.state)
-        pendingByID[attempt.id] = Pending(
+        let key = key(for: attempt.state)
+        let entry = Entry(
             attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless,
             unboundLogout: unboundLogout)
-        idByKey[key] = attempt.id
+        entries[attempt.id] = entry
+        entryByKey[key] = entry
+        pendingCount += 1
         if stateless { statelessPending[routeIndex] = attempt.id }
         if unboundLogout { unboundLogoutPending[routeIndex] = attempt.id }
     }
@@ -112,10 +156,11 @@ struct AttemptBook: ~Copyable {
     /// never left this process), or ended here within its lifetime (its callback was
     /// delivered: `replayed`; or it was cancelled, timed out, expired). Nil when it may.
     func refusalToRestore(key: StateKey, now: ClockInstant) -> CallbackError? {
-        if idByKey[key] != nil {
+        guard let entry = entryByKey[key] else { return nil }
+        guard let tombstone = entry.tombstone else {
             return CallbackError(.replayed, "an attempt with this record's state is already pending: a record is restored once")
         }
-        if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt {
+        if now < tombstone.forgetAt {
             let error = tombstone.ending.error
             return CallbackError(error.reason, "this record's attempt already ended in this process: " + error.detail)
         }
@@ -133,13 +178,14 @@ struct AttemptBook: ~Copyable {
     /// A callback read as a login never claims a logout, and the reverse (`logout`): the
     /// other kind's attempt is left pending, and the callback is `unknown_state`.
     mutating func claim(
-        key: StateKey, state: String, routeIndex: Int, logout: Bool,
+        key: StateKey, state: UnsafeBufferPointer<UInt8>, routeIndex: Int, logout: Bool,
         now: ClockInstant
     ) -> Claim {
-        guard let id = idByKey[key], let pending = pendingByID[id],
-            constantTimeEquals(state, pending.attempt.state)
-        else {
-            if let tombstone = tombstonesByKey[key], now < tombstone.forgetAt, tombstone.isLogout == logout {
+        let found = entryByKey[key]
+        guard let entry = found, entry.isPending, Self.stateMatches(state, entry.attempt.state) else {
+            if let tombstone = found?.tombstone, now < tombstone.forgetAt,
+                tombstone.isLogout == logout
+            {
                 return .rejected(tombstone.ending.error)
             }
             return .rejected(
@@ -149,7 +195,7 @@ struct AttemptBook: ~Copyable {
                         ? "no logout in progress has this state"
                         : "no login in progress has this state"))
         }
-        guard pending.attempt.isLogout == logout else {
+        guard entry.attempt.isLogout == logout else {
             return .rejected(
                 CallbackError(
                     .unknownState,
@@ -157,80 +203,95 @@ struct AttemptBook: ~Copyable {
                         ? "no logout in progress has this state: it belongs to a login in progress, which a logout callback never ends"
                         : "no login in progress has this state: it belongs to a logout in progress, which a login callback never ends"))
         }
-        guard pending.routeIndex == routeIndex else {
+        guard entry.routeIndex == routeIndex else {
             return .rejected(
                 CallbackError(
                     .unknownState,
                     "no login in progress on this route has this state: it belongs to a login begun on another route (a mix-up, RFC 9700 §4.4)"
                 ))
         }
-        return consume(pending, now: now)
+        return consume(entry, now: now)
+    }
+
+    /// ``claim(key:state:routeIndex:logout:now:)`` for a state held as a `String`.
+    mutating func claim(key: StateKey, state: String, routeIndex: Int, logout: Bool, now: ClockInstant) -> Claim {
+        var state = state
+        return state.withUTF8 { claim(key: key, state: $0, routeIndex: routeIndex, logout: logout, now: now) }
+    }
+
+    /// The state the callback carries against the attempt's, in constant time.
+    private static func stateMatches(_ received: UnsafeBufferPointer<UInt8>, _ expected: String) -> Bool {
+        var expected = expected
+        return expected.withUTF8 { constantTimeEquals(received, $0) }
     }
 
     /// A stateless callback: the route's single pending attempt takes it.
     mutating func claimStateless(routeIndex: Int, now: ClockInstant) -> Claim {
-        guard let id = statelessPending[routeIndex], let pending = pendingByID[id] else {
+        guard let id = statelessPending[routeIndex], let entry = entries[id], entry.isPending else {
             if let last = statelessLastEnding[routeIndex], now < last.forgetAt {
                 return .rejected(last.ending.error)
             }
             return .rejected(CallbackError(.unknownState, "no login is in progress on this route"))
         }
-        return consume(pending, now: now)
+        return consume(entry, now: now)
     }
 
     /// A logout callback without state on a route that accepts one: the route's pending
     /// logout takes it.
     mutating func claimUnboundLogout(routeIndex: Int, now: ClockInstant) -> Claim {
-        guard let id = unboundLogoutPending[routeIndex], let pending = pendingByID[id] else {
+        guard let id = unboundLogoutPending[routeIndex], let entry = entries[id], entry.isPending else {
             return .rejected(CallbackError(.unknownState, "no logout is in progress on this route"))
         }
-        return consume(pending, now: now)
+        return consume(entry, now: now)
     }
 
-    private mutating func consume(_ pending: Pending, now: ClockInstant) -> Claim {
-        let attempt = pending.attempt
-        let expired = now >= attempt.expiresAt
-        let waiter = remove(pending, ending: expired ? .expired : .answered, now: now)
+    private mutating func consume(_ entry: Entry, now: ClockInstant) -> Claim {
+        let late = now >= entry.attempt.expiresAt
+        let waiter = end(entry, as: late ? .expired : .answered, now: now)
         waiter?.timer?.cancel()
-        let receiver: Receiver = waiter.map { .waiter($0.continuation) } ?? .none
-        return .claimed(attempt, receiver, expired: expired ? Ending.expired.error : nil)
+        return .claimed(entry, waiter: waiter, late: late)
     }
 
     /// Ends a pending attempt (cancel, timeout); returns its waiter to resume, if any.
     mutating func finish(_ id: UInt64, as ending: Ending, now: ClockInstant) -> Continuation? {
-        guard let pending = pendingByID[id] else {
+        guard let entry = entries[id] else { return nil }
+        guard entry.isPending else {
             // Already ended: only an open wait (none normally) is closed.
-            let waiter = waiters.removeValue(forKey: id)
+            let waiter = entry.waiter
+            entry.waiter = nil
             waiter?.timer?.cancel()
             return waiter?.continuation
         }
-        let waiter = remove(pending, ending: ending, now: now)
+        let waiter = end(entry, as: ending, now: now)
         waiter?.timer?.cancel()
         return waiter?.continuation
     }
 
-    private mutating func remove(_ pending: Pending, ending: Ending, now: ClockInstant) -> Waiter? {
-        let attempt = pending.attempt
-        pendingByID[attempt.id] = nil
-        idByKey[pending.key] = nil
-        if pending.stateless { statelessPending[pending.routeIndex] = nil }
-        if pending.unboundLogout { unboundLogoutPending[pending.routeIndex] = nil }
-        let lifetime = Duration.nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)
+    /// Turns the pending attempt `entry` into its tombstone; returns its waiter, if any.
+    /// The entry stays in the tables, found by id and by state, until a sweep forgets it.
+    private mutating func end(_ entry: Entry, as ending: Ending, now: ClockInstant) -> Waiter? {
+        let (attempt, routeIndex) = (entry.attempt, entry.routeIndex)
+        let (stateless, unboundLogout) = (entry.stateless, entry.unboundLogout)
+        if stateless { statelessPending[routeIndex] = nil }
+        if unboundLogout { unboundLogoutPending[routeIndex] = nil }
+        pendingCount -= 1
+        let lifetime = attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds
         let tombstone = Tombstone(
-            ending: ending, forgetAt: max(now, attempt.expiresAt).advanced(by: lifetime),
+            ending: ending, forgetAt: ClockInstant(nanoseconds: max(now, attempt.expiresAt).nanoseconds &+ lifetime),
             isLogout: attempt.isLogout)
-        tombstonesByKey[pending.key] = tombstone
-        tombstonesByID[attempt.id] = tombstone
-        if pending.stateless { statelessLastEnding[pending.routeIndex] = tombstone }
-        return waiters.removeValue(forKey: attempt.id)
+        entry.tombstone = tombstone
+        if stateless { statelessLastEnding[routeIndex] = tombstone }
+        let waiter = entry.waiter
+        entry.waiter = nil
+        return waiter
     }
 
     /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-    mutating func keepUnclaimed(_ result: Result<Delivery, CallbackError>, for attempt: LoginAttempt) {
-        unclaimed[attempt.id] = (
+    func keepUnclaimed(_ result: Result<Delivery, CallbackError>, in entry: Entry) {
+        let attempt = entry.attempt
+        entry.unclaimed = (
             result,
-            attempt.expiresAt.advanced(
-                by: .nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
+            ClockInstant(nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
         )
     }
 
@@ -251,65 +312,81 @@ struct AttemptBook: ~Copyable {
         _ continuation: Continuation, token: UInt64, for attempt: LoginAttempt,
         timeout: Duration, now: ClockInstant
     ) -> Registration {
-        if let kept = unclaimed.removeValue(forKey: attempt.id) { return .immediate(kept.result, expiredWaiter: nil) }
-        guard let pending = pendingByID[attempt.id], pending.attempt.route == attempt.route else {
-            if let tombstone = tombstonesByID[attempt.id] { return .immediate(.failure(tombstone.ending.error), expiredWaiter: nil) }
+        guard let entry = entries[attempt.id] else {
+            return .immediate(
+                .failure(CallbackError(.unknownState, "this router has no such login in progress")),
+                expiredWaiter: nil)
+        }
+        if let kept = entry.unclaimed {
+            entry.unclaimed = nil
+            return .immediate(kept.result, expiredWaiter: nil)
+        }
+        if let tombstone = entry.tombstone {
+            return .immediate(.failure(tombstone.ending.error), expiredWaiter: nil)
+        }
+        guard entry.attempt.route == attempt.route else {
             return .immediate(
                 .failure(CallbackError(.unknownState, "this router has no such login in progress")),
                 expiredWaiter: nil)
         }
         if now >= attempt.expiresAt {
             // Another task may already be waiting (no sweep has run since the expiry).
-            let earlier = remove(pending, ending: .expired, now: now)
+            let earlier = end(entry, as: .expired, now: now)
             earlier?.timer?.cancel()
             return .immediate(.failure(Ending.expired.error), expiredWaiter: earlier?.continuation)
         }
-        guard waiters[attempt.id] == nil else {
+        guard entry.waiter == nil else {
             return .immediate(
                 .failure(CallbackError(.conflict, "another task is already waiting for this login")),
                 expiredWaiter: nil)
         }
         if timeout <= .zero {
-            _ = remove(pending, ending: .timedOut, now: now)
+            _ = end(entry, as: .timedOut, now: now)
             return .immediate(
                 .failure(CallbackError(.timeout, "no callback had arrived, and the wait allowed no time")),
                 expiredWaiter: nil)
         }
-        waiters[attempt.id] = Waiter(continuation: continuation, token: token, timer: nil)
+        entry.waiter = Waiter(continuation: continuation, token: token)
         return .waiting
     }
 
     /// Gives the wait `token` its timer; false when that wait has already ended (the
     /// caller then cancels the timer).
     mutating func attachTimer(_ timer: Task<Void, Never>, to attempt: LoginAttempt, token: UInt64) -> Bool {
-        guard waiters[attempt.id]?.token == token else { return false }
-        waiters[attempt.id]?.timer = timer
+        guard let entry = entries[attempt.id], entry.waiter?.token == token else { return false }
+        entry.waiter?.timer = timer
         return true
     }
 
     /// Ends the wait `token` (its timeout or its task's cancellation) if it is still open:
     /// finishes the attempt and returns the continuation to resume, exactly once.
     mutating func endWait(of attempt: LoginAttempt, token: UInt64, as ending: Ending, now: ClockInstant) -> Continuation? {
-        guard waiters[attempt.id]?.token == token else { return nil }
+        guard entries[attempt.id]?.waiter?.token == token else { return nil }
         return finish(attempt.id, as: ending, now: now)
     }
 
-    /// Forgets expired attempts and old tombstones, at most about once a second, so that
-    /// nothing grows without bound and dispatch stays O(1) amortised.
+    /// Ends expired attempts and forgets old tombstones and kept results, at most about once
+    /// a second, so that nothing grows without bound and dispatch stays O(1) amortised.
     mutating func sweep(now: ClockInstant) -> [Continuation] {
         guard now >= nextSweep else { return [] }
         nextSweep = now.advanced(by: .seconds(1))
         var expiredWaiters: [Continuation] = []
-        for (_, pending) in pendingByID where now >= pending.attempt.expiresAt {
-            if let waiter = remove(pending, ending: .expired, now: now) {
-                waiter.timer?.cancel()
-                expiredWaiters.append(waiter.continuation)
+        var forgotten: [UInt64] = []
+        for (id, entry) in entries {
+            if entry.isPending, now >= entry.attempt.expiresAt {
+                if let waiter = end(entry, as: .expired, now: now) {
+                    waiter.timer?.cancel()
+                    expiredWaiters.append(waiter.continuation)
+                }
             }
+            if let kept = entry.unclaimed, now >= kept.forgetAt { entry.unclaimed = nil }
+            if let tombstone = entry.tombstone, now >= tombstone.forgetAt, entry.unclaimed == nil { forgotten.append(id) }
         }
-        tombstonesByKey = tombstonesByKey.filter { now < $0.value.forgetAt }
-        tombstonesByID = tombstonesByID.filter { now < $0.value.forgetAt }
+        for id in forgotten {
+            guard let entry = entries.removeValue(forKey: id) else { continue }
+            if entryByKey[entry.key] === entry { entryByKey[entry.key] = nil }
+        }
         statelessLastEnding = statelessLastEnding.filter { now < $0.value.forgetAt }
-        unclaimed = unclaimed.filter { now < $0.value.forgetAt }
         return expiredWaiters
     }
 }

@@ -99,42 +99,46 @@ extension CallbackRouter {
         _ url: CallbackURL, routeIndex: Int, route: Route,
         loginError: CallbackError
     ) throws(CallbackError) -> Delivery {
-        guard
-            let outcome = try CallbackClassifier.classifyLogout(
+        let logoutOutcome: CallbackOutcome?
+        do {
+            logoutOutcome = try CallbackClassifier.classifyLogout(
                 url, dialect: route.dialect, profiles: route.profiles,
                 allowingNoState: route.acceptsLogoutWithoutState)
-        else { throw loginError }
+        } catch  where error.reason == .parametersInFragment {
+            // A logout ends in the query (RP-Initiated Logout 1.0 §3): parameters in the
+            // fragment make it no logout, and the login reading's refusal stands.
+            throw loginError
+        }
+        guard let outcome = logoutOutcome else { throw loginError }
         let now = clock.now()
         let state = outcome.state
-        let key = state.map(StateKey.init)
         let keepIfUnreceived = route.logoutHandler == nil
-        let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
+        let (result, tied, waiter) = book.withLock { book -> (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?) in
             let claim =
-                key.map { book.claim(key: $0, state: state ?? "", routeIndex: routeIndex, logout: true, now: now) }
-                ?? book.claimUnboundLogout(routeIndex: routeIndex, now: now)
+                if let state {
+                    book.claim(key: book.key(for: state), state: state, routeIndex: routeIndex, logout: true, now: now)
+                } else {
+                    book.claimUnboundLogout(routeIndex: routeIndex, now: now)
+                }
             switch claim {
             case .rejected(let error):
-                return (.failure(error), nil)
-            case let .claimed(attempt, receiver, expiredError):
+                return (.failure(error), false, nil)
+            case let .claimed(entry, waiter, late):
                 let result: Result<Delivery, CallbackError> =
-                    expiredError.map { .failure($0) }
-                    ?? .success(Delivery(outcome: outcome, attempt: attempt))
-                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
-                return (result, receiver)
+                    late ? .failure(AttemptBook.Ending.expired.error) : .success(Delivery(outcome: outcome, attempt: entry.attempt))
+                if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
+                return (result, true, waiter)
             }
         }
-        switch receiver {
-        case .waiter(let continuation)?:
-            continuation.resume(returning: result)
-        case .none?:
+        if let waiter {
+            waiter.continuation.resume(returning: result)
+        } else if tied {
             route.logoutHandler?(result)
-        case nil:
-            if case .failure(let error) = result, error.reason == .unknownState {
-                // Answers no logout: the login reading's refusal, which says what is missing.
-                throw CallbackError(
-                    loginError.reason, at: loginError.offset,
-                    loginError.detail + "; nor does it end a logout in progress (\(error.detail))")
-            }
+        } else if case .failure(let error) = result, error.reason == .unknownState {
+            // Answers no logout: the login reading's refusal, which says what is missing.
+            throw CallbackError(
+                loginError.reason, at: loginError.offset,
+                loginError.detail + "; nor does it end a logout in progress (\(error.detail))")
         }
         return try result.get()
     }

@@ -19,13 +19,16 @@ public final class CallbackRouter: Sendable {
     let limits: ParsingLimits
     let maxPendingAttempts: Int
     let book: Locked<AttemptBook>
+    /// The book's state hasher, readable without the lock (it never changes).
+    let stateHasher: SipHash128
 
     init(routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int) {
         self.routes = routes
         self.clock = clock
         self.limits = limits
         self.maxPendingAttempts = maxPendingAttempts
-        self.book = Locked(AttemptBook())
+        self.stateHasher = SipHash128.random()
+        self.book = Locked(AttemptBook(hasher: stateHasher))
     }
 
     /// The ids of the registered routes, in registration order.
@@ -85,10 +88,10 @@ public final class CallbackRouter: Sendable {
 
     /// Registers the attempt `make` builds from a fresh id, under the lock, after the
     /// checks every attempt passes: the pending limit, one login per stateless route, one
-    /// logout per route that accepts logouts without state, and (`restoring`) no attempt
+    /// logout per route that accepts logouts without state, and (`restoringState`) no attempt
     /// with the same state pending or ended here.
     func register(
-        routeIndex index: Int, purpose: AttemptPurpose, restoring: StateKey? = nil,
+        routeIndex index: Int, purpose: AttemptPurpose, restoringState: String? = nil,
         _ make: (UInt64) -> LoginAttempt
     ) throws(CallbackError) -> LoginAttempt {
         let route = routes[index]
@@ -97,7 +100,7 @@ public final class CallbackRouter: Sendable {
         let unboundLogout = purpose == .logout && route.acceptsLogoutWithoutState
         let (result, expired) = book.withLock { book -> (Result<LoginAttempt, CallbackError>, [AttemptBook.Continuation]) in
             let expired = book.sweep(now: now)
-            if let key = restoring, let refusal = book.refusalToRestore(key: key, now: now) {
+            if let state = restoringState, let refusal = book.refusalToRestore(key: book.key(for: state), now: now) {
                 return (.failure(refusal), expired)
             }
             guard book.pendingCount < maxPendingAttempts else {
@@ -165,11 +168,15 @@ public final class CallbackRouter: Sendable {
     /// the attempt's receiver.
     @discardableResult
     public func handle(_ url: CallbackURL) throws(CallbackError) -> Delivery {
-        defer { sweepExpired() }
-        let (routeIndex, route) = try findRoute(for: url)
+        // The claim's critical section sweeps as well (one clock read, one lock round trip);
+        // every other way out sweeps here.
+        var swept = false
+        defer { if !swept { sweepExpired() } }
+        let routeIndex = try findRoute(for: url)
+        let route = routes[routeIndex] // one reference: a route's fields live in one box
         let outcome: CallbackOutcome
         do {
-            outcome = try CallbackClassifier.classify(url, dialect: route.dialect, expecting: route.expectations)
+            outcome = try route.classify(url)
         } catch  where error.reason == .missingParameter || error.reason == .parametersInQuery {
             // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
             // whose state comes in the query even on a route whose logins answer in the fragment.
@@ -183,57 +190,76 @@ public final class CallbackRouter: Sendable {
                 "the provider reported '\(outcome.value("error").map { ParameterName.shown($0) } ?? "an error")' without a state, so it cannot be tied to a login; no login was ended"
             )
         }
-        let now = clock.now()
 
-        var key: StateKey? = nil
-        var state = ""
-        if !route.isStateless {
-            guard let callbackState = outcome.state else {
-                throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
-            }
-            state = callbackState
-            key = StateKey(callbackState)
-        }
         let issuerError = Self.checkIssuer(of: outcome, route: route)
         let keepIfUnreceived = route.handler == nil
+        let now = clock.now()
+        // Boxed now, moved in: the delivery made under the lock then copies a reference.
+        let boxed = Delivery.BoxedOutcome(consume outcome)
 
         // Claim, decide and (when nobody is there to receive it) keep the result in one
-        // critical section, so a waiter arriving meanwhile can never miss it.
-        let (result, receiver) = book.withLock { book -> (Result<Delivery, CallbackError>, AttemptBook.Receiver?) in
-            let claim =
-                key.map { book.claim(key: $0, state: state, routeIndex: routeIndex, logout: false, now: now) }
-                ?? book.claimStateless(routeIndex: routeIndex, now: now)
-            switch claim {
-            case .rejected(let error):
-                return (.failure(error), nil)
-            case let .claimed(attempt, receiver, expiredError):
-                let result: Result<Delivery, CallbackError> =
-                    if let error = expiredError ?? issuerError {
-                        .failure(error)
+        // critical section, so a waiter arriving meanwhile can never miss it. The state is
+        // read as bytes from the callback (no `String` made), hashed, and compared in
+        // constant time.
+        func settle(
+            state: UnsafeBufferPointer<UInt8>?
+        ) -> (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation]) {
+            let key = state.map { StateKey(utf8: $0, hasher: stateHasher) }
+            return book.withLock { book in
+                let claim =
+                    if let state, let key {
+                        book.claim(key: key, state: state, routeIndex: routeIndex, logout: false, now: now)
                     } else {
-                        .success(Delivery(outcome: outcome, attempt: attempt))
+                        book.claimStateless(routeIndex: routeIndex, now: now)
                     }
-                if case .none = receiver, keepIfUnreceived { book.keepUnclaimed(result, for: attempt) }
-                return (result, receiver)
+                // The sweep comes after the claim: a late callback is still told
+                // `attempt_expired` and delivered to its attempt's receiver.
+                switch claim {
+                case .rejected(let error):
+                    return (.failure(error), false, nil, book.sweep(now: now))
+                case let .claimed(entry, waiter, late):
+                    let result: Result<Delivery, CallbackError> =
+                        if late {
+                            .failure(AttemptBook.Ending.expired.error)
+                        } else if let issuerError {
+                            .failure(issuerError)
+                        } else {
+                            .success(Delivery(boxed: boxed, attempt: entry.attempt))
+                        }
+                    if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
+                    return (result, true, waiter, book.sweep(now: now))
+                }
             }
         }
-        switch receiver {
-        case .waiter(let continuation)?:
-            continuation.resume(returning: result)
-        case .none?:
-            route.handler?(result)
-        case nil:
-            break // not tied to any attempt: only the caller hears of it
+        let settled: (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation])
+        if route.isStateless {
+            settled = settle(state: nil)
+        } else {
+            guard let claimed = boxed.withStateUTF8({ settle(state: $0) }) else {
+                throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
+            }
+            settled = claimed
         }
-        return try result.get()
+        let (result, tied, waiter, expired) = settled
+        swept = true
+        if let waiter {
+            waiter.continuation.resume(returning: result)
+        } else if tied {
+            route.handler?(result)
+        } // else not tied to any attempt: only the caller hears of it
+        Self.resumeExpired(expired)
+        switch result {
+        case .success(let delivery): return delivery
+        case .failure(let error): throw error
+        }
     }
 
-    private func findRoute(for url: CallbackURL) throws(CallbackError) -> (Int, Route) {
+    private func findRoute(for url: CallbackURL) throws(CallbackError) -> Int {
         var userinfoRefusal: CallbackError?
-        for (index, route) in routes.enumerated() {
+        for index in routes.indices {
             do {
-                try route.redirectURI.check(url, profiles: route.profiles)
-                return (index, route)
+                try routes[index].checkRedirect(url)
+                return index
             } catch ReasonCode.userinfoNotAllowed {
                 userinfoRefusal = CallbackError(.userinfoNotAllowed, "the callback carries userinfo")
             } catch {
@@ -303,7 +329,7 @@ public final class CallbackRouter: Sendable {
     /// know a waiter has registered before it acts, since the waiter registers from its
     /// own task.
     @_spi(Testing) public func isWaiting(for attempt: LoginAttempt) -> Bool {
-        book.withLock { $0.waiters[attempt.id] != nil }
+        book.withLock { $0.isWaiting(for: attempt.id) }
     }
 
     /// Ends the wait `token` (timeout or cancellation) if it is still open: finishes the

@@ -12,8 +12,32 @@ public struct RouteID: RawRepresentable, Hashable, Sendable, CustomStringConvert
 
 /// A callback that reached its attempt: what it means and which login it answers.
 public struct Delivery: Sendable, CustomStringConvertible {
+    /// The outcome in an immutable box. A delivery is handed from the router's lock to a
+    /// waiter, a handler, a kept result and the caller, and copying the outcome (its
+    /// strings and its inline parameter table) cost ~600 instructions each time (issue 17).
+    /// The router boxes the outcome before it takes its lock, moving it in, and the
+    /// delivery is two references: this box and the attempt (itself one box).
+    final class BoxedOutcome: Sendable {
+        let value: CallbackOutcome
+        init(_ value: consuming CallbackOutcome) { self.value = value }
+
+        /// ``CallbackOutcome/withStateUTF8(_:)`` on the boxed outcome, read in place.
+        func withStateUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? { value.withStateUTF8(body) }
+    }
+
+    private let boxedOutcome: BoxedOutcome
+
+    init(outcome: CallbackOutcome, attempt: LoginAttempt) {
+        self.init(boxed: BoxedOutcome(outcome), attempt: attempt)
+    }
+
+    init(boxed: BoxedOutcome, attempt: LoginAttempt) {
+        boxedOutcome = boxed
+        self.attempt = attempt
+    }
+
     /// What the callback means, read in the route's dialect and validated.
-    public let outcome: CallbackOutcome
+    public var outcome: CallbackOutcome { boxedOutcome.value }
     /// The login attempt the callback answered (its verifier redeems the code).
     public let attempt: LoginAttempt
     /// The route the callback arrived on: the attempt's route.
@@ -28,31 +52,93 @@ public typealias CallbackHandler = @Sendable (Result<Delivery, CallbackError>) -
 /// One registered redirect URI, the dialect its callbacks speak, what it expects of the
 /// issuer, and the handler of its callbacks.
 public struct Route: Sendable {
+    /// The route's fields, in one immutable box: the router reads a route on every callback
+    /// and `Route` was copied there (a dozen references retained and released, ~500
+    /// instructions a callback, issue 17); copying a reference is one retain.
+    private final class Storage: Sendable {
+        let id: RouteID
+        let redirectURI: RedirectURI
+        let dialect: Dialect
+        let issuer: String?
+        let requireIssuer: Bool
+        let responseMode: ResponseMode
+        let attemptLifetime: Duration
+        let profiles: [ProviderProfile]
+        let acceptsLogoutWithoutState: Bool
+        let handler: CallbackHandler?
+        let logoutHandler: CallbackHandler?
+        let expectations: CallbackExpectations
+        let isStateless: Bool
+
+        init(
+            id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String?, requireIssuer: Bool,
+            responseMode: ResponseMode, attemptLifetime: Duration, profiles: [ProviderProfile],
+            acceptsLogoutWithoutState: Bool, handler: CallbackHandler?, logoutHandler: CallbackHandler?
+        ) {
+            self.id = id
+            self.redirectURI = redirectURI
+            self.dialect = dialect
+            self.issuer = issuer
+            self.requireIssuer = requireIssuer
+            self.responseMode = responseMode
+            self.attemptLifetime = attemptLifetime
+            self.profiles = profiles
+            self.acceptsLogoutWithoutState = acceptsLogoutWithoutState
+            self.handler = handler
+            self.logoutHandler = logoutHandler
+            self.expectations = CallbackExpectations(
+                state: nil, issuer: nil, requireIssuer: false, responseMode: responseMode, profiles: profiles)
+            self.isStateless = dialect.isStateless || profiles.relaxations.contains(.noState)
+        }
+    }
+
+    private let storage: Storage
+
     /// The name the app gives the route, unique within a router (`begin(on:)` takes it).
-    public let id: RouteID
+    public var id: RouteID { storage.id }
     /// The registered redirect URI this route's callbacks must match exactly.
-    public let redirectURI: RedirectURI
+    public var redirectURI: RedirectURI { storage.redirectURI }
     /// The provider dialect this route's callbacks speak; never `auto` in a router.
-    public let dialect: Dialect
+    public var dialect: Dialect { storage.dialect }
     /// The issuer expected in `iss` (RFC 9207); checked when present.
-    public let issuer: String?
+    public var issuer: String? { storage.issuer }
     /// Whether `iss` must be present (the server is known to send it).
-    public let requireIssuer: Bool
+    public var requireIssuer: Bool { storage.requireIssuer }
     /// Where the response parameters arrive: the query (default) or the fragment.
-    public let responseMode: ResponseMode
+    public var responseMode: ResponseMode { storage.responseMode }
     /// How long an attempt on this route stays valid. Default 10 minutes.
-    public let attemptLifetime: Duration
+    public var attemptLifetime: Duration { storage.attemptLifetime }
     /// The provider quirks this route accepts (``ProviderProfile``); none by default.
-    public let profiles: [ProviderProfile]
+    public var profiles: [ProviderProfile] { storage.profiles }
     /// Whether a logout callback without `state` completes the route's pending logout
     /// (Auth0's `/v2/logout` `returnTo` echoes none). Such a callback is delivered as
     /// ``OutcomeKind/logoutComplete`` marked ``CallbackOutcome/isUnbound``: anyone can send
     /// it, so it says only that *a* browser came back. At most one logout may then be
     /// pending on the route (a second is `conflict`). Default false: a logout callback
     /// must carry the state of the logout it answers.
-    public let acceptsLogoutWithoutState: Bool
-    let handler: CallbackHandler?
-    let logoutHandler: CallbackHandler?
+    public var acceptsLogoutWithoutState: Bool { storage.acceptsLogoutWithoutState }
+    var handler: CallbackHandler? { storage.handler }
+    var logoutHandler: CallbackHandler? { storage.logoutHandler }
+    /// What the dialect check expects. State and issuer are checked by the router after the
+    /// attempt is found, so that a response tied to an attempt by its state ends that attempt.
+    /// (Made once: every callback reads it.)
+    var expectations: CallbackExpectations { storage.expectations }
+    /// Whether the dialect (or a profile: ``ProviderProfile/supabase``) carries no state, so
+    /// at most one attempt may be pending.
+    var isStateless: Bool { storage.isStateless }
+
+    /// Checks `url` against the route's redirect URI and profiles (``RedirectURI/check(_:profiles:)``).
+    /// Reads both in place in the box: going through the computed properties copied the
+    /// `RedirectURI` on every callback (~320 instructions).
+    func checkRedirect(_ url: CallbackURL) throws(CallbackError) {
+        try storage.redirectURI.check(url, profiles: storage.profiles)
+    }
+
+    /// Reads `url` in the route's dialect with its expectations (``CallbackClassifier/classify(_:dialect:expecting:)``),
+    /// both read in place in the box (the computed property copied the expectations).
+    func classify(_ url: CallbackURL) throws(CallbackError) -> CallbackOutcome {
+        try CallbackClassifier.classify(url, dialect: storage.dialect, expecting: storage.expectations)
+    }
 
     /// Describes a route; `handler` receives its login callbacks and `logoutHandler` its
     /// logout callbacks (`logout_complete`), each only when no task awaits the attempt.
@@ -66,26 +152,9 @@ public struct Route: Sendable {
         acceptsLogoutWithoutState: Bool = false,
         handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil
     ) {
-        self.profiles = profiles
-        self.acceptsLogoutWithoutState = acceptsLogoutWithoutState
-        self.logoutHandler = logoutHandler
-        self.id = id
-        self.redirectURI = redirectURI
-        self.dialect = dialect
-        self.issuer = issuer
-        self.requireIssuer = requireIssuer
-        self.responseMode = responseMode
-        self.attemptLifetime = attemptLifetime
-        self.handler = handler
+        storage = Storage(
+            id: id, redirectURI: redirectURI, dialect: dialect, issuer: issuer, requireIssuer: requireIssuer,
+            responseMode: responseMode, attemptLifetime: attemptLifetime, profiles: profiles,
+            acceptsLogoutWithoutState: acceptsLogoutWithoutState, handler: handler, logoutHandler: logoutHandler)
     }
-
-    /// What the dialect check expects. State and issuer are checked by the router after the
-    /// attempt is found, so that a response tied to an attempt by its state ends that attempt.
-    var expectations: CallbackExpectations {
-        CallbackExpectations(state: nil, issuer: nil, requireIssuer: false, responseMode: responseMode, profiles: profiles)
-    }
-
-    /// Whether the dialect (or a profile: ``ProviderProfile/supabase``) carries no state, so
-    /// at most one attempt may be pending.
-    var isStateless: Bool { dialect.isStateless || profiles.relaxations.contains(.noState) }
 }
