@@ -20,7 +20,13 @@ struct StateKey: Hashable, Sendable {
         (high, low) = hasher.tag(of: UnsafeRawBufferPointer(state))
     }
 
+    /// A key with these words (tests: keys chosen to collide in ``StateTable``).
+    init(high: UInt64, low: UInt64) {
+        (self.high, self.low) = (high, low)
+    }
+
     /// The tag is already a keyed PRF's output: one word of it is enough for `Hasher`.
+    /// (The book's own index, ``StateTable``, uses the tag's bits directly.)
     func hash(into hasher: inout Hasher) { hasher.combine(low) }
 }
 
@@ -121,7 +127,7 @@ struct AttemptBook: ~Copyable {
     /// Every attempt not yet forgotten, pending or ended, by id.
     private var entries: [UInt64: Entry] = [:]
     /// The last attempt with this state (pending, or ended and not yet forgotten).
-    private var entryByKey: [StateKey: Entry] = [:]
+    private var entryByKey = StateTable()
     private(set) var pendingCount = 0
     private(set) var statelessPending: [Int: UInt64] = [:]
     /// Per route that accepts logouts without state: its one pending logout.
@@ -145,7 +151,7 @@ struct AttemptBook: ~Copyable {
             attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless,
             unboundLogout: unboundLogout)
         entries[attempt.id] = entry
-        entryByKey[key] = entry
+        entryByKey.insert(entry)
         pendingCount += 1
         if stateless { statelessPending[routeIndex] = attempt.id }
         if unboundLogout { unboundLogoutPending[routeIndex] = attempt.id }
@@ -384,7 +390,7 @@ struct AttemptBook: ~Copyable {
         }
         for id in forgotten {
             guard let entry = entries.removeValue(forKey: id) else { continue }
-            if entryByKey[entry.key] === entry { entryByKey[entry.key] = nil }
+            entryByKey.remove(entry)
         }
         statelessLastEnding = statelessLastEnding.filter { now < $0.value.forgetAt }
         return expiredWaiters
