@@ -97,7 +97,7 @@ struct AttemptBook: ~Copyable {
         /// The task waiting for the attempt, while one is (only while pending).
         var waiter: Waiter?
         /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-        var unclaimed: (result: Result<Delivery, CallbackError>, forgetAt: ClockInstant)?
+        var unclaimed: KeptResult?
 
         var isPending: Bool { tombstone == nil }
 
@@ -108,6 +108,15 @@ struct AttemptBook: ~Copyable {
             self.stateless = stateless
             self.unboundLogout = unboundLogout
         }
+    }
+
+    /// A result nobody received yet, and when it is forgotten. A struct, not a labelled
+    /// tuple: storing into the optional tuple destroyed the old value through the runtime's
+    /// generic `tuple_destroy` (~120 instructions a callback, issue 17); the struct's
+    /// optional still goes through its value witness, but half as dear.
+    struct KeptResult {
+        let result: Result<Delivery, CallbackError>
+        let forgetAt: ClockInstant
     }
 
     /// What ``addWaiter(_:token:for:timeout:now:)`` decided.
@@ -227,6 +236,11 @@ struct AttemptBook: ~Copyable {
 
     /// The state the callback carries against the attempt's, in constant time.
     private static func stateMatches(_ received: UnsafeBufferPointer<UInt8>, _ expected: String) -> Bool {
+        // Borrowed in place (a native string is contiguous): copying it for `withUTF8`
+        // cost a retain and a release a callback.
+        if let matches = expected.utf8.withContiguousStorageIfAvailable({ constantTimeEquals(received, $0) }) {
+            return matches
+        }
         var expected = expected
         return expected.withUTF8 { constantTimeEquals(received, $0) }
     }
@@ -295,9 +309,10 @@ struct AttemptBook: ~Copyable {
     /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
     func keepUnclaimed(_ result: Result<Delivery, CallbackError>, in entry: Entry) {
         let attempt = entry.attempt
-        entry.unclaimed = (
-            result,
-            ClockInstant(nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
+        entry.unclaimed = KeptResult(
+            result: result,
+            forgetAt:
+                ClockInstant(nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
         )
     }
 
