@@ -96,8 +96,40 @@ struct AttemptBook: ~Copyable {
         var tombstone: Tombstone?
         /// The task waiting for the attempt, while one is (only while pending).
         var waiter: Waiter?
-        /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-        var unclaimed: KeptResult?
+        /// A result nobody received yet, kept for a later `callback(for:)` until
+        /// `keptUntil`: a delivery or a rejection, in a field each. (One optional `Result`
+        /// was copied in and its old value destroyed through a value witness, ~127
+        /// instructions a callback, since a `CallbackError` makes it large; an optional
+        /// `Delivery` is two references, handled inline.)
+        private var keptDelivery: Delivery?
+        private var keptFailure: CallbackError?
+        private(set) var keptUntil = ClockInstant(nanoseconds: 0)
+
+        /// Whether a result is kept.
+        var hasUnclaimed: Bool { keptDelivery != nil || keptFailure != nil }
+
+        /// Keeps `result` until `forgetAt`.
+        func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, until forgetAt: ClockInstant) {
+            switch result {
+            case .success(let delivery): keptDelivery = delivery
+            case .failure(let error): keptFailure = error
+            }
+            keptUntil = forgetAt
+        }
+
+        /// The kept result, if any, which is no longer kept.
+        func takeUnclaimed() -> Result<Delivery, CallbackError>? {
+            defer { dropUnclaimed() }
+            if let keptDelivery { return .success(keptDelivery) }
+            if let keptFailure { return .failure(keptFailure) }
+            return nil
+        }
+
+        /// Forgets the kept result, if any.
+        func dropUnclaimed() {
+            keptDelivery = nil
+            keptFailure = nil
+        }
 
         var isPending: Bool { tombstone == nil }
 
@@ -108,15 +140,6 @@ struct AttemptBook: ~Copyable {
             self.stateless = stateless
             self.unboundLogout = unboundLogout
         }
-    }
-
-    /// A result nobody received yet, and when it is forgotten. A struct, not a labelled
-    /// tuple: storing into the optional tuple destroyed the old value through the runtime's
-    /// generic `tuple_destroy` (~120 instructions a callback, issue 17); the struct's
-    /// optional still goes through its value witness, but half as dear.
-    struct KeptResult {
-        let result: Result<Delivery, CallbackError>
-        let forgetAt: ClockInstant
     }
 
     /// What ``addWaiter(_:token:for:timeout:now:)`` decided.
@@ -307,13 +330,12 @@ struct AttemptBook: ~Copyable {
     }
 
     /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-    func keepUnclaimed(_ result: Result<Delivery, CallbackError>, in entry: Entry) {
+    func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, in entry: Entry) {
         let attempt = entry.attempt
-        entry.unclaimed = KeptResult(
-            result: result,
-            forgetAt:
-                ClockInstant(nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
-        )
+        entry.keepUnclaimed(
+            result,
+            until: ClockInstant(
+                nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)))
     }
 
     /// A token for a new wait (see ``Waiter/token``).
@@ -338,9 +360,8 @@ struct AttemptBook: ~Copyable {
                 .failure(CallbackError(.unknownState, "this router has no such login in progress")),
                 expiredWaiter: nil)
         }
-        if let kept = entry.unclaimed {
-            entry.unclaimed = nil
-            return .immediate(kept.result, expiredWaiter: nil)
+        if let kept = entry.takeUnclaimed() {
+            return .immediate(kept, expiredWaiter: nil)
         }
         if let tombstone = entry.tombstone {
             return .immediate(.failure(tombstone.ending.error), expiredWaiter: nil)
@@ -400,8 +421,8 @@ struct AttemptBook: ~Copyable {
                     expiredWaiters.append(waiter.continuation)
                 }
             }
-            if let kept = entry.unclaimed, now >= kept.forgetAt { entry.unclaimed = nil }
-            if let tombstone = entry.tombstone, now >= tombstone.forgetAt, entry.unclaimed == nil { forgotten.append(id) }
+            if entry.hasUnclaimed, now >= entry.keptUntil { entry.dropUnclaimed() }
+            if let tombstone = entry.tombstone, now >= tombstone.forgetAt, !entry.hasUnclaimed { forgotten.append(id) }
         }
         for id in forgotten {
             guard let entry = entries.removeValue(forKey: id) else { continue }
