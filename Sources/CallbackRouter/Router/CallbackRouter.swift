@@ -191,7 +191,7 @@ public final class CallbackRouter: Sendable {
             )
         }
 
-        let issuerError = Self.checkIssuer(of: outcome, route: route)
+        let issuer = Self.checkIssuer(of: outcome, route: route)
         let keepIfUnreceived = route.handler == nil
         let now = clock.now()
         // Boxed now, moved in: the delivery made under the lock then copies a reference.
@@ -204,13 +204,13 @@ public final class CallbackRouter: Sendable {
         let settlement: Settlement
         if route.isStateless {
             settlement = settle(
-                state: nil, routeIndex: routeIndex, boxed: boxed, issuerError: issuerError,
+                state: nil, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
                 keepIfUnreceived: keepIfUnreceived, now: now)
         } else {
             guard
                 let settled = boxed.withStateBytes({
                     settle(
-                        state: $0, routeIndex: routeIndex, boxed: boxed, issuerError: issuerError,
+                        state: $0, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
                         keepIfUnreceived: keepIfUnreceived, now: now)
                 })
             else {
@@ -256,7 +256,7 @@ public final class CallbackRouter: Sendable {
     /// sweeps: one critical section.
     private func settle(
         state: UnsafeBufferPointer<UInt8>?, routeIndex: Int, boxed: Delivery.BoxedOutcome,
-        issuerError: CallbackError?, keepIfUnreceived: Bool, now: ClockInstant
+        issuer: IssuerVerdict, keepIfUnreceived: Bool, now: ClockInstant
     ) -> Settlement {
         let key = state.map { StateKey(utf8: $0, hasher: stateHasher) }
         return book.withLock { book in
@@ -275,7 +275,7 @@ public final class CallbackRouter: Sendable {
                 let result: Result<Delivery, CallbackError> =
                     if late {
                         .failure(AttemptBook.Ending.expired.error)
-                    } else if let issuerError {
+                    } else if let issuerError = issuer.error {
                         .failure(issuerError)
                     } else {
                         .success(Delivery(boxed: boxed, attempt: entry.attempt))
@@ -302,13 +302,28 @@ public final class CallbackRouter: Sendable {
         throw CallbackError(.noRoute, "no registered redirect URI matches the callback")
     }
 
-    private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> CallbackError? {
-        guard let expected = route.issuer else { return nil }
-        guard let issuer = outcome.value("iss") else {
-            return route.requireIssuer ? CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it") : nil
+    /// What the issuer check decided. A small enum rather than a `CallbackError?` carried
+    /// into the claim: a `CallbackError` optional is large enough that the compiler copied
+    /// and destroyed it through value witnesses (~66 instructions a callback, issue 17).
+    enum IssuerVerdict {
+        case accepted, missing, mismatched
+
+        /// The rejection, made only when there is one.
+        var error: CallbackError? {
+            switch self {
+            case .accepted: nil
+            case .missing: CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it")
+            case .mismatched: CallbackError(.issuerMismatch, "the callback's issuer is not the one this login was sent to")
+            }
         }
-        return constantTimeEquals(issuer, expected)
-            ? nil : CallbackError(.issuerMismatch, "the callback's issuer is not the one this login was sent to")
+    }
+
+    private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> IssuerVerdict {
+        guard let expected = route.issuer else { return .accepted }
+        guard let issuer = outcome.value("iss") else {
+            return route.requireIssuer ? .missing : .accepted
+        }
+        return constantTimeEquals(issuer, expected) ? .accepted : .mismatched
     }
 
     // MARK: Waiting
