@@ -141,6 +141,22 @@ private func expectReason(
         expectReason(.issuerMissing) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(missing.state)") }
     }
 
+    /// The issuer rejections' details are part of the contract (the CLI prints them).
+    @Test(arguments: [
+        ("&iss=https%3A%2F%2Fevil.example", "the callback's issuer is not the one this login was sent to"),
+        ("", "the callback has no 'iss' and the route requires it"),
+    ])
+    func explainsIssuerRejections(suffix: String, detail: String) throws {
+        let router = try makeRouter(issuer: "https://issuer.example", requireIssuer: true)
+        let attempt = try router.begin(on: "google")
+        do {
+            try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)" + suffix)
+            Issue.record("accepted a callback with a bad issuer")
+        } catch {
+            #expect(error.detail == detail)
+        }
+    }
+
     @Test func handsTheCallbackToTheRouteHandlerWhenNobodyWaits() throws {
         let received = Box()
         let router = try makeRouter(handler: { result in received.append(result) })

@@ -62,6 +62,28 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
         #expect(await reason { try await router.callback(for: attempt, timeout: .seconds(1)) } == .replayed)
     }
 
+    /// A rejection tied to the attempt (here `issuer_mismatch`) that arrives before anyone
+    /// waits is kept and handed over like a delivery, once, with its detail.
+    @Test func returnsARejectionThatArrivedBeforeAnyoneWaited() async throws {
+        var builder = RouterBuilder()
+        builder.add(
+            Route(
+                "app", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
+                issuer: "https://issuer.example"))
+        let router = try builder.build()
+        let attempt = try router.begin(on: "app")
+        let url = "com.example.app:/oauth2redirect?code=c&state=\(attempt.state)&iss=https%3A%2F%2Fevil.example"
+        #expect(throws: CallbackError.self) { try router.handle(url) }
+        do {
+            _ = try await router.callback(for: attempt, timeout: .seconds(5))
+            Issue.record("the kept rejection was not handed over")
+        } catch {
+            #expect(error.reason == .issuerMismatch)
+            #expect(error.detail == "the callback's issuer is not the one this login was sent to")
+        }
+        #expect(await reason { try await router.callback(for: attempt, timeout: .seconds(1)) } == .replayed)
+    }
+
     @Test func timesOutAndLeavesNothingPending() async throws {
         let router = try oauthRouter()
         let attempt = try router.begin(on: "app")

@@ -20,7 +20,13 @@ struct StateKey: Hashable, Sendable {
         (high, low) = hasher.tag(of: UnsafeRawBufferPointer(state))
     }
 
+    /// A key with these words (tests: keys chosen to collide in ``StateTable``).
+    init(high: UInt64, low: UInt64) {
+        (self.high, self.low) = (high, low)
+    }
+
     /// The tag is already a keyed PRF's output: one word of it is enough for `Hasher`.
+    /// (The book's own index, ``StateTable``, uses the tag's bits directly.)
     func hash(into hasher: inout Hasher) { hasher.combine(low) }
 }
 
@@ -90,8 +96,40 @@ struct AttemptBook: ~Copyable {
         var tombstone: Tombstone?
         /// The task waiting for the attempt, while one is (only while pending).
         var waiter: Waiter?
-        /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-        var unclaimed: (result: Result<Delivery, CallbackError>, forgetAt: ClockInstant)?
+        /// A result nobody received yet, kept for a later `callback(for:)` until
+        /// `keptUntil`: a delivery or a rejection, in a field each. (One optional `Result`
+        /// was copied in and its old value destroyed through a value witness, ~127
+        /// instructions a callback, since a `CallbackError` makes it large; an optional
+        /// `Delivery` is two references, handled inline.)
+        private var keptDelivery: Delivery?
+        private var keptFailure: CallbackError?
+        private(set) var keptUntil = ClockInstant(nanoseconds: 0)
+
+        /// Whether a result is kept.
+        var hasUnclaimed: Bool { keptDelivery != nil || keptFailure != nil }
+
+        /// Keeps `result` until `forgetAt`.
+        func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, until forgetAt: ClockInstant) {
+            switch result {
+            case .success(let delivery): keptDelivery = delivery
+            case .failure(let error): keptFailure = error
+            }
+            keptUntil = forgetAt
+        }
+
+        /// The kept result, if any, which is no longer kept.
+        func takeUnclaimed() -> Result<Delivery, CallbackError>? {
+            defer { dropUnclaimed() }
+            if let keptDelivery { return .success(keptDelivery) }
+            if let keptFailure { return .failure(keptFailure) }
+            return nil
+        }
+
+        /// Forgets the kept result, if any.
+        func dropUnclaimed() {
+            keptDelivery = nil
+            keptFailure = nil
+        }
 
         var isPending: Bool { tombstone == nil }
 
@@ -121,7 +159,7 @@ struct AttemptBook: ~Copyable {
     /// Every attempt not yet forgotten, pending or ended, by id.
     private var entries: [UInt64: Entry] = [:]
     /// The last attempt with this state (pending, or ended and not yet forgotten).
-    private var entryByKey: [StateKey: Entry] = [:]
+    private var entryByKey = StateTable()
     private(set) var pendingCount = 0
     private(set) var statelessPending: [Int: UInt64] = [:]
     /// Per route that accepts logouts without state: its one pending logout.
@@ -145,7 +183,7 @@ struct AttemptBook: ~Copyable {
             attempt: attempt, key: key, routeIndex: routeIndex, stateless: stateless,
             unboundLogout: unboundLogout)
         entries[attempt.id] = entry
-        entryByKey[key] = entry
+        entryByKey.insert(entry)
         pendingCount += 1
         if stateless { statelessPending[routeIndex] = attempt.id }
         if unboundLogout { unboundLogoutPending[routeIndex] = attempt.id }
@@ -221,6 +259,11 @@ struct AttemptBook: ~Copyable {
 
     /// The state the callback carries against the attempt's, in constant time.
     private static func stateMatches(_ received: UnsafeBufferPointer<UInt8>, _ expected: String) -> Bool {
+        // Borrowed in place (a native string is contiguous): copying it for `withUTF8`
+        // cost a retain and a release a callback.
+        if let matches = expected.utf8.withContiguousStorageIfAvailable({ constantTimeEquals(received, $0) }) {
+            return matches
+        }
         var expected = expected
         return expected.withUTF8 { constantTimeEquals(received, $0) }
     }
@@ -287,12 +330,12 @@ struct AttemptBook: ~Copyable {
     }
 
     /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-    func keepUnclaimed(_ result: Result<Delivery, CallbackError>, in entry: Entry) {
+    func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, in entry: Entry) {
         let attempt = entry.attempt
-        entry.unclaimed = (
+        entry.keepUnclaimed(
             result,
-            ClockInstant(nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
-        )
+            until: ClockInstant(
+                nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)))
     }
 
     /// A token for a new wait (see ``Waiter/token``).
@@ -317,9 +360,8 @@ struct AttemptBook: ~Copyable {
                 .failure(CallbackError(.unknownState, "this router has no such login in progress")),
                 expiredWaiter: nil)
         }
-        if let kept = entry.unclaimed {
-            entry.unclaimed = nil
-            return .immediate(kept.result, expiredWaiter: nil)
+        if let kept = entry.takeUnclaimed() {
+            return .immediate(kept, expiredWaiter: nil)
         }
         if let tombstone = entry.tombstone {
             return .immediate(.failure(tombstone.ending.error), expiredWaiter: nil)
@@ -379,12 +421,12 @@ struct AttemptBook: ~Copyable {
                     expiredWaiters.append(waiter.continuation)
                 }
             }
-            if let kept = entry.unclaimed, now >= kept.forgetAt { entry.unclaimed = nil }
-            if let tombstone = entry.tombstone, now >= tombstone.forgetAt, entry.unclaimed == nil { forgotten.append(id) }
+            if entry.hasUnclaimed, now >= entry.keptUntil { entry.dropUnclaimed() }
+            if let tombstone = entry.tombstone, now >= tombstone.forgetAt, !entry.hasUnclaimed { forgotten.append(id) }
         }
         for id in forgotten {
             guard let entry = entries.removeValue(forKey: id) else { continue }
-            if entryByKey[entry.key] === entry { entryByKey[entry.key] = nil }
+            entryByKey.remove(entry)
         }
         statelessLastEnding = statelessLastEnding.filter { now < $0.value.forgetAt }
         return expiredWaiters

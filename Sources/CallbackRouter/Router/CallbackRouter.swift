@@ -191,7 +191,7 @@ public final class CallbackRouter: Sendable {
             )
         }
 
-        let issuerError = Self.checkIssuer(of: outcome, route: route)
+        let issuer = Self.checkIssuer(of: outcome, route: route)
         let keepIfUnreceived = route.handler == nil
         let now = clock.now()
         // Boxed now, moved in: the delivery made under the lock then copies a reference.
@@ -201,56 +201,88 @@ public final class CallbackRouter: Sendable {
         // critical section, so a waiter arriving meanwhile can never miss it. The state is
         // read as bytes from the callback (no `String` made), hashed, and compared in
         // constant time.
-        func settle(
-            state: UnsafeBufferPointer<UInt8>?
-        ) -> (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation]) {
-            let key = state.map { StateKey(utf8: $0, hasher: stateHasher) }
-            return book.withLock { book in
-                let claim =
-                    if let state, let key {
-                        book.claim(key: key, state: state, routeIndex: routeIndex, logout: false, now: now)
-                    } else {
-                        book.claimStateless(routeIndex: routeIndex, now: now)
-                    }
-                // The sweep comes after the claim: a late callback is still told
-                // `attempt_expired` and delivered to its attempt's receiver.
-                switch claim {
-                case .rejected(let error):
-                    return (.failure(error), false, nil, book.sweep(now: now))
-                case let .claimed(entry, waiter, late):
-                    let result: Result<Delivery, CallbackError> =
-                        if late {
-                            .failure(AttemptBook.Ending.expired.error)
-                        } else if let issuerError {
-                            .failure(issuerError)
-                        } else {
-                            .success(Delivery(boxed: boxed, attempt: entry.attempt))
-                        }
-                    if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
-                    return (result, true, waiter, book.sweep(now: now))
-                }
-            }
-        }
-        let settled: (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?, [AttemptBook.Continuation])
+        let settlement: Settlement
         if route.isStateless {
-            settled = settle(state: nil)
+            settlement = settle(
+                state: nil, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
+                keepIfUnreceived: keepIfUnreceived, now: now)
         } else {
-            guard let claimed = boxed.withStateUTF8({ settle(state: $0) }) else {
+            guard
+                let settled = boxed.withStateBytes({
+                    settle(
+                        state: $0, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
+                        keepIfUnreceived: keepIfUnreceived, now: now)
+                })
+            else {
                 throw CallbackError(.stateMissing, "the callback carries no state, so it cannot be tied to a login")
             }
-            settled = claimed
+            settlement = settled
         }
-        let (result, tied, waiter, expired) = settled
         swept = true
-        if let waiter {
-            waiter.continuation.resume(returning: result)
-        } else if tied {
-            route.handler?(result)
-        } // else not tied to any attempt: only the caller hears of it
-        Self.resumeExpired(expired)
-        switch result {
-        case .success(let delivery): return delivery
-        case .failure(let error): throw error
+        switch settlement.result {
+        case .rejected(let error):
+            // Not tied to any attempt: only the caller hears of it.
+            Self.resumeExpired(settlement.expired)
+            throw error
+        case .tied(let result):
+            if let waiter = settlement.waiter {
+                waiter.continuation.resume(returning: result)
+            } else {
+                route.handler?(result)
+            }
+            Self.resumeExpired(settlement.expired)
+            return try result.get()
+        }
+    }
+
+    /// What the claim's critical section decided. A concrete type on purpose: returning a
+    /// tuple through `withStateUTF8`'s generic optional made the compiler copy and destroy
+    /// it (a `Result` and a waiter inside) through runtime value witnesses, ~900
+    /// instructions a callback (issue 17).
+    struct Settlement {
+        enum Answer {
+            /// The callback ties to an attempt (which it ended): its receiver gets this.
+            case tied(Result<Delivery, CallbackError>)
+            /// The callback ties to no attempt: only the caller hears of it.
+            case rejected(CallbackError)
+        }
+        let result: Answer
+        let waiter: AttemptBook.Waiter?
+        let expired: [AttemptBook.Continuation]
+    }
+
+    /// Claims the callback's attempt by its state (`state` nil: the route's one stateless
+    /// attempt), decides the result, keeps it when nobody is there to receive it, and
+    /// sweeps: one critical section.
+    private func settle(
+        state: UnsafeBufferPointer<UInt8>?, routeIndex: Int, boxed: Delivery.BoxedOutcome,
+        issuer: IssuerVerdict, keepIfUnreceived: Bool, now: ClockInstant
+    ) -> Settlement {
+        let key = state.map { StateKey(utf8: $0, hasher: stateHasher) }
+        return book.withLock { book in
+            let claim =
+                if let state, let key {
+                    book.claim(key: key, state: state, routeIndex: routeIndex, logout: false, now: now)
+                } else {
+                    book.claimStateless(routeIndex: routeIndex, now: now)
+                }
+            // The sweep comes after the claim: a late callback is still told
+            // `attempt_expired` and delivered to its attempt's receiver.
+            switch claim {
+            case .rejected(let error):
+                return Settlement(result: .rejected(error), waiter: nil, expired: book.sweep(now: now))
+            case let .claimed(entry, waiter, late):
+                let result: Result<Delivery, CallbackError> =
+                    if late {
+                        .failure(AttemptBook.Ending.expired.error)
+                    } else if let issuerError = issuer.error {
+                        .failure(issuerError)
+                    } else {
+                        .success(Delivery(boxed: boxed, attempt: entry.attempt))
+                    }
+                if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
+                return Settlement(result: .tied(result), waiter: waiter, expired: book.sweep(now: now))
+            }
         }
     }
 
@@ -270,13 +302,28 @@ public final class CallbackRouter: Sendable {
         throw CallbackError(.noRoute, "no registered redirect URI matches the callback")
     }
 
-    private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> CallbackError? {
-        guard let expected = route.issuer else { return nil }
-        guard let issuer = outcome.value("iss") else {
-            return route.requireIssuer ? CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it") : nil
+    /// What the issuer check decided. A small enum rather than a `CallbackError?` carried
+    /// into the claim: a `CallbackError` optional is large enough that the compiler copied
+    /// and destroyed it through value witnesses (~66 instructions a callback, issue 17).
+    enum IssuerVerdict {
+        case accepted, missing, mismatched
+
+        /// The rejection, made only when there is one.
+        var error: CallbackError? {
+            switch self {
+            case .accepted: nil
+            case .missing: CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it")
+            case .mismatched: CallbackError(.issuerMismatch, "the callback's issuer is not the one this login was sent to")
+            }
         }
-        return constantTimeEquals(issuer, expected)
-            ? nil : CallbackError(.issuerMismatch, "the callback's issuer is not the one this login was sent to")
+    }
+
+    private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> IssuerVerdict {
+        guard let expected = route.issuer else { return .accepted }
+        guard let issuer = outcome.value("iss") else {
+            return route.requireIssuer ? .missing : .accepted
+        }
+        return constantTimeEquals(issuer, expected) ? .accepted : .mismatched
     }
 
     // MARK: Waiting

@@ -23,6 +23,12 @@ public struct Delivery: Sendable, CustomStringConvertible {
 
         /// ``CallbackOutcome/withStateUTF8(_:)`` on the boxed outcome, read in place.
         func withStateUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? { value.withStateUTF8(body) }
+
+        /// ``withStateUTF8(_:)`` for the router's claim, its result a concrete type (a generic
+        /// one was copied through runtime value witnesses); nil when there is no state.
+        func withStateBytes(
+            _ body: (UnsafeBufferPointer<UInt8>) -> CallbackRouter.Settlement
+        ) -> CallbackRouter.Settlement? { value.withStateUTF8(body) }
     }
 
     private let boxedOutcome: BoxedOutcome
