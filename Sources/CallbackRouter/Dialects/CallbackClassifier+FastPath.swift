@@ -127,6 +127,11 @@ extension CallbackClassifier {
         var positions = SIMD32<UInt8>()
 
         func has(_ id: Int) -> Bool { present & FieldID.bit(id) != 0 }
+
+        /// ``positions``' lane `id`, read from memory (a lane chosen at run time spilled the
+        /// whole vector to the stack on every read).
+        @inline(__always)
+        func position(_ id: Int) -> Int { withUnsafeBytes(of: positions) { Int($0[id & 31]) } }
     }
 
     /// The values of Zephr's `status` the dialect defines.
@@ -204,16 +209,20 @@ extension CallbackClassifier {
         }
     }
 
-    /// The outcome of the common callback, or nil for the full path to decide.
-    static func classifyCommon(_ url: CallbackURL, dialect: Dialect, expectations: CallbackExpectations) -> CallbackOutcome? {
-        guard expectations.profiles.isEmpty, expectations.responseMode == .query else { return nil }
+    /// Reads the common callback into `reading`; false (the reading left of kind 0) for the
+    /// full path to decide. The outcome is made by the caller straight into its result
+    /// (``outcome(_:_:)``): returning a `CallbackOutcome?` from here copied its ~120 bytes
+    /// three times through the optional.
+    static func readCommon(
+        _ url: CallbackURL, _ source: String, dialect: Dialect, expectations: CallbackExpectations,
+        into reading: inout CommonReading
+    ) -> Bool {
+        guard expectations.profiles.isEmpty, expectations.responseMode == .query else { return false }
         // Only an absent or empty fragment; Facebook's `#_=_` goes the full way.
-        if let fragment = url.fragmentUTF8Count, fragment != 0 { return nil }
+        if let fragment = url.fragmentUTF8Count, fragment != 0 { return false }
         let count = url.queryParameterCount
-        if count > Int(UInt8.max) { return nil }
+        if count > Int(UInt8.max) { return false }
 
-        var reading = CommonReading()
-        let source = url.sourceText
         withUnsafeTemporaryAllocation(of: LocatedParameter.self, capacity: Swift.max(count, 1)) { located in
             let base = located.baseAddress.unsafelyUnwrapped
             let parameters = UnsafeBufferPointer(start: base, count: url.locateQueryParameters(into: base))
@@ -221,28 +230,48 @@ extension CallbackClassifier {
                 read(url, bytes, parameters, dialect: dialect.tag, expectations: expectations, into: &reading)
             }
         }
-        guard reading.kind != 0 else { return nil }
+        return reading.kind != 0
+    }
+
+    /// The outcome of a common callback that ``readCommon(_:_:dialect:expectations:into:)``
+    /// read; `source` is `url`'s ``CallbackURL/sourceText`` (read once: a call into the parsing
+    /// module each time).
+    @inline(__always)
+    static func outcome(_ url: CallbackURL, _ source: String, _ reading: inout CommonReading) -> CallbackOutcome {
         if !reading.hasExtras {
             return CallbackOutcome(
                 kindIndex: kindIndex(reading.kind), dialect: reading.dialect,
                 located: CallbackOutcome.Located(source: source, mask: reading.fields, slots: reading.located))
         }
-        // Extras: strings now, known fields in ID order (design.md's), extras in URL order.
+        return outcomeWithExtras(url, reading.kind, reading.dialect, reading.known)
+    }
+
+    /// Extras: strings now, known fields in ID order (design.md's), extras in URL order.
+    @inline(never)
+    private static func outcomeWithExtras(_ url: CallbackURL, _ kind: UInt8, _ dialect: UInt8, _ known: UInt32) -> CallbackOutcome {
         let query = url.queryParameters
         var knownFields: [CallbackOutcome.Field] = []
         var extra: [CallbackOutcome.Field] = []
         for index in query.indices {
             let parameter = query[index]
             let id = FieldID.names.firstIndex(of: parameter.name) ?? FieldID.unknown
-            if id == FieldID.unknown || FieldID.bit(id) & reading.known == 0 {
+            if id == FieldID.unknown || FieldID.bit(id) & known == 0 {
                 extra.append(.init(name: parameter.name, value: parameter.value))
             } else {
                 knownFields.append(.init(name: parameter.name, value: parameter.value))
             }
         }
         return CallbackOutcome(
-            kind: OutcomeKind.allCases[Int(kindIndex(reading.kind))], dialect: Dialect.allCases[Int(reading.dialect)],
+            kind: OutcomeKind.allCases[Int(kindIndex(kind))], dialect: Dialect.allCases[Int(dialect)],
             fields: knownFields, extra: extra, withheld: [])
+    }
+
+    /// The outcome of the common callback, or nil for the full path to decide.
+    static func classifyCommon(_ url: CallbackURL, dialect: Dialect, expectations: CallbackExpectations) -> CallbackOutcome? {
+        var reading = CommonReading()
+        let source = url.sourceText
+        guard readCommon(url, source, dialect: dialect, expectations: expectations, into: &reading) else { return nil }
+        return outcome(url, source, &reading)
     }
 
     /// The decisions of ``read(_:dialect:)`` and the checks of state and issuer, over one
@@ -348,7 +377,7 @@ extension CallbackClassifier {
         while remaining != 0 {
             let id = remaining.trailingZeroBitCount
             remaining &= remaining - 1
-            let parameter = parameters[Int(scan.positions[id])]
+            let parameter = parameters[scan.position(id)]
             reading.located.set(slot, parameter.valueStart, parameter.valueEnd, needsDecoding: parameter.valueNeedsDecoding)
             slot += 1
         }
