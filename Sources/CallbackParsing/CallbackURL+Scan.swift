@@ -91,10 +91,16 @@ extension CallbackURL {
         guard folded == foldedLength, end == text.count, !parts.flags.contains(.userinfo), !parts.flags.contains(.port)
         else { return false }
         guard let b = text.baseAddress else { return end == 0 }
-        return withContiguousUTF8(source) { x in
+        @inline(__always)
+        func equal(_ x: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let a = x.baseAddress else { return end == 0 }
             return Self.bytesEqual(a, b, folded, folding: 0x20) && Self.bytesEqual(a + folded, b + folded, end &- folded, folding: 0)
         }
+        // The standard library's contiguous path written here: through the generic
+        // `withContiguousUTF8` the comparison was a closure call of its own.
+        if let result = source.utf8.withContiguousStorageIfAvailable(equal) { return result }
+        var copy = source
+        return copy.withUTF8(equal)
     }
 
     /// Whether `count` bytes at `a` and `b` are equal once each is OR-ed with `folding`

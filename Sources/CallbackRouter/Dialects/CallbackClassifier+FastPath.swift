@@ -365,21 +365,26 @@ extension CallbackClassifier {
         reading.dialect = decided
         reading.fields = fields
         reading.known = known
-        // Extras, or more fields than the outcome keeps in place: strings, made by the caller.
-        if scan.present & ~known != 0 || scan.hasExtras || fields.nonzeroBitCount > CallbackOutcome.Located.capacity {
+        // Extras: strings, made by the caller.
+        if scan.present & ~known != 0 || scan.hasExtras {
             reading.hasExtras = true
             return
         }
         // The outcome keeps where its fields' values are in the URL, and makes a string only
-        // for the field that is read.
+        // for the field that is read; more fields than it keeps in place: strings too (counted
+        // here, not with a population count beforehand).
         var remaining = fields
         var slot = 0
         while remaining != 0 {
+            guard slot < CallbackOutcome.Located.capacity else {
+                reading.hasExtras = true
+                return
+            }
             let id = remaining.trailingZeroBitCount
-            remaining &= remaining - 1
+            remaining &= remaining &- 1
             let parameter = parameters[scan.position(id)]
             reading.located.set(slot, parameter.valueStart, parameter.valueEnd, needsDecoding: parameter.valueNeedsDecoding)
-            slot += 1
+            slot &+= 1
         }
     }
 
