@@ -40,10 +40,31 @@ extension CallbackClassifier {
         /// The ID of a decoded name; ``unknown`` for any other name.
         @inline(__always)
         static func of(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+            // `name.count` is `expected`'s length (the switch below): compared as words, the
+            // first four or eight bytes and the last (overlapping), not byte by byte.
             @inline(__always)
             func matches(_ expected: StaticString) -> Bool {
-                let bytes = expected.utf8Start
-                for i in 0 ..< name.count where name[i] != bytes[i] { return false }
+                let a = UnsafeRawPointer(name.baseAddress.unsafelyUnwrapped), b = UnsafeRawPointer(expected.utf8Start)
+                let count = name.count
+                if count >= 8 {
+                    var i = 0
+                    while i &+ 8 < count {
+                        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                            return false
+                        }
+                        i &+= 8
+                    }
+                    return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                }
+                if count >= 4 {
+                    return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                        && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                            == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                }
+                for i in 0 ..< count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+                    return false
+                }
                 return true
             }
             switch name.count {
@@ -422,7 +443,8 @@ extension CallbackClassifier {
                 if parameter.valueNeedsDecoding {
                     value = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(value, into: buffer))
                     if FieldID.accepts(id, value) { scan.wellFormed |= bit }
-                } else if FieldID.acceptsAsWritten(id, value) {
+                } else if id < FieldID.identifier ? !value.isEmpty : FieldID.acceptsAsWritten(id, value) {
+                    // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to check.
                     scan.wellFormed |= bit
                 }
                 if id == FieldID.state, let expected = expectations.state {
