@@ -138,6 +138,9 @@ extension CallbackClassifier {
         var hasExtras = false
         /// Whether a known name repeats.
         var repeatsKnownName = false
+        /// Whether the scan stopped before the end (an escape with no scratch buffer, which the
+        /// parser's longest escaped length rules out): the full path decides.
+        var undecided = false
         /// Whether the state equals the expected one (compared in constant time), when one is expected.
         var stateMatches = false
         /// Whether `iss` equals the expected issuer, when one is expected.
@@ -302,7 +305,7 @@ extension CallbackClassifier {
         dialect: UInt8, expectations: CallbackExpectations, into reading: inout CommonReading
     ) {
         let scan = scanQuery(url, bytes, parameters, expectations)
-        if scan.repeatsKnownName { return }
+        if scan.repeatsKnownName || scan.undecided { return }
         if scan.has(FieldID.accessToken) || scan.has(FieldID.idToken) { return }
         if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return }
 
@@ -418,46 +421,68 @@ extension CallbackClassifier {
         _ expectations: CallbackExpectations
     ) -> QueryScan {
         var scan = QueryScan()
-        let scratchSize = url.longestEscapedParameterLength
         guard let base = bytes.baseAddress, !parameters.isEmpty else { return scan }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(scratchSize, 1)) { scratch in
-            let buffer = scratch.baseAddress.unsafelyUnwrapped
-            for position in parameters.indices {
-                let parameter = parameters[position]
-                var name = UnsafeBufferPointer(
-                    start: base + Int(parameter.nameStart), count: Int(parameter.nameEnd &- parameter.nameStart))
-                if parameter.nameNeedsDecoding {
-                    name = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(name, into: buffer))
-                }
-                let id = FieldID.of(name)
-                guard id != FieldID.unknown else {
-                    scan.hasExtras = true
-                    continue
-                }
-                scan.positions[id] = UInt8(truncatingIfNeeded: position)
-                let bit = FieldID.bit(id)
-                if scan.present & bit != 0 { scan.repeatsKnownName = true }
-                scan.present |= bit
-                var value = UnsafeBufferPointer(
-                    start: base + Int(parameter.valueStart), count: Int(parameter.valueEnd &- parameter.valueStart))
-                if parameter.valueNeedsDecoding {
-                    value = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(value, into: buffer))
-                    if FieldID.accepts(id, value) { scan.wellFormed |= bit }
-                } else if id < FieldID.identifier ? !value.isEmpty : FieldID.acceptsAsWritten(id, value) {
-                    // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to check.
-                    scan.wellFormed |= bit
-                }
-                if id == FieldID.state, let expected = expectations.state {
-                    scan.stateMatches = withContiguousBytes(of: expected) { constantTimeEquals(value, $0) }
-                } else if id == FieldID.iss, let expected = expectations.issuer {
-                    // RFC 9207 §2.4: simple string comparison.
-                    scan.issuerMatches = withContiguousBytes(of: expected) { value.count == $0.count && value.elementsEqual($0) }
-                } else if id == FieldID.status {
-                    scan.zephrStatus = ZephrStatus.of(value)
-                }
+        let scratchSize = url.longestEscapedParameterLength
+        // No `%XX` or `+` anywhere (the usual callback): nothing to decode, no scratch buffer
+        // (a run-time sized stack allocation, ~15 instructions).
+        if scratchSize == 0 {
+            scanParameters(base, parameters, expectations, scratch: nil, into: &scan)
+        } else {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
+                scanParameters(base, parameters, expectations, scratch: scratch.baseAddress, into: &scan)
             }
         }
         return scan
+    }
+
+    /// ``scanQuery(_:_:_:_:)``'s loop; `scratch` holds the longest escaped parameter, nil when
+    /// none is escaped.
+    private static func scanParameters(
+        _ base: UnsafePointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>,
+        _ expectations: CallbackExpectations, scratch: UnsafeMutablePointer<UInt8>?, into scan: inout QueryScan
+    ) {
+        for position in parameters.indices {
+            let parameter = parameters[position]
+            var name = UnsafeBufferPointer(
+                start: base + Int(parameter.nameStart), count: Int(parameter.nameEnd &- parameter.nameStart))
+            if parameter.nameNeedsDecoding {
+                guard let buffer = scratch else {
+                    scan.undecided = true
+                    return
+                }
+                name = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(name, into: buffer))
+            }
+            let id = FieldID.of(name)
+            guard id != FieldID.unknown else {
+                scan.hasExtras = true
+                continue
+            }
+            scan.positions[id] = UInt8(truncatingIfNeeded: position)
+            let bit = FieldID.bit(id)
+            if scan.present & bit != 0 { scan.repeatsKnownName = true }
+            scan.present |= bit
+            var value = UnsafeBufferPointer(
+                start: base + Int(parameter.valueStart), count: Int(parameter.valueEnd &- parameter.valueStart))
+            if parameter.valueNeedsDecoding {
+                guard let buffer = scratch else {
+                    scan.undecided = true
+                    return
+                }
+                value = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(value, into: buffer))
+                if FieldID.accepts(id, value) { scan.wellFormed |= bit }
+            } else if id < FieldID.identifier ? !value.isEmpty : FieldID.acceptsAsWritten(id, value) {
+                // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to check.
+                scan.wellFormed |= bit
+            }
+            if id == FieldID.state, let expected = expectations.state {
+                scan.stateMatches = withContiguousBytes(of: expected) { constantTimeEquals(value, $0) }
+            } else if id == FieldID.iss, let expected = expectations.issuer {
+                // RFC 9207 §2.4: simple string comparison.
+                scan.issuerMatches = withContiguousBytes(of: expected) { value.count == $0.count && value.elementsEqual($0) }
+            } else if id == FieldID.status {
+                scan.zephrStatus = ZephrStatus.of(value)
+            }
+        }
     }
 
     /// A string's UTF-8 without copying it when it is contiguous (native or literal).
