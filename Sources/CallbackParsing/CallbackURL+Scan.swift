@@ -63,7 +63,7 @@ extension CallbackURL {
 
     /// The URL's text: the bytes ``locateQueryParameters(into:)`` points into, and what a
     /// value that reads parameters later keeps (``formValue(in:_:_:needsDecoding:)``).
-    package var sourceText: String { source }
+    @inlinable package var sourceText: String { source }
 
     /// For a URL without userinfo, port, query or fragment, whose host (if any) is a
     /// registered name (`com.example.app:/oauth2redirect`, `myapp://oauth-callback`): how many

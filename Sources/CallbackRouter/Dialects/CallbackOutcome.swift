@@ -70,10 +70,13 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
                 }
             }
 
-            /// Slot `slot`'s start and end (bit 31 of the end: needs decoding).
+            /// Slot `slot`'s start and end (bit 31 of the end: needs decoding). Slot 0 (the
+            /// first field present: `code` in an authorization code) is read as two fixed lanes;
+            /// a lane chosen at run time needs the vector copied to the stack first.
             @inline(__always)
             func bounds(_ slot: Int) -> (start: UInt32, end: UInt32) {
-                withUnsafeBytes(of: bounds) { raw in
+                if slot == 0 { return (bounds[0], bounds[1]) }
+                return withUnsafeBytes(of: bounds) { raw in
                     (
                         raw.load(fromByteOffset: 8 &* slot, as: UInt32.self),
                         raw.load(fromByteOffset: 8 &* slot &+ 4, as: UInt32.self)
