@@ -63,7 +63,7 @@ extension CallbackURL {
 
     /// The URL's text: the bytes ``locateQueryParameters(into:)`` points into, and what a
     /// value that reads parameters later keeps (``formValue(in:_:_:needsDecoding:)``).
-    package var sourceText: String { source }
+    @inlinable package var sourceText: String { source }
 
     /// For a URL without userinfo, port, query or fragment, whose host (if any) is a
     /// registered name (`com.example.app:/oauth2redirect`, `myapp://oauth-callback`): how many
@@ -77,25 +77,30 @@ extension CallbackURL {
         return parts.host.kind == .registeredName ? Int(parts.hostEnd) : nil
     }
 
-    /// Whether this URL is, up to its query, `text` (a URL with ``plainFoldedLength`` equal to
-    /// `foldedLength`): the first `foldedLength` bytes equal but for ASCII case (scheme and
-    /// registered-name host: the bytes allowed there collide under `| 0x20` only for letters),
-    /// the rest (the path) byte for byte, with no userinfo and no port. Equal bytes parse to
-    /// equal components, so such a URL answers `text` by every rule of
-    /// `RedirectURI`'s matching; one reading of both strings instead of one per component.
-    package func isPlain(_ text: String, foldedLength: Int) -> Bool {
+    /// Whether this URL is, up to its query, `text` (the UTF-8 of a URL with
+    /// ``plainFoldedLength`` equal to `foldedLength`): the first `foldedLength` bytes equal but
+    /// for ASCII case (scheme and registered-name host: the bytes allowed there collide under
+    /// `| 0x20` only for letters), the rest (the path) byte for byte, with no userinfo and no
+    /// port. Equal bytes parse to equal components, so such a URL answers `text` by every rule
+    /// of `RedirectURI`'s matching; one reading of both instead of one per component. `text`
+    /// is bytes the caller keeps (an array's storage), so that only this URL's string is
+    /// opened here.
+    package func isPlain(_ text: UnsafeBufferPointer<UInt8>, foldedLength: Int) -> Bool {
         let end = Int(parts.pathEnd)
         let folded = hasAuthority ? Int(parts.hostEnd) : schemeEnd
-        guard folded == foldedLength, end == text.utf8.count, !parts.flags.contains(.userinfo),
-            !parts.flags.contains(.port)
+        guard folded == foldedLength, end == text.count, !parts.flags.contains(.userinfo), !parts.flags.contains(.port)
         else { return false }
-        return withContiguousUTF8(source) { x in
-            withContiguousUTF8(text) { y in
-                guard let a = x.baseAddress, let b = y.baseAddress else { return end == 0 }
-                return Self.bytesEqual(a, b, folded, folding: 0x20)
-                    && Self.bytesEqual(a + folded, b + folded, end &- folded, folding: 0)
-            }
+        guard let b = text.baseAddress else { return end == 0 }
+        @inline(__always)
+        func equal(_ x: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let a = x.baseAddress else { return end == 0 }
+            return Self.bytesEqual(a, b, folded, folding: 0x20) && Self.bytesEqual(a + folded, b + folded, end &- folded, folding: 0)
         }
+        // The standard library's contiguous path written here: through the generic
+        // `withContiguousUTF8` the comparison was a closure call of its own.
+        if let result = source.utf8.withContiguousStorageIfAvailable(equal) { return result }
+        var copy = source
+        return copy.withUTF8(equal)
     }
 
     /// Whether `count` bytes at `a` and `b` are equal once each is OR-ed with `folding`

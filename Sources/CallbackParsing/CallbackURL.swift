@@ -15,7 +15,7 @@
 /// `description` never shows parameter values or userinfo: print it freely.
 public struct CallbackURL: Sendable {
     /// The input as given; only ASCII once parsing succeeded.
-    let source: String
+    @usableFromInline let source: String
     /// Where each component stands in `source`: 32-bit offsets and flags only, so that
     /// parsing allocates nothing and a copy of the URL is a copy of plain bytes plus the
     /// string's reference.

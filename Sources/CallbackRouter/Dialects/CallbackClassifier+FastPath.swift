@@ -40,10 +40,31 @@ extension CallbackClassifier {
         /// The ID of a decoded name; ``unknown`` for any other name.
         @inline(__always)
         static func of(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+            // `name.count` is `expected`'s length (the switch below): compared as words, the
+            // first four or eight bytes and the last (overlapping), not byte by byte.
             @inline(__always)
             func matches(_ expected: StaticString) -> Bool {
-                let bytes = expected.utf8Start
-                for i in 0 ..< name.count where name[i] != bytes[i] { return false }
+                let a = UnsafeRawPointer(name.baseAddress.unsafelyUnwrapped), b = UnsafeRawPointer(expected.utf8Start)
+                let count = name.count
+                if count >= 8 {
+                    var i = 0
+                    while i &+ 8 < count {
+                        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                            return false
+                        }
+                        i &+= 8
+                    }
+                    return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                }
+                if count >= 4 {
+                    return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                        && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                            == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                }
+                for i in 0 ..< count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+                    return false
+                }
                 return true
             }
             switch name.count {
@@ -117,6 +138,9 @@ extension CallbackClassifier {
         var hasExtras = false
         /// Whether a known name repeats.
         var repeatsKnownName = false
+        /// Whether the scan stopped before the end (an escape with no scratch buffer, which the
+        /// parser's longest escaped length rules out): the full path decides.
+        var undecided = false
         /// Whether the state equals the expected one (compared in constant time), when one is expected.
         var stateMatches = false
         /// Whether `iss` equals the expected issuer, when one is expected.
@@ -127,6 +151,11 @@ extension CallbackClassifier {
         var positions = SIMD32<UInt8>()
 
         func has(_ id: Int) -> Bool { present & FieldID.bit(id) != 0 }
+
+        /// ``positions``' lane `id`, read from memory (a lane chosen at run time spilled the
+        /// whole vector to the stack on every read).
+        @inline(__always)
+        func position(_ id: Int) -> Int { withUnsafeBytes(of: positions) { Int($0[id & 31]) } }
     }
 
     /// The values of Zephr's `status` the dialect defines.
@@ -204,16 +233,20 @@ extension CallbackClassifier {
         }
     }
 
-    /// The outcome of the common callback, or nil for the full path to decide.
-    static func classifyCommon(_ url: CallbackURL, dialect: Dialect, expectations: CallbackExpectations) -> CallbackOutcome? {
-        guard expectations.profiles.isEmpty, expectations.responseMode == .query else { return nil }
+    /// Reads the common callback into `reading`; false (the reading left of kind 0) for the
+    /// full path to decide. The outcome is made by the caller straight into its result
+    /// (``outcome(_:_:)``): returning a `CallbackOutcome?` from here copied its ~120 bytes
+    /// three times through the optional.
+    static func readCommon(
+        _ url: CallbackURL, _ source: String, dialect: Dialect, expectations: CallbackExpectations,
+        into reading: inout CommonReading
+    ) -> Bool {
+        guard expectations.profiles.isEmpty, expectations.responseMode == .query else { return false }
         // Only an absent or empty fragment; Facebook's `#_=_` goes the full way.
-        if let fragment = url.fragmentUTF8Count, fragment != 0 { return nil }
+        if let fragment = url.fragmentUTF8Count, fragment != 0 { return false }
         let count = url.queryParameterCount
-        if count > Int(UInt8.max) { return nil }
+        if count > Int(UInt8.max) { return false }
 
-        var reading = CommonReading()
-        let source = url.sourceText
         withUnsafeTemporaryAllocation(of: LocatedParameter.self, capacity: Swift.max(count, 1)) { located in
             let base = located.baseAddress.unsafelyUnwrapped
             let parameters = UnsafeBufferPointer(start: base, count: url.locateQueryParameters(into: base))
@@ -221,28 +254,48 @@ extension CallbackClassifier {
                 read(url, bytes, parameters, dialect: dialect.tag, expectations: expectations, into: &reading)
             }
         }
-        guard reading.kind != 0 else { return nil }
+        return reading.kind != 0
+    }
+
+    /// The outcome of a common callback that ``readCommon(_:_:dialect:expectations:into:)``
+    /// read; `source` is `url`'s ``CallbackURL/sourceText`` (read once: a call into the parsing
+    /// module each time).
+    @inline(__always)
+    static func outcome(_ url: CallbackURL, _ source: String, _ reading: inout CommonReading) -> CallbackOutcome {
         if !reading.hasExtras {
             return CallbackOutcome(
                 kindIndex: kindIndex(reading.kind), dialect: reading.dialect,
                 located: CallbackOutcome.Located(source: source, mask: reading.fields, slots: reading.located))
         }
-        // Extras: strings now, known fields in ID order (design.md's), extras in URL order.
+        return outcomeWithExtras(url, reading.kind, reading.dialect, reading.known)
+    }
+
+    /// Extras: strings now, known fields in ID order (design.md's), extras in URL order.
+    @inline(never)
+    private static func outcomeWithExtras(_ url: CallbackURL, _ kind: UInt8, _ dialect: UInt8, _ known: UInt32) -> CallbackOutcome {
         let query = url.queryParameters
         var knownFields: [CallbackOutcome.Field] = []
         var extra: [CallbackOutcome.Field] = []
         for index in query.indices {
             let parameter = query[index]
             let id = FieldID.names.firstIndex(of: parameter.name) ?? FieldID.unknown
-            if id == FieldID.unknown || FieldID.bit(id) & reading.known == 0 {
+            if id == FieldID.unknown || FieldID.bit(id) & known == 0 {
                 extra.append(.init(name: parameter.name, value: parameter.value))
             } else {
                 knownFields.append(.init(name: parameter.name, value: parameter.value))
             }
         }
         return CallbackOutcome(
-            kind: OutcomeKind.allCases[Int(kindIndex(reading.kind))], dialect: Dialect.allCases[Int(reading.dialect)],
+            kind: OutcomeKind.allCases[Int(kindIndex(kind))], dialect: Dialect.allCases[Int(dialect)],
             fields: knownFields, extra: extra, withheld: [])
+    }
+
+    /// The outcome of the common callback, or nil for the full path to decide.
+    static func classifyCommon(_ url: CallbackURL, dialect: Dialect, expectations: CallbackExpectations) -> CallbackOutcome? {
+        var reading = CommonReading()
+        let source = url.sourceText
+        guard readCommon(url, source, dialect: dialect, expectations: expectations, into: &reading) else { return nil }
+        return outcome(url, source, &reading)
     }
 
     /// The decisions of ``read(_:dialect:)`` and the checks of state and issuer, over one
@@ -252,7 +305,7 @@ extension CallbackClassifier {
         dialect: UInt8, expectations: CallbackExpectations, into reading: inout CommonReading
     ) {
         let scan = scanQuery(url, bytes, parameters, expectations)
-        if scan.repeatsKnownName { return }
+        if scan.repeatsKnownName || scan.undecided { return }
         if scan.has(FieldID.accessToken) || scan.has(FieldID.idToken) { return }
         if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return }
 
@@ -336,21 +389,26 @@ extension CallbackClassifier {
         reading.dialect = decided
         reading.fields = fields
         reading.known = known
-        // Extras, or more fields than the outcome keeps in place: strings, made by the caller.
-        if scan.present & ~known != 0 || scan.hasExtras || fields.nonzeroBitCount > CallbackOutcome.Located.capacity {
+        // Extras: strings, made by the caller.
+        if scan.present & ~known != 0 || scan.hasExtras {
             reading.hasExtras = true
             return
         }
         // The outcome keeps where its fields' values are in the URL, and makes a string only
-        // for the field that is read.
+        // for the field that is read; more fields than it keeps in place: strings too (counted
+        // here, not with a population count beforehand).
         var remaining = fields
         var slot = 0
         while remaining != 0 {
+            guard slot < CallbackOutcome.Located.capacity else {
+                reading.hasExtras = true
+                return
+            }
             let id = remaining.trailingZeroBitCount
-            remaining &= remaining - 1
-            let parameter = parameters[Int(scan.positions[id])]
+            remaining &= remaining &- 1
+            let parameter = parameters[scan.position(id)]
             reading.located.set(slot, parameter.valueStart, parameter.valueEnd, needsDecoding: parameter.valueNeedsDecoding)
-            slot += 1
+            slot &+= 1
         }
     }
 
@@ -363,45 +421,68 @@ extension CallbackClassifier {
         _ expectations: CallbackExpectations
     ) -> QueryScan {
         var scan = QueryScan()
-        let scratchSize = url.longestEscapedParameterLength
         guard let base = bytes.baseAddress, !parameters.isEmpty else { return scan }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(scratchSize, 1)) { scratch in
-            let buffer = scratch.baseAddress.unsafelyUnwrapped
-            for position in parameters.indices {
-                let parameter = parameters[position]
-                var name = UnsafeBufferPointer(
-                    start: base + Int(parameter.nameStart), count: Int(parameter.nameEnd &- parameter.nameStart))
-                if parameter.nameNeedsDecoding {
-                    name = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(name, into: buffer))
-                }
-                let id = FieldID.of(name)
-                guard id != FieldID.unknown else {
-                    scan.hasExtras = true
-                    continue
-                }
-                scan.positions[id] = UInt8(truncatingIfNeeded: position)
-                let bit = FieldID.bit(id)
-                if scan.present & bit != 0 { scan.repeatsKnownName = true }
-                scan.present |= bit
-                var value = UnsafeBufferPointer(
-                    start: base + Int(parameter.valueStart), count: Int(parameter.valueEnd &- parameter.valueStart))
-                if parameter.valueNeedsDecoding {
-                    value = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(value, into: buffer))
-                    if FieldID.accepts(id, value) { scan.wellFormed |= bit }
-                } else if FieldID.acceptsAsWritten(id, value) {
-                    scan.wellFormed |= bit
-                }
-                if id == FieldID.state, let expected = expectations.state {
-                    scan.stateMatches = withContiguousBytes(of: expected) { constantTimeEquals(value, $0) }
-                } else if id == FieldID.iss, let expected = expectations.issuer {
-                    // RFC 9207 §2.4: simple string comparison.
-                    scan.issuerMatches = withContiguousBytes(of: expected) { value.count == $0.count && value.elementsEqual($0) }
-                } else if id == FieldID.status {
-                    scan.zephrStatus = ZephrStatus.of(value)
-                }
+        let scratchSize = url.longestEscapedParameterLength
+        // No `%XX` or `+` anywhere (the usual callback): nothing to decode, no scratch buffer
+        // (a run-time sized stack allocation, ~15 instructions).
+        if scratchSize == 0 {
+            scanParameters(base, parameters, expectations, scratch: nil, into: &scan)
+        } else {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
+                scanParameters(base, parameters, expectations, scratch: scratch.baseAddress, into: &scan)
             }
         }
         return scan
+    }
+
+    /// ``scanQuery(_:_:_:_:)``'s loop; `scratch` holds the longest escaped parameter, nil when
+    /// none is escaped.
+    private static func scanParameters(
+        _ base: UnsafePointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>,
+        _ expectations: CallbackExpectations, scratch: UnsafeMutablePointer<UInt8>?, into scan: inout QueryScan
+    ) {
+        for position in parameters.indices {
+            let parameter = parameters[position]
+            var name = UnsafeBufferPointer(
+                start: base + Int(parameter.nameStart), count: Int(parameter.nameEnd &- parameter.nameStart))
+            if parameter.nameNeedsDecoding {
+                guard let buffer = scratch else {
+                    scan.undecided = true
+                    return
+                }
+                name = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(name, into: buffer))
+            }
+            let id = FieldID.of(name)
+            guard id != FieldID.unknown else {
+                scan.hasExtras = true
+                continue
+            }
+            scan.positions[id] = UInt8(truncatingIfNeeded: position)
+            let bit = FieldID.bit(id)
+            if scan.present & bit != 0 { scan.repeatsKnownName = true }
+            scan.present |= bit
+            var value = UnsafeBufferPointer(
+                start: base + Int(parameter.valueStart), count: Int(parameter.valueEnd &- parameter.valueStart))
+            if parameter.valueNeedsDecoding {
+                guard let buffer = scratch else {
+                    scan.undecided = true
+                    return
+                }
+                value = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(value, into: buffer))
+                if FieldID.accepts(id, value) { scan.wellFormed |= bit }
+            } else if id < FieldID.identifier ? !value.isEmpty : FieldID.acceptsAsWritten(id, value) {
+                // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to check.
+                scan.wellFormed |= bit
+            }
+            if id == FieldID.state, let expected = expectations.state {
+                scan.stateMatches = withContiguousBytes(of: expected) { constantTimeEquals(value, $0) }
+            } else if id == FieldID.iss, let expected = expectations.issuer {
+                // RFC 9207 §2.4: simple string comparison.
+                scan.issuerMatches = withContiguousBytes(of: expected) { value.count == $0.count && value.elementsEqual($0) }
+            } else if id == FieldID.status {
+                scan.zephrStatus = ZephrStatus.of(value)
+            }
+        }
     }
 
     /// A string's UTF-8 without copying it when it is contiguous (native or literal).

@@ -30,13 +30,16 @@ public enum CallbackClassifier {
     )
         throws(CallbackError) -> CallbackOutcome
     {
-        if let common = classifyCommon(url, dialect: dialect, expectations: expectations) {
+        var reading = CommonReading()
+        let source = url.sourceText
+        if readCommon(url, source, dialect: dialect, expectations: expectations, into: &reading) {
             #if DEBUG
             // The common path may only ever return what the full one returns.
+            let common = outcome(url, source, &reading)
             let full = try? classifyFully(url, dialect: dialect, expecting: expectations)
             precondition(full.map(common.isSame) == true, "the classifier's common path disagrees with the full path")
             #endif
-            return common
+            return outcome(url, source, &reading)
         }
         return try classifyFully(url, dialect: dialect, expecting: expectations)
     }

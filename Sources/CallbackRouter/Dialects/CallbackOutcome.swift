@@ -29,10 +29,14 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     final class Strings: Sendable {
         let known: [Field]
         let extra: [Field]
+        /// ``withheldFields``: only the full path withholds, and its outcomes have this box, so
+        /// the common path's outcome has one reference fewer to copy and release.
+        let withheld: [String]
 
-        init(known: [Field], extra: [Field]) {
+        init(known: [Field], extra: [Field], withheld: [String]) {
             self.known = known
             self.extra = extra
+            self.withheld = withheld
         }
     }
 
@@ -56,9 +60,28 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         struct Slots {
             var bounds = SIMD16<UInt32>()
 
+            /// Written and read through memory: a vector lane chosen at run time made Swift
+            /// load, shuffle and store all 64 bytes (or spill them twice to read one lane).
+            @inline(__always)
             mutating func set(_ slot: Int, _ start: UInt32, _ end: UInt32, needsDecoding: Bool) {
-                bounds[2 &* slot] = start
-                bounds[2 &* slot &+ 1] = end | (needsDecoding ? 1 << 31 : 0)
+                withUnsafeMutableBytes(of: &bounds) { raw in
+                    raw.storeBytes(of: start, toByteOffset: 8 &* slot, as: UInt32.self)
+                    raw.storeBytes(of: end | (needsDecoding ? 1 << 31 : 0), toByteOffset: 8 &* slot &+ 4, as: UInt32.self)
+                }
+            }
+
+            /// Slot `slot`'s start and end (bit 31 of the end: needs decoding). Slot 0 (the
+            /// first field present: `code` in an authorization code) is read as two fixed lanes;
+            /// a lane chosen at run time needs the vector copied to the stack first.
+            @inline(__always)
+            func bounds(_ slot: Int) -> (start: UInt32, end: UInt32) {
+                if slot == 0 { return (bounds[0], bounds[1]) }
+                return withUnsafeBytes(of: bounds) { raw in
+                    (
+                        raw.load(fromByteOffset: 8 &* slot, as: UInt32.self),
+                        raw.load(fromByteOffset: 8 &* slot &+ 4, as: UInt32.self)
+                    )
+                }
             }
         }
 
@@ -67,8 +90,14 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
             guard id < 32 else { return nil }
             let bit: UInt32 = 1 << UInt32(id)
             guard mask & bit != 0 else { return nil }
-            let slot = (mask & (bit &- 1)).nonzeroBitCount
-            let start = Int(slots.bounds[2 &* slot]), end = slots.bounds[2 &* slot &+ 1]
+            // The slot is the number of fields before this one; `code`, `state` and `iss` (IDs
+            // 0-2, the fields most read) count at most two bits without a population count
+            // (a dozen instructions where the target has no such instruction, x86_64's baseline).
+            let below = mask & (bit &- 1)
+            let slot = id < 3 ? Int(below & 1) &+ Int(below >> 1) : below.nonzeroBitCount
+            guard slot < Located.capacity else { return nil }
+            let (first, end) = slots.bounds(slot)
+            let start = Int(first)
             let count = Int(end & ~(1 << 31)) &- start
             guard end & 1 << 31 == 0 else {
                 return CallbackURL.formValue(in: source, start, start &+ count, needsDecoding: true)
@@ -102,7 +131,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         strings?.extra ?? []
     }
     /// Names of human-text fields whose value broke its syntax and was withheld.
-    public let withheldFields: [String]
+    public var withheldFields: [String] { strings?.withheld ?? [] }
     /// Whether this is an *unbound* provider error: an ``OutcomeKind/authorizationError``
     /// that carries no `state` (or arrived where only a ``ProviderProfile`` lets an error
     /// arrive), so it cannot be tied to a login. Anyone can forge one: show it, never let it
@@ -117,9 +146,10 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         self.isUnbound = isUnbound
         self.kindIndex = CallbackOutcome.index(of: kind)
         self.dialectTag = dialect.tag
-        self.strings = Strings(known: fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }, extra: extra)
+        self.strings = Strings(
+            known: fields.sorted { KnownField.rank($0.name) < KnownField.rank($1.name) }, extra: extra,
+            withheld: withheld.sorted { KnownField.rank($0) < KnownField.rank($1) })
         self.located = Located(source: "", mask: 0, slots: Located.Slots())
-        self.withheldFields = withheld.sorted { KnownField.rank($0) < KnownField.rank($1) }
     }
 
     /// `kind`'s place in ``OutcomeKind/allCases``; every kind an outcome is made with is there.
@@ -138,7 +168,6 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         self.dialectTag = dialect
         self.strings = nil
         self.located = located
-        self.withheldFields = []
     }
 
     /// Whether two outcomes say the same: kind, dialect, fields, extras, withheld, unbound.

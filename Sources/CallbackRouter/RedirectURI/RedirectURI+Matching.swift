@@ -84,7 +84,7 @@ extension RedirectURI {
     @inline(__always)
     private func isPlainMatch(_ callback: CallbackURL) -> Bool {
         guard let plain else { return false }
-        return callback.isPlain(plain.text, foldedLength: plain.foldedLength)
+        return plain.text.withUnsafeBufferPointer { callback.isPlain($0, foldedLength: plain.foldedLength) }
     }
 
     /// The first of scheme, authority, host, port and path in which `other` differs, by

@@ -31,7 +31,9 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// (`com.example.app:/oauth2redirect`, `myapp://oauth-callback`): its text and how much of
     /// it compares case-insensitively. A callback with the same bytes up to its query
     /// matches (``CallbackURL/isPlain(_:foldedLength:)``).
-    let plain: (text: String, foldedLength: Int)?
+    /// The text is kept as UTF-8 bytes: an array's storage is read without the checks a
+    /// `String` needs to find its bytes.
+    let plain: (text: [UInt8], foldedLength: Int)?
 
     /// Validates `string` as a redirect URI under `policy`.
     /// - Throws: `invalid_configuration`, the detail starting with `rule <name>:`.
@@ -62,7 +64,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
                 RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowLocalhost && RedirectURIPolicy.isLocalhost($0))
             } ?? false
         allowsLocalhost = allowLocalhost
-        plain = url.plainFoldedLength.map { (url.string, $0) }
+        plain = url.plainFoldedLength.map { (Array(url.string.utf8), $0) }
     }
 
     static func violation(of url: CallbackURL, policy: RedirectURIPolicy, allowLocalhost: Bool) -> RuleViolation? {
