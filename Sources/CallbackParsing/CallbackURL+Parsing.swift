@@ -8,6 +8,7 @@ extension CallbackURL {
     }
 
     /// Parses a URL string. Throws a ``ParseError`` with a reason code and byte offset.
+    @inline(__always)
     public init(parsing string: String, limits: ParsingLimits) throws(ParseError) {
         var source = string
         source.makeContiguousUTF8()
