@@ -26,26 +26,20 @@ import TestVectorSupport
     static let expectedPerServer: [String: Int] = ["django-oauth-toolkit": 3, "glewlwyd": 3]
 
     static func loadCases() throws -> [Case] {
-        let file = try TestVectors.json("captured-long-redirects.json")
-        guard let cases = file["cases"]?.array else { throw TestVectors.ReadError(description: "no cases") }
-        return try cases.enumerated().map { index, entry in
-            func string(_ key: String) throws -> String {
-                guard let value = entry[key]?.string else { throw TestVectors.ReadError(description: "case #\(index) has no \(key)") }
-                return value
-            }
+        try TestVectors.cases(in: "captured-long-redirects.json") { entry in
             guard case .number(let bytes)? = entry["bytes"], let pairs = entry["parameters"]?.array else {
-                throw TestVectors.ReadError(description: "case #\(index) has no bytes or parameters")
+                throw entry.error("no bytes or parameters")
             }
             let parameters = try pairs.map { pair in
                 guard let items = pair.array, items.count == 2, let name = items[0].string, let value = items[1].string else {
-                    throw TestVectors.ReadError(description: "case #\(index): a pair is not [name, value]")
+                    throw entry.error("a pair is not [name, value]")
                 }
                 return [name, value]
             }
             return Case(
-                index: index, server: try string("server"), flow: try string("flow"), url: try string("url"),
-                bytes: Int(bytes), inFragment: try string("response_in") == "fragment",
-                redirectURI: try string("redirect_uri"), parameters: parameters)
+                index: entry.index, server: try entry.string("server"), flow: try entry.string("flow"),
+                url: try entry.string("url"), bytes: Int(bytes), inFragment: try entry.string("response_in") == "fragment",
+                redirectURI: try entry.string("redirect_uri"), parameters: parameters)
         }
     }
 

@@ -26,29 +26,23 @@ import TestVectorSupport
     static let expectedPerServer: [String: Int] = ["django-oauth-toolkit": 5, "glewlwyd": 5]
 
     static func loadCases() throws -> [Case] {
-        let file = try TestVectors.json("captured-redirects.json")
-        guard let cases = file["cases"]?.array else { throw TestVectors.ReadError(description: "no cases") }
-        return try cases.enumerated().map { index, entry in
-            func string(_ key: String) throws -> String {
-                guard let value = entry[key]?.string else { throw TestVectors.ReadError(description: "case #\(index) has no \(key)") }
-                return value
-            }
+        try TestVectors.cases(in: "captured-redirects.json") { entry in
             func map(_ json: JSON?) throws -> [String: String] {
-                guard case .object(let members)? = json else { throw TestVectors.ReadError(description: "case #\(index): not an object") }
+                guard case .object(let members)? = json else { throw entry.error("not an object") }
                 var result: [String: String] = [:]
                 for (name, value) in members {
-                    guard let text = value.string else { throw TestVectors.ReadError(description: "case #\(index): \(name)") }
+                    guard let text = value.string else { throw entry.error(name) }
                     result[name] = text
                 }
                 return result
             }
             guard let expect = entry["expect"], let outcome = expect["outcome"]?.string else {
-                throw TestVectors.ReadError(description: "case #\(index) has no expected outcome")
+                throw entry.error("no expected outcome")
             }
             return Case(
-                index: index, server: try string("server"), flow: try string("flow"), url: try string("url"),
-                redirectURI: try string("redirect_uri"), state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                requireIssuer: entry["require_issuer"] == .bool(true), outcome: outcome,
+                index: entry.index, server: try entry.string("server"), flow: try entry.string("flow"),
+                url: try entry.string("url"), redirectURI: try entry.string("redirect_uri"), state: entry["state"]?.string,
+                issuer: entry["issuer"]?.string, requireIssuer: entry["require_issuer"] == .bool(true), outcome: outcome,
                 fields: try map(expect["fields"]), extra: try map(expect["extra"]))
         }
     }

@@ -36,6 +36,34 @@ public enum TestVectors {
     public static func json(_ name: String, caller: String = #filePath) throws -> JSON {
         try JSON.parse(bytes(name, caller: caller))
     }
+
+    /// One entry of a vector file's `cases` array, with its position (for errors that say
+    /// which case is broken).
+    public struct CaseEntry {
+        public let index: Int
+        public let json: JSON
+
+        public subscript(key: String) -> JSON? { json[key] }
+
+        /// The string member `key`; an error naming the case when it is missing.
+        public func string(_ key: String) throws -> String {
+            guard let value = json[key]?.string else { throw ReadError(description: "case #\(index) has no \(key)") }
+            return value
+        }
+
+        /// An error about this case.
+        public func error(_ problem: String) -> ReadError { ReadError(description: "case #\(index): \(problem)") }
+    }
+
+    /// The `cases` of `Vectors/<name>`, each made into a test case by `make`.
+    public static func cases<Case>(
+        in name: String, caller: String = #filePath, _ make: (CaseEntry) throws -> Case
+    ) throws -> [Case] {
+        guard let cases = try json(name, caller: caller)["cases"]?.array else {
+            throw ReadError(description: "\(name) has no cases")
+        }
+        return try cases.enumerated().map { try make(CaseEntry(index: $0.offset, json: $0.element)) }
+    }
 }
 
 /// Just enough JSON to read test vectors (RFC 8259; numbers as Double).
