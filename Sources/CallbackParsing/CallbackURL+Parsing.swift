@@ -194,7 +194,7 @@ private struct Parser {
 
     /// `skip` for the query's or the fragment's plain bytes: one table round of eight (most
     /// names and short values end there, where a vector test would cost more than it
-    /// saves), then 32 and 16 bytes a test (``PlainRun``), then the table for the tail.
+    /// saves), then 64 and 16 bytes a test (``PlainRun``), then the table for the tail.
     @inline(__always)
     private func skipPlain(_ plain: CharacterClass, from start: Int) -> Int {
         let mask = plain.rawValue
@@ -214,7 +214,8 @@ private struct Parser {
         // Two copies of the vector loop, each with its set folded in.
         i =
             plain == .fragmentPlain
-            ? PlainRun.skip(p, from: i, count: n, fragment: true) : PlainRun.skip(p, from: i, count: n, fragment: false)
+            ? PlainRun.skip(p, from: i, count: n, fragment: true, table: table, plain: mask)
+            : PlainRun.skip(p, from: i, count: n, fragment: false, table: table, plain: mask)
         return i &+ 16 <= n ? i : skip(plain, from: i)
     }
 
