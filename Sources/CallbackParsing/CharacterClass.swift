@@ -28,9 +28,8 @@ struct CharacterClass: OptionSet {
     static let authority = CharacterClass(rawValue: 1 << 10)
     /// A registered name's bytes but `A`–`Z`: the host fast path (no case to fold).
     static let lowercaseRegName = CharacterClass(rawValue: 1 << 11)
-    /// Not a class: the top four bits of a hex digit's entry hold its value, so that the
-    /// decoder turns `%XX` into a byte with two table loads, shifts and an OR
-    /// (``hexPair(_:_:in:)``); zero for every other byte.
+    /// Not a class: the top four bits of a hex digit's entry hold its value (zero for every
+    /// other byte), from which ``lookup``'s nibble tables for ``hexPair(_:_:in:)`` are made.
     static let hexValueShift: UInt16 = 12
 
     /// Whether `byte` is in this class's set (for several classes: in any of them).
@@ -42,9 +41,19 @@ struct CharacterClass: OptionSet {
     /// The table as a pointer that lives as long as the process: a hot loop reads it once
     /// into a local and indexes it without the retain, release and bounds check an `Array`
     /// access costs. Written once, before first use, and only read afterwards.
+    ///
+    /// Two byte tables follow the 256 entries, for ``hexPair(_:_:in:)``: a hex digit's value
+    /// shifted to the high nibble, then its value (zero for every other byte), so that `%XY`
+    /// is two byte loads and an OR.
     nonisolated(unsafe) static let lookup: UnsafePointer<UInt16> = {
-        let pointer = UnsafeMutablePointer<UInt16>.allocate(capacity: 256)
+        let pointer = UnsafeMutablePointer<UInt16>.allocate(capacity: 512)
         pointer.initialize(from: table, count: 256)
+        let nibbles = UnsafeMutableRawPointer(pointer + 256)
+        for byte in 0 ..< 256 {
+            let value = UInt8(truncatingIfNeeded: table[byte] >> hexValueShift)
+            nibbles.storeBytes(of: value << 4, toByteOffset: byte, as: UInt8.self)
+            nibbles.storeBytes(of: value, toByteOffset: 256 + byte, as: UInt8.self)
+        }
         return UnsafePointer(pointer)
     }()
 
@@ -92,11 +101,12 @@ func hexValue(_ byte: UInt8) -> UInt8 {
     (byte & 0x0F) &+ 9 &* (byte >> 6)
 }
 
-/// The byte `%XY` stands for, from the lookup table (`x`, `y`: hex digits the parser has
-/// already checked).
+/// The byte `%XY` stands for, from the nibble tables after the lookup table's entries
+/// (`x`, `y`: hex digits the parser has already checked; `table`: ``CharacterClass/lookup``).
 @inline(__always)
 func hexPair(_ x: UInt8, _ y: UInt8, in table: UnsafePointer<UInt16>) -> UInt8 {
-    UInt8(truncatingIfNeeded: (table[Int(x)] &>> 8) & 0xF0 | table[Int(y)] &>> CharacterClass.hexValueShift)
+    let nibbles = UnsafeRawPointer(table + 256)
+    return nibbles.load(fromByteOffset: Int(x), as: UInt8.self) | nibbles.load(fromByteOffset: 256 &+ Int(y), as: UInt8.self)
 }
 
 /// A byte that no component accepts raw: C0 controls, space, DEL, and every non-ASCII byte.
