@@ -470,6 +470,15 @@ private struct Parser {
             } else {
                 i &+= 3
             }
+            // The dense case first: the next escape, or one plain byte and then an escape.
+            if i &+ 1 < n {
+                let next = p[i]
+                if next == UInt8(ascii: "%") { continue }
+                if table[Int(next)] & plain != 0 && p[i &+ 1] == UInt8(ascii: "%") {
+                    i &+= 1
+                    continue
+                }
+            }
             let runEnd = min(n, i &+ 16)
             while i < runEnd {
                 let byte = p[i]
