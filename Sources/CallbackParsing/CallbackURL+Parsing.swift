@@ -456,19 +456,32 @@ private struct Parser {
         let p = bytes.baseAddress.unsafelyUnwrapped
         let n = bytes.count
         let hexDigit = CharacterClass.hexDigit.rawValue
+        // The fragment's one stop the vector filter does not flag; the query has none (`+`
+        // is flagged already).
+        let extraStop = SIMD16<UInt8>(repeating: plain == CharacterClass.fragmentPlain.rawValue ? 0x60 : 0x2B)
         var i = start
         while true {
             // p[i] is `%`. Wrapping arithmetic: offsets stay below ParsingLimits.largestLength
             // (Int32.max), far from overflow.
-            guard i &+ 2 < n, table[Int(p[i &+ 1])] & hexDigit != 0, table[Int(p[i &+ 2])] & hexDigit != 0 else {
-                throw Self.badEscape(at: i, in: name)
+            var accepted = 0
+            if i &+ 18 <= n && p[i &+ 1] < UInt8(ascii: "8") {
+                accepted = LowEscapes.accepted(UnsafeRawPointer(p + i), extraStop: extraStop)
             }
-            if p[i &+ 1] >= UInt8(ascii: "8") && badUTF8 < 0 { // 8-9, A-F, a-f: a byte past 0x7F
-                let length = escapedUTF8SequenceLength(at: i)
-                if length == 0 { badUTF8 = i }
-                i &+= length == 0 ? 3 : length
+            if accepted > 0 {
+                i &+= accepted
+                guard i < n else { return i }
+                if p[i] == UInt8(ascii: "%") { continue }
             } else {
-                i &+= 3
+                guard i &+ 2 < n, table[Int(p[i &+ 1])] & hexDigit != 0, table[Int(p[i &+ 2])] & hexDigit != 0 else {
+                    throw Self.badEscape(at: i, in: name)
+                }
+                if p[i &+ 1] >= UInt8(ascii: "8") && badUTF8 < 0 { // 8-9, A-F, a-f: a byte past 0x7F
+                    let length = escapedUTF8SequenceLength(at: i)
+                    if length == 0 { badUTF8 = i }
+                    i &+= length == 0 ? 3 : length
+                } else {
+                    i &+= 3
+                }
             }
             // The dense case first: the next escape, or one plain byte and then an escape.
             if i &+ 1 < n {

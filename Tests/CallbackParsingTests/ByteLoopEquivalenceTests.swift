@@ -143,6 +143,47 @@ import TestVectorSupport
         }
     }
 
+    /// Sixteen bytes of an escape run at once accept what a byte-at-a-time walk accepts: a
+    /// `%` with a first digit 0–7 and a hex second digit, `+`, and any byte the plain-run
+    /// filter does not flag; the walk stops at anything else, or once it has passed 16 bytes.
+    @Test(arguments: [false, true])
+    func sixteenBytesOfLowEscapesAtOnceAcceptWhatTheScalarRunAccepts(fragment: Bool) {
+        let plain: CharacterClass = fragment ? .fragmentPlain : .queryPlain
+        let falsePositives = Set(("!$'()*?" + (fragment ? "#" : "")).utf8)
+        func isHex(_ byte: UInt8) -> Bool { CharacterClass.hexDigit.contains(byte) }
+        func reference(_ bytes: [UInt8]) -> Int {
+            var i = 0
+            while i < 16 {
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "%") {
+                    guard (0x30 ... 0x37).contains(bytes[i + 1]), isHex(bytes[i + 2]) else { return i }
+                    i += 3
+                } else if byte == UInt8(ascii: "+") || (plain.contains(byte) && !falsePositives.contains(byte)) {
+                    i += 1
+                } else {
+                    return i
+                }
+            }
+            return i
+        }
+        let extraStop = SIMD16<UInt8>(repeating: fragment ? 0x60 : 0x2B)
+        var random = SplitMix64(propertyTest: "sixteenBytesOfLowEscapesAtOnceAcceptWhatTheScalarRunAccepts", defaultSeed: 0x10E5_CA9E)
+        let pieces = [
+            "%41", "%2B", "%7f", "%00", "%80", "%C3", "%FF", "%4g", "%G1", "%%", "%", "+", "a", "Z", "0", "~", "!", "#", "`",
+            "&", "=", "<", "?", " ", "\u{7F}", "{",
+        ]
+        for _ in 0 ..< 20_000 {
+            var bytes = [UInt8](
+                ("%" + (Bool.random(using: &random) ? "2F" : "")
+                    + (0 ..< 12).map { _ in
+                        pieces.randomElement(using: &random)!
+                    }.joined()).utf8)
+            while bytes.count < 18 { bytes.append(UInt8(ascii: "a")) }
+            let got = bytes.withUnsafeBytes { LowEscapes.accepted($0.baseAddress!, extraStop: extraStop) }
+            #expect(got == reference(bytes), "\(String(decoding: bytes, as: UTF8.self)); \(random.replay)")
+        }
+    }
+
     /// `%XY` read from the table's top bits is the byte the arithmetic gives, for every pair
     /// of hex digits; no other byte carries a value there.
     @Test func escapesDecodedThroughTheTableEqualTheArithmetic() {
