@@ -195,7 +195,7 @@ private struct Parser {
 
     /// `skip` for the query's or the fragment's plain bytes: one table round of eight (most
     /// names and short values end there, where a vector test would cost more than it
-    /// saves), then 32 and 16 bytes a test (``PlainRun``), then the table for the tail.
+    /// saves), then 64 and 16 bytes a test (``PlainRun``), then the table for the tail.
     @inline(__always)
     private func skipPlain(_ plain: CharacterClass, from start: Int) -> Int {
         let mask = plain.rawValue
@@ -215,7 +215,8 @@ private struct Parser {
         // Two copies of the vector loop, each with its set folded in.
         i =
             plain == .fragmentPlain
-            ? PlainRun.skip(p, from: i, count: n, fragment: true) : PlainRun.skip(p, from: i, count: n, fragment: false)
+            ? PlainRun.skip(p, from: i, count: n, fragment: true, table: table, plain: mask)
+            : PlainRun.skip(p, from: i, count: n, fragment: false, table: table, plain: mask)
         return i &+ 16 <= n ? i : skip(plain, from: i)
     }
 
@@ -428,21 +429,8 @@ private struct Parser {
                 }
                 i += 1
             } else if byte == UInt8(ascii: "%") {
-                // Wrapping arithmetic: offsets stay below ParsingLimits.largestLength (Int32.max),
-                // far from overflow, and each checked `+` cost an overflow branch an escape.
-                guard i &+ 2 < n, isHexDigit(bytes[i &+ 1]), isHexDigit(bytes[i &+ 2]) else {
-                    throw Self.badEscape(at: i, in: name)
-                }
                 escapes |= equals < 0 ? 1 : 2
-                if bytes[i &+ 1] >= UInt8(ascii: "8") && badUTF8 < 0 { // 8-9, A-F, a-f: a byte past 0x7F
-                    let length = escapedUTF8SequenceLength(at: i)
-                    if length > 0 {
-                        i &+= length
-                        continue
-                    }
-                    badUTF8 = i
-                }
-                i &+= 3
+                i = try scanEscapeRun(from: i, plain: plain.rawValue, badUTF8: &badUTF8, name: name)
             } else if byte == UInt8(ascii: "#") && allowed == .query {
                 break
             } else {
@@ -454,23 +442,108 @@ private struct Parser {
         return i
     }
 
+    /// Checks the escape at `start` (a `%`) and the escape run it begins: further escapes,
+    /// and the plain bytes and `+` between them (a state of reserved or non-ASCII
+    /// characters: `a%2Bb%2Fc%3Dd+e%E2%82%AC`), a byte at a time; returns where the run ends:
+    /// a byte of structure or one the component refuses (the caller's loop decides on it), the
+    /// end, or the sixteenth plain byte in a row (the vector loop is cheaper from there). Each
+    /// byte is decided as the caller's loop decides it, in the same order: a malformed escape
+    /// is refused here, the first invalid UTF-8 sequence is recorded in `badUTF8` (refused at
+    /// the pair's end). Every `%` and `+` here flags the same half of the pair (no `=` in a
+    /// run), which the caller flagged. Out of line: inside the scan, the loop cost the scan's
+    /// other loops their registers (docs/performance.md).
+    @inline(never)
+    private func scanEscapeRun(from start: Int, plain: UInt16, badUTF8: inout Int, name: StaticString) throws(ParseError) -> Int {
+        let p = bytes.baseAddress.unsafelyUnwrapped
+        let n = bytes.count
+        let hexDigit = CharacterClass.hexDigit.rawValue
+        // The fragment's one stop the vector filter does not flag; the query has none (`+`
+        // is flagged already).
+        let extraStop = SIMD16<UInt8>(repeating: plain == CharacterClass.fragmentPlain.rawValue ? 0x60 : 0x2B)
+        var i = start
+        while true {
+            // p[i] is `%`. Wrapping arithmetic: offsets stay below ParsingLimits.largestLength
+            // (Int32.max), far from overflow.
+            var accepted = 0
+            if i &+ 18 <= n && p[i &+ 1] < UInt8(ascii: "8") {
+                accepted = LowEscapes.accepted(UnsafeRawPointer(p + i), extraStop: extraStop)
+            }
+            if accepted > 0 {
+                i &+= accepted
+                guard i < n else { return i }
+                if p[i] == UInt8(ascii: "%") { continue }
+            } else {
+                guard i &+ 2 < n, table[Int(p[i &+ 1])] & hexDigit != 0, table[Int(p[i &+ 2])] & hexDigit != 0 else {
+                    throw Self.badEscape(at: i, in: name)
+                }
+                if p[i &+ 1] >= UInt8(ascii: "8") && badUTF8 < 0 { // 8-9, A-F, a-f: a byte past 0x7F
+                    let length = escapedUTF8SequenceLength(at: i)
+                    if length == 0 { badUTF8 = i }
+                    i &+= length == 0 ? 3 : length
+                } else {
+                    i &+= 3
+                }
+            }
+            // The dense case first: the next escape, or one plain byte and then an escape.
+            if i &+ 1 < n {
+                let next = p[i]
+                if next == UInt8(ascii: "%") { continue }
+                if table[Int(next)] & plain != 0 && p[i &+ 1] == UInt8(ascii: "%") {
+                    i &+= 1
+                    continue
+                }
+            }
+            let runEnd = min(n, i &+ 16)
+            while i < runEnd {
+                let byte = p[i]
+                if table[Int(byte)] & plain == 0 {
+                    if byte == UInt8(ascii: "%") { break }
+                    if byte != UInt8(ascii: "+") { return i }
+                }
+                i &+= 1
+            }
+            guard i < runEnd else { return i }
+        }
+    }
+
     /// The raw length (3 a byte) of the well-formed escaped UTF-8 sequence whose lead escape
     /// (`%80`–`%FF`, already checked) is at `start`, or 0 when the sequence is not valid
     /// UTF-8: a bad lead, a continuation that is not an escape (a raw byte, `+`, the pair's
     /// end) or out of range, or a malformed escape (the scan refuses that one when it gets
-    /// there). The same rules, by the same validator, as a pass over the decoded bytes.
+    /// there). Unicode 15's Table 3-7, as ``UTF8Validator`` applies it, written out for a
+    /// known lead: the lead gives the count and the first continuation's range, every later
+    /// continuation is 0x80–0xBF (`ByteLoopEquivalenceTests` holds the two to each other).
     @inline(__always)
     private func escapedUTF8SequenceLength(at start: Int) -> Int {
+        let p = bytes.baseAddress.unsafelyUnwrapped
         let n = bytes.count
-        var validator = UTF8Validator()
-        var j = start
+        let hexDigit = CharacterClass.hexDigit.rawValue
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        let continuations: Int
+        switch hexPair(p[start &+ 1], p[start &+ 2], in: table) {
+        case 0xC2 ... 0xDF: continuations = 1
+        case 0xE0: continuations = 2; lower = 0xA0
+        case 0xE1 ... 0xEC, 0xEE ... 0xEF: continuations = 2
+        case 0xED: continuations = 2; upper = 0x9F
+        case 0xF0: continuations = 3; lower = 0x90
+        case 0xF1 ... 0xF3: continuations = 3
+        case 0xF4: continuations = 3; upper = 0x8F
+        default: return 0
+        }
+        let end = start &+ 3 &* (continuations &+ 1)
+        guard end <= n else { return 0 }
+        var j = start &+ 3
         repeat {
-            guard j &+ 2 < n, bytes[j] == UInt8(ascii: "%"), isHexDigit(bytes[j &+ 1]), isHexDigit(bytes[j &+ 2]),
-                validator.consume(hexPair(bytes[j &+ 1], bytes[j &+ 2], in: table))
+            guard p[j] == UInt8(ascii: "%"), table[Int(p[j &+ 1])] & hexDigit != 0, table[Int(p[j &+ 2])] & hexDigit != 0
             else { return 0 }
+            let byte = hexPair(p[j &+ 1], p[j &+ 2], in: table)
+            guard byte >= lower && byte <= upper else { return 0 }
+            lower = 0x80
+            upper = 0xBF
             j &+= 3
-        } while !validator.isAtBoundary
-        return j &- start
+        } while j < end
+        return end &- start
     }
 
     /// Records one pair after checking the limits and then that its decoded bytes are

@@ -28,9 +28,8 @@ struct CharacterClass: OptionSet {
     static let authority = CharacterClass(rawValue: 1 << 10)
     /// A registered name's bytes but `A`–`Z`: the host fast path (no case to fold).
     static let lowercaseRegName = CharacterClass(rawValue: 1 << 11)
-    /// Not a class: the top four bits of a hex digit's entry hold its value, so that the
-    /// decoder turns `%XX` into a byte with two table loads, shifts and an OR
-    /// (``hexPair(_:_:in:)``); zero for every other byte.
+    /// Not a class: the top four bits of a hex digit's entry hold its value (zero for every
+    /// other byte), from which ``lookup``'s nibble tables for ``hexPair(_:_:in:)`` are made.
     static let hexValueShift: UInt16 = 12
 
     /// Whether `byte` is in this class's set (for several classes: in any of them).
@@ -42,9 +41,19 @@ struct CharacterClass: OptionSet {
     /// The table as a pointer that lives as long as the process: a hot loop reads it once
     /// into a local and indexes it without the retain, release and bounds check an `Array`
     /// access costs. Written once, before first use, and only read afterwards.
+    ///
+    /// Two byte tables follow the 256 entries, for ``hexPair(_:_:in:)``: a hex digit's value
+    /// shifted to the high nibble, then its value (zero for every other byte), so that `%XY`
+    /// is two byte loads and an OR.
     nonisolated(unsafe) static let lookup: UnsafePointer<UInt16> = {
-        let pointer = UnsafeMutablePointer<UInt16>.allocate(capacity: 256)
+        let pointer = UnsafeMutablePointer<UInt16>.allocate(capacity: 512)
         pointer.initialize(from: table, count: 256)
+        let nibbles = UnsafeMutableRawPointer(pointer + 256)
+        for byte in 0 ..< 256 {
+            let value = UInt8(truncatingIfNeeded: table[byte] >> hexValueShift)
+            nibbles.storeBytes(of: value << 4, toByteOffset: byte, as: UInt8.self)
+            nibbles.storeBytes(of: value, toByteOffset: 256 + byte, as: UInt8.self)
+        }
         return UnsafePointer(pointer)
     }()
 
@@ -92,11 +101,12 @@ func hexValue(_ byte: UInt8) -> UInt8 {
     (byte & 0x0F) &+ 9 &* (byte >> 6)
 }
 
-/// The byte `%XY` stands for, from the lookup table (`x`, `y`: hex digits the parser has
-/// already checked).
+/// The byte `%XY` stands for, from the nibble tables after the lookup table's entries
+/// (`x`, `y`: hex digits the parser has already checked; `table`: ``CharacterClass/lookup``).
 @inline(__always)
 func hexPair(_ x: UInt8, _ y: UInt8, in table: UnsafePointer<UInt16>) -> UInt8 {
-    UInt8(truncatingIfNeeded: (table[Int(x)] &>> 8) & 0xF0 | table[Int(y)] &>> CharacterClass.hexValueShift)
+    let nibbles = UnsafeRawPointer(table + 256)
+    return nibbles.load(fromByteOffset: Int(x), as: UInt8.self) | nibbles.load(fromByteOffset: 256 &+ Int(y), as: UInt8.self)
 }
 
 /// A byte that no component accepts raw: C0 controls, space, DEL, and every non-ASCII byte.
@@ -131,73 +141,134 @@ func describeByte(_ byte: UInt8) -> String {
 }
 
 /// The query's and the fragment's plain bytes (``CharacterClass/queryPlain``,
-/// ``CharacterClass/fragmentPlain``) tested sixteen at a time, for the long runs of real
-/// callbacks (ID tokens, long states). The same source for every architecture: the compares
-/// on `SIMD16<UInt8>` compile to `pcmpeqb`/`pminub` on x86_64 (SSE2) and to `cmeq`/`cmhi`
-/// on arm64, and the mask is read as two 64-bit words (lanes are all ones or zero), not lane
-/// by lane or through `any()` (a call into the standard library's generic reduction).
-/// `CharacterTableTests` holds both sets to the table, for every byte in every lane.
+/// ``CharacterClass/fragmentPlain``) passed over sixteen at a time, for the long runs of real
+/// callbacks (ID tokens, long states). The vector test flags a superset of the stop bytes,
+/// cheaply; the table gives the verdict at the first flagged byte, and a plain byte flagged
+/// (a false positive) just lets the run go on past it. The same source for every
+/// architecture: the compares on `SIMD16<UInt8>`/`SIMD16<Int8>` compile to `paddb`,
+/// `pcmpgtb`, `pand`, `pcmpeqb` on x86_64 (SSE2) and to `add`/`cmgt`/`and`/`cmeq` on arm64,
+/// and the mask is read as two 64-bit words (lanes are all ones or zero), not lane by lane or
+/// through `any()` (a call into the standard library's generic reduction).
+/// `ByteLoopEquivalenceTests` holds the filter to the table (every stop byte flagged, in
+/// every lane) and the loop to the table's first stop.
 enum PlainRun {
-    /// The sixteen bytes at `p` with each stop byte's lane all ones, each plain byte's zero.
-    /// The stop bytes: controls, space, DEL and non-ASCII (one range test), `%`, `&`, `+`,
-    /// `=`, `<`, `>` and `"`, and `#` in the query or `` ` `` in the fragment. `fragment` must
-    /// be a constant where this is inlined (a run-time choice between two masks compiles to
-    /// a select that costs three more instructions a test).
+    /// The sixteen bytes at `p` with the lane of every stop byte all ones (and of some plain
+    /// ones: `! $ ' ( ) * ?`, and `#` in the fragment), every other lane zero. One signed
+    /// compare of `v + 1` flags 0x7F–0xFF and 0x00–0x2B (DEL and non-ASCII wrap to negative;
+    /// controls, space, `! " # $ % & ' ( ) * +`), one masked compare `< = > ?`, and the
+    /// fragment adds `` ` ``. Four or five vector operations against the exact set's nine:
+    /// SSE2's two-operand form costs a copy per compare, so fewer compares is what pays.
+    /// `fragment` must be a constant where this is inlined.
     @inline(__always)
-    static func stops(_ p: UnsafeRawPointer, fragment: Bool) -> SIMD16<UInt8> {
+    static func candidates(_ p: UnsafeRawPointer, fragment: Bool) -> SIMD16<UInt8> {
         let v = p.loadUnaligned(as: SIMD16<UInt8>.self)
-        let printable = (v &- 0x21) .< SIMD16<UInt8>(repeating: 0x7F - 0x21) // 0x21...0x7E
-        let percentAmpersand = (v &- 0x25) .< SIMD16<UInt8>(repeating: 2) // % &
-        let plus = v .== SIMD16<UInt8>(repeating: 0x2B)
-        let angles = (v &- 0x3C) .< SIMD16<UInt8>(repeating: 3) // < = >
-        let quoteAndMore =
-            fragment
-            ? (v .== SIMD16<UInt8>(repeating: 0x22)) .| (v .== SIMD16<UInt8>(repeating: 0x60)) // " `
-            : (v &- 0x22) .< SIMD16<UInt8>(repeating: 2) // " #
-        return unsafeBitCast(.!printable .| percentAmpersand .| plus .| angles .| quoteAndMore, to: SIMD16<UInt8>.self)
+        let low = unsafeBitCast(v &+ 1, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0x2D)
+        let angles = (v & 0xFC) .== SIMD16<UInt8>(repeating: 0x3C) // < = > ?
+        let flagged = unsafeBitCast(low, to: SIMD16<UInt8>.self) | unsafeBitCast(angles, to: SIMD16<UInt8>.self)
+        guard fragment else { return flagged }
+        return flagged | unsafeBitCast(v .== SIMD16<UInt8>(repeating: 0x60), to: SIMD16<UInt8>.self)
     }
 
-    /// Whether any lane of `stops` is set: its two 64-bit words OR-ed (`pcmpeqd`+`movmskps`,
+    /// Whether any lane of `mask` is set: its two 64-bit words OR-ed (`pcmpeqd`+`movmskps`,
     /// or `fmov`+`mov`+`orr` on arm64).
     @inline(__always)
-    static func any(_ stops: SIMD16<UInt8>) -> Bool {
-        let words = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
+    static func any(_ mask: SIMD16<UInt8>) -> Bool {
+        let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
         return words[0] | words[1] != 0
     }
 
-    /// The first set lane of `stops` (0–15), or 16. Lane k is byte k of the little-endian
+    /// The first set lane of `mask` (0–15), or 16. Lane k is byte k of the little-endian
     /// words on both architectures.
     @inline(__always)
-    static func firstSet(_ stops: SIMD16<UInt8>) -> Int {
-        let words = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
+    static func firstSet(_ mask: SIMD16<UInt8>) -> Int {
+        let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
         if words[0] != 0 { return words[0].trailingZeroBitCount &>> 3 }
         if words[1] != 0 { return 8 &+ words[1].trailingZeroBitCount &>> 3 }
         return 16
     }
 
-    /// Where the first byte of the sixteen at `p` that is not plain stands (0–15), or 16.
-    @inline(__always)
-    static func firstStop(_ p: UnsafeRawPointer, fragment: Bool) -> Int {
-        firstSet(stops(p, fragment: fragment))
-    }
-
-    /// The first offset from `start` whose byte is not plain, testing 32 bytes a round (two
-    /// vectors, one test of both), then 16; returns the first offset where fewer than 16
-    /// remain when every byte up to there is plain.
-    @inline(__always)
-    static func skip(_ p: UnsafePointer<UInt8>, from start: Int, count n: Int, fragment: Bool) -> Int {
+    /// The first offset from `start` whose byte is not plain (its `table` entry has no bit
+    /// of `plain`), testing 32 bytes first (two vectors, one test: a short value ends there,
+    /// and four vectors would cost the typical callback ~30 instructions), then 64 bytes a
+    /// round (four vectors, one test of all), then 16;
+    /// returns the first offset where fewer than 16 remain when every byte up to there is
+    /// plain. `plain` and `fragment` must name the same set.
+    @_transparent
+    static func skip(
+        _ p: UnsafePointer<UInt8>, from start: Int, count n: Int, fragment: Bool, table: UnsafePointer<UInt16>,
+        plain: UInt16
+    ) -> Int {
         var i = start
-        while i &+ 32 <= n {
-            let first = stops(UnsafeRawPointer(p + i), fragment: fragment)
-            let second = stops(UnsafeRawPointer(p + (i &+ 16)), fragment: fragment)
-            if any(first | second) { return i &+ (any(first) ? firstSet(first) : 16 &+ firstSet(second)) }
-            i &+= 32
+        while true {
+            var flagged = 16
+            if i &+ 32 <= n {
+                let a = candidates(UnsafeRawPointer(p + i), fragment: fragment)
+                let b = candidates(UnsafeRawPointer(p + (i &+ 16)), fragment: fragment)
+                if any(a | b) {
+                    i &+= any(a) ? firstSet(a) : 16 &+ firstSet(b)
+                    if table[Int(p[i])] & plain == 0 { return i }
+                    i &+= 1
+                    continue
+                }
+                i &+= 32
+            }
+            while i &+ 64 <= n {
+                let a = candidates(UnsafeRawPointer(p + i), fragment: fragment)
+                let b = candidates(UnsafeRawPointer(p + (i &+ 16)), fragment: fragment)
+                let c = candidates(UnsafeRawPointer(p + (i &+ 32)), fragment: fragment)
+                let d = candidates(UnsafeRawPointer(p + (i &+ 48)), fragment: fragment)
+                if any((a | b) | (c | d)) {
+                    flagged =
+                        any(a) ? firstSet(a) : any(b) ? 16 &+ firstSet(b) : any(c) ? 32 &+ firstSet(c) : 48 &+ firstSet(d)
+                    break
+                }
+                i &+= 64
+            }
+            if flagged == 16 {
+                while i &+ 16 <= n {
+                    flagged = firstSet(candidates(UnsafeRawPointer(p + i), fragment: fragment))
+                    if flagged < 16 { break }
+                    i &+= 16
+                }
+                if flagged == 16 { return i }
+            }
+            i &+= flagged
+            if table[Int(p[i])] & plain == 0 { return i }
+            i &+= 1
         }
-        if i &+ 16 <= n {
-            let stop = firstStop(UnsafeRawPointer(p + i), fragment: fragment)
-            if stop < 16 { return i &+ stop }
-            i &+= 16
-        }
-        return i
+    }
+}
+
+/// Sixteen bytes of an escape run checked at once: low escapes (`%00`–`%7F`), `+`, and
+/// bytes the plain-run filter does not flag, the stretch of a state of reserved
+/// characters between its non-ASCII escapes (`a%2Bb%2Fc%3Dd+e`). Three overlapping loads
+/// give each `%` lane its two digits' lanes without shifting. What it accepts is exactly
+/// what the scalar escape run accepts; anything else (a high or malformed escape, a byte
+/// the filter flags: structure, a refused byte, or one of its false positives) ends the
+/// stretch, and the scalar loop decides on that byte.
+enum LowEscapes {
+    /// How many bytes from `p` (where a `%` stands) are accepted: up to the first byte that
+    /// is not, or 16 plus the digits of an escape in lane 14 or 15 (18 bytes are read).
+    /// `extraStop`: `` ` `` in the fragment, `+` (a no-op) in the query.
+    @inline(__always)
+    static func accepted(_ p: UnsafeRawPointer, extraStop: SIMD16<UInt8>) -> Int {
+        let v = p.loadUnaligned(as: SIMD16<UInt8>.self)
+        let first = p.loadUnaligned(fromByteOffset: 1, as: SIMD16<UInt8>.self)
+        let second = p.loadUnaligned(fromByteOffset: 2, as: SIMD16<UInt8>.self)
+        let low = unsafeBitCast(v &+ 1, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0x2D)
+        let flagged =
+            unsafeBitCast(low, to: SIMD16<UInt8>.self)
+            | unsafeBitCast((v & 0xFC) .== SIMD16<UInt8>(repeating: 0x3C), to: SIMD16<UInt8>.self)
+            | unsafeBitCast(v .== extraStop, to: SIMD16<UInt8>.self)
+        // A `%` whose first digit is 0-7 and whose second is a hex digit.
+        let lowLead = (first &- 0x30) .< SIMD16<UInt8>(repeating: 8)
+        let digit = ((second &- 0x30) .< SIMD16<UInt8>(repeating: 10)) .| (((second | 0x20) &- 0x61) .< SIMD16<UInt8>(repeating: 6))
+        let escapes = (v .== SIMD16<UInt8>(repeating: 0x25)) .& lowLead .& digit
+        let passed = unsafeBitCast(escapes .| (v .== SIMD16<UInt8>(repeating: 0x2B)), to: SIMD16<UInt8>.self)
+        let end = PlainRun.firstSet(flagged & ~passed)
+        guard end == 16 else { return end }
+        // The digits of an escape in lane 14 or 15 lie past the sixteen.
+        let last = unsafeBitCast(escapes, to: SIMD2<UInt64>.self)[1]
+        return last >> 56 != 0 ? 18 : last >> 48 != 0 ? 17 : 16
     }
 }

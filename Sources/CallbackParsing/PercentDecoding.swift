@@ -36,40 +36,58 @@ enum PercentDecoding {
     /// The word test starts only when the byte after a plain one is plain too: in front of
     /// an escape it would cost a dozen instructions to find a run of none. The output never
     /// runs ahead of the input, so a word written while eight input bytes remain stays
-    /// inside `raw.count`.
+    /// inside `raw.count`. One block decodes an escape, entered from the loop's top and
+    /// straight after a plain byte (`a%2Bb%2F`: the byte after the plain one is read once);
+    /// two copies of it were merged by LLVM into one with its offsets in registers.
     @inline(__always)
     static func decode(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let p = raw.baseAddress else { return 0 }
         let n = raw.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         let table = CharacterClass.lookup
         var i = 0
         var count = 0
         while i < n {
             let byte = p[i]
-            if byte == UInt8(ascii: "%") {
-                out[count] = hexPair(p[i &+ 1], p[i &+ 2], in: table)
-                i &+= 3
+            if byte != UInt8(ascii: "%") {
+                out[count] = byte == UInt8(ascii: "+") ? 0x20 : byte
+                i &+= 1
                 count &+= 1
-                continue
+                guard i < n else { break }
+                let next = p[i]
+                // `a%2B`: the escape after one plain byte goes in the same round.
+                if next != UInt8(ascii: "%") {
+                    if next != UInt8(ascii: "+") { count = copyRun(p, from: &i, count: n, into: out, at: count) }
+                    continue
+                }
             }
-            out[count] = byte == UInt8(ascii: "+") ? 0x20 : byte
-            i &+= 1
+            out[count] = hexPair(p[i &+ 1], p[i &+ 2], in: table)
+            i &+= 3
             count &+= 1
-            guard i < n, p[i] != UInt8(ascii: "%"), p[i] != UInt8(ascii: "+") else { continue }
-            while n &- i >= 8 {
-                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                let percent = word ^ (ones &* 0x25)
-                let plus = word ^ (ones &* 0x2B)
-                // The lowest flagged byte is exactly the first `%` or `+` (little-endian).
-                let stops = ((percent &- ones) & ~percent | (plus &- ones) & ~plus) & highs
-                UnsafeMutableRawPointer(out + count).storeBytes(of: word, as: UInt64.self)
-                let run = stops == 0 ? 8 : stops.trailingZeroBitCount &>> 3
-                i &+= run
-                count &+= run
-                if run < 8 { break }
-            }
+        }
+        return count
+    }
+
+    /// Copies the plain bytes from `i` up to the first `%` or `+`, or up to where fewer
+    /// than eight bytes remain, eight at a time to `out + start`; moves `i` past them and
+    /// returns the new count.
+    @inline(__always)
+    private static func copyRun(
+        _ p: UnsafePointer<UInt8>, from i: inout Int, count n: Int, into out: UnsafeMutablePointer<UInt8>, at start: Int
+    ) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var count = start
+        while n &- i >= 8 {
+            let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            let percent = word ^ (ones &* 0x25)
+            let plus = word ^ (ones &* 0x2B)
+            // The lowest flagged byte is exactly the first `%` or `+` (little-endian).
+            let stops = ((percent &- ones) & ~percent | (plus &- ones) & ~plus) & highs
+            UnsafeMutableRawPointer(out + count).storeBytes(of: word, as: UInt64.self)
+            let run = stops == 0 ? 8 : stops.trailingZeroBitCount &>> 3
+            i &+= run
+            count &+= run
+            if run < 8 { break }
         }
         return count
     }

@@ -87,54 +87,100 @@ import TestVectorSupport
         }
     }
 
-    /// The vector test of sixteen plain bytes says what the table says, for every byte value
-    /// in every lane, and for random mixes (the first stop wins).
+    /// The vector filter flags every byte the table does not call plain, in every lane, and
+    /// of the plain bytes only the few it documents (`! $ ' ( ) * ?`, and `#` in the
+    /// fragment: the false positives the loop steps past after a table look-up).
     @Test(arguments: [false, true])
-    func sixteenPlainBytesAtATimeAgreeWithTheTable(fragment: Bool) {
+    func theVectorFilterFlagsEveryStopByteInEveryLane(fragment: Bool) {
         let plain: CharacterClass = fragment ? .fragmentPlain : .queryPlain
-        func reference(_ bytes: [UInt8]) -> Int { bytes.firstIndex { !plain.contains($0) } ?? 16 }
-        func vector(_ bytes: [UInt8]) -> Int { bytes.withUnsafeBytes { PlainRun.firstStop($0.baseAddress!, fragment: fragment) } }
+        let falsePositives = Set(("!$'()*?" + (fragment ? "#" : "")).utf8)
+        func flagged(_ bytes: [UInt8]) -> [Bool] {
+            let mask = bytes.withUnsafeBytes { PlainRun.candidates($0.baseAddress!, fragment: fragment) }
+            return (0 ..< 16).map { mask[$0] == 0xFF }
+        }
         for lane in 0 ..< 16 {
             for byte in 0 ... 255 {
                 var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 16)
                 bytes[lane] = UInt8(byte)
-                #expect(vector(bytes) == reference(bytes), "byte \(byte) in lane \(lane)")
+                let expected = !plain.contains(UInt8(byte)) || falsePositives.contains(UInt8(byte))
+                var lanes = [Bool](repeating: false, count: 16)
+                lanes[lane] = expected
+                #expect(flagged(bytes) == lanes, "byte \(byte) in lane \(lane)")
             }
-        }
-        var random = SplitMix64(propertyTest: "sixteenPlainBytesAtATimeAgreeWithTheTable", defaultSeed: 0x51_3D16)
-        let alphabet = Array(0x20 ... 0x7F).map(UInt8.init) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
-        for _ in 0 ..< 20_000 {
-            // Mostly plain, so that the first stop falls anywhere in the sixteen.
-            let bytes = (0 ..< 16).map { _ in
-                Int.random(in: 0 ..< 8, using: &random) == 0
-                    ? alphabet.randomElement(using: &random)! : UInt8(ascii: "A") + UInt8.random(in: 0 ..< 26, using: &random)
-            }
-            #expect(vector(bytes) == reference(bytes), "\(bytes); \(random.replay)")
         }
     }
 
-    /// The 32- and 16-byte loop stops at the first stop byte, or where fewer than sixteen
-    /// bytes remain (the table takes the tail), from any start in runs of any length.
+    /// The 64- and 16-byte loop stops at the first stop byte, past any false positive of the
+    /// filter, or where fewer than sixteen bytes remain (the table takes the tail), from any
+    /// start in runs of any length, with stops and false positives in any lane of any block.
     @Test(arguments: [false, true])
-    func thirtyTwoBytesAtATimeStopWhereTheTableWould(fragment: Bool) {
+    func sixtyFourBytesAtATimeStopWhereTheTableWould(fragment: Bool) {
         let plain: CharacterClass = fragment ? .fragmentPlain : .queryPlain
-        var random = SplitMix64(propertyTest: "thirtyTwoBytesAtATimeStopWhereTheTableWould", defaultSeed: 0x32_3216)
-        for _ in 0 ..< 5_000 {
-            let count = Int.random(in: 0 ... 120, using: &random)
+        var random = SplitMix64(propertyTest: "sixtyFourBytesAtATimeStopWhereTheTableWould", defaultSeed: 0x32_3216)
+        // Stops of the query or the fragment, the filter's false positives, `{ }` (plain).
+        let specials = Array("%&+=#`<>\" !$'()*?{}".utf8) + [0x20, 0x00, 0x7F, 0x80, 0xFF]
+        for _ in 0 ..< 20_000 {
+            let count = Int.random(in: 0 ... 200, using: &random)
             var bytes = (0 ..< count).map { _ in UInt8(ascii: "a") + UInt8.random(in: 0 ..< 26, using: &random) }
-            if count > 0 && Bool.random(using: &random) {
-                bytes[Int.random(in: 0 ..< count, using: &random)] = [0x25, 0x26, 0x2B, 0x3D, 0x23, 0x60, 0x20, 0x80].randomElement(
-                    using: &random)!
+            if count > 0 {
+                for _ in 0 ..< Int.random(in: 0 ... 4, using: &random) {
+                    bytes[Int.random(in: 0 ..< count, using: &random)] = specials.randomElement(using: &random)!
+                }
             }
             let start = Int.random(in: 0 ... count, using: &random)
             let firstStop = bytes[start...].firstIndex { !plain.contains($0) }
-            let got = bytes.withUnsafeBufferPointer { PlainRun.skip($0.baseAddress!, from: start, count: count, fragment: fragment) }
+            let got = bytes.withUnsafeBufferPointer {
+                PlainRun.skip(
+                    $0.baseAddress!, from: start, count: count, fragment: fragment, table: CharacterClass.lookup,
+                    plain: plain.rawValue)
+            }
             if let firstStop, firstStop + 16 <= count || firstStop < got {
                 #expect(got == firstStop, "\(bytes) from \(start); \(random.replay)")
             } else {
                 #expect(got <= count && count - got < 16 && got >= start, "\(bytes) from \(start); \(random.replay)")
                 #expect(bytes[start ..< got].allSatisfy { plain.contains($0) })
             }
+        }
+    }
+
+    /// Sixteen bytes of an escape run at once accept what a byte-at-a-time walk accepts: a
+    /// `%` with a first digit 0–7 and a hex second digit, `+`, and any byte the plain-run
+    /// filter does not flag; the walk stops at anything else, or once it has passed 16 bytes.
+    @Test(arguments: [false, true])
+    func sixteenBytesOfLowEscapesAtOnceAcceptWhatTheScalarRunAccepts(fragment: Bool) {
+        let plain: CharacterClass = fragment ? .fragmentPlain : .queryPlain
+        let falsePositives = Set(("!$'()*?" + (fragment ? "#" : "")).utf8)
+        func isHex(_ byte: UInt8) -> Bool { CharacterClass.hexDigit.contains(byte) }
+        func reference(_ bytes: [UInt8]) -> Int {
+            var i = 0
+            while i < 16 {
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "%") {
+                    guard (0x30 ... 0x37).contains(bytes[i + 1]), isHex(bytes[i + 2]) else { return i }
+                    i += 3
+                } else if byte == UInt8(ascii: "+") || (plain.contains(byte) && !falsePositives.contains(byte)) {
+                    i += 1
+                } else {
+                    return i
+                }
+            }
+            return i
+        }
+        let extraStop = SIMD16<UInt8>(repeating: fragment ? 0x60 : 0x2B)
+        var random = SplitMix64(propertyTest: "sixteenBytesOfLowEscapesAtOnceAcceptWhatTheScalarRunAccepts", defaultSeed: 0x10E5_CA9E)
+        let pieces = [
+            "%41", "%2B", "%7f", "%00", "%80", "%C3", "%FF", "%4g", "%G1", "%%", "%", "+", "a", "Z", "0", "~", "!", "#", "`",
+            "&", "=", "<", "?", " ", "\u{7F}", "{",
+        ]
+        for _ in 0 ..< 20_000 {
+            var bytes = [UInt8](
+                ("%" + (Bool.random(using: &random) ? "2F" : "")
+                    + (0 ..< 12).map { _ in
+                        pieces.randomElement(using: &random)!
+                    }.joined()).utf8)
+            while bytes.count < 18 { bytes.append(UInt8(ascii: "a")) }
+            let got = bytes.withUnsafeBytes { LowEscapes.accepted($0.baseAddress!, extraStop: extraStop) }
+            #expect(got == reference(bytes), "\(String(decoding: bytes, as: UTF8.self)); \(random.replay)")
         }
     }
 
