@@ -62,13 +62,7 @@ import TestVectorSupport
         let cases = try Self.loadCases()
         let file = try TestVectors.json("captured-redirects.json")
         #expect(file["count"] == .number(Double(cases.count)), "the file's own count is stale")
-        var perServer: [String: Int] = [:]
-        for testCase in cases {
-            let name = Self.expectedPerServer.keys.first { testCase.server.hasPrefix($0 + " ") }
-            #expect(name != nil, "#\(testCase.index): unknown server \(testCase.server)")
-            perServer[name ?? testCase.server, default: 0] += 1
-        }
-        #expect(perServer == Self.expectedPerServer)
+        #expect(TestVectors.tally(servers: cases.map(\.server), known: Self.expectedPerServer.keys) == Self.expectedPerServer)
         // What makes them worth keeping: a non-ASCII state, a 512-byte one, a percent-encoded iss.
         #expect(cases.contains { $0.state?.utf8.contains { $0 >= 0x80 } == true })
         #expect(cases.contains { $0.state?.utf8.count == 512 })

@@ -55,6 +55,17 @@ public enum TestVectors {
         public func error(_ problem: String) -> ReadError { ReadError(description: "case #\(index): \(problem)") }
     }
 
+    /// How many cases each server has, by the names in `known`: a case counts under the
+    /// known name its server starts with (`"glewlwyd 2.7.5"` under `"glewlwyd"`), or under its
+    /// own server when none does (so that a tally against the expected one shows it).
+    public static func tally(servers: some Sequence<String>, known: some Collection<String>) -> [String: Int] {
+        var tally: [String: Int] = [:]
+        for server in servers {
+            tally[known.first { server.hasPrefix($0 + " ") } ?? server, default: 0] += 1
+        }
+        return tally
+    }
+
     /// The `cases` of `Vectors/<name>`, each made into a test case by `make`.
     public static func cases<Case>(
         in name: String, caller: String = #filePath, _ make: (CaseEntry) throws -> Case
