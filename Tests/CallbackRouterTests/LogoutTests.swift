@@ -152,6 +152,16 @@ private func makeRouter(
     return try builder.build(clock: clock)
 }
 
+/// A router with one route, "spa", whose logins answer in the fragment.
+private func makeFragmentRouter() throws -> CallbackRouter {
+    var builder = RouterBuilder()
+    builder.add(
+        Route(
+            "spa", redirectURI: try RedirectURI("com.example.app:/fragment"), dialect: .oauth2,
+            responseMode: .fragment))
+    return try builder.build(clock: ManualAttemptClock())
+}
+
 private let endpoint = "https://op.example.com/oidc/logout"
 
 private func reason(_ body: () throws -> Void) -> ReasonCode? {
@@ -318,12 +328,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
     }
 
     @Test func aFragmentRouteTakesItsLogoutInTheQuery() throws {
-        var builder = RouterBuilder()
-        builder.add(
-            Route(
-                "spa", redirectURI: try RedirectURI("com.example.app:/fragment"), dialect: .oauth2,
-                responseMode: .fragment))
-        let router = try builder.build(clock: ManualAttemptClock())
+        let router = try makeFragmentRouter()
         let login = try router.begin(on: "spa")
         let logout = try router.beginLogout(on: "spa", endSessionEndpoint: endpoint, clientID: "abc")
         #expect(reason { try router.handle("com.example.app:/fragment?state=forged") } == .parametersInQuery)
@@ -336,12 +341,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
     /// reading (`parameters_in_fragment`) instead of the login reading (`missing_parameter`).
     @Test(arguments: ["#uy", "#state=forged", "?state=forged#uy", "#state=LOGOUT", "?state=LOGOUT#x=1"])
     func aFragmentThatAnswersNoLoginKeepsTheLoginRefusal(_ tail: String) throws {
-        var builder = RouterBuilder()
-        builder.add(
-            Route(
-                "spa", redirectURI: try RedirectURI("com.example.app:/fragment"), dialect: .oauth2,
-                responseMode: .fragment))
-        let router = try builder.build(clock: ManualAttemptClock())
+        let router = try makeFragmentRouter()
         let logout = try router.beginLogout(on: "spa", endSessionEndpoint: endpoint, clientID: "abc")
         let url =
             "com.example.app:/fragment"
