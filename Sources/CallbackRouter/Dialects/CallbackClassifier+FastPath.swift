@@ -443,14 +443,12 @@ extension CallbackClassifier {
     ) {
         for position in parameters.indices {
             let parameter = parameters[position]
-            var name = UnsafeBufferPointer(
-                start: base + Int(parameter.nameStart), count: Int(parameter.nameEnd &- parameter.nameStart))
-            if parameter.nameNeedsDecoding {
-                guard let buffer = scratch else {
-                    scan.undecided = true
-                    return
-                }
-                name = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(name, into: buffer))
+            guard
+                let name = bytes(
+                    base, parameter.nameStart, parameter.nameEnd, decoding: parameter.nameNeedsDecoding, into: scratch)
+            else {
+                scan.undecided = true
+                return
             }
             let id = FieldID.of(name)
             guard id != FieldID.unknown else {
@@ -461,14 +459,14 @@ extension CallbackClassifier {
             let bit = FieldID.bit(id)
             if scan.present & bit != 0 { scan.repeatsKnownName = true }
             scan.present |= bit
-            var value = UnsafeBufferPointer(
-                start: base + Int(parameter.valueStart), count: Int(parameter.valueEnd &- parameter.valueStart))
+            guard
+                let value = bytes(
+                    base, parameter.valueStart, parameter.valueEnd, decoding: parameter.valueNeedsDecoding, into: scratch)
+            else {
+                scan.undecided = true
+                return
+            }
             if parameter.valueNeedsDecoding {
-                guard let buffer = scratch else {
-                    scan.undecided = true
-                    return
-                }
-                value = UnsafeBufferPointer(start: buffer, count: CallbackURL.decodeFormBytes(value, into: buffer))
                 if FieldID.accepts(id, value) { scan.wellFormed |= bit }
             } else if id < FieldID.identifier ? !value.isEmpty : FieldID.acceptsAsWritten(id, value) {
                 // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to check.
@@ -483,6 +481,18 @@ extension CallbackClassifier {
                 scan.zephrStatus = ZephrStatus.of(value)
             }
         }
+    }
+
+    /// The bytes `start ..< end` of the URL at `base`: as written, or decoded into `scratch`
+    /// when they hold `%XX` or `+` (nil then if there is no scratch buffer).
+    @inline(__always)
+    private static func bytes(
+        _ base: UnsafePointer<UInt8>, _ start: UInt32, _ end: UInt32, decoding: Bool, into scratch: UnsafeMutablePointer<UInt8>?
+    ) -> UnsafeBufferPointer<UInt8>? {
+        let written = UnsafeBufferPointer(start: base + Int(start), count: Int(end &- start))
+        guard decoding else { return written }
+        guard let scratch else { return nil }
+        return UnsafeBufferPointer(start: scratch, count: CallbackURL.decodeFormBytes(written, into: scratch))
     }
 
     /// A string's UTF-8 without copying it when it is contiguous (native or literal).
