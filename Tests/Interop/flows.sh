@@ -50,6 +50,21 @@ field() { json_field "$(outcome_of "$1")" "$2"; }
 
 # id_token_claims JWT: "nonce aud iss" from the payload (not verified here: the point is
 # that the nonce authorize-url sent is the one the server put in the token).
+# reserved_state BYTES TAIL: a state of BYTES UTF-8 bytes in all, reserved and non-ASCII
+# characters (every one a server must percent-encode and give back), then "-TAIL" (random
+# hex, so that each state is new).
+reserved_state() {
+    "$SYSTEM_PYTHON" -c '
+import itertools, sys
+length, tail = int(sys.argv[1]), "-" + sys.argv[2]
+state = ""
+for ch in itertools.cycle("a+b/c=d&e%f#g?h i;j:k@l,m$n!o*p(q)r~s_t.u-v€é東"):
+    if len((state + ch + tail).encode()) > length:
+        break
+    state += ch
+print(state + tail)' "$1" "$2"
+}
+
 id_token_claims() {
     "$SYSTEM_PYTHON" -c '
 import base64, json, sys
@@ -191,15 +206,7 @@ flow_non_ascii_state() {
     capture "private-use redirect with a caller-chosen non-ASCII state (Location header)" "$location"
 
     step "private-use scheme: a 512-byte state full of reserved characters, same session"
-    local long; long=$("$SYSTEM_PYTHON" -c '
-import itertools, sys
-tail = "-" + sys.argv[1]          # 24 random hex digits: 512 bytes in all
-state = ""
-for ch in itertools.cycle("a+b/c=d&e%f#g?h i;j:k@l,m$n!o*p(q)r~s_t.u-v€é東"):
-    if len((state + ch + tail).encode()) > 512:
-        break
-    state += ch
-print(state + tail)' "$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')")
+    local long; long=$(reserved_state 512 "$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')")
     REQUEST=$(printf '%s\n' "$long" | "$cr" authorize-url --state-from-stdin --endpoint "$AUTHORIZATION_ENDPOINT" \
         --client-id "$CLIENT_ID" --redirect-uri "$SCHEME_REDIRECT" --scope "$SCOPE" 2>"$work/long.authz.err") \
         || { fail "authorize-url takes a long state" "$(cat "$work/long.authz.err")"; return; }
@@ -263,15 +270,7 @@ flow_hybrid_long() {
         if [ "$label" = "a random state" ]; then
             state=$(head -c 32 /dev/urandom | "$SYSTEM_PYTHON" -c 'import base64,sys; print(base64.urlsafe_b64encode(sys.stdin.buffer.read()).decode().rstrip("="))')
         else
-            state=$("$SYSTEM_PYTHON" -c '
-import itertools, sys
-tail = "-" + sys.argv[1]          # 24 random hex digits: 256 bytes in all
-state = ""
-for ch in itertools.cycle("a+b/c=d&e%f#g?h i;j:k@l,m$n!o*p(q)r~s_t.u-v€é東"):
-    if len((state + ch + tail).encode()) > 256:
-        break
-    state += ch
-print(state + tail)' "$tail")
+            state=$(reserved_state 256 "$tail")
         fi
         request=$(printf '%s\n' "$state" | "$cr" authorize-url --state-from-stdin --endpoint "$AUTHORIZATION_ENDPOINT" \
             --client-id "$HYBRID_CLIENT_ID" --redirect-uri "$SCHEME_REDIRECT" --scope "$SCOPE" 2>"$work/hybrid.authz.err") \
