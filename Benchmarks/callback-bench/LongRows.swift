@@ -50,3 +50,17 @@ func foundationParseLong(_ inputs: [String]) {
         consume(total)
     }
 }
+
+/// Ours on a long redirect, the parse alone (`--profile N --long --parse-only`): what the
+/// `long` row spends before decoding, for the breakdown in docs/performance.md.
+@inline(never)
+func oursParseLongOnly(_ inputs: [String]) {
+    for input in inputs {
+        guard let url = try? CallbackURL(parsing: input) else { consume(1); continue }
+        keep(url)
+    }
+}
+
+/// Keeps a parsed URL alive past the optimizer (its parse cannot be dropped as unused).
+@inline(never)
+func keep(_ url: CallbackURL) { withExtendedLifetime(url) {} }

@@ -199,7 +199,8 @@ func parseRow(
 /// the typical callback (or URL, or the realistic set) N times and exit, for callgrind
 /// (instructions per parse = total / N after subtracting a `--profile 0` run). The modes:
 /// Foundation's side, ours making `String`s (`parse_strings`), the whole `parse` command.
-/// `--long`: the captured long redirects (LongRows.swift), ours or `--foundation`.
+/// `--long`: the captured long redirects (LongRows.swift), ours or `--foundation`; `--only K`:
+/// the K-th of them alone; `--parse-only`: ours without decoding.
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[index + 1])
 {
@@ -207,8 +208,17 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
     }
     let long = CommandLine.arguments.contains("--long")
+    let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+        $0 + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 1]) : nil
+    }
+    if let only, !Corpus.long.indices.contains(only) {
+        print("callback-bench: --only takes 0 to \(Corpus.long.count - 1)")
+        exit(64)
+    }
     let inputs =
-        long ? Corpus.long : CommandLine.arguments.contains("--realistic") ? Corpus.realistic : [url ?? Corpus.typical]
+        long
+        ? (only.map { [Corpus.long[$0]] } ?? Corpus.long)
+        : CommandLine.arguments.contains("--realistic") ? Corpus.realistic : [url ?? Corpus.typical]
     if CommandLine.arguments.contains("--route") || CommandLine.arguments.contains("--route-begin") {
         // `router.handle(url)` with the attempt pending: each operation begins an attempt and
         // makes its callback URL (`--route-begin` stops there), then handles it (`--route`).
@@ -241,6 +251,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         for _ in 0 ..< count { oursParseStrings(inputs) }
     } else if CommandLine.arguments.contains("--foundation") {
         for _ in 0 ..< count { long ? foundationParseLong(inputs) : foundationParse(inputs) }
+    } else if long && CommandLine.arguments.contains("--parse-only") {
+        for _ in 0 ..< count { oursParseLongOnly(inputs) }
     } else if long {
         for _ in 0 ..< count { oursParseLong(inputs) }
     } else {
