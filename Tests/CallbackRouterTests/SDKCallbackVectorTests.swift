@@ -4,7 +4,7 @@ import Testing
 import TestVectorSupport
 
 /// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
-/// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory), run through what an app
+/// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi), run through what an app
 /// calls: `CallbackURL(parsing:)`, the redirect-URI policy and match, and the dialect
 /// (`CallbackValidator`, what `callback-router parse` runs; the fields are its JSON's). Each
 /// case records what we give and, where that differs in substance from what the SDK expects,
@@ -40,6 +40,8 @@ import TestVectorSupport
         /// The URL ends a logout: read by `validateLogout` (without a state: allowing none).
         let logout: Bool
         let state: String?
+        let issuer: String?
+        let requireIssuer: Bool
         let sdkExpects: String
         let expectation: Expectation
         /// The query as `CallbackURL` decodes it, for the cases about the parser.
@@ -68,6 +70,7 @@ import TestVectorSupport
         "Clerk": Tally(cases: 21, deliberate: 3, reported: 5),
         "Prelude": Tally(cases: 11, deliberate: 2),
         "Ory": Tally(cases: 2, deliberate: 1),
+        "oauth4webapi": Tally(cases: 14, deliberate: 2),
     ]
 
     static func loadCases() throws -> [Case] {
@@ -102,7 +105,9 @@ import TestVectorSupport
                 policy: try entry.string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
                 dialect: try entry.string("dialect"), responseMode: try entry.string("response_mode"),
                 logout: entry["logout"] == .bool(true),
-                state: entry["state"]?.string, sdkExpects: try entry.string("sdk_expects"), expectation: expectation,
+                state: entry["state"]?.string, issuer: entry["issuer"]?.string,
+                requireIssuer: entry["require_issuer"] == .bool(true), sdkExpects: try entry.string("sdk_expects"),
+                expectation: expectation,
                 parameters: parameters, verdict: entry["difference"]?["verdict"]?.string,
                 why: entry["difference"]?["why"]?.string, fidelity: try entry.string("fidelity"))
         }
@@ -187,7 +192,9 @@ import TestVectorSupport
         let url = try #require(testCase.url, "the redirect URI was expected to be refused")
         let validator = try CallbackValidator(
             redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
-            expecting: CallbackExpectations(state: testCase.state, responseMode: testCase.responseMode == "fragment" ? .fragment : .query))
+            expecting: CallbackExpectations(
+                state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query))
 
         func validate() throws(CallbackError) -> CallbackOutcome {
             testCase.logout ? try validator.validateLogout(url, allowingNoState: testCase.state == nil) : try validator.validate(url)
