@@ -4,12 +4,13 @@ import Testing
 import TestVectorSupport
 
 /// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
-/// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi), run through what an app
-/// calls: `CallbackURL(parsing:)`, the redirect-URI policy and match, and the dialect
-/// (`CallbackValidator`, what `callback-router parse` runs; the fields are its JSON's). Each
-/// case records what we give and, where that differs in substance from what the SDK expects,
-/// the verdict and why. Every case runs; the tally per SDK is fixed, so a case cannot go
-/// missing and a difference cannot appear without its verdict.
+/// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi,
+/// httpx_auth), run through what an app calls: `CallbackURL(parsing:)`, the redirect-URI
+/// policy and match, and the dialect (`CallbackValidator`, what `callback-router parse` runs;
+/// the fields are its JSON's; `validateLogout` for the ends of logouts). Each case records
+/// what we give and, where that differs in substance from what the SDK expects, the verdict
+/// and why. Every case runs; the tally per SDK is fixed, so a case cannot go missing and a
+/// difference cannot appear without its verdict.
 @Suite struct SDKCallbackVectorTests {
     enum Expectation: Sendable {
         case outcome(kind: String, fields: [String: String], extra: [String: String])
@@ -71,6 +72,7 @@ import TestVectorSupport
         "Prelude": Tally(cases: 11, deliberate: 2),
         "Ory": Tally(cases: 2, deliberate: 1),
         "oauth4webapi": Tally(cases: 14, deliberate: 2),
+        "httpx_auth": Tally(cases: 11, deliberate: 2),
     ]
 
     static func loadCases() throws -> [Case] {
