@@ -233,6 +233,44 @@ import TestVectorSupport
         }
     }
 
+    /// The cases an app would hand to a `CallbackRouter`: a login's outcome on a named dialect,
+    /// bound by the state the URL carries as written (or by the route, for a stateless dialect).
+    static func routable(_ testCase: Case) -> Bool {
+        guard case .outcome = testCase.expectation, !testCase.logout, let url = testCase.url, testCase.redirectURI != nil,
+            let dialect = Dialect(rawValue: testCase.dialect), dialect != .auto
+        else { return false }
+        if let state = testCase.state { return url.contains("state=" + state) }
+        return dialect.isStateless
+    }
+
+    @Test(arguments: try loadCases().filter(routable))
+    func isDeliveredOnceByARouter(_ testCase: Case) throws {
+        guard case let .outcome(kind, fields, extra) = testCase.expectation, var url = testCase.url else { return }
+        let redirect = try RedirectURI(
+            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
+        var builder = RouterBuilder()
+        builder.add(
+            Route(
+                "sdk", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
+                issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query))
+        let router = try builder.build(clock: ManualAttemptClock())
+        let attempt = try router.begin(on: "sdk")
+        var expectedFields = fields
+        if let state = testCase.state {
+            // The attempt's fresh state takes the place of the one the SDK's test echoed.
+            url = url.replacing("state=" + state, with: "state=" + attempt.state)
+            expectedFields["state"] = attempt.state
+        }
+        let delivery = try router.handle(url)
+        #expect(delivery.attempt.id == attempt.id)
+        #expect(delivery.outcome.kind.rawValue == kind)
+        #expect(Dictionary(uniqueKeysWithValues: delivery.outcome.fields.map { ($0.name, $0.value) }) == expectedFields)
+        #expect(Dictionary(uniqueKeysWithValues: delivery.outcome.extra.map { ($0.name, $0.value) }) == extra)
+        #expect(router.pendingCount == 0)
+        expectRefusal(.replayed) { try router.handle(url) }
+    }
+
     @Test(arguments: try loadCases().filter { $0.parameters != nil })
     func decodesTheQueryAsRecorded(_ testCase: Case) throws {
         let url = try CallbackURL(parsing: try #require(testCase.url))
