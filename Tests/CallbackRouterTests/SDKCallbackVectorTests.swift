@@ -1,0 +1,279 @@
+import CallbackParsing
+import CallbackRouter
+import Testing
+import TestVectorSupport
+
+/// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
+/// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi,
+/// httpx_auth, Okta), run through what an app calls: `CallbackURL(parsing:)`, the redirect-URI
+/// policy and match, and the dialect (`CallbackValidator`, what `callback-router parse` runs;
+/// the fields are its JSON's; `validateLogout` for the ends of logouts). Each case records
+/// what we give and, where that differs in substance from what the SDK expects, the verdict
+/// and why. Every case runs; the tally per SDK is fixed, so a case cannot go missing and a
+/// difference cannot appear without its verdict.
+@Suite struct SDKCallbackVectorTests {
+    enum Expectation: Sendable {
+        case outcome(kind: String, fields: [String: String], extra: [String: String])
+        case refused(reason: String, offset: Int?, rule: String?)
+    }
+
+    struct Pair: Sendable, Equatable, CustomStringConvertible {
+        let name: String
+        let value: String
+        var description: String { "\(name)=\(value)" }
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        let index: Int
+        let sdk: String
+        let repository: String
+        let path: String
+        let commit: String
+        let test: String
+        let note: String
+        /// nil: the case is the redirect URI alone (refused when registered).
+        let url: String?
+        let redirectURI: String?
+        let policy: String
+        let allowLocalhost: Bool
+        let dialect: String
+        let responseMode: String
+        /// The URL ends a logout: read by `validateLogout` (without a state: allowing none).
+        let logout: Bool
+        let state: String?
+        let issuer: String?
+        let requireIssuer: Bool
+        let sdkExpects: String
+        let expectation: Expectation
+        /// The query as `CallbackURL` decodes it, for the cases about the parser.
+        let parameters: [Pair]?
+        /// deliberate | reported | fixed; nil when we agree with the SDK in substance.
+        let verdict: String?
+        let why: String?
+        let fidelity: String
+        var testDescription: String { "#\(index) \(sdk): \(note)" }
+    }
+
+    /// Cases per SDK, and how many of them differ from the SDK's expectation, by verdict.
+    struct Tally: Equatable, CustomStringConvertible {
+        var cases = 0
+        var deliberate = 0
+        var reported = 0
+        var fixed = 0
+        var description: String { "\(cases) cases: \(deliberate) deliberate, \(reported) reported, \(fixed) fixed" }
+    }
+
+    static let expectedTally: [String: Tally] = [
+        "AppAuth-iOS": Tally(cases: 9, deliberate: 3),
+        "AppAuth-Android": Tally(cases: 12, deliberate: 5),
+        "AppAuth-JS": Tally(cases: 12, deliberate: 7),
+        "Auth0.swift": Tally(cases: 18, deliberate: 1),
+        "Clerk": Tally(cases: 21, deliberate: 3, reported: 5),
+        "Prelude": Tally(cases: 11, deliberate: 2),
+        "Ory": Tally(cases: 2, deliberate: 1),
+        "oauth4webapi": Tally(cases: 14, deliberate: 2),
+        "httpx_auth": Tally(cases: 11, deliberate: 2),
+        "Okta": Tally(cases: 9, deliberate: 3),
+    ]
+
+    static func loadCases() throws -> [Case] {
+        try TestVectors.cases(in: "sdk-callbacks.json") { entry in
+            guard let source = entry["source"], let expect = entry["expect"] else { throw entry.error("no source or expect") }
+            func sourceString(_ key: String) throws -> String {
+                guard let value = source[key]?.string, !value.isEmpty else { throw entry.error("source has no \(key)") }
+                return value
+            }
+            let expectation: Expectation
+            if let reason = expect["reason"]?.string {
+                var offset: Int?
+                if case .number(let number)? = expect["offset"] { offset = Int(number) }
+                expectation = .refused(reason: reason, offset: offset, rule: expect["rule"]?.string)
+            } else if let kind = expect["outcome"]?.string {
+                expectation = .outcome(kind: kind, fields: try map(expect["fields"], entry), extra: try map(expect["extra"], entry))
+            } else {
+                throw entry.error("expect has neither outcome nor reason")
+            }
+            let parameters = try expect["parameters"]?.array.map { pairs in
+                try pairs.map { pair in
+                    guard let both = pair.array, both.count == 2, let name = both[0].string, let value = both[1].string else {
+                        throw entry.error("a parameter is not [name, value]")
+                    }
+                    return Pair(name: name, value: value)
+                }
+            }
+            return Case(
+                index: entry.index, sdk: try entry.string("sdk"), repository: try sourceString("repository"),
+                path: try sourceString("path"), commit: try sourceString("commit"), test: try sourceString("test"),
+                note: try entry.string("note"), url: entry["url"]?.string, redirectURI: entry["redirect_uri"]?.string,
+                policy: try entry.string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
+                dialect: try entry.string("dialect"), responseMode: try entry.string("response_mode"),
+                logout: entry["logout"] == .bool(true),
+                state: entry["state"]?.string, issuer: entry["issuer"]?.string,
+                requireIssuer: entry["require_issuer"] == .bool(true), sdkExpects: try entry.string("sdk_expects"),
+                expectation: expectation,
+                parameters: parameters, verdict: entry["difference"]?["verdict"]?.string,
+                why: entry["difference"]?["why"]?.string, fidelity: try entry.string("fidelity"))
+        }
+    }
+
+    private static func map(_ json: JSON?, _ entry: TestVectors.CaseEntry) throws -> [String: String] {
+        guard case .object(let members)? = json else { throw entry.error("fields or extra is not an object") }
+        var result: [String: String] = [:]
+        for (name, value) in members {
+            guard let text = value.string else { throw entry.error("\(name) is not a string") }
+            result[name] = text
+        }
+        return result
+    }
+
+    static func policy(of testCase: Case) throws -> RedirectURIPolicy {
+        switch testCase.policy {
+        case "native": return .native
+        case "custom-scheme-only": return .customSchemeOnly
+        default: throw TestVectors.ReadError(description: "#\(testCase.index): unknown policy \(testCase.policy)")
+        }
+    }
+
+    // MARK: The catalogue
+
+    @Test func theFileHoldsEveryCaseWithItsProvenance() throws {
+        let cases = try Self.loadCases()
+        let file = try TestVectors.json("sdk-callbacks.json")
+        #expect(file["count"] == .number(Double(cases.count)), "the file's own count is stale")
+        var tally: [String: Tally] = [:]
+        for testCase in cases {
+            tally[testCase.sdk, default: Tally()].cases += 1
+            switch testCase.verdict {
+            case nil: break
+            case "deliberate": tally[testCase.sdk, default: Tally()].deliberate += 1
+            case "reported": tally[testCase.sdk, default: Tally()].reported += 1
+            case "fixed": tally[testCase.sdk, default: Tally()].fixed += 1
+            case let other?: Issue.record("#\(testCase.index): unknown verdict \(other)")
+            }
+            #expect(testCase.repository.split(separator: "/").count == 2, "#\(testCase.index): repository is owner/name")
+            #expect(
+                testCase.commit.utf8.count == 40
+                    && testCase.commit.utf8.allSatisfy { (0x30 ... 0x39).contains($0) || (0x61 ... 0x66).contains($0) },
+                "#\(testCase.index): commit is 40 hex digits")
+            #expect((testCase.verdict == nil) == (testCase.why == nil), "#\(testCase.index): a difference has a verdict and a why")
+            #expect(["verbatim", "adapted", "shape"].contains(testCase.fidelity), "#\(testCase.index): fidelity")
+            #expect(["query", "fragment"].contains(testCase.responseMode), "#\(testCase.index): response mode")
+            #expect(Dialect(rawValue: testCase.dialect) != nil, "#\(testCase.index): dialect")
+            if case .refused(let reason, _, _) = testCase.expectation {
+                #expect(ReasonCode.allCases.contains(ReasonCode(rawValue: reason)), "#\(testCase.index): \(reason) is no reason code")
+            }
+            if testCase.url == nil {
+                guard case .refused("invalid_configuration", _, _) = testCase.expectation, testCase.redirectURI != nil else {
+                    Issue.record("#\(testCase.index): a case without a URL is a redirect URI refused when registered")
+                    continue
+                }
+            }
+        }
+        #expect(tally == Self.expectedTally)
+    }
+
+    // MARK: What an app gets
+
+    @Test(arguments: try loadCases())
+    func comesOutAsRecorded(_ testCase: Case) throws {
+        let policy = try Self.policy(of: testCase)
+        let dialect = try #require(Dialect(rawValue: testCase.dialect))
+        var redirects: [RedirectURI] = []
+        do throws(CallbackError) {
+            if let redirectURI = testCase.redirectURI {
+                redirects.append(try RedirectURI(redirectURI, policy: policy, allowLocalhost: testCase.allowLocalhost))
+            }
+        } catch {
+            guard case .refused(let reason, _, let rule) = testCase.expectation, reason == error.reason.rawValue else {
+                Issue.record("the redirect URI is refused: \(error)")
+                return
+            }
+            #expect(testCase.url == nil, "only a case about the redirect URI expects it refused")
+            if let rule { #expect(error.detail.hasPrefix("rule \(rule):"), "\(error.detail)") }
+            return
+        }
+        let url = try #require(testCase.url, "the redirect URI was expected to be refused")
+        let validator = try CallbackValidator(
+            redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
+            expecting: CallbackExpectations(
+                state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query))
+
+        func validate() throws(CallbackError) -> CallbackOutcome {
+            testCase.logout ? try validator.validateLogout(url, allowingNoState: testCase.state == nil) : try validator.validate(url)
+        }
+
+        switch testCase.expectation {
+        case let .refused(reason, offset, _):
+            do {
+                let outcome = try validate()
+                Issue.record("accepted as \(outcome), expected \(reason)")
+            } catch {
+                #expect(error.reason.rawValue == reason, "\(error)")
+                if let offset { #expect(error.offset == offset, "\(error)") }
+                // A refusal never shows a value: not the expected state, not one the callback carried.
+                let values = (testCase.state.map { [$0] } ?? []) + ((try? CallbackURL(parsing: url))?.queryParameters.map(\.value) ?? [])
+                for value in values where value.utf8.count >= 8 {
+                    #expect(!error.description.contains(value), "a refusal shows a value")
+                }
+            }
+        case let .outcome(kind, fields, extra):
+            let outcome = try validate()
+            #expect(outcome.kind.rawValue == kind)
+            #expect(Dictionary(uniqueKeysWithValues: outcome.fields.map { ($0.name, $0.value) }) == fields)
+            #expect(Dictionary(uniqueKeysWithValues: outcome.extra.map { ($0.name, $0.value) }) == extra)
+            #expect(outcome.withheldFields.isEmpty)
+            #expect(outcome.isUnbound == (testCase.logout && testCase.state == nil))
+            if dialect != .auto { #expect(outcome.dialect == dialect) }
+            // (A value that is part of a field's name, Auth0's error_description=description, shows as the name.)
+            for (name, value) in fields
+            where name != "error" && value.utf8.count >= 8 && !fields.keys.contains(where: { $0.contains(value) }) {
+                #expect(!outcome.description.contains(value), "the description shows \(name)")
+            }
+        }
+    }
+
+    /// The cases an app would hand to a `CallbackRouter`: a login's outcome on a named dialect,
+    /// bound by the state the URL carries as written (or by the route, for a stateless dialect).
+    static func routable(_ testCase: Case) -> Bool {
+        guard case .outcome = testCase.expectation, !testCase.logout, let url = testCase.url, testCase.redirectURI != nil,
+            let dialect = Dialect(rawValue: testCase.dialect), dialect != .auto
+        else { return false }
+        if let state = testCase.state { return url.contains("state=" + state) }
+        return dialect.isStateless
+    }
+
+    @Test(arguments: try loadCases().filter(routable))
+    func isDeliveredOnceByARouter(_ testCase: Case) throws {
+        guard case let .outcome(kind, fields, extra) = testCase.expectation, var url = testCase.url else { return }
+        let redirect = try RedirectURI(
+            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
+        var builder = RouterBuilder()
+        builder.add(
+            Route(
+                "sdk", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
+                issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query))
+        let router = try builder.build(clock: ManualAttemptClock())
+        let attempt = try router.begin(on: "sdk")
+        var expectedFields = fields
+        if let state = testCase.state {
+            // The attempt's fresh state takes the place of the one the SDK's test echoed.
+            url = url.replacing("state=" + state, with: "state=" + attempt.state)
+            expectedFields["state"] = attempt.state
+        }
+        let delivery = try router.handle(url)
+        #expect(delivery.attempt.id == attempt.id)
+        #expect(delivery.outcome.kind.rawValue == kind)
+        #expect(Dictionary(uniqueKeysWithValues: delivery.outcome.fields.map { ($0.name, $0.value) }) == expectedFields)
+        #expect(Dictionary(uniqueKeysWithValues: delivery.outcome.extra.map { ($0.name, $0.value) }) == extra)
+        #expect(router.pendingCount == 0)
+        expectRefusal(.replayed) { try router.handle(url) }
+    }
+
+    @Test(arguments: try loadCases().filter { $0.parameters != nil })
+    func decodesTheQueryAsRecorded(_ testCase: Case) throws {
+        let url = try CallbackURL(parsing: try #require(testCase.url))
+        #expect(url.queryParameters.map { Pair(name: $0.name, value: $0.value) } == testCase.parameters)
+    }
+}
