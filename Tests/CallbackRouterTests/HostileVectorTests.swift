@@ -27,18 +27,12 @@ import TestVectorSupport
     static let expectedCount = 238
 
     static func loadCases() throws -> [Case] {
-        let file = try TestVectors.json("hostile.json")
-        guard let cases = file["cases"]?.array else { throw TestVectors.ReadError(description: "no cases") }
-        return try cases.enumerated().map { index, entry in
-            func string(_ key: String) throws -> String {
-                guard let value = entry[key]?.string else { throw TestVectors.ReadError(description: "case #\(index) has no \(key)") }
-                return value
-            }
-            return Case(
-                index: index, attackClass: try string("class"), url: expand(try string("url")),
-                reason: try string("reason"), note: try string("note"), dialect: try string("dialect"),
+        try TestVectors.cases(in: "hostile.json") { entry in
+            Case(
+                index: entry.index, attackClass: try entry.string("class"), url: expand(try entry.string("url")),
+                reason: try entry.string("reason"), note: try entry.string("note"), dialect: try entry.string("dialect"),
                 redirectURIs: entry["redirect_uris"]?.array?.compactMap(\.string) ?? [],
-                policy: try string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
+                policy: try entry.string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
                 state: entry["state"]?.string, issuer: entry["issuer"]?.string,
                 requireIssuer: entry["require_issuer"] == .bool(true),
                 responseMode: entry["response_mode"]?.string ?? "query", scenario: entry["scenario"]?.string)

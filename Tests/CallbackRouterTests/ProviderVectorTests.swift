@@ -42,50 +42,43 @@ import TestVectorSupport
     static var expectedCount: Int { expectedPerProvider.values.reduce(0, +) }
 
     static func loadCases() throws -> [Case] {
-        let file = try TestVectors.json("providers.json")
-        guard let cases = file["cases"]?.array else { throw TestVectors.ReadError(description: "no cases") }
-        return try cases.enumerated().map { index, entry in
-            func string(_ key: String) throws -> String {
-                guard let value = entry[key]?.string else { throw TestVectors.ReadError(description: "case #\(index) has no \(key)") }
-                return value
-            }
+        try TestVectors.cases(in: "providers.json") { entry in
             let redirectURI = entry["redirect_uri"]?.string
             let url: String
             if let body = entry["form_post"]?.string {
-                guard let redirectURI else { throw TestVectors.ReadError(description: "case #\(index): form_post needs a redirect_uri") }
+                guard let redirectURI else { throw entry.error("form_post needs a redirect_uri") }
                 url = redirectURI + "?" + body
             } else {
-                url = try string("url")
+                url = try entry.string("url")
             }
-            guard let expect = entry["expect"] else { throw TestVectors.ReadError(description: "case #\(index) has no expect") }
+            guard let expect = entry["expect"] else { throw entry.error("no expect") }
             let expectation: Expectation
             if let reason = expect["reason"]?.string {
                 expectation = .rejected(reason)
             } else {
-                guard let kind = expect["outcome"]?.string else {
-                    throw TestVectors.ReadError(description: "case #\(index): expect has neither outcome nor reason")
-                }
+                guard let kind = expect["outcome"]?.string else { throw entry.error("expect has neither outcome nor reason") }
                 expectation = .outcome(
-                    kind: kind, fields: try stringMap(expect["fields"], index), extra: try stringMap(expect["extra"], index),
+                    kind: kind, fields: try stringMap(expect["fields"], entry), extra: try stringMap(expect["extra"], entry),
                     withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
                     unbound: expect["unbound"] == .bool(true))
             }
             return Case(
-                index: index, provider: try string("provider"), note: try string("note"), url: url, redirectURI: redirectURI,
-                dialect: try string("dialect"), responseMode: try string("response_mode"),
-                allowLocalhost: entry["allow_localhost"] == .bool(true), state: entry["state"]?.string,
-                issuer: entry["issuer"]?.string, requireIssuer: entry["require_issuer"] == .bool(true),
+                index: entry.index, provider: try entry.string("provider"), note: try entry.string("note"), url: url,
+                redirectURI: redirectURI, dialect: try entry.string("dialect"),
+                responseMode: try entry.string("response_mode"), allowLocalhost: entry["allow_localhost"] == .bool(true),
+                state: entry["state"]?.string, issuer: entry["issuer"]?.string,
+                requireIssuer: entry["require_issuer"] == .bool(true),
                 profiles: entry["profiles"]?.array?.compactMap(\.string) ?? [], expectation: expectation,
-                router: entry["router"]?.string, fidelity: try string("fidelity"), source: try string("source"))
+                router: entry["router"]?.string, fidelity: try entry.string("fidelity"), source: try entry.string("source"))
         }
     }
 
-    private static func stringMap(_ json: JSON?, _ index: Int) throws -> [String: String] {
+    private static func stringMap(_ json: JSON?, _ entry: TestVectors.CaseEntry) throws -> [String: String] {
         guard let json else { return [:] }
-        guard case .object(let members) = json else { throw TestVectors.ReadError(description: "case #\(index): not an object") }
+        guard case .object(let members) = json else { throw entry.error("not an object") }
         var map: [String: String] = [:]
         for (name, value) in members {
-            guard let text = value.string else { throw TestVectors.ReadError(description: "case #\(index): \(name) is not a string") }
+            guard let text = value.string else { throw entry.error("\(name) is not a string") }
             map[name] = text
         }
         return map
