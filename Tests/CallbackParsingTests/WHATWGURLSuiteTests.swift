@@ -60,6 +60,10 @@ import TestVectorSupport
         let expected: Expected
         let why: String?
         let differs: [String: String]
+        /// Our refusal of WHATWG's href (the form a browser delivers), if we refuse it.
+        let hrefRefusal: (reason: String, offset: Int?, why: String)?
+        /// The components of the parsed href that differ from WHATWG's, with why.
+        let hrefDiffers: [String: String]
 
         var refused: Bool { if case .refused = expected { return true } else { return false } }
         /// The input with its controls spelled out, for failure messages.
@@ -111,9 +115,22 @@ import TestVectorSupport
             if case .object(let members)? = entry["differs"] {
                 for (name, why) in members { differs[name] = why.string }
             }
+            var hrefDiffers: [String: String] = [:]
+            if case .object(let members)? = entry["href_differs"] {
+                for (name, why) in members { hrefDiffers[name] = why.string }
+            }
+            var hrefRefusal: (String, Int?, String)?
+            if let refused = entry["href_refused"] {
+                guard let reason = refused["reason"]?.string, let why = refused["why"]?.string else {
+                    throw entry.error("href_refused without reason or why")
+                }
+                var offset: Int?
+                if case .number(let number)? = refused["offset"] { offset = Int(number) }
+                hrefRefusal = (reason, offset, why)
+            }
             return Case(
                 index: entry.index, input: try entry.string("input"), kind: kind, whatwg: whatwg, expected: expected,
-                why: entry["why"]?.string, differs: differs)
+                why: entry["why"]?.string, differs: differs, hrefRefusal: hrefRefusal, hrefDiffers: hrefDiffers)
         }
         return (cases, whys)
     }
@@ -240,9 +257,49 @@ import TestVectorSupport
             ])
     }
 
+    /// WHATWG's href is what a browser serializes, so what it delivers to a redirect URI: we
+    /// accept it and read WHATWG's own components from it, except where the case says why
+    /// (malformed escapes and `%` in opaque hosts a browser passes through, bytes of opaque
+    /// paths, `\` in non-special paths; WHATWG's `/.` before a host-less `//` path).
+    @Test func browserSerializedFormsParseToWHATWGsComponents() throws {
+        let (cases, whys) = try Self.load()
+        var accepted = 0
+        var refused: [String: Int] = [:]
+        for entry in cases {
+            guard let whatwg = entry.whatwg, let href = whatwg["href"] else { continue }
+            let result = parse(href)
+            if let refusal = entry.hrefRefusal {
+                let error = try #require(result.error, "\(entry): href \(href) accepted")
+                #expect(error.reason.rawValue == refusal.reason, "\(entry): href \(href): \(error)")
+                #expect(error.offset == refusal.offset, "\(entry): href \(href): \(error)")
+                #expect(whys[refusal.why] != nil, "\(entry): unknown why \(refusal.why)")
+                refused[refusal.why, default: 0] += 1
+                continue
+            }
+            let url = try #require(result.value, "\(entry): href \(href) refused: \(result.error.map(String.init(describing:)) ?? "")")
+            let ours = Self.whatwgView(of: url)
+            for name in Self.components {
+                let theirs = whatwg[name] ?? ""
+                let same = name == "hostname" ? Self.sameHost(theirs, url.host) : theirs == ours[name]
+                let listed = entry.hrefDiffers[name] != nil
+                #expect(same != listed, "\(entry): href \(href): \(name) WHATWG \(theirs), ours \(ours[name] ?? "")")
+            }
+            accepted += 1
+        }
+        #expect(accepted == 545)
+        #expect(cases.filter { !$0.hrefDiffers.isEmpty }.count == 12, "WHATWG's /.// serialization of a host-less // path")
+        #expect(
+            refused == [
+                "malformed-escape": 19, "percent-in-host": 13, "opaque-path-byte": 10, "host-byte-whatwg-keeps": 3,
+                "backslash-in-path": 2, "invalid-utf8-parameter": 1,
+            ])
+    }
+
     @Test func everyWhyIsUsed() throws {
         let (cases, whys) = try Self.load()
-        let used = Set(cases.compactMap(\.why) + cases.flatMap(\.differs.values))
+        let used = Set(
+            cases.compactMap(\.why) + cases.flatMap(\.differs.values) + cases.compactMap(\.hrefRefusal?.why)
+                + cases.flatMap(\.hrefDiffers.values))
         #expect(used == Set(whys.keys))
     }
 
