@@ -39,10 +39,7 @@ import TestVectorSupport
     }
 
     static func load() throws -> (cases: [Case], whys: [String: String]) {
-        let file = try TestVectors.json("rfc3986-authority.json")
-        guard case .object(let whyMembers)? = file["whys"] else { throw TestVectors.ReadError(description: "no whys") }
-        var whys: [String: String] = [:]
-        for (key, text) in whyMembers { whys[key] = text.string }
+        let whys = try TestVectors.strings("whys", in: "rfc3986-authority.json")
         let cases = try TestVectors.cases(in: "rfc3986-authority.json") { entry in
             var accepted: Accepted?
             if let fields = entry["accepted"] {

@@ -79,10 +79,7 @@ import TestVectorSupport
     static let components = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"]
 
     static func load() throws -> (cases: [Case], whys: [String: String]) {
-        let file = try TestVectors.json("whatwg-urltestdata.json")
-        guard case .object(let whyMembers)? = file["whys"] else { throw TestVectors.ReadError(description: "no whys") }
-        var whys: [String: String] = [:]
-        for (key, text) in whyMembers { whys[key] = text.string }
+        let whys = try TestVectors.strings("whys", in: "whatwg-urltestdata.json")
         let cases = try TestVectors.cases(in: "whatwg-urltestdata.json") { entry in
             guard let kind = Kind(rawValue: try entry.string("kind")) else { throw entry.error("unknown kind") }
             var whatwg: [String: String]?

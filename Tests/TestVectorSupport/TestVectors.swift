@@ -66,6 +66,20 @@ public enum TestVectors {
         return tally
     }
 
+    /// The object member `key` of `Vectors/<name>` as a string map (a file's table of
+    /// explanations, such as the `whys` its cases refer to by key).
+    public static func strings(_ key: String, in name: String, caller: String = #filePath) throws -> [String: String] {
+        guard case .object(let members)? = try json(name, caller: caller)[key] else {
+            throw ReadError(description: "\(name) has no object \(key)")
+        }
+        var strings: [String: String] = [:]
+        for (member, value) in members {
+            guard let text = value.string else { throw ReadError(description: "\(name): \(key).\(member) is not a string") }
+            strings[member] = text
+        }
+        return strings
+    }
+
     /// The `cases` of `Vectors/<name>`, each made into a test case by `make`.
     public static func cases<Case>(
         in name: String, caller: String = #filePath, _ make: (CaseEntry) throws -> Case
