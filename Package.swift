@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop"],
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
