@@ -5,7 +5,7 @@ import TestVectorSupport
 
 /// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
 /// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi,
-/// httpx_auth, Okta), run through what an app calls: `CallbackURL(parsing:)`, the redirect-URI
+/// httpx_auth, Okta, MSAL's IdentityCore, GoogleSignIn-iOS), run through what an app calls: `CallbackURL(parsing:)`, the redirect-URI
 /// policy and match, and the dialect (`CallbackValidator`, what `callback-router parse` runs;
 /// the fields are its JSON's; `validateLogout` for the ends of logouts). Each case records
 /// what we give and, where that differs in substance from what the SDK expects, the verdict
@@ -74,6 +74,8 @@ import TestVectorSupport
         "oauth4webapi": Tally(cases: 14, deliberate: 2),
         "httpx_auth": Tally(cases: 11, deliberate: 2),
         "Okta": Tally(cases: 9, deliberate: 3),
+        "MSAL": Tally(cases: 24, deliberate: 9),
+        "GoogleSignIn-iOS": Tally(cases: 3),
     ]
 
     static func loadCases() throws -> [Case] {
