@@ -5,12 +5,12 @@ import TestVectorSupport
 
 /// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
 /// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi,
-/// httpx_auth, Okta, MSAL's IdentityCore, GoogleSignIn-iOS, MSAL.js), run through what an
-/// app calls: `CallbackURL(parsing:)`, the redirect-URI policy and match, and the dialect
-/// (`CallbackValidator`, what `callback-router parse` runs;
-/// the fields are its JSON's; `validateLogout` for the ends of logouts). Each case records
-/// what we give and, where that differs in substance from what the SDK expects, the verdict
-/// and why. Every case runs; the tally per SDK is fixed, so a case cannot go missing and a
+/// httpx_auth, Okta, MSAL's IdentityCore and common4j, GoogleSignIn-iOS, MSAL.js), run
+/// through what an app calls: `CallbackURL(parsing:)`, the redirect-URI policy and match,
+/// and the dialect (`CallbackValidator`, what `callback-router parse` runs; the fields are
+/// its JSON's; `validateLogout` for the ends of logouts). Each case records what we give
+/// and, where that differs in substance from what the SDK expects, the verdict and why.
+/// Every case runs; the tally per SDK is fixed, so a case cannot go missing and a
 /// difference cannot appear without its verdict.
 @Suite struct SDKCallbackVectorTests {
     enum Expectation: Sendable {
@@ -78,6 +78,7 @@ import TestVectorSupport
         "MSAL": Tally(cases: 24, deliberate: 9),
         "GoogleSignIn-iOS": Tally(cases: 3),
         "MSAL.js": Tally(cases: 10),
+        "MSAL-Android": Tally(cases: 12, deliberate: 4),
     ]
 
     static func loadCases() throws -> [Case] {
