@@ -5,7 +5,7 @@ import TestVectorSupport
 
 /// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
 /// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi,
-/// httpx_auth, Okta, MSAL's IdentityCore and common4j, GoogleSignIn-iOS, MSAL.js), run
+/// httpx_auth, Okta, MSAL's IdentityCore and common4j, GoogleSignIn-iOS, MSAL.js, oauthlib), run
 /// through what an app calls: `CallbackURL(parsing:)`, the redirect-URI policy and match,
 /// and the dialect (`CallbackValidator`, what `callback-router parse` runs; the fields are
 /// its JSON's; `validateLogout` for the ends of logouts). Each case records what we give
@@ -79,6 +79,7 @@ import TestVectorSupport
         "GoogleSignIn-iOS": Tally(cases: 3),
         "MSAL.js": Tally(cases: 10),
         "MSAL-Android": Tally(cases: 12, deliberate: 4),
+        "oauthlib": Tally(cases: 9, deliberate: 2),
     ]
 
     static func loadCases() throws -> [Case] {
