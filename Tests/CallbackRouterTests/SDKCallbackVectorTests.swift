@@ -6,7 +6,7 @@ import TestVectorSupport
 /// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
 /// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi,
 /// httpx_auth, Okta, MSAL's IdentityCore and common4j, GoogleSignIn-iOS, MSAL.js,
-/// oauthlib, OAuthSwift, Auth0.Android), run through what an app calls:
+/// oauthlib, OAuthSwift, Auth0.Android, p2/OAuth2), run through what an app calls:
 /// `CallbackURL(parsing:)`, the redirect-URI policy and match, and the dialect
 /// (`CallbackValidator`, what `callback-router parse` runs; the fields are its JSON's;
 /// `validateLogout` for the ends of logouts). Each case records what we give and, where that
@@ -83,6 +83,7 @@ import TestVectorSupport
         "oauthlib": Tally(cases: 9, deliberate: 2),
         "OAuthSwift": Tally(cases: 5, deliberate: 2),
         "Auth0.Android": Tally(cases: 7, deliberate: 2),
+        "p2/OAuth2": Tally(cases: 6, deliberate: 2),
     ]
 
     static func loadCases() throws -> [Case] {
