@@ -5,12 +5,14 @@ import TestVectorSupport
 
 /// What real client SDKs' own tests feed their callback handling (Vectors/sdk-callbacks.json:
 /// AppAuth for iOS, Android and JS, Auth0.swift, Clerk, Prelude, Ory, oauth4webapi,
-/// httpx_auth, Okta), run through what an app calls: `CallbackURL(parsing:)`, the redirect-URI
-/// policy and match, and the dialect (`CallbackValidator`, what `callback-router parse` runs;
-/// the fields are its JSON's; `validateLogout` for the ends of logouts). Each case records
-/// what we give and, where that differs in substance from what the SDK expects, the verdict
-/// and why. Every case runs; the tally per SDK is fixed, so a case cannot go missing and a
-/// difference cannot appear without its verdict.
+/// httpx_auth, Okta, MSAL's IdentityCore and common4j, GoogleSignIn-iOS, MSAL.js,
+/// oauthlib, OAuthSwift, Auth0.Android, p2/OAuth2), run through what an app calls:
+/// `CallbackURL(parsing:)`, the redirect-URI policy and match, and the dialect
+/// (`CallbackValidator`, what `callback-router parse` runs; the fields are its JSON's;
+/// `validateLogout` for the ends of logouts). Each case records what we give and, where that
+/// differs in substance from what the SDK expects, the verdict and why. Every case runs; the
+/// tally per SDK is fixed, so a case cannot go missing and a difference cannot appear
+/// without its verdict.
 @Suite struct SDKCallbackVectorTests {
     enum Expectation: Sendable {
         case outcome(kind: String, fields: [String: String], extra: [String: String])
@@ -74,6 +76,14 @@ import TestVectorSupport
         "oauth4webapi": Tally(cases: 14, deliberate: 2),
         "httpx_auth": Tally(cases: 11, deliberate: 2),
         "Okta": Tally(cases: 9, deliberate: 3),
+        "MSAL": Tally(cases: 24, deliberate: 9),
+        "GoogleSignIn-iOS": Tally(cases: 3),
+        "MSAL.js": Tally(cases: 10),
+        "MSAL-Android": Tally(cases: 12, deliberate: 4),
+        "oauthlib": Tally(cases: 9, deliberate: 2),
+        "OAuthSwift": Tally(cases: 5, deliberate: 2),
+        "Auth0.Android": Tally(cases: 7, deliberate: 2),
+        "p2/OAuth2": Tally(cases: 6, deliberate: 2),
     ]
 
     static func loadCases() throws -> [Case] {
