@@ -89,6 +89,7 @@ import CallbackRouter
         ["--redirect-uri", "javascript:alert(1)"], ["--redirect-uri", "data:text/html,x"],
         ["--redirect-uri", "file:///etc/passwd"], ["--redirect-uri", "vbscript:x"],
         ["--redirect-uri", "about:blank"], ["--redirect-uri", "blob:https://a.example/1"],
+        ["--redirect-uri", "urn:ietf:wg:oauth:2.0:oob"],
         ["--redirect-uri", "myapp://cb#frag"], ["--redirect-uri", "/relative"],
         ["--redirect-uri", "http://example.com/cb"], ["--redirect-uri", "http://localhost:8400/cb"],
         ["--redirect-uri", "com.example.app:/cb?state=x"], ["--policy", "custom-scheme-only"],

@@ -122,7 +122,7 @@ import TestVectorSupport
 
     @Test(arguments: [
         "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>x</b>", "file:///etc/passwd",
-        "vbscript:msgbox", "about:blank", "blob:https://example.com/0f8c",
+        "vbscript:msgbox", "about:blank", "blob:https://example.com/0f8c", "urn:ietf:wg:oauth:2.0:oob",
         "com.example.app:/cb#frag", "myapp://cb#", "https://user@app.example.com/cb",
         "/oauth2redirect", "oauth2redirect", "", "https:///cb", "https:/cb", "myapp://c b",
         "com.example.app:/cb?state=fixed", "com.example.app:/cb?code=x", "myapp://cb?a=1&a=2",

@@ -37,6 +37,8 @@ import Testing
         ("vbscript:msgbox(1)", .forbiddenScheme),
         ("about:blank", .forbiddenScheme),
         ("blob:https://app.example.com/0f3c", .forbiddenScheme),
+        ("urn:ietf:wg:oauth:2.0:oob", .notALocation),
+        ("URN:ietf:wg:oauth:2.0:oob:auto", .notALocation),
         ("myapp://callback#frag", .noFragment),
         ("myapp://callback#", .noFragment),
         ("https://app.example.com/cb#_=_", .noFragment),

@@ -20,6 +20,7 @@ import Testing
         ("http://example.com/cb?code=x", .native, .schemeNotAllowed),
         ("http://localhost:5000/cb?code=x", .native, .schemeNotAllowed),
         ("javascript:alert(1)?code=x", .native, .schemeNotAllowed),
+        ("urn:ietf:wg:oauth:2.0:oob?code=x", .native, .schemeNotAllowed),
         ("data:text/plain,x?code=x", .customSchemeOnly, .schemeNotAllowed),
         // userinfo before the dialect.
         ("myapp://user@cb?code=x&error=y", .native, .userinfoNotAllowed),

@@ -218,6 +218,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         if RedirectURIPolicy.forbiddenSchemes.contains(url.scheme) {
             throw CallbackError(.invalidConfiguration, "the redirect URI's scheme '\(url.scheme)' is never allowed")
         }
+        if url.scheme == RedirectURIPolicy.nameOnlyScheme {
+            throw CallbackError(.invalidConfiguration, "the redirect URI is no location: " + RedirectURIPolicy.nameOnlyExplanation)
+        }
         if url.userinfo != nil {
             throw CallbackError(.invalidConfiguration, "the redirect URI may not contain userinfo (user@)")
         }

@@ -1,8 +1,9 @@
 /// Which redirect URIs an app may register, and which callbacks it accepts.
 ///
 /// Every policy refuses the schemes that run code or read local data (`javascript`,
-/// `data`, `file`, `vbscript`, `about`, `blob`), a fragment and userinfo in a registered
-/// redirect URI. See docs/redirect-uris.md for ✅/❌ examples.
+/// `data`, `file`, `vbscript`, `about`, `blob`), a `urn:` (a name no redirect can reach,
+/// such as the out-of-band `urn:ietf:wg:oauth:2.0:oob`), a fragment and userinfo in a
+/// registered redirect URI. See docs/redirect-uris.md for ✅/❌ examples.
 public enum RedirectURIPolicy: Sendable, Hashable {
     /// RFC 8252 (OAuth 2.0 for Native Apps): a private-use scheme (§7.1; reverse-DNS
     /// recommended, see ``RedirectURI/isReverseDNS``), the loopback IP literals
@@ -34,6 +35,10 @@ public struct RedirectURIRule: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let syntax = RedirectURIRule(rawValue: "syntax")
     /// `forbidden_scheme`: `javascript`, `data`, `file`, `vbscript`, `about` or `blob`.
     public static let forbiddenScheme = RedirectURIRule(rawValue: "forbidden_scheme")
+    /// `not_a_location`: a `urn:` names something and locates nothing, so no redirect can
+    /// reach an app there (`urn:ietf:wg:oauth:2.0:oob`, the out-of-band "redirect", has the
+    /// provider show the code to the user instead).
+    public static let notALocation = RedirectURIRule(rawValue: "not_a_location")
     /// `no_fragment`: a redirect URI must not have a fragment (RFC 6749 §3.1.2).
     public static let noFragment = RedirectURIRule(rawValue: "no_fragment")
     /// `no_userinfo`: a redirect URI must not have userinfo (`user@host`).
@@ -75,6 +80,11 @@ extension RedirectURIPolicy {
     /// Schemes that run code or read local data in a browser or an OS: never a redirect.
     static let forbiddenSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "about", "blob"]
 
+    /// `urn` (RFC 8141): a name, not a location; no callback is ever delivered to one.
+    static let nameOnlyScheme = "urn"
+    static let nameOnlyExplanation =
+        "a urn: names something but locates nothing, so no redirect reaches an app there (urn:ietf:wg:oauth:2.0:oob has the provider show the code to the user instead); use a private-use scheme or a loopback redirect (RFC 8252)"
+
     /// Whether the scheme, host and (for `http`) loopback rules of this policy hold for
     /// `url`. Fragment and userinfo are the caller's business (they differ between a
     /// registered redirect URI and a callback).
@@ -82,6 +92,9 @@ extension RedirectURIPolicy {
         let scheme = url.scheme
         if RedirectURIPolicy.forbiddenSchemes.contains(scheme) {
             return RuleViolation(rule: .forbiddenScheme, explanation: "the scheme '\(scheme)' is never allowed for a redirect")
+        }
+        if scheme == RedirectURIPolicy.nameOnlyScheme {
+            return RuleViolation(rule: .notALocation, explanation: RedirectURIPolicy.nameOnlyExplanation)
         }
         switch self {
         case .customSchemeOnly:
