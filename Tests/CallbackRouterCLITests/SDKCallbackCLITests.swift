@@ -16,6 +16,8 @@ import TestVectorSupport
         let outcome: String
         let fields: [String: String]
         let extra: [String: String]
+        /// The human-text fields withheld (`"withheld"`, absent when none).
+        let withheld: [String]
         let reason: String?
         let offset: Int?
         var testDescription: String { "#\(index) \(note)" }
@@ -55,6 +57,7 @@ import TestVectorSupport
                 index: entry.index, note: try entry.string("note"), arguments: arguments,
                 outcome: expect["reason"] == nil ? try string(expect["outcome"], entry) : "rejected",
                 fields: try strings(expect["fields"], entry), extra: try strings(expect["extra"], entry),
+                withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
                 reason: expect["reason"]?.string, offset: offset)
         }
     }
@@ -113,12 +116,14 @@ import TestVectorSupport
             return
         }
         // The fields named as the wire parameters, the rest under `extra`; nothing else but
-        // `dialect` (and `unbound` for a logout that sent no state).
+        // `dialect` (and `unbound` for a logout that sent no state, `withheld` for text held back).
         var fields: [String: String] = [:]
-        for (name, value) in json where !["outcome", "dialect", "extra", "unbound"].contains(name) {
+        for (name, value) in json where !["outcome", "dialect", "extra", "unbound", "withheld"].contains(name) {
             fields[name] = value.string ?? "(not a string)"
         }
         #expect(fields == testCase.fields)
+        #expect(json["withheld"]?.array?.compactMap(\.string) ?? [] == testCase.withheld)
+        #expect((json["withheld"] == nil) == testCase.withheld.isEmpty, "withheld is absent when nothing is")
         guard case .object(let extraMembers)? = json["extra"] else {
             Issue.record("no extra object")
             return
