@@ -129,6 +129,11 @@ import TestVectorSupport
     ])
     func refusesBadRedirectURIs(redirectURI: String) {
         expectRefusal(.invalidConfiguration) { try Self.request(redirectURI: redirectURI) }
+        if redirectURI.hasPrefix("urn:") || redirectURI.lowercased().hasPrefix("javascript:") {
+            // The scheme rules every policy shares, named as RedirectURI names them.
+            let error = refusal { _ = try Self.request(redirectURI: redirectURI) }
+            #expect(error?.detail.contains(redirectURI.hasPrefix("urn:") ? "rule not_a_location:" : "rule forbidden_scheme:") == true)
+        }
         do { _ = try Self.request(redirectURI: redirectURI) } catch {
             #expect(error.reason == .invalidConfiguration)
         }

@@ -79,7 +79,9 @@ let idTokenHint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVRpZHRva2VuIjoxfQ.SECRETsignatu
             error?.detail.contains("end-session endpoint") == true || error?.detail.contains("URL") == true, "\(String(describing: error))")
     }
 
-    @Test(arguments: ["myapp://logout#f", "javascript:x", "myapp://u@h/logout", "myapp://logout?state=1"])
+    @Test(arguments: [
+        "myapp://logout#f", "javascript:x", "urn:ietf:wg:oauth:2.0:oob", "myapp://u@h/logout", "myapp://logout?state=1",
+    ])
     func refusesABadPostLogoutRedirectURI(_ uri: String) {
         let error = refusal {
             _ = try EndSessionRequest(endpoint: "https://op.example.com/logout", postLogoutRedirectURI: uri, state: "s", clientID: "abc")

@@ -215,11 +215,8 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         } catch {
             throw CallbackError(.invalidConfiguration, "the redirect URI is not a valid absolute URI (\(error))")
         }
-        if RedirectURIPolicy.forbiddenSchemes.contains(url.scheme) {
-            throw CallbackError(.invalidConfiguration, "the redirect URI's scheme '\(url.scheme)' is never allowed")
-        }
-        if url.scheme == RedirectURIPolicy.nameOnlyScheme {
-            throw CallbackError(.invalidConfiguration, "the redirect URI is no location: " + RedirectURIPolicy.nameOnlyExplanation)
+        if let violation = RedirectURIPolicy.schemeViolation(url.scheme) {
+            throw CallbackError(.invalidConfiguration, "the redirect URI breaks \(violation.detail)")
         }
         if url.userinfo != nil {
             throw CallbackError(.invalidConfiguration, "the redirect URI may not contain userinfo (user@)")

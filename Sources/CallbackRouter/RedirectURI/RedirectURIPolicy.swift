@@ -80,22 +80,30 @@ extension RedirectURIPolicy {
     /// Schemes that run code or read local data in a browser or an OS: never a redirect.
     static let forbiddenSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "about", "blob"]
 
-    /// `urn` (RFC 8141): a name, not a location; no callback is ever delivered to one.
-    static let nameOnlyScheme = "urn"
-    static let nameOnlyExplanation =
-        "a urn: names something but locates nothing, so no redirect reaches an app there (urn:ietf:wg:oauth:2.0:oob has the provider show the code to the user instead); use a private-use scheme or a loopback redirect (RFC 8252)"
+    /// The rules on the scheme alone, which every policy and every redirect URI an app
+    /// sends (``AuthorizationRequest``, ``EndSessionRequest``) share: `forbidden_scheme`,
+    /// and `not_a_location` for a `urn` (RFC 8141: a name, not a location; no callback is
+    /// ever delivered to one).
+    static func schemeViolation(_ scheme: String) -> RuleViolation? {
+        if forbiddenSchemes.contains(scheme) {
+            return RuleViolation(rule: .forbiddenScheme, explanation: "the scheme '\(scheme)' is never allowed for a redirect")
+        }
+        if scheme == "urn" {
+            return RuleViolation(
+                rule: .notALocation,
+                explanation:
+                    "a urn: names something but locates nothing, so no redirect reaches an app there (urn:ietf:wg:oauth:2.0:oob has the provider show the code to the user instead); use a private-use scheme or a loopback redirect (RFC 8252)"
+            )
+        }
+        return nil
+    }
 
     /// Whether the scheme, host and (for `http`) loopback rules of this policy hold for
     /// `url`. Fragment and userinfo are the caller's business (they differ between a
     /// registered redirect URI and a callback).
     func violation(of url: CallbackURL, allowLocalhost: Bool) -> RuleViolation? {
         let scheme = url.scheme
-        if RedirectURIPolicy.forbiddenSchemes.contains(scheme) {
-            return RuleViolation(rule: .forbiddenScheme, explanation: "the scheme '\(scheme)' is never allowed for a redirect")
-        }
-        if scheme == RedirectURIPolicy.nameOnlyScheme {
-            return RuleViolation(rule: .notALocation, explanation: RedirectURIPolicy.nameOnlyExplanation)
-        }
+        if let violation = RedirectURIPolicy.schemeViolation(scheme) { return violation }
         switch self {
         case .customSchemeOnly:
             if scheme == "http" || scheme == "https" {
