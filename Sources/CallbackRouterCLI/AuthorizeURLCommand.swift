@@ -30,9 +30,10 @@ enum AuthorizeURLCommand: Command {
           --redirect-uri U        Where the provider sends the browser back, sent exactly as
                                   given. Checked as 'parse' checks a --redirect-uri: an absolute
                                   URI without fragment or userinfo, not javascript:, data:, file:,
-                                  vbscript:, about: or blob:, no repeated query parameter and none
-                                  named like a response parameter (code, state…), and allowed by
-                                  the policy.
+                                  vbscript:, about:, blob: or urn: (the out-of-band
+                                  urn:ietf:wg:oauth:2.0:oob reaches no app), no repeated query
+                                  parameter and none named like a response parameter (code,
+                                  state…), and allowed by the policy.
           --scope S               Space-separated scopes (default: openid).
           --no-scope              Send no scope at all (RFC 6749 §3.3: the provider's default
                                   applies; plain OAuth 2.0 providers such as GitHub accept it).
