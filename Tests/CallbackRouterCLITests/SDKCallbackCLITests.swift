@@ -56,7 +56,7 @@ import TestVectorSupport
             return Case(
                 index: entry.index, note: try entry.string("note"), arguments: arguments,
                 outcome: expect["reason"] == nil ? try string(expect["outcome"], entry) : "rejected",
-                fields: try strings(expect["fields"], entry), extra: try strings(expect["extra"], entry),
+                fields: try entry.strings(expect["fields"], "fields"), extra: try entry.strings(expect["extra"], "extra"),
                 withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
                 reason: expect["reason"]?.string, offset: offset)
         }
@@ -65,17 +65,6 @@ import TestVectorSupport
     private static func string(_ json: JSON?, _ entry: TestVectors.CaseEntry) throws -> String {
         guard let text = json?.string else { throw entry.error("expect has neither outcome nor reason") }
         return text
-    }
-
-    private static func strings(_ json: JSON?, _ entry: TestVectors.CaseEntry) throws -> [String: String] {
-        guard let json else { return [:] }
-        guard case .object(let members) = json else { throw entry.error("fields or extra is not an object") }
-        var map: [String: String] = [:]
-        for (name, value) in members {
-            guard let text = value.string else { throw entry.error("\(name) is not a string") }
-            map[name] = text
-        }
-        return map
     }
 
     /// design.md's exit codes: 0 a success outcome, 1 the provider reported a failure, 64 a

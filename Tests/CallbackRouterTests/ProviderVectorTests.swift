@@ -58,7 +58,7 @@ import TestVectorSupport
             } else {
                 guard let kind = expect["outcome"]?.string else { throw entry.error("expect has neither outcome nor reason") }
                 expectation = .outcome(
-                    kind: kind, fields: try stringMap(expect["fields"], entry), extra: try stringMap(expect["extra"], entry),
+                    kind: kind, fields: try entry.strings(expect["fields"], "fields"), extra: try entry.strings(expect["extra"], "extra"),
                     withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
                     unbound: expect["unbound"] == .bool(true))
             }
@@ -71,17 +71,6 @@ import TestVectorSupport
                 profiles: entry["profiles"]?.array?.compactMap(\.string) ?? [], expectation: expectation,
                 router: entry["router"]?.string, fidelity: try entry.string("fidelity"), source: try entry.string("source"))
         }
-    }
-
-    private static func stringMap(_ json: JSON?, _ entry: TestVectors.CaseEntry) throws -> [String: String] {
-        guard let json else { return [:] }
-        guard case .object(let members) = json else { throw entry.error("not an object") }
-        var map: [String: String] = [:]
-        for (name, value) in members {
-            guard let text = value.string else { throw entry.error("\(name) is not a string") }
-            map[name] = text
-        }
-        return map
     }
 
     static func profiles(of testCase: Case) throws -> [ProviderProfile] {

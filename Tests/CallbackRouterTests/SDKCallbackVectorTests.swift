@@ -101,7 +101,8 @@ import TestVectorSupport
                 expectation = .refused(reason: reason, offset: offset, rule: expect["rule"]?.string)
             } else if let kind = expect["outcome"]?.string {
                 expectation = .outcome(
-                    kind: kind, fields: try map(expect["fields"], entry), extra: try map(expect["extra"], entry),
+                    kind: kind, fields: try entry.strings(expect["fields"], "fields", required: true),
+                    extra: try entry.strings(expect["extra"], "extra", required: true),
                     withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [])
             } else {
                 throw entry.error("expect has neither outcome nor reason")
@@ -127,16 +128,6 @@ import TestVectorSupport
                 parameters: parameters, verdict: entry["difference"]?["verdict"]?.string,
                 why: entry["difference"]?["why"]?.string, fidelity: try entry.string("fidelity"))
         }
-    }
-
-    private static func map(_ json: JSON?, _ entry: TestVectors.CaseEntry) throws -> [String: String] {
-        guard case .object(let members)? = json else { throw entry.error("fields or extra is not an object") }
-        var result: [String: String] = [:]
-        for (name, value) in members {
-            guard let text = value.string else { throw entry.error("\(name) is not a string") }
-            result[name] = text
-        }
-        return result
     }
 
     static func policy(of testCase: Case) throws -> RedirectURIPolicy {

@@ -53,6 +53,18 @@ public enum TestVectors {
 
         /// An error about this case.
         public func error(_ problem: String) -> ReadError { ReadError(description: "case #\(index): \(problem)") }
+
+        /// `json` (the member `name` of this case, or of one of its objects) as a map of
+        /// strings: `[:]` when absent unless `required`; an error naming the case when it is
+        /// not an object of strings.
+        public func strings(_ json: JSON?, _ name: String, required: Bool = false) throws -> [String: String] {
+            guard let json else {
+                if required { throw error("no \(name)") }
+                return [:]
+            }
+            guard let strings = json.stringMembers else { throw error("\(name) is not an object of strings") }
+            return strings
+        }
     }
 
     /// How many cases each server has, by the names in `known`: a case counts under the
@@ -69,13 +81,8 @@ public enum TestVectors {
     /// The object member `key` of `Vectors/<name>` as a string map (a file's table of
     /// explanations, such as the `whys` its cases refer to by key).
     public static func strings(_ key: String, in name: String, caller: String = #filePath) throws -> [String: String] {
-        guard case .object(let members)? = try json(name, caller: caller)[key] else {
-            throw ReadError(description: "\(name) has no object \(key)")
-        }
-        var strings: [String: String] = [:]
-        for (member, value) in members {
-            guard let text = value.string else { throw ReadError(description: "\(name): \(key).\(member) is not a string") }
-            strings[member] = text
+        guard let strings = try json(name, caller: caller)[key]?.stringMembers else {
+            throw ReadError(description: "\(name) has no object of strings \(key)")
         }
         return strings
     }
@@ -120,6 +127,16 @@ public enum JSON: Equatable {
 
     public var string: String? { if case .string(let s) = self { return s } else { return nil } }
     public var array: [JSON]? { if case .array(let a) = self { return a } else { return nil } }
+    /// An object whose members are all strings, as a map; nil for anything else.
+    public var stringMembers: [String: String]? {
+        guard case .object(let members) = self else { return nil }
+        var strings: [String: String] = [:]
+        for (name, value) in members {
+            guard let text = value.string else { return nil }
+            strings[name] = text
+        }
+        return strings
+    }
 
     public static func parse(_ bytes: [UInt8]) throws -> JSON {
         var reader = Reader(bytes: bytes)
