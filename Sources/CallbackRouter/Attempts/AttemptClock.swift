@@ -16,7 +16,10 @@ public struct ClockInstant: Comparable, Hashable, Sendable {
 
     /// The instant `duration` later, saturating at the ends of the range instead of trapping.
     public func advanced(by duration: Duration) -> ClockInstant {
-        ClockInstant(nanoseconds: nanoseconds &+ duration.nanosecondsSaturated)
+        let step = duration.nanosecondsSaturated
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(step)
+        guard overflow else { return ClockInstant(nanoseconds: sum) }
+        return ClockInstant(nanoseconds: step < 0 ? .min : .max)
     }
 }
 

@@ -165,11 +165,30 @@ struct AttemptBook: ~Copyable {
     /// Per route that accepts logouts without state: its one pending logout.
     private(set) var unboundLogoutPending: [Int: UInt64] = [:]
     private var statelessLastEnding: [Int: Tombstone] = [:]
-    private var nextSweep = ClockInstant(nanoseconds: .min)
+    /// When each entry may next change: expiry, forgetting (see ``Timeline``).
+    private var timeline = Timeline()
+    /// Ended entries in the order they ended (ids; `endedHead` is the oldest still listed):
+    /// past ``maxEnded`` remembered endings, the oldest are forgotten early.
+    private var endedOrder: [UInt64] = []
+    private var endedHead = 0
+    /// How many ended attempts are remembered at most: a million `begin` + `cancel` in one
+    /// lifetime kept a million entries (1 GB) until issue 24. Forgetting one early turns a
+    /// late repeat of its callback from `replayed` into `unknown_state` (still refused); a
+    /// sealed record of it is refused by ``restoreFloor``.
+    let maxEnded: Int
+    /// The latest calendar expiry of an attempt forgotten early: a record that expires no
+    /// later may be one of them, and is refused rather than restored a second time.
+    private(set) var restoreFloor = Int64.min
 
-    init(hasher: SipHash128) {
+    init(hasher: SipHash128, maxEnded: Int = 65_536) {
         self.hasher = hasher
+        self.maxEnded = max(maxEnded, 1)
     }
+
+    /// Attempts remembered, pending or ended (tests: the memory bound).
+    var rememberedCount: Int { entries.count }
+    /// Items on the agenda (tests: it stays proportional to what is remembered).
+    var timelineCount: Int { timeline.count }
 
     /// The state's key under this book's hasher.
     func key(for state: String) -> StateKey { StateKey(state, hasher: hasher) }
@@ -184,6 +203,7 @@ struct AttemptBook: ~Copyable {
             unboundLogout: unboundLogout)
         entries[attempt.id] = entry
         entryByKey.insert(entry)
+        timeline.push(attempt.expiresAt, attempt.id)
         pendingCount += 1
         if stateless { statelessPending[routeIndex] = attempt.id }
         if unboundLogout { unboundLogoutPending[routeIndex] = attempt.id }
@@ -193,8 +213,19 @@ struct AttemptBook: ~Copyable {
     /// one with the same state is pending (the record was restored already, or its attempt
     /// never left this process), or ended here within its lifetime (its callback was
     /// delivered: `replayed`; or it was cancelled, timed out, expired). Nil when it may.
-    func refusalToRestore(key: StateKey, now: ClockInstant) -> CallbackError? {
-        guard let entry = entryByKey[key] else { return nil }
+    ///
+    /// A record that expires no later than an attempt this book forgot early (too many
+    /// ended attempts, ``maxEnded``) may be that attempt's: `conflict`, fail closed.
+    func refusalToRestore(key: StateKey, expiresAtWallClock: Int64, now: ClockInstant) -> CallbackError? {
+        guard let entry = entryByKey[key] else {
+            guard expiresAtWallClock > restoreFloor else {
+                return CallbackError(
+                    .conflict,
+                    "so many logins ended in this process that it no longer remembers whether this record's attempt was one of them; start a new login"
+                )
+            }
+            return nil
+        }
         guard let tombstone = entry.tombstone else {
             return CallbackError(.replayed, "an attempt with this record's state is already pending: a record is restored once")
         }
@@ -324,18 +355,45 @@ struct AttemptBook: ~Copyable {
             isLogout: attempt.isLogout)
         entry.tombstone = tombstone
         if stateless { statelessLastEnding[routeIndex] = tombstone }
+        timeline.push(tombstone.forgetAt, attempt.id)
+        endedOrder.append(attempt.id)
+        forgetOldestEndings()
         let waiter = entry.waiter
         entry.waiter = nil
         return waiter
     }
 
+    /// Forgets the oldest ended attempts while more than ``maxEnded`` are remembered (one
+    /// holding a result nobody received yet is kept: forgetting it would lose a callback),
+    /// and keeps the lists behind the bound from growing with forgotten ids.
+    private mutating func forgetOldestEndings() {
+        while entries.count &- pendingCount > maxEnded, endedHead < endedOrder.count {
+            let id = endedOrder[endedHead]
+            endedHead &+= 1
+            guard let entry = entries[id], !entry.isPending, !entry.hasUnclaimed else { continue }
+            entries[id] = nil
+            entryByKey.remove(entry)
+            restoreFloor = max(restoreFloor, entry.attempt.expiresAtWallClock)
+        }
+        if endedHead > 1024, endedHead &* 2 > endedOrder.count {
+            endedOrder.removeFirst(endedHead)
+            endedHead = 0
+        }
+        if endedOrder.count - endedHead > 2 &* entries.count &+ 1024 {
+            endedOrder = endedOrder[endedHead...].filter { entries[$0] != nil }
+            endedHead = 0
+        }
+        if timeline.count > 4 &* entries.count &+ 1024 {
+            timeline.compact(keeping: { entries[$0.id] != nil })
+        }
+    }
+
     /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-    func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, in entry: Entry) {
+    mutating func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, in entry: Entry) {
         let attempt = entry.attempt
-        entry.keepUnclaimed(
-            result,
-            until: ClockInstant(
-                nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)))
+        let keptUntil = attempt.expiresAt.advanced(by: .nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
+        entry.keepUnclaimed(result, until: keptUntil)
+        timeline.push(keptUntil, attempt.id)
     }
 
     /// A token for a new wait (see ``Waiter/token``).
@@ -407,14 +465,14 @@ struct AttemptBook: ~Copyable {
         return finish(attempt.id, as: ending, now: now)
     }
 
-    /// Ends expired attempts and forgets old tombstones and kept results, at most about once
-    /// a second, so that nothing grows without bound and dispatch stays O(1) amortised.
+    /// Ends expired attempts and forgets old tombstones and kept results that are due, so
+    /// that nothing grows without bound; its cost follows what is due (``Timeline``), and
+    /// when nothing is, it is one comparison.
     mutating func sweep(now: ClockInstant) -> [Continuation] {
-        guard now >= nextSweep else { return [] }
-        nextSweep = now.advanced(by: .seconds(1))
+        guard let earliest = timeline.earliest, earliest <= now.nanoseconds else { return [] }
         var expiredWaiters: [Continuation] = []
-        var forgotten: [UInt64] = []
-        for (id, entry) in entries {
+        while let id = timeline.popDue(now) {
+            guard let entry = entries[id] else { continue }
             if entry.isPending, now >= entry.attempt.expiresAt {
                 if let waiter = end(entry, as: .expired, now: now) {
                     waiter.timer?.cancel()
@@ -422,13 +480,16 @@ struct AttemptBook: ~Copyable {
                 }
             }
             if entry.hasUnclaimed, now >= entry.keptUntil { entry.dropUnclaimed() }
-            if let tombstone = entry.tombstone, now >= tombstone.forgetAt, !entry.hasUnclaimed { forgotten.append(id) }
+            if let tombstone = entry.tombstone, now >= tombstone.forgetAt, !entry.hasUnclaimed,
+                entries[id] != nil
+            {
+                entries[id] = nil
+                entryByKey.remove(entry)
+            }
         }
-        for id in forgotten {
-            guard let entry = entries.removeValue(forKey: id) else { continue }
-            entryByKey.remove(entry)
+        if !statelessLastEnding.isEmpty {
+            statelessLastEnding = statelessLastEnding.filter { now < $0.value.forgetAt }
         }
-        statelessLastEnding = statelessLastEnding.filter { now < $0.value.forgetAt }
         return expiredWaiters
     }
 }

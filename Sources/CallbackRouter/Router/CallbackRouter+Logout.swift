@@ -70,13 +70,14 @@ extension CallbackRouter {
             state: style == .rpInitiated ? secrets.state : nil, idTokenHint: idTokenHint, clientID: clientID,
             logoutHint: logoutHint, uiLocales: uiLocales, extraParameters: extraParameters, style: style)
         let lifetime = lifetime ?? route.attemptLifetime
+        let nanoseconds = try SealedAttempt.checkLifetime(lifetime, of: "the logout's lifetime")
         let now = clock.now(), wallNow = clock.wallClockNanoseconds()
         let attempt = try register(routeIndex: index, purpose: .logout) { id in
             LoginAttempt(
                 id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
                 redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
-                createdAt: now, expiresAt: now.advanced(by: lifetime), isLogout: true,
-                expiresAtWallClock: wallNow &+ lifetime.nanosecondsSaturated)
+                createdAt: now, expiresAt: now.advanced(by: .nanoseconds(nanoseconds)), isLogout: true,
+                expiresAtWallClock: wallNow &+ nanoseconds)
         }
         return LogoutAttempt(attempt: attempt, request: request)
     }

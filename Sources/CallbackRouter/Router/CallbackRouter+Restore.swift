@@ -50,7 +50,9 @@ extension CallbackRouter {
         let left = min(remaining, record.lifetime)
         let expiresAt = now.advanced(by: .nanoseconds(left))
         let createdAt = ClockInstant(nanoseconds: expiresAt.nanoseconds &- record.lifetime)
-        return try register(routeIndex: index, purpose: record.purpose, restoringState: record.state) { id in
+        return try register(
+            routeIndex: index, purpose: record.purpose, restoringState: record.state, restoringExpiry: record.expires
+        ) { id in
             LoginAttempt(
                 id: id, route: route.id, state: record.state, pkce: record.pkce, nonce: record.nonce,
                 redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,

@@ -28,7 +28,7 @@ public final class CallbackRouter: Sendable {
         self.limits = limits
         self.maxPendingAttempts = maxPendingAttempts
         self.stateHasher = SipHash128.random()
-        self.book = Locked(AttemptBook(hasher: stateHasher))
+        self.book = Locked(AttemptBook(hasher: stateHasher, maxEnded: maxPendingAttempts))
     }
 
     /// The ids of the registered routes, in registration order.
@@ -63,19 +63,23 @@ public final class CallbackRouter: Sendable {
     ///
     /// Throws `no_route` for an unknown route id, and `conflict` when the route's dialect has
     /// no state (Prelude, Zephr, Ory) and another attempt is already pending there
-    /// ("another login is already in progress"), or when too many attempts are pending.
+    /// ("another login is already in progress"), or when too many attempts are pending;
+    /// `invalid_configuration` for a lifetime (this one or the route's) that is not more than
+    /// zero and at most ``SealedAttempt/maximumLifetime`` (30 days), so that every attempt
+    /// seals and restores.
     public func begin(on routeID: RouteID, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
         let index = try routeIndex(of: routeID)
         let route = routes[index]
         let lifetime = lifetime ?? route.attemptLifetime
+        let nanoseconds = try SealedAttempt.checkLifetime(lifetime, of: "the attempt's lifetime")
         let now = clock.now(), wallNow = clock.wallClockNanoseconds()
         let secrets = AttemptSecrets()
         return try register(routeIndex: index, purpose: .login) { id in
             LoginAttempt(
                 id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
                 redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
-                createdAt: now, expiresAt: now.advanced(by: lifetime), isLogout: false,
-                expiresAtWallClock: wallNow &+ lifetime.nanosecondsSaturated)
+                createdAt: now, expiresAt: now.advanced(by: .nanoseconds(nanoseconds)), isLogout: false,
+                expiresAtWallClock: wallNow &+ nanoseconds)
         }
     }
 
@@ -91,7 +95,7 @@ public final class CallbackRouter: Sendable {
     /// logout per route that accepts logouts without state, and (`restoringState`) no attempt
     /// with the same state pending or ended here.
     func register(
-        routeIndex index: Int, purpose: AttemptPurpose, restoringState: String? = nil,
+        routeIndex index: Int, purpose: AttemptPurpose, restoringState: String? = nil, restoringExpiry: Int64 = .max,
         _ make: (UInt64) -> LoginAttempt
     ) throws(CallbackError) -> LoginAttempt {
         let route = routes[index]
@@ -100,7 +104,9 @@ public final class CallbackRouter: Sendable {
         let unboundLogout = purpose == .logout && route.acceptsLogoutWithoutState
         let (result, expired) = book.withLock { book -> (Result<LoginAttempt, CallbackError>, [AttemptBook.Continuation]) in
             let expired = book.sweep(now: now)
-            if let state = restoringState, let refusal = book.refusalToRestore(key: book.key(for: state), now: now) {
+            if let state = restoringState,
+                let refusal = book.refusalToRestore(key: book.key(for: state), expiresAtWallClock: restoringExpiry, now: now)
+            {
                 return (.failure(refusal), expired)
             }
             guard book.pendingCount < maxPendingAttempts else {
@@ -330,7 +336,9 @@ public final class CallbackRouter: Sendable {
 
     /// Waits for the callback of `attempt`. Resumes exactly once: with the delivery, with
     /// the rejection tied to the attempt (`attempt_expired` too, once a `begin`, `handle` or
-    /// `pendingCount` finds it expired), with `timeout` after `timeout` (at once when
+    /// `pendingCount` finds it expired, or when its expiry comes before `timeout` is up: a
+    /// wait never outlasts its attempt, so any `Duration`, `.seconds(Int64.max)` for
+    /// "until the attempt expires" too, is a valid timeout), with `timeout` after `timeout` (at once when
     /// `timeout` is zero or negative and no result is there yet), or with `cancelled`
     /// (``cancel(_:)`` or the task's cancellation). Timing out or being cancelled ends the
     /// attempt: nothing is left pending.
@@ -351,11 +359,17 @@ public final class CallbackRouter: Sendable {
                 case .waiting:
                     // The timer starts only now that the waiter is registered, so it always
                     // finds the wait it must end (or finds it already ended, and does nothing).
+                    // The wait ends at the attempt's expiry at the latest: an attempt's
+                    // lifetime is at most 30 days, so any `timeout` (`.seconds(Int64.max)`
+                    // for "forever" too) becomes a sleep `Task.sleep` takes without trapping.
+                    let (untilExpiry, expiresFirst) = Self.timerLength(timeout: timeout, now: now, expiresAt: attempt.expiresAt)
                     let timer = Task { [weak self] in
-                        do { try await Task.sleep(for: timeout) } catch { return }
+                        do { try await Task.sleep(for: untilExpiry) } catch { return }
                         self?.endWaiting(
                             attempt, token: token,
-                            with: CallbackError(.timeout, "no callback arrived within \(timeout)"))
+                            with: expiresFirst
+                                ? AttemptBook.Ending.expired.error
+                                : CallbackError(.timeout, "no callback arrived within \(timeout)"))
                     }
                     if !book.withLock({ $0.attachTimer(timer, to: attempt, token: token) }) { timer.cancel() }
                     if Task.isCancelled {
@@ -369,6 +383,15 @@ public final class CallbackRouter: Sendable {
             endWaiting(attempt, token: token, with: CallbackError(.cancelled, "the task waiting for the login was cancelled"))
         }
         return try result.get()
+    }
+
+    /// How long a wait's timer sleeps: `timeout`, or the time left until the attempt's
+    /// expiry when that comes first (then the wait ends as `attempt_expired`).
+    static func timerLength(timeout: Duration, now: ClockInstant, expiresAt: ClockInstant) -> (Duration, expiresFirst: Bool) {
+        let (left, overflow) = expiresAt.nanoseconds.subtractingReportingOverflow(now.nanoseconds)
+        let untilExpiry = overflow ? Int64.max : max(left, 0)
+        let wanted = timeout.nanosecondsSaturated
+        return wanted < untilExpiry ? (timeout, false) : (.nanoseconds(untilExpiry), true)
     }
 
     /// Whether a task is waiting for `attempt` (it called ``callback(for:timeout:)`` and has
@@ -385,7 +408,13 @@ public final class CallbackRouter: Sendable {
     private func endWaiting(_ attempt: LoginAttempt, token: UInt64, with error: CallbackError) {
         let now = clock.now()
         let waiter = book.withLock { book in
-            book.endWait(of: attempt, token: token, as: error.reason == .timeout ? .timedOut : .cancelled, now: now)
+            let ending: AttemptBook.Ending =
+                switch error.reason {
+                case .timeout: .timedOut
+                case .attemptExpired: .expired
+                default: .cancelled
+                }
+            return book.endWait(of: attempt, token: token, as: ending, now: now)
         }
         waiter?.resume(returning: .failure(error))
     }

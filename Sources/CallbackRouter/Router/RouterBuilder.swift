@@ -24,6 +24,7 @@ public struct RouterBuilder: Sendable {
             guard a.dialect != .auto else {
                 throw CallbackError(.invalidConfiguration, "route '\(a.id)' must name its dialect: 'auto' guesses, a route must not")
             }
+            _ = try SealedAttempt.checkLifetime(a.attemptLifetime, of: "the attemptLifetime of route '\(a.id)'")
             if a.requireIssuer && a.issuer == nil {
                 // Fail closed: without an expected issuer, "required" could only mean "any
                 // `iss` at all", which a mix-up attacker's server sends too (RFC 9207).
@@ -49,10 +50,18 @@ public struct RouterBuilder: Sendable {
     }
 
     /// Validates and returns the immutable router.
+    ///
+    /// `maxPendingAttempts` bounds the logins in progress at once (one more is `conflict`)
+    /// and, as many again, the ended attempts the router remembers so that a repeated
+    /// callback is told `replayed` (past that, the oldest are forgotten early: see
+    /// ``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``). It must be at least 1.
     public func build(
         clock: any AttemptClock = SystemAttemptClock(), limits: ParsingLimits = .default,
         maxPendingAttempts: Int = 65_536
     ) throws(CallbackError) -> CallbackRouter {
+        guard maxPendingAttempts >= 1 else {
+            throw CallbackError(.invalidConfiguration, "maxPendingAttempts must be at least 1; it was \(maxPendingAttempts)")
+        }
         try validate()
         return CallbackRouter(routes: routes, clock: clock, limits: limits, maxPendingAttempts: maxPendingAttempts)
     }

@@ -44,6 +44,20 @@ public struct SealedAttempt: Sendable, Hashable, CustomStringConvertible, Custom
     /// The longest lifetime a record may carry: 30 days (a login lasts minutes; a record
     /// claiming more is not one this library wrote for a real login).
     public static let maximumLifetime = Duration.seconds(30 * 24 * 3600)
+
+    /// The lifetime in nanoseconds when an attempt may have it: more than zero (at least one
+    /// nanosecond) and at most ``maximumLifetime``, so that every attempt `begin` makes seals
+    /// and restores. Anything else (zero, negative, `.seconds(Int64.max)` for "forever") is
+    /// `invalid_configuration`, refused before an attempt exists.
+    static func checkLifetime(_ lifetime: Duration, of what: String) throws(CallbackError) -> Int64 {
+        let nanoseconds = lifetime.nanosecondsSaturated
+        guard nanoseconds > 0, nanoseconds <= maximumLifetime.nanosecondsSaturated else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "\(what) must be more than zero and at most 30 days (SealedAttempt.maximumLifetime); it was \(lifetime)")
+        }
+        return nanoseconds
+    }
     /// The fewest bytes a sealing key may have: 32 (HMAC-SHA-256's output size, RFC 2104 §3).
     public static let minimumKeyLength = 32
 
