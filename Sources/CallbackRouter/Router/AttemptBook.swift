@@ -389,11 +389,15 @@ struct AttemptBook: ~Copyable {
     }
 
     /// A result nobody received yet: kept for a later `callback(for:)`, until forgotten.
-    mutating func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, in entry: Entry) {
+    func keepUnclaimed(_ result: borrowing Result<Delivery, CallbackError>, in entry: Entry) {
         let attempt = entry.attempt
-        let keptUntil = attempt.expiresAt.advanced(by: .nanoseconds(attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds))
-        entry.keepUnclaimed(result, until: keptUntil)
-        timeline.push(keptUntil, attempt.id)
+        // No agenda item of its own: the entry ended already (a claim ends it before its
+        // result is kept), and its tombstone's item comes no earlier than `keptUntil`
+        // (`max(now, expiresAt) + lifetime`), when the sweep drops the result with the entry.
+        entry.keepUnclaimed(
+            result,
+            until: ClockInstant(
+                nanoseconds: attempt.expiresAt.nanoseconds &+ (attempt.expiresAt.nanoseconds &- attempt.createdAt.nanoseconds)))
     }
 
     /// A token for a new wait (see ``Waiter/token``).
