@@ -69,7 +69,10 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     public var pkce: PKCE { storage.pkce }
     /// The OpenID Connect `nonce` to send and to check in the ID token.
     public var nonce: String { storage.nonce }
-    /// The redirect URI to send as `redirect_uri`.
+    /// The redirect URI to send as `redirect_uri`, in the authorization request and the
+    /// token request alike: the route's, or the exact one the login was begun with
+    /// (``CallbackRouter/begin(on:redirectURI:lifetime:)``: a loopback redirect URI with its
+    /// port). A sealed record keeps it, so a restored attempt has it too.
     public var redirectURI: RedirectURI { storage.redirectURI }
     /// How the callback is read: the route's provider dialect.
     public var dialect: Dialect { storage.dialect }
@@ -102,12 +105,24 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     /// `dump()` shows the redacted description, never the state, verifier or nonce.
     public var customMirror: Mirror { Mirror(self, children: ["attempt": description], displayStyle: .struct) }
 
-    /// Builds the OAuth 2.0 / OIDC authorization request for this attempt.
+    /// Builds the OAuth 2.0 / OIDC authorization request for this attempt, with
+    /// ``redirectURI`` as `redirect_uri`.
+    ///
+    /// Throws `invalid_configuration` for a loopback redirect URI without a port: the
+    /// browser would be sent to port 80, where no receiver listens. Begin such a login with
+    /// ``CallbackRouter/begin(on:redirectURI:lifetime:)`` and the receiver's redirect URI, or
+    /// build the request with the receiver (`LoopbackReceiver.authorizationRequest(for:…)`).
     public func authorizationRequest(
         endpoint: String, clientID: String, scope: String = "openid",
         extraParameters: [(String, String)] = []
     ) throws(CallbackError) -> AuthorizationRequest {
-        try AuthorizationRequest(
+        if redirectURI.isLoopback && redirectURI.url.port == nil {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the loopback redirect URI \(redirectURI) has no port: begin the login with router.begin(on:redirectURI:) and the receiver's redirect URI (with its port), or build the request with the receiver"
+            )
+        }
+        return try AuthorizationRequest(
             endpoint: endpoint, clientID: clientID, redirectURI: redirectURI.url.string,
             scope: scope, state: state, pkce: pkce, nonce: nonce, extraParameters: extraParameters)
     }

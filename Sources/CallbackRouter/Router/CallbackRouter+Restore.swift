@@ -35,9 +35,12 @@ extension CallbackRouter {
             throw CallbackError(.noRoute, "the sealed attempt's route is not one of this router's")
         }
         let route = routes[index]
-        guard route.redirectURI.url.string == record.redirectURI, route.dialect == record.dialect,
-            route.issuer == record.issuer
-        else {
+        // The record keeps the exact redirect URI the login sent: the route's, or for a
+        // loopback route the one with the receiver's port.
+        let redirectURI =
+            route.redirectURI.url.string == record.redirectURI
+            ? route.redirectURI : try? route.exactRedirectURI(record.redirectURI)
+        guard let redirectURI, route.dialect == record.dialect, route.issuer == record.issuer else {
             throw CallbackError(
                 .noRoute,
                 "route '\(route.id)' has another redirect URI, dialect or issuer than when the attempt was sealed")
@@ -55,7 +58,7 @@ extension CallbackRouter {
         ) { id in
             LoginAttempt(
                 id: id, route: route.id, state: record.state, pkce: record.pkce, nonce: record.nonce,
-                redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
+                redirectURI: redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
                 createdAt: createdAt, expiresAt: expiresAt, isLogout: record.purpose == .logout,
                 expiresAtWallClock: wallNow &+ left)
         }

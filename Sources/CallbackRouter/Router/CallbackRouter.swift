@@ -68,8 +68,29 @@ public final class CallbackRouter: Sendable {
     /// zero and at most ``SealedAttempt/maximumLifetime`` (30 days), so that every attempt
     /// seals and restores.
     public func begin(on routeID: RouteID, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        try begin(on: routeID, sending: nil, lifetime: lifetime)
+    }
+
+    /// Starts a login that sends `redirectURI`, the exact redirect URI of this login: the
+    /// route's own, or for a loopback route the one with the port the receiver listens on
+    /// (`http://127.0.0.1:49152/callback` for a route registered as
+    /// `http://127.0.0.1/callback`; RFC 8252 §7.3). The attempt keeps it: its
+    /// ``LoginAttempt/redirectURI``, its authorization request, the ``Delivery`` of its
+    /// callback and its sealed record all carry it, so the token request sends what the
+    /// authorization request sent (RFC 6749 §4.1.3) and a restored attempt knows the port
+    /// to listen on again.
+    ///
+    /// Throws `invalid_configuration` when `redirectURI` is not one the route's registered
+    /// redirect URI answers (another scheme, host, path or query; another port unless the
+    /// route is loopback), or is loopback without a port; otherwise as ``begin(on:lifetime:)``.
+    public func begin(on routeID: RouteID, redirectURI: String, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        try begin(on: routeID, sending: redirectURI, lifetime: lifetime)
+    }
+
+    private func begin(on routeID: RouteID, sending: String?, lifetime: Duration?) throws(CallbackError) -> LoginAttempt {
         let index = try routeIndex(of: routeID)
         let route = routes[index]
+        let redirectURI = try sending.map { (exact) throws(CallbackError) in try route.exactRedirectURI(exact) } ?? route.redirectURI
         let lifetime = lifetime ?? route.attemptLifetime
         let nanoseconds = try SealedAttempt.checkLifetime(lifetime, of: "the attempt's lifetime")
         let now = clock.now(), wallNow = clock.wallClockNanoseconds()
@@ -77,7 +98,7 @@ public final class CallbackRouter: Sendable {
         return try register(routeIndex: index, purpose: .login) { id in
             LoginAttempt(
                 id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
-                redirectURI: route.redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
+                redirectURI: redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
                 createdAt: now, expiresAt: now.advanced(by: .nanoseconds(nanoseconds)), isLogout: false,
                 expiresAtWallClock: wallNow &+ nanoseconds)
         }

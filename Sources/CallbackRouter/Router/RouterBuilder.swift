@@ -90,3 +90,29 @@ public struct RouterBuilder: Sendable {
         return true
     }
 }
+
+extension Route {
+    /// `exact` as the redirect URI a login on this route sends: one the route's registered
+    /// redirect URI answers, with the same query, and a port when it is loopback.
+    func exactRedirectURI(_ exact: String) throws(CallbackError) -> RedirectURI {
+        let registered = redirectURI
+        let candidate: RedirectURI
+        do {
+            candidate = try RedirectURI(exact, policy: .native, allowLocalhost: registered.allowsLocalhost)
+        } catch {
+            throw CallbackError(.invalidConfiguration, "the redirect URI to send is not a valid one: \(error.detail)")
+        }
+        guard registered.matches(candidate.url, profiles: profiles), registered.url.query == candidate.url.query else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the redirect URI to send (\(candidate)) is not route '\(id)''s (\(registered)): only its port may differ, and only for a loopback route"
+            )
+        }
+        if registered.isLoopback && candidate.url.port == nil {
+            throw CallbackError(
+                .invalidConfiguration,
+                "a loopback redirect URI to send needs the port the receiver listens on (RFC 8252 §7.3): \(candidate) has none")
+        }
+        return candidate
+    }
+}
