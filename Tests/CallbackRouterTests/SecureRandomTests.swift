@@ -2,10 +2,25 @@ import Testing
 @testable import CallbackRouter
 
 @Suite struct SecureRandomTests {
-    /// Around getentropy's 256-byte request limit, which the implementation chunks.
-    @Test(arguments: [0, 1, 16, 32, 255, 256, 257, 1000, 4096])
+    /// Around the 8-byte words the generator gives, and the old 256-byte request limit.
+    @Test(arguments: [0, 1, 7, 8, 9, 16, 32, 255, 256, 257, 1000, 4096])
     func returnsExactlyTheBytesAskedFor(count: Int) {
         #expect(SecureRandom.bytes(count).count == count)
+    }
+
+    /// A negative count is handled (nothing to draw), never a trap.
+    @Test func aNegativeCountDrawsNothing() {
+        #expect(SecureRandom.bytes(-1).isEmpty)
+        #expect(SecureRandom.bytes(Int.min).isEmpty)
+    }
+
+    /// The bytes after the last whole word are filled too: a copy that dropped them would
+    /// leave zeros (every one of 200 draws zero at that place has probability 2^-1600).
+    @Test(arguments: 1 ... 15)
+    func fillsTheBytesAfterTheLastWholeWord(count: Int) {
+        var last = Set<UInt8>()
+        for _ in 0 ..< 200 { last.insert(SecureRandom.bytes(count)[count - 1]) }
+        #expect(last.count > 1, "the last of \(count) bytes was always \(last)")
     }
 
     /// Every 256-byte chunk of a large draw is filled: a loop that filled only the first
