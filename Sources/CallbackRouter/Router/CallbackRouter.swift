@@ -166,9 +166,9 @@ public final class CallbackRouter: Sendable {
     /// provider error without state) is reported to the caller only, as `state_missing` whose
     /// detail names it: no handler, no waiter, and the pending attempt stays exactly as it was,
     /// so a forged one cannot end a login that a real answer (Clerk's nonce) would complete.
-    /// The app confirms with the provider (clerk-ios reloads the sign-in) and then
-    /// ``cancel(_:)``s the attempt or keeps waiting. A `bare_callback` that ends a pending
-    /// logout on the route is delivered as that logout's `logout_complete`.
+    /// The app confirms with the provider (clerk-ios reloads the sign-in) and then cancels the
+    /// attempt (``cancel(_:)-(LoginAttempt)``) or keeps waiting. A `bare_callback` that ends a
+    /// pending logout on the route is delivered as that logout's `logout_complete`.
     ///
     /// Every call, accepted or not, also ends the attempts that have expired (at most about
     /// once a second), resuming their waiters with `attempt_expired`: a task awaiting an
