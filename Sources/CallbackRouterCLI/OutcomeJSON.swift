@@ -7,8 +7,10 @@ extension ParseCommand {
     ///
     /// Fields are the known wire parameters present, under their wire names, in design.md's
     /// order; `"withheld"` (only when not empty) names the human-text fields whose value
-    /// broke its syntax and was not passed through; `"unbound":true` (only when so) marks a
-    /// provider error a profile let through without the app's state; `"extra"` holds every other decoded
+    /// broke its syntax and was not passed through; `"unbound":true` (only when so) marks an
+    /// outcome with no state and no secret (``CallbackOutcome/isUnbound``: a provider error a
+    /// profile let through without the app's state, Clerk's failure, transfer and bare
+    /// callbacks, a logout without state); `"extra"` holds every other decoded
     /// parameter, always present (`{}` when none).
     static func outcomeJSON(_ outcome: CallbackOutcome) -> JSONValue {
         var members: [(String, JSONValue)] = [
@@ -19,14 +21,15 @@ extension ParseCommand {
         if !outcome.withheldFields.isEmpty {
             members.append(("withheld", .array(outcome.withheldFields.map { .string($0) })))
         }
-        // Only a provider profile produces an unbound error; the member is absent otherwise.
+        // The member is absent unless the outcome is unbound.
         if outcome.isUnbound { members.append(("unbound", .bool(true))) }
         members.append(("extra", .object(outcome.extra.map { ($0.name, .string($0.value)) })))
         return .object(members)
     }
 
-    /// 0 for a success outcome, 1 when the provider reported a failure
-    /// (`authorization_error`, `login_failure`).
+    /// 0 for a success outcome (and Clerk's `account_transfer`, `bare_callback`,
+    /// `magic_link`), 1 when the provider reported a failure (`authorization_error`,
+    /// `login_failure`, `clerk_failure`).
     static func exitCode(for outcome: CallbackOutcome) -> Int32 {
         outcome.kind.isProviderFailure ? ExitCode.providerFailure : ExitCode.success
     }

@@ -25,6 +25,8 @@ enum ParseCommand: Command {
                                   port exact except loopback, path exact, registered query
                                   parameters present). None given: any the policy allows.
         \(OptionValues.policy.helpEntry())
+                                  --dialect prelude and --dialect clerk imply custom-scheme-only
+                                  (their providers refuse an http/https redirect URI).
           --allow-localhost       Accept http://localhost as a loopback redirect, and
                                   https://localhost (RFC 8252 §8.3 advises against both).
           --state S               The expected state: none in the callback is state_missing,
@@ -50,14 +52,20 @@ enum ParseCommand: Command {
         OUTPUT:
           {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
           outcome is authorization_code, challenge_token, session_token_exchange_code,
-          login_success, partial_registration, login_failure, rotating_token_nonce or
-          authorization_error (logout_complete with --logout; "unbound":true with --no-state);
-          dialect the one that decided; fields under their wire names
+          login_success, partial_registration, login_failure, rotating_token_nonce,
+          authorization_error, or with --dialect clerk clerk_failure, account_transfer,
+          bare_callback or magic_link (logout_complete with --logout; "unbound":true with
+          --no-state); dialect the one that decided; fields under their wire names
           (code, state, iss, challenge_token, action, status, session_id, tracking_id,
           state_key, identifier, message, rotating_token_nonce, created_session_id, error,
-          error_description, error_uri). Human text that breaks its syntax is left out and
-          named in "withheld":[…]. An error a --profile lets through without the app's
-          state (supabase, cognito) has "unbound":true: it is no answer to a login of yours.
+          error_description, error_uri, flow, flow_id, approval_token, __clerk_status,
+          __clerk_error_code). Human text that breaks its syntax is left out and named in
+          "withheld":[…]. "unbound":true marks an outcome with no state and no secret, which
+          anyone can send and which answers no login of yours: an error a --profile lets
+          through without the app's state (supabase, cognito), any error on clerk, and
+          Clerk's clerk_failure, account_transfer and bare_callback (ask Clerk for the
+          sign-in's status). clerk_failure's __clerk_error_code is oauth_access_denied or
+          oauth_callback_failed (any other code Clerk sent is not shown).
           A refusal prints
           {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}; the offset is into
           the URL, or into the --redirect-uri value the detail names.
@@ -65,13 +73,14 @@ enum ParseCommand: Command {
           on stderr (RFC 8252 §7.1 recommends a reverse domain name).
 
         EXIT CODES:
-          0 success outcome, 1 the provider reported a failure (authorization_error,
-          login_failure), 64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
+          0 success outcome (also account_transfer, bare_callback, magic_link), 1 the
+          provider reported a failure (authorization_error, login_failure, clerk_failure),
+          64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
 
         EXAMPLES:
           callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\
               --state af0ifjsldkj 'com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj'
-          callback-router parse --policy custom-scheme-only 'myapp://oauth-callback?challenge_token=ct_1'
+          callback-router parse --dialect prelude 'myapp://oauth-callback?challenge_token=ct_1'
           callback-router parse --logout --state Zm9vYmFy --redirect-uri com.example.app:/logout \
               'com.example.app:/logout?state=Zm9vYmFy'
 
@@ -147,7 +156,10 @@ enum ParseCommand: Command {
             limits = try readLimits(args)
 
             dialect = try OptionValues.dialect.read(args)
-            policy = try OptionValues.policy.read(args)
+            // A dialect whose provider accepts only a custom scheme (prelude, clerk) implies
+            // that policy, whatever --policy says: its SDK refuses an http/https redirect.
+            let given = try OptionValues.policy.read(args)
+            policy = dialect.impliedPolicy ?? given
             allowLocalhost = args.has("allow-localhost")
             let mode = try OptionValues.responseMode.read(args)
             let state = try args.single("state")

@@ -29,6 +29,84 @@ import CallbackRouter
     }
 
     static let cases: [Case] = [
+        // Issue 25: Clerk as its SDKs answer, the policy a dialect implies, Ory's flow.
+        Case(
+            source: "Clerk: cancelled or denied is a provider failure, unbound",
+            arguments: [
+                "--dialect", "clerk", "--redirect-uri", "com.example.app://callback",
+                "com.example.app://callback?__clerk_status=failed&__clerk_error_code=oauth_access_denied",
+            ],
+            exit: 1,
+            json:
+                #"{"outcome":"clerk_failure","dialect":"clerk","__clerk_status":"failed","__clerk_error_code":"oauth_access_denied","unbound":true,"extra":{}}"#
+        ),
+        Case(
+            source: "Clerk: an unknown code is normalised (never shown)",
+            arguments: ["--dialect", "clerk", "com.example.app://callback?__clerk_status=failed&__clerk_error_code=%22%3E%3Cimg%3E"],
+            exit: 1,
+            json:
+                #"{"outcome":"clerk_failure","dialect":"clerk","__clerk_status":"failed","__clerk_error_code":"oauth_callback_failed","unbound":true,"extra":{}}"#
+        ),
+        Case(
+            source: "Clerk: transfer to sign-up is no failure",
+            arguments: [
+                "--dialect", "clerk", "com.example.app://callback?__clerk_status=failed&__clerk_error_code=external_account_not_found",
+            ],
+            exit: 0,
+            json:
+                #"{"outcome":"account_transfer","dialect":"clerk","__clerk_status":"failed","__clerk_error_code":"external_account_not_found","unbound":true,"extra":{}}"#
+        ),
+        Case(
+            source: "Clerk: a bare callback says ask Clerk",
+            arguments: ["--dialect", "clerk", "--redirect-uri", "com.example.app://callback", "com.example.app://callback"],
+            exit: 0,
+            json: #"{"outcome":"bare_callback","dialect":"clerk","unbound":true,"extra":{}}"#),
+        Case(
+            source: "Clerk: a magic link, in the fragment",
+            arguments: ["--dialect", "clerk", "com.example.app://callback#flow_id=flw_1&approval_token=apt_1"],
+            exit: 0,
+            json: #"{"outcome":"magic_link","dialect":"clerk","flow_id":"flw_1","approval_token":"apt_1","extra":{}}"#),
+        Case(
+            source: "Clerk: hosted auth without a created session",
+            arguments: [
+                "--dialect", "clerk", "--profile", "clerk-hosted", "--state", "s1",
+                "com.example.app://callback?state=s1&rotating_token_nonce=n1",
+            ],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"missing_parameter","detail":"the clerk dialect requires 'created_session_id' for rotating_token_nonce","offset":null}"#
+        ),
+        Case(
+            source: "Prelude implies custom-scheme-only: an https --redirect-uri is a configuration error",
+            arguments: [
+                "--dialect", "prelude", "--redirect-uri", "https://app.example.com/cb", "https://app.example.com/cb?challenge_token=ct_1",
+            ],
+            exit: 64,
+            json:
+                #"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #1: rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#
+        ),
+        Case(
+            source: "Clerk implies custom-scheme-only even with --policy native",
+            arguments: [
+                "--dialect", "clerk", "--policy", "native", "--redirect-uri", "http://127.0.0.1:8080/cb",
+                "http://127.0.0.1:8080/cb?rotating_token_nonce=n",
+            ],
+            exit: 64,
+            json:
+                #"{"outcome":"rejected","reason":"invalid_configuration","detail":"--redirect-uri #1: rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not http","offset":null}"#
+        ),
+        Case(
+            source: "Prelude without --redirect-uri: an http callback is refused by the implied policy",
+            arguments: ["--dialect", "prelude", "http://127.0.0.1:8080/cb?challenge_token=ct_1"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"scheme_not_allowed","detail":"rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not http","offset":null}"#
+        ),
+        Case(
+            source: "Ory: flow is a named field",
+            arguments: ["--dialect", "ory", "myapp://callback?code=ory_ret_1&flow=5b1e3c2a"],
+            exit: 0,
+            json: #"{"outcome":"session_token_exchange_code","dialect":"ory","code":"ory_ret_1","flow":"5b1e3c2a","extra":{}}"#),
         Case(
             source: "AppAuth callback with the expected state",
             arguments: [

@@ -58,7 +58,7 @@ import Testing
         let run = Self.parse(["--profile", value, "x.y:/p?code=1"])
         #expect(run.exit == 64)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr.contains("--profile takes one of apple, cognito, entra, supabase"))
+        #expect(run.stderr.contains("--profile takes one of apple, auth0-spa, clerk-hosted, cognito, entra, spotify, supabase"))
         if !value.isEmpty { #expect(!run.stderr.contains(value)) }
     }
 
@@ -66,6 +66,8 @@ import Testing
         let run = Self.parse(["--help"])
         #expect(run.stdout.contains("--profile NAME"))
         let words = run.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == ";" })
-        for name in ["apple", "cognito", "entra", "supabase"] { #expect(words.contains(Substring(name)), "\(name)") }
+        for name in ["apple", "auth0-spa", "clerk-hosted", "cognito", "entra", "spotify", "supabase"] {
+            #expect(words.contains(Substring(name)), "\(name)")
+        }
     }
 }

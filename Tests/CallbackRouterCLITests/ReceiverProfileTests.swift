@@ -55,7 +55,9 @@ import Testing
     func anUnknownProfileIsAUsageErrorThatNeverShowsTheValue(_ arguments: [String]) {
         let result = Self.run(arguments)
         #expect(result.code == 64, "\(result.stderr)")
-        #expect(result.stderr.contains("--profile takes one of apple, cognito, entra, supabase"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--profile takes one of apple, auth0-spa, clerk-hosted, cognito, entra, spotify, supabase"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("SplxlOBe") && !result.stdout.contains("SplxlOBe"))
     }
 

@@ -20,6 +20,8 @@ import TestVectorSupport
         let withheld: [String]
         let reason: String?
         let offset: Int?
+        /// `"unbound":true` expected.
+        let unbound: Bool
         var testDescription: String { "#\(index) \(note)" }
     }
 
@@ -45,6 +47,7 @@ import TestVectorSupport
                 if let state = entry["state"]?.string { arguments += ["--state", state] }
                 if let issuer = entry["issuer"]?.string { arguments += ["--issuer", issuer] }
                 if entry["require_issuer"] == .bool(true) { arguments += ["--require-issuer"] }
+                for profile in entry["profiles"]?.array ?? [] { arguments += ["--profile", profile.string ?? ""] }
             }
             arguments += ["--policy", try entry.string("policy")]
             if let redirect = entry["redirect_uri"]?.string { arguments += ["--redirect-uri", redirect] }
@@ -58,7 +61,8 @@ import TestVectorSupport
                 outcome: expect["reason"] == nil ? try string(expect["outcome"], entry) : "rejected",
                 fields: try entry.strings(expect["fields"], "fields"), extra: try entry.strings(expect["extra"], "extra"),
                 withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
-                reason: expect["reason"]?.string, offset: offset)
+                reason: expect["reason"]?.string, offset: offset,
+                unbound: expect["unbound"] == .bool(true) || (logout && entry["state"] == nil))
         }
     }
 
@@ -67,11 +71,12 @@ import TestVectorSupport
         return text
     }
 
-    /// design.md's exit codes: 0 a success outcome, 1 the provider reported a failure, 64 a
-    /// bad `--redirect-uri` (usage), 65 rejected input.
+    /// design.md's exit codes: 0 a success outcome (Clerk's transfer, bare callback and magic
+    /// link too), 1 the provider reported a failure, 64 a bad `--redirect-uri` (usage), 65
+    /// rejected input.
     static func exitCode(of testCase: Case) -> Int32 {
         switch testCase.outcome {
-        case "authorization_error", "login_failure": return 1
+        case "authorization_error", "login_failure", "clerk_failure": return 1
         case "rejected": return testCase.reason == "invalid_configuration" ? 64 : 65
         default: return 0
         }
@@ -119,5 +124,6 @@ import TestVectorSupport
         }
         #expect(Dictionary(extraMembers.map { ($0.0, $0.1.string ?? "(not a string)") }, uniquingKeysWith: { a, _ in a }) == testCase.extra)
         #expect(json["dialect"]?.string != nil)
+        #expect(json["unbound"] == (testCase.unbound ? .bool(true) : nil), "unbound is true or absent")
     }
 }

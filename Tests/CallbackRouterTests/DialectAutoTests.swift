@@ -45,7 +45,8 @@ import Testing
         for dialect in Dialect.allCases { #expect(Dialect(rawValue: dialect.rawValue) == dialect) }
         #expect(Dialect(rawValue: "OAuth2") == nil)
         #expect(Dialect(rawValue: "") == nil)
-        #expect(Dialect.allCases.filter(\.isStateless) == [.prelude, .ory, .zephr])
+        #expect(Dialect.allCases.filter(\.isStateless) == [.prelude, .ory, .zephr, .clerk])
+        #expect(Dialect.allCases.filter { $0.impliedPolicy == .customSchemeOnly } == [.prelude, .clerk])
     }
 
     @Test func outcomeKindsHaveDesignsWireNames() {
@@ -53,8 +54,8 @@ import Testing
             OutcomeKind.allCases.map(\.rawValue) == [
                 "authorization_code", "challenge_token", "session_token_exchange_code", "login_success",
                 "partial_registration", "login_failure", "rotating_token_nonce", "authorization_error",
-                "logout_complete",
+                "logout_complete", "clerk_failure", "account_transfer", "bare_callback", "magic_link",
             ])
-        #expect(OutcomeKind.allCases.filter(\.isProviderFailure) == [.loginFailure, .authorizationError])
+        #expect(OutcomeKind.allCases.filter(\.isProviderFailure) == [.loginFailure, .authorizationError, .clerkFailure])
     }
 }

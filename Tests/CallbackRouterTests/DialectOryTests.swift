@@ -14,7 +14,15 @@ import Testing
         Accepted(
             source: "custom scheme with extras", url: "myapp://callback?code=ory_sec_1&flow=3c5b0a4f",
             dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory,
-            fields: [Pair("code", "ory_sec_1")], extra: [Pair("flow", "3c5b0a4f")]),
+            fields: [Pair("code", "ory_sec_1"), Pair("flow", "3c5b0a4f")]),
+        Accepted(
+            source: "kratos 2026-04: a failed registration's redirect (code and flow; proves nothing until the exchange)",
+            url: "myapp://callback?code=ory_sec_2&flow=9f1c2d3e-4b5a-6978-8a9b-0c1d2e3f4a5b&foo=bar",
+            dialect: .ory, kind: .sessionTokenExchangeCode, decided: .ory,
+            fields: [Pair("code", "ory_sec_2"), Pair("flow", "9f1c2d3e-4b5a-6978-8a9b-0c1d2e3f4a5b")], extra: [Pair("foo", "bar")]),
+        Accepted(
+            source: "flow is Ory's field only: oauth2 keeps it as an extra", url: "myapp://callback?code=c1&flow=f1",
+            dialect: .oauth2, kind: .authorizationCode, decided: .oauth2, fields: [Pair("code", "c1")], extra: [Pair("flow", "f1")]),
         Accepted(
             source: "auto never picks ory", url: "myapp://callback?code=ory_sec_1",
             kind: .authorizationCode, decided: .oauth2, fields: [Pair("code", "ory_sec_1")]),
@@ -29,6 +37,8 @@ import Testing
         Refused(source: "no code", url: "myapp://callback?flow=1", dialect: .ory, reason: .missingParameter),
         Refused(source: "empty code", url: "myapp://callback?code=", dialect: .ory, reason: .invalidParameter),
         Refused(source: "code and error", url: "myapp://callback?code=a&error=b", dialect: .ory, reason: .ambiguousResponse),
+        Refused(source: "empty flow", url: "myapp://callback?code=a&flow=", dialect: .ory, reason: .invalidParameter),
+        Refused(source: "flow twice", url: "myapp://callback?code=a&flow=1&flow=2", dialect: .ory, reason: .duplicateParameter),
     ]
 
     @Test(arguments: refused)
@@ -38,5 +48,11 @@ import Testing
 
     @Test func isStateless() {
         #expect(Dialect.ory.isStateless)
+    }
+
+    @Test func exposesTheFlow() throws {
+        let outcome = try classify("myapp://callback?code=C&flow=F", .ory)
+        #expect(outcome.flow == "F")
+        #expect(outcome.code == "C")
     }
 }

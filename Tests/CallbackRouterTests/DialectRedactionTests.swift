@@ -16,6 +16,12 @@ import Testing
         ("myapp://cb?error=access_denied&error_description=SECRETdescription&error_uri=https://SECRETuri&state=SECRETstate3", .oauth2),
         ("myapp://cb?error=access_denied&error_description=SECRET%0Awithheld", .oauth2),
         ("myapp://cb?code=c&SECRET/name=1", .oauth2),
+        ("myapp://cb?__clerk_status=failed&__clerk_error_code=SECRETcode&x=SECRETextra", .clerk),
+        ("myapp://cb?__clerk_status=failed&__clerk_error_code=external_account_not_found&state=SECRETstate4", .clerk),
+        ("myapp://cb?x=SECRETvalue", .clerk),
+        ("myapp://cb?flow_id=SECRETflow&approval_token=SECRETapproval", .clerk),
+        ("myapp://cb#flow_id=SECRETflow2&approval_token=SECRETapproval2", .clerk),
+        ("myapp://cb?code=SECRETorycode2&flow=SECRETflow3", .ory),
     ]
 
     @Test func coversEveryOutcomeKind() throws {

@@ -13,13 +13,14 @@ import Testing
         #expect(!profile.summary.isEmpty)
     }
 
-    @Test(arguments: ["", "Entra", "ENTRA", "azure", "entra ", "spotify"])
+    @Test(arguments: ["", "Entra", "ENTRA", "azure", "entra ", "Spotify", "clerk", "auth0"])
     func anUnknownNameIsNoProfile(_ name: String) {
         #expect(ProviderProfile(name: name) == nil)
     }
 
     @Test func theProfilesAreListedByName() {
-        #expect(ProviderProfile.allCases.map(\.name) == ["apple", "cognito", "entra", "supabase"])
+        #expect(
+            ProviderProfile.allCases.map(\.name) == ["apple", "auth0-spa", "clerk-hosted", "cognito", "entra", "spotify", "supabase"])
     }
 
     @Test func routesThatOnlyTheEntraProfileMakesOverlapAreRefused() throws {

@@ -36,8 +36,9 @@ import TestVectorSupport
     }
 
     static let expectedPerProvider: [String: Int] = [
-        "google": 12, "entra": 15, "apple": 10, "github": 7, "gitlab": 3, "okta": 3, "auth0": 3,
+        "google": 12, "entra": 15, "apple": 10, "github": 7, "gitlab": 3, "okta": 3, "auth0": 6,
         "keycloak": 9, "cognito": 6, "facebook": 6, "supabase": 9, "discord": 4, "slack": 3,
+        "spotify": 4, "clerk": 3,
     ]
     static var expectedCount: Int { expectedPerProvider.values.reduce(0, +) }
 

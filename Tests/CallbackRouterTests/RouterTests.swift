@@ -1,5 +1,5 @@
 import Testing
-@testable import CallbackRouter
+@_spi(Testing) @testable import CallbackRouter
 
 /// A router with one stateful (OAuth 2.0) route and one stateless (Prelude) route.
 private func makeRouter(
@@ -353,5 +353,226 @@ final class Box: Sendable {
         let request = try attempt.authorizationRequest(endpoint: "https://example.auth0.com/authorize", clientID: "c")
         let url = try CallbackURL(parsing: request.url)
         #expect(try url.queryParameters.value(named: "redirect_uri") == registered)
+    }
+}
+
+/// Issue 25: every seed provider (shared/seeds: Prelude, Ory, Zephr, Clerk, Auth0) through the
+/// path apps call: `router.begin(on:)`, then `router.handle` with the provider's success, its
+/// cancel or failure, and a forged callback, delivered (or not) to the attempt.
+@Suite struct RouterSeedProviderTests {
+    static func router(_ routes: [Route], clock: ManualAttemptClock = ManualAttemptClock()) throws -> CallbackRouter {
+        var builder = RouterBuilder()
+        for route in routes { builder.add(route) }
+        return try builder.build(clock: clock)
+    }
+
+    static let clerkRedirect = "com.example.app://callback"
+
+    static func clerk(profiles: [ProviderProfile] = []) throws -> CallbackRouter {
+        try router([Route("clerk", redirectURI: try RedirectURI(clerkRedirect), dialect: .clerk, profiles: profiles)])
+    }
+
+    // MARK: Clerk (native OAuth: stateless)
+
+    @Test func clerkSignsInWithTheNonceAlone() throws {
+        let router = try Self.clerk()
+        let attempt = try router.begin(on: "clerk")
+        let delivery = try router.handle(Self.clerkRedirect + "?rotating_token_nonce=rtn_2b8c4d5e")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.kind == .rotatingTokenNonce)
+        #expect(delivery.outcome.rotatingTokenNonce == "rtn_2b8c4d5e")
+        #expect(router.pendingCount == 0)
+        expectReason(.replayed) { try router.handle(Self.clerkRedirect + "?rotating_token_nonce=rtn_2b8c4d5e") }
+    }
+
+    @Test func clerkAllowsOneLoginAtATime() throws {
+        let router = try Self.clerk()
+        _ = try router.begin(on: "clerk")
+        expectReason(.conflict) { _ = try router.begin(on: "clerk") }
+    }
+
+    static let unboundClerkCallbacks = [
+        "?__clerk_status=failed&__clerk_error_code=oauth_access_denied",
+        "?__clerk_status=failed&__clerk_error_code=something_else",
+        "?__clerk_status=failed",
+        "?__clerk_error_code=oauth_access_denied",
+        "?__clerk_status=failed&__clerk_error_code=external_account_not_found",
+        "?__clerk_status=failed&__clerk_error_code=external_account_exists",
+        "",
+        "?error=access_denied",
+        "?state=forged",
+    ]
+
+    /// Clerk's cancel, failure, transfer and bare callbacks carry no state and no secret: a
+    /// forged one is reported and ends nothing; the real nonce still completes the login.
+    @Test(arguments: unboundClerkCallbacks)
+    func clerkReportsAnUnboundCallbackAndTheNonceStillCompletes(_ query: String) throws {
+        let router = try Self.clerk()
+        let attempt = try router.begin(on: "clerk")
+        let refusal = expectRefusal(.stateMissing) { try router.handle(Self.clerkRedirect + query) }
+        #expect(refusal.map { "\($0)".contains("no login was ended") } == true)
+        #expect(!"\(String(describing: refusal))".contains("something_else"), "the raw code is never shown")
+        #expect(router.pendingCount == 1)
+        let delivery = try router.handle(Self.clerkRedirect + "?rotating_token_nonce=rtn_real")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.rotatingTokenNonce == "rtn_real")
+    }
+
+    /// A task awaiting the login is not woken by a forged failure; after asking Clerk, the app
+    /// cancels the attempt (a real failure) or keeps waiting.
+    @Test func clerkWaiterSurvivesAForgedFailureAndEndsWhenTheAppCancels() async throws {
+        let router = try Self.clerk()
+        let attempt = try router.begin(on: "clerk")
+        let waiter = Task { () -> ReasonCode? in
+            do throws(CallbackError) {
+                _ = try await router.callback(for: attempt, timeout: .seconds(30))
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        while !router.isWaiting(for: attempt) { await Task.yield() }
+        expectReason(.stateMissing) {
+            try router.handle(Self.clerkRedirect + "?__clerk_status=failed&__clerk_error_code=oauth_access_denied")
+        }
+        #expect(router.isWaiting(for: attempt))
+        router.cancel(attempt)
+        #expect(await waiter.value == .cancelled)
+    }
+
+    @Test func clerkMagicLinkIsDeliveredToThePendingAttempt() throws {
+        let router = try Self.clerk()
+        let attempt = try router.begin(on: "clerk")
+        let delivery = try router.handle(Self.clerkRedirect + "?flow_id=flw_1&approval_token=apt_secret_1")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.kind == .magicLink)
+        #expect(delivery.outcome.approvalToken == "apt_secret_1")
+        #expect(!"\(delivery)".contains("apt_secret_1"))
+    }
+
+    @Test func clerkBareCallbackStillEndsAPendingLogoutWithoutState() throws {
+        let router = try Self.router([
+            Route("clerk", redirectURI: try RedirectURI(Self.clerkRedirect), dialect: .clerk, acceptsLogoutWithoutState: true)
+        ])
+        let logout = try router.beginLogout(
+            on: "clerk", endSessionEndpoint: "https://clerk.example.com/v2/logout", clientID: "c", style: .auth0ReturnTo)
+        let delivery = try router.handle(Self.clerkRedirect)
+        #expect(delivery.attempt == logout.attempt)
+        #expect(delivery.outcome.kind == .logoutComplete)
+    }
+
+    // MARK: Clerk hosted auth (stateful)
+
+    @Test func clerkHostedAuthIsMatchedByState() throws {
+        let router = try Self.clerk(profiles: [.clerkHosted])
+        let first = try router.begin(on: "clerk")
+        let second = try router.begin(on: "clerk") // not stateless: no conflict
+        expectReason(.missingParameter) {
+            try router.handle(Self.clerkRedirect + "?state=\(first.state)&rotating_token_nonce=n1")
+        }
+        expectReason(.stateMissing) {
+            try router.handle(Self.clerkRedirect + "?rotating_token_nonce=n1&created_session_id=sess_1")
+        }
+        expectReason(.unknownState) {
+            try router.handle(Self.clerkRedirect + "?state=forged&rotating_token_nonce=n1&created_session_id=sess_1")
+        }
+        expectReason(.stateMissing) { try router.handle(Self.clerkRedirect + "?__clerk_status=failed") }
+        #expect(router.pendingCount == 2)
+        let delivery = try router.handle(
+            Self.clerkRedirect + "?state=\(second.state)&rotating_token_nonce=n2&created_session_id=sess_2")
+        #expect(delivery.attempt == second)
+        #expect(delivery.outcome.createdSessionID == "sess_2")
+        #expect(router.pendingCount == 1)
+    }
+
+    // MARK: The dialect implies its policy
+
+    @Test(arguments: [Dialect.prelude, .clerk])
+    func aCustomSchemeProviderRefusesAnHTTPRedirectBeforeAnyLogin(_ dialect: Dialect) throws {
+        for redirect in ["https://app.example.com/callback", "http://127.0.0.1:8080/callback"] {
+            var builder = RouterBuilder()
+            builder.add(Route("p", redirectURI: try RedirectURI(redirect), dialect: dialect))
+            let refusal = expectRefusal(.invalidConfiguration) { try builder.build() }
+            #expect(refusal.map { "\($0)".contains("rule custom_scheme_required") } == true)
+        }
+        var builder = RouterBuilder()
+        builder.add(Route("p", redirectURI: try RedirectURI("com.example.app://callback"), dialect: dialect))
+        #expect(throws: Never.self) { try builder.build() }
+    }
+
+    @Test(arguments: [Dialect.oauth2, .ory, .zephr])
+    func otherProvidersKeepTheirHTTPSRedirects(_ dialect: Dialect) throws {
+        var builder = RouterBuilder()
+        builder.add(Route("p", redirectURI: try RedirectURI("https://app.example.com/callback"), dialect: dialect))
+        #expect(throws: Never.self) { try builder.build() }
+    }
+
+    // MARK: Prelude
+
+    @Test func preludeSuccessCancelAndForgery() throws {
+        let route = Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback"), dialect: .prelude)
+        let router = try Self.router([route])
+        // Nothing pending: a forged token reaches no login.
+        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=ct_forged") }
+        let attempt = try router.begin(on: "prelude")
+        let delivery = try router.handle("myapp://oauth-callback?challenge_token=ct_9f8e7d6c5b4a")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.challengeToken == "ct_9f8e7d6c5b4a")
+        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=ct_9f8e7d6c5b4a") }
+        // A dismissed page is a cancellation: the app cancels, a late callback is refused.
+        let second = try router.begin(on: "prelude")
+        router.cancel(second)
+        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=ct_late") }
+    }
+
+    // MARK: Ory
+
+    @Test func orySuccessFailureAndForgery() throws {
+        let route = Route("ory", redirectURI: try RedirectURI("https://app.example.com/auth/callback"), dialect: .ory)
+        let router = try Self.router([route])
+        let attempt = try router.begin(on: "ory")
+        // A failed registration redirects with the code and the flow: delivered, and only the
+        // exchange says it failed (a 422 with the flow).
+        let delivery = try router.handle("https://app.example.com/auth/callback?code=ory_ret_1&flow=f7c1d2e3")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.kind == .sessionTokenExchangeCode)
+        #expect(delivery.outcome.flow == "f7c1d2e3")
+        expectReason(.replayed) { try router.handle("https://app.example.com/auth/callback?code=ory_ret_forged") }
+        expectReason(.noRoute) { try router.handle("https://evil.example.com/auth/callback?code=ory_ret_2") }
+    }
+
+    // MARK: Zephr
+
+    @Test func zephrSuccessFailureAndForgery() throws {
+        let route = Route("zephr", redirectURI: try RedirectURI("my-app:/oauthRedirect"), dialect: .zephr)
+        let router = try Self.router([route])
+        let attempt = try router.begin(on: "zephr")
+        let delivery = try router.handle("my-app:/oauthRedirect?action=login&status=success&tracking_id=1234&session_id=1234")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.kind == .loginSuccess)
+        let second = try router.begin(on: "zephr")
+        let failure = try router.handle("my-app:/oauthRedirect?action=login&status=failure&message=Denied")
+        #expect(failure.attempt == second)
+        #expect(failure.outcome.kind.isProviderFailure)
+        expectReason(.unknownStatus) { try router.handle("my-app:/oauthRedirect?status=Success&session_id=1") }
+    }
+
+    // MARK: Auth0 (OAuth 2.0 + PKCE, seed 004)
+
+    @Test func auth0SuccessCancelAndForgery() throws {
+        let redirect = try RedirectURI.auth0(bundleID: "com.example.app", domain: "example.us.auth0.com")
+        let router = try Self.router([Route("auth0", redirectURI: redirect, dialect: .oauth2)])
+        let base = "com.example.app://example.us.auth0.com/ios/com.example.app/callback"
+        let attempt = try router.begin(on: "auth0")
+        expectReason(.unknownState) { try router.handle(base + "?code=forged&state=forged") }
+        expectReason(.stateMissing) { try router.handle(base + "?error=access_denied") }
+        #expect(router.pendingCount == 1)
+        let cancel = try router.handle(base + "?error=access_denied&state=\(attempt.state)")
+        #expect(cancel.attempt == attempt)
+        #expect(cancel.outcome.error == .accessDenied)
+        let second = try router.begin(on: "auth0")
+        let delivery = try router.handle(base + "?code=6hPhnk2jAybMZ7Nq&state=\(second.state)")
+        #expect(delivery.attempt == second)
+        #expect(delivery.outcome.code == "6hPhnk2jAybMZ7Nq")
     }
 }

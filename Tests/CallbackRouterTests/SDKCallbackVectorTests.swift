@@ -16,7 +16,8 @@ import TestVectorSupport
 @Suite struct SDKCallbackVectorTests {
     enum Expectation: Sendable {
         /// `withheld`: the human-text fields whose value broke its syntax (not passed through).
-        case outcome(kind: String, fields: [String: String], extra: [String: String], withheld: [String])
+        /// `unbound`: the outcome carries no state and no secret (``CallbackOutcome/isUnbound``).
+        case outcome(kind: String, fields: [String: String], extra: [String: String], withheld: [String], unbound: Bool)
         case refused(reason: String, offset: Int?, rule: String?)
     }
 
@@ -41,6 +42,8 @@ import TestVectorSupport
         let allowLocalhost: Bool
         let dialect: String
         let responseMode: String
+        /// The route's provider profiles.
+        let profiles: [ProviderProfile]
         /// The URL ends a logout: read by `validateLogout` (without a state: allowing none).
         let logout: Bool
         let state: String?
@@ -71,9 +74,9 @@ import TestVectorSupport
         "AppAuth-Android": Tally(cases: 12, deliberate: 5),
         "AppAuth-JS": Tally(cases: 12, deliberate: 7),
         "Auth0.swift": Tally(cases: 18, deliberate: 1),
-        "Clerk": Tally(cases: 21, deliberate: 3, reported: 5),
-        "Prelude": Tally(cases: 11, deliberate: 2),
-        "Ory": Tally(cases: 2, deliberate: 1),
+        "Clerk": Tally(cases: 40, deliberate: 6),
+        "Prelude": Tally(cases: 12, deliberate: 2),
+        "Ory": Tally(cases: 4, deliberate: 1),
         "oauth4webapi": Tally(cases: 14, deliberate: 2),
         "httpx_auth": Tally(cases: 11, deliberate: 2),
         "Okta": Tally(cases: 9, deliberate: 3),
@@ -103,7 +106,8 @@ import TestVectorSupport
                 expectation = .outcome(
                     kind: kind, fields: try entry.strings(expect["fields"], "fields", required: true),
                     extra: try entry.strings(expect["extra"], "extra", required: true),
-                    withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [])
+                    withheld: expect["withheld"]?.array?.compactMap(\.string) ?? [],
+                    unbound: expect["unbound"] == .bool(true) || (entry["logout"] == .bool(true) && entry["state"] == nil))
             } else {
                 throw entry.error("expect has neither outcome nor reason")
             }
@@ -115,12 +119,17 @@ import TestVectorSupport
                     return Pair(name: name, value: value)
                 }
             }
+            var profiles: [ProviderProfile] = []
+            for name in entry["profiles"]?.array ?? [] {
+                guard let name = name.string, let profile = ProviderProfile(name: name) else { throw entry.error("unknown profile") }
+                profiles.append(profile)
+            }
             return Case(
                 index: entry.index, sdk: try entry.string("sdk"), repository: try sourceString("repository"),
                 path: try sourceString("path"), commit: try sourceString("commit"), test: try sourceString("test"),
                 note: try entry.string("note"), url: entry["url"]?.string, redirectURI: entry["redirect_uri"]?.string,
                 policy: try entry.string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
-                dialect: try entry.string("dialect"), responseMode: try entry.string("response_mode"),
+                dialect: try entry.string("dialect"), responseMode: try entry.string("response_mode"), profiles: profiles,
                 logout: entry["logout"] == .bool(true),
                 state: entry["state"]?.string, issuer: entry["issuer"]?.string,
                 requireIssuer: entry["require_issuer"] == .bool(true), sdkExpects: try entry.string("sdk_expects"),
@@ -130,7 +139,10 @@ import TestVectorSupport
         }
     }
 
+    /// The case's policy, or the one its dialect implies (Prelude, Clerk: custom scheme only),
+    /// as `parse --dialect` and a `Route` apply it.
     static func policy(of testCase: Case) throws -> RedirectURIPolicy {
+        if let implied = Dialect(rawValue: testCase.dialect)?.impliedPolicy { return implied }
         switch testCase.policy {
         case "native": return .native
         case "custom-scheme-only": return .customSchemeOnly
@@ -201,7 +213,7 @@ import TestVectorSupport
             redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
                 state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
-                responseMode: testCase.responseMode == "fragment" ? .fragment : .query))
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
 
         func validate() throws(CallbackError) -> CallbackOutcome {
             testCase.logout ? try validator.validateLogout(url, allowingNoState: testCase.state == nil) : try validator.validate(url)
@@ -221,18 +233,19 @@ import TestVectorSupport
                     #expect(!error.description.contains(value), "a refusal shows a value")
                 }
             }
-        case let .outcome(kind, fields, extra, withheld):
+        case let .outcome(kind, fields, extra, withheld, unbound):
             let outcome = try validate()
             #expect(outcome.kind.rawValue == kind)
             #expect(Dictionary(uniqueKeysWithValues: outcome.fields.map { ($0.name, $0.value) }) == fields)
             #expect(Dictionary(uniqueKeysWithValues: outcome.extra.map { ($0.name, $0.value) }) == extra)
             #expect(outcome.withheldFields == withheld)
-            #expect(outcome.isUnbound == (testCase.logout && testCase.state == nil))
+            #expect(outcome.isUnbound == unbound)
             if dialect != .auto { #expect(outcome.dialect == dialect) }
             // (A value that is part of a field's name, Auth0's error_description=description, shows as the name;
             // a code named `authorization_code`, as the outcome's kind.)
             for (name, value) in fields
-            where name != "error" && value.utf8.count >= 8 && !fields.keys.contains(where: { $0.contains(value) })
+            where !["error", "__clerk_status", "__clerk_error_code"].contains(name) && value.utf8.count >= 8
+                && !fields.keys.contains(where: { $0.contains(value) })
                 && !kind.contains(value)
             {
                 #expect(!outcome.description.contains(value), "the description shows \(name)")
@@ -243,16 +256,45 @@ import TestVectorSupport
     /// The cases an app would hand to a `CallbackRouter`: a login's outcome on a named dialect,
     /// bound by the state the URL carries as written (or by the route, for a stateless dialect).
     static func routable(_ testCase: Case) -> Bool {
-        guard case .outcome = testCase.expectation, !testCase.logout, let url = testCase.url, testCase.redirectURI != nil,
-            let dialect = Dialect(rawValue: testCase.dialect), dialect != .auto
+        guard case .outcome(_, _, _, _, let unbound) = testCase.expectation, !unbound, !testCase.logout, let url = testCase.url,
+            testCase.redirectURI != nil, let dialect = Dialect(rawValue: testCase.dialect), dialect != .auto
         else { return false }
         if let state = testCase.state { return url.contains("state=" + state) }
         return dialect.isStateless
     }
 
+    /// Unbound outcomes on a named dialect: a router reports them and ends no attempt.
+    static func unboundOnARoute(_ testCase: Case) -> Bool {
+        guard case .outcome(_, _, _, _, true) = testCase.expectation, !testCase.logout, testCase.url != nil,
+            testCase.redirectURI != nil, let dialect = Dialect(rawValue: testCase.dialect), dialect != .auto
+        else { return false }
+        return true
+    }
+
+    @Test(arguments: try loadCases().filter(unboundOnARoute))
+    func isReportedByARouterWithoutEndingTheAttempt(_ testCase: Case) throws {
+        let redirect = try RedirectURI(
+            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
+        var builder = RouterBuilder()
+        builder.add(
+            Route(
+                "sdk", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
+        let router = try builder.build(clock: ManualAttemptClock())
+        let attempt = try router.begin(on: "sdk")
+        let url = try #require(testCase.url)
+        expectRefusal(.stateMissing) { try router.handle(url) }
+        #expect(router.pendingCount == 1)
+        // Sent again, still refused, still pending: then the login can be cancelled (after asking the provider).
+        expectRefusal(.stateMissing) { try router.handle(url) }
+        #expect(router.pendingCount == 1)
+        router.cancel(attempt)
+        #expect(router.pendingCount == 0)
+    }
+
     @Test(arguments: try loadCases().filter(routable))
     func isDeliveredOnceByARouter(_ testCase: Case) throws {
-        guard case let .outcome(kind, fields, extra, withheld) = testCase.expectation, var url = testCase.url else { return }
+        guard case let .outcome(kind, fields, extra, withheld, _) = testCase.expectation, var url = testCase.url else { return }
         let redirect = try RedirectURI(
             try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
         var builder = RouterBuilder()
@@ -260,7 +302,7 @@ import TestVectorSupport
             Route(
                 "sdk", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
                 issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
-                responseMode: testCase.responseMode == "fragment" ? .fragment : .query))
+                responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
         let router = try builder.build(clock: ManualAttemptClock())
         let attempt = try router.begin(on: "sdk")
         var expectedFields = fields

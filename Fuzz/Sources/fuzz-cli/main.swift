@@ -112,6 +112,7 @@ func checkContract(_ result: Run, command: String) {
         check(result.stdout.hasPrefix("{\"outcome\":\"") && (result.exit == 0 || result.exit == 1), "parse printed \(result.stdout)")
         let isFailure =
             result.stdout.hasPrefix("{\"outcome\":\"authorization_error\"") || result.stdout.hasPrefix("{\"outcome\":\"login_failure\"")
+            || result.stdout.hasPrefix("{\"outcome\":\"clerk_failure\"")
         check(isFailure == (result.exit == 1), "a provider failure must exit 1, and only it")
     } else {
         check(result.stdout.hasPrefix("{\"scheme\":\"") && result.exit == 0, "inspect printed \(result.stdout)")

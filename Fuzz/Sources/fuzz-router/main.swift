@@ -366,7 +366,12 @@ func callbackURL(_ reader: inout Reader, model: Model) -> String {
     let spec = specs[route]
     let variant = reader.next()
     var parameters: [String] = []
-    parameters.append(variant & 0x01 == 0 ? spec.body : "error=access_denied&error_description=no")
+    if spec.id == "clerk" && variant & 0x41 == 0x41 {
+        // Clerk's failure: unbound, it must end no attempt.
+        parameters.append("__clerk_status=failed&__clerk_error_code=oauth_access_denied")
+    } else {
+        parameters.append(variant & 0x01 == 0 ? spec.body : "error=access_denied&error_description=no")
+    }
     if !spec.dialect.isStateless || variant & 0x02 != 0 {
         switch (variant >> 2) & 0x03 {
         case 0, 1:
@@ -430,6 +435,9 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     do {
         outcome = try CallbackClassifier.classify(url, dialect: spec.dialect, expecting: CallbackExpectations(responseMode: spec.mode))
     } catch { return expectFailure(error.reason, "dialect") }
+    // No state and no secret (Clerk's failure, an error without state on Clerk): reported,
+    // and no attempt ends.
+    if outcome.isUnbound { return expectFailure(.stateMissing, "unbound") }
 
     let index: Int?
     var remembered: Ending?

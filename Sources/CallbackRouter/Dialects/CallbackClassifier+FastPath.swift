@@ -9,8 +9,8 @@
 /// and reports exactly what it always did. So an outcome from here is one the full path
 /// would return too; debug builds check that on every call.
 extension CallbackClassifier {
-    /// Known response parameters by number: `KnownField.order`'s index, then the tokens of
-    /// the implicit grant.
+    /// Known response parameters by number: `KnownField.classic`'s index, then the tokens of
+    /// the implicit grant. (The third round's fields have no number: see ``read``.)
     enum FieldID {
         static let code = 0, state = 1, iss = 2, challengeToken = 3, action = 4, status = 5, sessionID = 6
         static let trackingID = 7, stateKey = 8, identifier = 9, message = 10, rotatingTokenNonce = 11
@@ -18,8 +18,8 @@ extension CallbackClassifier {
         static let accessToken = 16, idToken = 17
         static let unknown = 31
 
-        /// The wire names, in ID order (the same order as `KnownField.order`).
-        static let names: [String] = KnownField.order + KnownField.implicitGrantTokens
+        /// The wire names, in ID order (the same order as `KnownField.classic`).
+        static let names: [String] = KnownField.classic + KnownField.implicitGrantTokens
 
         @inline(__always)
         static func bit(_ id: Int) -> UInt32 { 1 << UInt32(id) }
@@ -333,6 +333,12 @@ extension CallbackClassifier {
                 return
             }
         }
+
+        // Clerk and Ory read names this path does not number (`__clerk_status`, `flow_id`,
+        // `flow`…), which it would count as extras: any unknown name there goes the full way,
+        // and so does a Clerk error without a state (unbound).
+        if decided == Dialect.Tag.clerk && (scan.hasExtras || (hasError && !scan.has(FieldID.state))) { return }
+        if decided == Dialect.Tag.ory && scan.hasExtras { return }
 
         // The outcome's kind, the fields it reads, and the one it requires.
         let kind: UInt8

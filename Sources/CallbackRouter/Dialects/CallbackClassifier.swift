@@ -48,16 +48,22 @@ public enum CallbackClassifier {
     static func classifyFully(_ url: CallbackURL, dialect: Dialect, expecting expectations: CallbackExpectations)
         throws(CallbackError) -> CallbackOutcome
     {
-        let relaxations = expectations.profiles.relaxations
+        var relaxations = expectations.profiles.relaxations
+        if dialect == .clerk { relaxations.insert(.magicLinkInFragment) }
         let response = try ResponseParameters(url, mode: expectations.responseMode, relaxations: relaxations)
-        var outcome = try read(response, dialect: dialect)
+        var outcome = try read(response, dialect: dialect, hosted: relaxations.contains(.clerkHosted))
         if outcome.kind == .authorizationError,
             response.isErrorFromFragment || (relaxations.contains(.unboundErrors) && outcome.state == nil)
+                || (outcome.dialect == .clerk && outcome.state == nil)
         {
             // An error the provider sends without the app's state (ProviderProfile.supabase,
-            // .cognito): reported, but tied to no login.
+            // .cognito; any error on Clerk, whose native flow has no state): reported, but tied
+            // to no login.
             outcome = outcome.unbound()
-        } else {
+        }
+        // Clerk's failure, transfer and bare callbacks are unbound whatever they carry; a state
+        // they do carry is still checked.
+        if !outcome.isUnbound || outcome.state != nil {
             try checkState(outcome, response, expectations)
         }
         try checkIssuer(outcome, response, expectations)
@@ -73,14 +79,16 @@ public enum CallbackClassifier {
     private static func credentials(of dialect: Dialect) -> [String] {
         switch dialect {
         case .prelude: return ["code", "challenge_token"]
-        case .clerk: return ["code", "rotating_token_nonce", "created_session_id"]
+        case .clerk: return ["code", "rotating_token_nonce", "created_session_id", "flow_id", "approval_token"]
         case .zephr: return ["code", "status", "session_id", "state_key"]
         case .oauth2, .ory: return ["code"]
         default: return KnownField.successCredentials
         }
     }
 
-    private static func read(_ response: ResponseParameters, dialect: Dialect) throws(CallbackError) -> CallbackOutcome {
+    private static func read(_ response: ResponseParameters, dialect: Dialect, hosted: Bool) throws(CallbackError)
+        -> CallbackOutcome
+    {
         let hasError = response.has("error")
         if hasError, let credential = credentials(of: dialect).first(where: response.has) {
             throw CallbackError(
@@ -116,19 +124,108 @@ public enum CallbackClassifier {
         case .oauth2:
             return try build(.authorizationCode, decided, response, known: ["code", "state", "iss"], required: ["code"])
         case .ory:
-            return try build(.sessionTokenExchangeCode, decided, response, known: ["code", "state", "iss"], required: ["code"])
+            return try build(
+                .sessionTokenExchangeCode, decided, response, known: ["code", "state", "iss", "flow"], required: ["code"])
         case .prelude:
             return try build(
                 .challengeToken, decided, response, known: ["challenge_token", "state", "iss"],
                 required: ["challenge_token"])
         case .clerk:
-            return try build(
-                .rotatingTokenNonce, decided, response,
-                known: ["rotating_token_nonce", "created_session_id", "state", "iss"],
-                required: ["rotating_token_nonce"])
+            return try readClerk(response, hosted: hosted)
         default:
             return try readZephr(response)
         }
+    }
+
+    // MARK: Clerk
+
+    /// Clerk's failure and transfer signal (clerk-js `authenticateWithTransport.ts`,
+    /// clerk-android `SSOService.kt`).
+    private static let clerkSignals = ["__clerk_status", "__clerk_error_code"]
+    private static let magicLinkFields = ["flow_id", "approval_token"]
+    /// `__clerk_error_code`s that, with `__clerk_status=failed`, continue the sign-in as a
+    /// sign-up (`external_account_not_found`) or the sign-up as a sign-in (`external_account_exists`).
+    private static let clerkTransferCodes = ["external_account_not_found", "external_account_exists"]
+    /// The codes clerk-js shows as they came; any other is `oauth_callback_failed`.
+    private static let clerkKnownFailureCodes = ["oauth_access_denied", "oauth_callback_failed"]
+
+    /// Clerk's callbacks, each shape once: a nonce (native OAuth; with ``ProviderProfile/clerkHosted``
+    /// also `state` and `created_session_id`), a magic link, a failure or transfer signal, or
+    /// nothing. Two shapes at once are `ambiguous_response` (clerk-js lets the failure win,
+    /// clerk-android the nonce: we refuse both readings).
+    private static func readClerk(_ response: ResponseParameters, hosted: Bool) throws(CallbackError) -> CallbackOutcome {
+        let signal = clerkSignals.first(where: response.has)
+        let link = magicLinkFields.first(where: response.has)
+        if response.has("rotating_token_nonce") {
+            // A status other than `failed` says nothing to either SDK: the nonce stands, and the
+            // status is an extra (as before these shapes were read).
+            let failure = response.item("__clerk_status")?.value == "failed" || response.has("__clerk_error_code")
+            if let other = failure ? signal : link {
+                throw CallbackError(
+                    .ambiguousResponse, at: response.item(other)?.offset,
+                    "the callback carries both 'rotating_token_nonce' and '\(other)': it is neither a success nor a failure")
+            }
+            let outcome = try build(
+                .rotatingTokenNonce, .clerk, response,
+                known: ["rotating_token_nonce", "created_session_id", "state", "iss"],
+                required: hosted ? ["rotating_token_nonce", "created_session_id"] : ["rotating_token_nonce"])
+            if hosted && outcome.state == nil {
+                throw CallbackError(
+                    .stateMissing, at: nil, "Clerk's hosted auth sends the attempt's state back and the callback has none")
+            }
+            return outcome
+        }
+        if response.has("created_session_id") {
+            throw CallbackError(
+                .missingParameter, at: nil,
+                "the clerk dialect requires 'rotating_token_nonce' with 'created_session_id'")
+        }
+        if let link {
+            if let signal {
+                throw CallbackError(
+                    .ambiguousResponse, at: response.item(signal)?.offset,
+                    "the callback carries both '\(link)' and '\(signal)': it is neither a magic link nor a failure")
+            }
+            return try build(
+                .magicLink, .clerk, response, known: ["flow_id", "approval_token", "state", "iss"],
+                required: ["flow_id", "approval_token"])
+        }
+        if signal != nil { return try readClerkSignal(response) }
+        if hosted {
+            // Hosted auth answers with its nonce only (clerk-ios `HostedAuthCallback`).
+            throw CallbackError(.missingParameter, at: nil, "Clerk's hosted auth requires 'rotating_token_nonce'")
+        }
+        // Nothing in the URL: the app asks Clerk (clerk-ios and clerk-js reload the sign-in).
+        return try build(.bareCallback, .clerk, response, known: ["state", "iss"], required: []).unbound()
+    }
+
+    /// `__clerk_status=failed` with a transfer code → `account_transfer`; any other failed
+    /// status, or a `__clerk_error_code` alone (clerk-android) → `clerk_failure`, the code
+    /// normalised as clerk-js does; another status → `unknown_status`.
+    private static func readClerkSignal(_ response: ResponseParameters) throws(CallbackError) -> CallbackOutcome {
+        let status = response.item("__clerk_status")
+        if let status, status.value != "failed" {
+            throw CallbackError(
+                .unknownStatus, at: status.valueOffset,
+                "the __clerk_status is not one a native Clerk callback carries (failed)")
+        }
+        // The code is compared byte for byte with the few Clerk defines; its own text is never
+        // shown unless it is one of them (an empty one is absent, as clerk-js reads it).
+        let code = response.item("__clerk_error_code")?.value ?? ""
+        let kind: OutcomeKind
+        let shown: String
+        if status != nil && clerkTransferCodes.contains(code) {
+            kind = .accountTransfer
+            shown = code
+        } else {
+            kind = .clerkFailure
+            shown = clerkKnownFailureCodes.contains(code) ? code : "oauth_callback_failed"
+        }
+        let built = try build(
+            kind, .clerk, response, known: ["__clerk_status", "state", "iss"], required: [], omitting: ["__clerk_error_code"])
+        return CallbackOutcome(
+            kind: kind, dialect: .clerk, fields: built.knownFields + [.init(name: "__clerk_error_code", value: shown)],
+            extra: built.extraFields, withheld: built.withheldFields, isUnbound: true)
     }
 
     private static let zephrFields = [
@@ -156,12 +253,12 @@ public enum CallbackClassifier {
     /// Sorts the response into known fields (checked) and extras (passed as they came).
     private static func build(
         _ kind: OutcomeKind, _ dialect: Dialect, _ response: ResponseParameters,
-        known: [String], required: [String]
+        known: [String], required: [String], omitting omitted: [String] = []
     ) throws(CallbackError) -> CallbackOutcome {
         var fields: [CallbackOutcome.Field] = []
         var extra: [CallbackOutcome.Field] = []
         var withheld: [String] = []
-        for item in response.items {
+        for item in response.items where !omitted.contains(item.name) {
             guard known.contains(item.name) else {
                 extra.append(.init(name: item.name, value: item.value))
                 continue

@@ -132,11 +132,17 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     }
     /// Names of human-text fields whose value broke its syntax and was withheld.
     public var withheldFields: [String] { strings?.withheld ?? [] }
-    /// Whether this is an *unbound* provider error: an ``OutcomeKind/authorizationError``
-    /// that carries no `state` (or arrived where only a ``ProviderProfile`` lets an error
-    /// arrive), so it cannot be tied to a login. Anyone can forge one: show it, never let it
-    /// end an attempt. Only a route's profiles (``ProviderProfile/supabase``,
-    /// ``ProviderProfile/cognito``) produce one; without them such a callback is refused.
+    /// Whether this outcome is *unbound*: it carries neither the app's `state` nor a secret,
+    /// so it cannot be tied to a login and anyone can forge one. Show it, ask the provider,
+    /// never let it end an attempt (the router reports it and leaves the attempt pending).
+    ///
+    /// - an ``OutcomeKind/authorizationError`` without `state` (or arrived where only a
+    ///   ``ProviderProfile`` lets an error arrive) under ``ProviderProfile/supabase`` or
+    ///   ``ProviderProfile/cognito`` (without them such a callback is refused), or on the
+    ///   ``Dialect/clerk`` dialect;
+    /// - Clerk's ``OutcomeKind/clerkFailure``, ``OutcomeKind/accountTransfer`` and
+    ///   ``OutcomeKind/bareCallback``, always;
+    /// - a ``OutcomeKind/logoutComplete`` without `state`.
     public let isUnbound: Bool
 
     init(
@@ -236,6 +242,18 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     public var rotatingTokenNonce: String? { value(id: CallbackClassifier.FieldID.rotatingTokenNonce) }
     /// Clerk's `created_session_id`.
     public var createdSessionID: String? { value(id: CallbackClassifier.FieldID.createdSessionID) }
+    /// Ory's `flow` (the flow id a failed registration's redirect carries).
+    public var flow: String? { value("flow") }
+    /// Clerk's magic link `flow_id`.
+    public var flowID: String? { value("flow_id") }
+    /// Clerk's magic link `approval_token`: a single-use secret.
+    public var approvalToken: String? { value("approval_token") }
+    /// Clerk's `__clerk_status` (`failed`) on a ``OutcomeKind/clerkFailure`` or
+    /// ``OutcomeKind/accountTransfer``.
+    public var clerkStatus: String? { value("__clerk_status") }
+    /// Clerk's `__clerk_error_code`, normalised: `oauth_access_denied`, `oauth_callback_failed`,
+    /// or (an ``OutcomeKind/accountTransfer``) `external_account_not_found` / `external_account_exists`.
+    public var clerkErrorCode: String? { value("__clerk_error_code") }
     /// The `error` of an ``OutcomeKind/authorizationError``.
     public var error: AuthorizationErrorCode? { value(id: CallbackClassifier.FieldID.error).map(AuthorizationErrorCode.init(rawValue:)) }
     /// `error_description`, unless withheld for breaking RFC 6749's syntax.
@@ -251,7 +269,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         var parts = [kind.rawValue, "dialect: " + dialect.rawValue]
         if isUnbound { parts.append("unbound") }
         for field in knownFields {
-            let shown = field.name == "error" ? field.value : redacted(field.value)
+            let shown = CallbackOutcome.shownFields.contains(field.name) ? field.value : redacted(field.value)
             parts.append(field.name + ": " + shown)
         }
         for name in withheldFields { parts.append(name + ": <withheld>") }
@@ -263,6 +281,10 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         }
         return "CallbackOutcome(" + parts.joined(separator: ", ") + ")"
     }
+
+    /// Fields whose values are codes from a fixed set, never secrets: shown in descriptions.
+    /// (Clerk's `__clerk_error_code` is normalised to one of a few codes before it is kept.)
+    private static let shownFields = ["error", "__clerk_status", "__clerk_error_code"]
 
     /// The same redacted text as ``description``: debuggers and `print` never show a secret.
     public var debugDescription: String { description }

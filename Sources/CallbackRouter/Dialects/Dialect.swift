@@ -10,6 +10,9 @@
 /// | ``ory`` | `code` | ``OutcomeKind/sessionTokenExchangeCode`` |
 /// | ``zephr`` | `status=success\|partial\|failure` | ``OutcomeKind/loginSuccess``, ``OutcomeKind/partialRegistration``, ``OutcomeKind/loginFailure`` |
 /// | ``clerk`` | `rotating_token_nonce` | ``OutcomeKind/rotatingTokenNonce`` |
+/// | ``clerk`` | `__clerk_status=failed`, `__clerk_error_code` | ``OutcomeKind/clerkFailure``, ``OutcomeKind/accountTransfer`` |
+/// | ``clerk`` | `flow_id`, `approval_token` | ``OutcomeKind/magicLink`` |
+/// | ``clerk`` | nothing | ``OutcomeKind/bareCallback`` |
 /// | any | `error` | ``OutcomeKind/authorizationError`` |
 /// | ``auto`` | picks by the parameters present, never ``ory`` | as above |
 public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -54,15 +57,28 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     public static let ory = Dialect(uncheckedName: "ory", tag: Tag.ory)
     /// Zephr OAuth: `status=success|partial|failure` with a session id, a state key or a message.
     public static let zephr = Dialect(uncheckedName: "zephr", tag: Tag.zephr)
-    /// Clerk native OAuth: `rotating_token_nonce`, optional `created_session_id`.
+    /// Clerk: native OAuth's `rotating_token_nonce` (optional `created_session_id`), its
+    /// failure, transfer and bare callbacks, and email magic links (`flow_id`,
+    /// `approval_token`). Stateless: Clerk's native OAuth sends and checks no state of the
+    /// app's. Hosted auth (state, nonce and session) is ``ProviderProfile/clerkHosted``.
     public static let clerk = Dialect(uncheckedName: "clerk", tag: Tag.clerk)
 
     /// Every dialect, ``auto`` first.
     public static let allCases: [Dialect] = [.auto, .oauth2, .prelude, .ory, .zephr, .clerk]
 
     /// Whether the provider's callback carries no `state` of the app's own (Prelude, Zephr,
-    /// Ory): such a route can have only one pending attempt at a time.
-    public var isStateless: Bool { self == .prelude || self == .zephr || self == .ory }
+    /// Ory, Clerk's native OAuth): such a route can have only one pending attempt at a time.
+    /// (A Clerk route with ``ProviderProfile/clerkHosted`` carries one: it is not stateless.)
+    public var isStateless: Bool { self == .prelude || self == .zephr || self == .ory || self == .clerk }
+
+    /// The redirect-URI policy the provider itself enforces, if any: Prelude and Clerk accept
+    /// only a custom scheme ("Passing an http/https redirect throws an invalid-configuration
+    /// error before any network call"; Clerk's hosted auth and native flows alike). A route
+    /// or `parse` with such a dialect refuses an http/https redirect URI whatever policy it
+    /// was given (`invalid_configuration`).
+    public var impliedPolicy: RedirectURIPolicy? {
+        self == .prelude || self == .clerk ? .customSchemeOnly : nil
+    }
 
     /// The dialect's command-line and JSON name (`oauth2`, `prelude`…).
     public var description: String { rawValue }
@@ -93,22 +109,42 @@ public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `authorization_error`: `error` (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6). A provider failure.
     public static let authorizationError = OutcomeKind(rawValue: "authorization_error")
 
+    /// `clerk_failure`: Clerk reported that the sign-in failed or was cancelled
+    /// (`__clerk_status=failed`, or Android's `__clerk_error_code` alone). A provider failure,
+    /// always ``CallbackOutcome/isUnbound`` (it carries no secret: anyone can forge one).
+    /// `__clerk_error_code` is normalised as clerk-js does: `oauth_access_denied` (the user
+    /// cancelled or denied) kept, any other code `oauth_callback_failed`.
+    public static let clerkFailure = OutcomeKind(rawValue: "clerk_failure")
+    /// `account_transfer`: Clerk's `__clerk_status=failed` with `external_account_not_found`
+    /// (the sign-in continues as a sign-up) or `external_account_exists` (the sign-up continues
+    /// as a sign-in). Not a failure; always ``CallbackOutcome/isUnbound``: confirm with Clerk
+    /// (reload the sign-in) before acting on it.
+    public static let accountTransfer = OutcomeKind(rawValue: "account_transfer")
+    /// `bare_callback`: a Clerk callback with no result in the URL. Neither a failure nor a
+    /// transfer: the app must ask Clerk for the sign-in's status (clerk-ios and clerk-js
+    /// reload it). Always ``CallbackOutcome/isUnbound``.
+    public static let bareCallback = OutcomeKind(rawValue: "bare_callback")
+    /// `magic_link`: a Clerk email magic link, `flow_id` and `approval_token` (a single-use
+    /// secret, redeemed with the attempt's code verifier).
+    public static let magicLink = OutcomeKind(rawValue: "magic_link")
+
     /// `logout_complete`: the provider ended the session and sent the browser back to the
     /// post-logout redirect URI (OpenID Connect RP-Initiated Logout 1.0 §3), with the
     /// logout's `state`, or with none on a route that accepts logouts without state
     /// (``CallbackOutcome/isUnbound``: not tied to any request).
     public static let logoutComplete = OutcomeKind(rawValue: "logout_complete")
 
-    /// Every kind, in design.md's order (the logins' kinds, then `logout_complete`).
+    /// Every kind, in design.md's order (the logins' kinds, then `logout_complete`, then the
+    /// kinds added in the third round).
     public static let allCases: [OutcomeKind] = [
         .authorizationCode, .challengeToken, .sessionTokenExchangeCode, .loginSuccess,
         .partialRegistration, .loginFailure, .rotatingTokenNonce, .authorizationError,
-        .logoutComplete,
+        .logoutComplete, .clerkFailure, .accountTransfer, .bareCallback, .magicLink,
     ]
 
-    /// Whether the provider reported a failure (the helper exits 1): the callback is
-    /// genuine, but the login did not succeed.
-    public var isProviderFailure: Bool { self == .authorizationError || self == .loginFailure }
+    /// Whether the provider reported a failure (the helper exits 1): the login did not
+    /// succeed (`authorization_error`, `login_failure`, `clerk_failure`).
+    public var isProviderFailure: Bool { self == .authorizationError || self == .loginFailure || self == .clerkFailure }
 
     /// The wire name, as `callback-router parse` prints it in `"outcome"`.
     public var description: String { rawValue }

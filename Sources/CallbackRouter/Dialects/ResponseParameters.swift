@@ -23,7 +23,9 @@ struct ResponseParameters {
 
     init(_ url: CallbackURL, mode: ResponseMode, relaxations: ProviderProfile.Relaxations = []) throws(CallbackError) {
         let query = url.queryParameters
-        let fragmentIsIgnorable = url.fragment == nil || url.fragment == "" || url.fragment == "_=_"
+        let fragmentIsIgnorable =
+            url.fragment == nil || url.fragment == "" || url.fragment == "_=_"
+            || (relaxations.contains(.hashSlashFragment) && url.fragment == "/")
         let fragment = fragmentIsIgnorable ? nil : url.fragmentParameters
 
         for parameters in [query, fragment].compactMap({ $0 }) {
@@ -50,6 +52,18 @@ struct ResponseParameters {
                 isErrorFromFragment = true
                 return
             }
+            if let fragment, relaxations.contains(.magicLinkInFragment),
+                fragment.contains(named: "flow_id") || fragment.contains(named: "approval_token"),
+                !query.contains(where: {
+                    KnownField.responseParameters.contains($0.name) || $0.name == "flow_id" || $0.name == "approval_token"
+                })
+            {
+                // Clerk's email magic link: clerk-android reads it from the query or the fragment.
+                passive = try ResponseParameters.read(query)
+                items = try ResponseParameters.read(fragment)
+                try refuseClash()
+                return
+            }
             if let fragment {
                 throw CallbackError(
                     .parametersInFragment, at: fragment.isEmpty ? nil : fragment.offset(at: fragment.startIndex),
@@ -64,12 +78,17 @@ struct ResponseParameters {
             }
             passive = try ResponseParameters.read(query)
             items = try fragment.map(ResponseParameters.read) ?? []
-            let passiveNames = Set(passive.map(\.name))
-            if let clash = items.first(where: { passiveNames.contains($0.name) }) {
-                throw CallbackError(
-                    .duplicateParameter, at: clash.offset,
-                    "the parameter '\(ParameterName.shown(clash.name, value: clash.value))' is in both the query and the fragment")
-            }
+            try refuseClash()
+        }
+    }
+
+    /// A name in both the response component and the other one is a duplicate.
+    private func refuseClash() throws(CallbackError) {
+        let passiveNames = Set(passive.map(\.name))
+        if let clash = items.first(where: { passiveNames.contains($0.name) }) {
+            throw CallbackError(
+                .duplicateParameter, at: clash.offset,
+                "the parameter '\(ParameterName.shown(clash.name, value: clash.value))' is in both the query and the fragment")
         }
     }
 

@@ -11,6 +11,9 @@
 /// | ``apple`` | `id_token` next to `code` (`response_type=code id_token`) is not refused as an implicit grant |
 /// | ``supabase`` | no `state` on success (one pending attempt per route); errors in the fragment of a query route and errors without state are *unbound* |
 /// | ``cognito`` | errors without `state` are *unbound* |
+/// | ``clerkHosted`` | (tightens) Clerk's hosted auth: `state` required and matched, `created_session_id` required; the route is not stateless |
+/// | ``spotify`` | a loopback redirect URI's path matches the callback's with one trailing `/` added (`/callback` ↔ `/callback/`) |
+/// | ``auth0SPA`` | a fragment that is exactly `/` (`?code=…&state=…#/`, an SPA hash router's) is ignored |
 ///
 /// An *unbound* provider error (``CallbackOutcome/isUnbound``) is reported as an
 /// `authorization_error` but is tied to no login: anyone can forge one, so it never ends an
@@ -31,7 +34,7 @@ public struct ProviderProfile: Hashable, Sendable, CustomStringConvertible {
 
     /// The rules a profile can relax. Internal: the public surface is the named profiles.
     struct Relaxations: OptionSet, Hashable, Sendable {
-        let rawValue: UInt8
+        let rawValue: UInt16
         /// A redirect URI with an authority matches a callback whose path is `/` where the
         /// registered path is empty, and the reverse. Nothing else about the path.
         static let emptyPathEqualsSlash = Relaxations(rawValue: 1 << 0)
@@ -47,6 +50,18 @@ public struct ProviderProfile: Hashable, Sendable, CustomStringConvertible {
         /// The provider's success redirect carries no `state` of the app's: the route is
         /// stateless (one pending attempt at a time; PKCE binds the code to it).
         static let noState = Relaxations(rawValue: 1 << 4)
+        /// Clerk's hosted auth: the nonce callback must carry the attempt's `state` and a
+        /// `created_session_id`, and the route keeps its state (not stateless). A tightening.
+        static let clerkHosted = Relaxations(rawValue: 1 << 5)
+        /// A loopback redirect URI matches a callback whose path is its non-empty path with one
+        /// `/` added, and the reverse. Nothing else about the path.
+        static let loopbackTrailingSlash = Relaxations(rawValue: 1 << 6)
+        /// A fragment that is exactly `/` is ignored, like Facebook's `#_=_`.
+        static let hashSlashFragment = Relaxations(rawValue: 1 << 7)
+        /// On a query route, a fragment that carries Clerk's `flow_id` / `approval_token` while
+        /// the query carries no response is read as the response. No profile: the `clerk`
+        /// dialect implies it (clerk-android reads magic links from either component).
+        static let magicLinkInFragment = Relaxations(rawValue: 1 << 8)
     }
 
     private init(name: String, summary: String, source: String, relaxations: Relaxations) {
@@ -122,8 +137,51 @@ public struct ProviderProfile: Hashable, Sendable, CustomStringConvertible {
         source: "https://docs.aws.amazon.com/cognito/latest/developerguide/federation-endpoint-idp-responses.html",
         relaxations: .unboundErrors)
 
+    /// Clerk's hosted auth (Account Portal; clerk-ios `HostedAuth.swift`, clerk-android
+    /// `HostedAuthCallback.kt`, Expo `useHostedAuth`): unlike Clerk's native OAuth, the app
+    /// sends a `state` and the callback must carry it back with the `rotating_token_nonce`
+    /// and a `created_session_id`, each exactly once, to a custom-scheme redirect URI
+    /// (`?state=S&rotating_token_nonce=N&created_session_id=sess_…`). A route with this
+    /// profile is not stateless: its attempts are matched by state. It tightens rather than
+    /// relaxes: no `state` is `state_missing`, no `created_session_id` `missing_parameter`.
+    /// Clerk's failure, transfer and bare callbacks stay unbound outcomes.
+    ///
+    /// Source: https://github.com/clerk/clerk-ios/blob/main/Sources/ClerkKit/Domains/Auth/HostedAuth.swift
+    public static let clerkHosted = ProviderProfile(
+        name: "clerk-hosted",
+        summary:
+            "Clerk's hosted auth: the callback must carry the attempt's state and a created_session_id with the rotating_token_nonce; the route is not stateless",
+        source: "https://github.com/clerk/clerk-ios/blob/main/Sources/ClerkKit/Domains/Auth/HostedAuth.swift",
+        relaxations: .clerkHosted)
+
+    /// Spotify: with a loopback redirect URI (Spotify allows only `http://127.0.0.1:PORT/…`
+    /// or `[::1]` for plain http), a `/` has been seen appended to the redirect
+    /// (`http://127.0.0.1:8888/callback/?code=…` for `/callback`). Relaxes only that, and only
+    /// for a loopback redirect URI: `//`, another segment, the host, the scheme, the query
+    /// still mismatch.
+    ///
+    /// Source: https://github.com/AudioBand/AudioBand/issues/57
+    public static let spotify = ProviderProfile(
+        name: "spotify",
+        summary:
+            "a loopback redirect URI's path matches a callback whose path adds one trailing '/' (/callback ↔ /callback/), and the reverse",
+        source: "https://github.com/AudioBand/AudioBand/issues/57",
+        relaxations: .loopbackTrailingSlash)
+
+    /// Auth0 in a single-page app with a hash router: the redirect arrives as
+    /// `https://app.example.com/?code=…&state=…#/`, the router's `#/` left after the query.
+    /// A fragment that is exactly `/` is ignored (as Facebook's `#_=_` is); any other
+    /// fragment with data is still `parameters_in_fragment`.
+    ///
+    /// Source: https://github.com/auth0/auth0-spa-js/issues/407
+    public static let auth0SPA = ProviderProfile(
+        name: "auth0-spa",
+        summary: "a fragment that is exactly '/' (an SPA hash router's '#/' after the query) is ignored",
+        source: "https://github.com/auth0/auth0-spa-js/issues/407",
+        relaxations: .hashSlashFragment)
+
     /// Every profile, by name.
-    public static let allCases: [ProviderProfile] = [.apple, .cognito, .entra, .supabase]
+    public static let allCases: [ProviderProfile] = [.apple, .auth0SPA, .clerkHosted, .cognito, .entra, .spotify, .supabase]
 
     /// The profile's lowercase name, as `--profile` takes it.
     public var description: String { name }

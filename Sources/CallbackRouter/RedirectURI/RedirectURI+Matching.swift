@@ -102,6 +102,8 @@ extension RedirectURI {
         }
         if !registered.hasSamePath(as: other) && !RedirectURI.areEquivalentEmptyPaths(registered, other)
             && !(relaxations.contains(.emptyPathEqualsSlash) && RedirectURI.areEmptyOrSlash(registered, other))
+            && !(relaxations.contains(.loopbackTrailingSlash) && isLoopback
+                && (RedirectURI.addsOneSlash(registered, other) || RedirectURI.addsOneSlash(other, registered)))
         {
             return .path
         }
@@ -120,6 +122,13 @@ extension RedirectURI {
     private static func areEquivalentEmptyPaths(_ a: CallbackURL, _ b: CallbackURL) -> Bool {
         guard a.hasAuthority, a.hasScheme("http") || a.hasScheme("https") else { return false }
         return (a.path == "" || a.path == "/") && (b.path == "" || b.path == "/")
+    }
+
+    /// ``ProviderProfile/spotify``: `b`'s path is `a`'s non-empty path plus one `/`
+    /// (`/callback` and `/callback/`); never `//`, never another segment.
+    private static func addsOneSlash(_ a: CallbackURL, _ b: CallbackURL) -> Bool {
+        let path = a.path
+        return !path.isEmpty && !path.hasSuffix("/") && b.path == path + "/"
     }
 
     /// ``ProviderProfile/entra``: `msauth.<bundle>://auth` and `…://auth/`, any scheme with

@@ -188,6 +188,15 @@ public final class CallbackRouter: Sendable {
     /// is not (no route, bad syntax, an unknown state) reaches no attempt: anyone can send
     /// such a callback, and it must not end a login in progress.
     ///
+    /// An *unbound* outcome (``CallbackOutcome/isUnbound``: no state and no secret, such as
+    /// Clerk's `clerk_failure`, `account_transfer` and `bare_callback`, or a profile's
+    /// provider error without state) is reported to the caller only, as `state_missing` whose
+    /// detail names it: no handler, no waiter, and the pending attempt stays exactly as it was,
+    /// so a forged one cannot end a login that a real answer (Clerk's nonce) would complete.
+    /// The app confirms with the provider (clerk-ios reloads the sign-in) and then cancels the
+    /// attempt (``cancel(_:)-(LoginAttempt)``) or keeps waiting. A `bare_callback` that ends a
+    /// pending logout on the route is delivered as that logout's `logout_complete`.
+    ///
     /// Every call, accepted or not, also ends the attempts that have expired (at most about
     /// once a second), resuming their waiters with `attempt_expired`: a task awaiting an
     /// expired login never depends on a later `begin`. The callback's own attempt is
@@ -210,12 +219,15 @@ public final class CallbackRouter: Sendable {
             return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error)
         }
         if outcome.isUnbound {
-            // A provider error without the app's state (a route profile let it through):
-            // anyone can send one, so it reaches no attempt and ends none.
-            throw CallbackError(
-                .stateMissing,
-                "the provider reported '\(outcome.value("error").map { ParameterName.shown($0) } ?? "an error")' without a state, so it cannot be tied to a login; no login was ended"
-            )
+            let refusal = Self.unboundRefusal(outcome)
+            if outcome.kind == .bareCallback {
+                // A Clerk callback with nothing in it may be the end of a logout on this route.
+                return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: refusal)
+            }
+            // A provider error without the app's state (a route profile let it through), or
+            // Clerk's failure, transfer or bare callback: anyone can send one, so it reaches no
+            // attempt and ends none. A pending login stays pending: a real answer still completes it.
+            throw refusal
         }
 
         let issuer = Self.checkIssuer(of: outcome, route: route)
@@ -259,6 +271,29 @@ public final class CallbackRouter: Sendable {
             }
             Self.resumeExpired(settlement.expired)
             return try result.get()
+        }
+    }
+
+    /// The refusal of an unbound outcome (``CallbackOutcome/isUnbound``): `state_missing`,
+    /// its detail naming the outcome and the provider's code (never a secret: `error` and
+    /// Clerk's normalised `__clerk_error_code`).
+    static func unboundRefusal(_ outcome: CallbackOutcome) -> CallbackError {
+        switch outcome.kind {
+        case .clerkFailure, .accountTransfer:
+            return CallbackError(
+                .stateMissing,
+                "Clerk reported \(outcome.kind) '\(outcome.clerkErrorCode ?? "")' with no state and no secret, so it cannot be tied to a login; no login was ended: ask Clerk for the sign-in's status, then cancel or keep the attempt"
+            )
+        case .bareCallback:
+            return CallbackError(
+                .stateMissing,
+                "the callback carries no result (bare_callback), so it cannot be tied to a login; no login was ended: ask Clerk for the sign-in's status, then cancel or keep the attempt"
+            )
+        default:
+            return CallbackError(
+                .stateMissing,
+                "the provider reported '\(outcome.value("error").map { ParameterName.shown($0) } ?? "an error")' without a state, so it cannot be tied to a login; no login was ended"
+            )
         }
     }
 

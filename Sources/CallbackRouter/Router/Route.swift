@@ -94,7 +94,9 @@ public struct Route: Sendable {
             self.logoutHandler = logoutHandler
             self.expectations = CallbackExpectations(
                 state: nil, issuer: nil, requireIssuer: false, responseMode: responseMode, profiles: profiles)
-            self.isStateless = dialect.isStateless || profiles.relaxations.contains(.noState)
+            let relaxations = profiles.relaxations
+            self.isStateless =
+                (dialect.isStateless && !relaxations.contains(.clerkHosted)) || relaxations.contains(.noState)
         }
     }
 
@@ -130,8 +132,26 @@ public struct Route: Sendable {
     /// (Made once: every callback reads it.)
     var expectations: CallbackExpectations { storage.expectations }
     /// Whether the dialect (or a profile: ``ProviderProfile/supabase``) carries no state, so
-    /// at most one attempt may be pending.
+    /// at most one attempt may be pending. (Clerk is stateless unless the route has
+    /// ``ProviderProfile/clerkHosted``.)
     var isStateless: Bool { storage.isStateless }
+
+    /// The configuration errors a route alone can have, checked by ``RouterBuilder`` before
+    /// any login begins: a dialect whose provider accepts only a custom-scheme redirect URI
+    /// (``Dialect/impliedPolicy``: Prelude, Clerk) with an http/https one is
+    /// `invalid_configuration`, as the provider's own SDK refuses it before any network call.
+    func validateConfiguration() throws(CallbackError) {
+        if let implied = storage.dialect.impliedPolicy {
+            do {
+                _ = try RedirectURI(storage.redirectURI.url.string, policy: implied)
+            } catch {
+                throw CallbackError(
+                    .invalidConfiguration,
+                    error.detail
+                        + " (route '\(storage.id)': the \(storage.dialect) dialect's provider accepts only a custom-scheme redirect URI)")
+            }
+        }
+    }
 
     /// Checks `url` against the route's redirect URI and profiles (``RedirectURI/check(_:profiles:)``).
     /// Reads both in place in the box: going through the computed properties copied the

@@ -25,6 +25,7 @@ public struct RouterBuilder: Sendable {
                 throw CallbackError(.invalidConfiguration, "route '\(a.id)' must name its dialect: 'auto' guesses, a route must not")
             }
             _ = try SealedAttempt.checkLifetime(a.attemptLifetime, of: "the attemptLifetime of route '\(a.id)'")
+            try a.validateConfiguration()
             if a.requireIssuer && a.issuer == nil {
                 // Fail closed: without an expected issuer, "required" could only mean "any
                 // `iss` at all", which a mix-up attacker's server sends too (RFC 9207).
