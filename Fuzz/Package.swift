@@ -17,6 +17,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("cli", ["CallbackRouterCLI", "CallbackRouter"]),
     ("restore", ["CallbackRouter"]),
     ("http", ["CallbackLoopback"]),
+    ("json", ["CallbackRouter"]),
 ]
 
 let package = Package(
