@@ -39,16 +39,7 @@ extension URLSession {
         urlRequest.httpBody = Data(request.body)
         urlRequest.httpShouldHandleCookies = false
 
-        let configuration = self.configuration
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        let delegate = TokenExchangeDelegate(limit: maxResponseBytes)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-
-        let (status, body) = try await delegate.run(urlRequest, on: session)
+        let (status, body) = try await TokenExchangeDelegate.send(urlRequest, configuration: configuration, limit: maxResponseBytes)
         return try TokenResponse(status: status, body: body, allowedTokenTypes: allowedTokenTypes, maxBodyBytes: maxResponseBytes)
     }
 }
@@ -64,6 +55,21 @@ final class TokenExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked 
     private var continuation: CheckedContinuation<(Int, [UInt8]), any Error>?
 
     init(limit: Int) { self.limit = limit }
+
+    /// Sends `request` on a session of its own: `configuration` without URL cache or
+    /// cookies, this delegate refusing redirects and bounding the body.
+    static func send(_ request: URLRequest, configuration base: URLSessionConfiguration, limit: Int) async throws -> (Int, [UInt8]) {
+        // A copy: the caller's session keeps its own configuration untouched.
+        let configuration = (base.copy() as? URLSessionConfiguration) ?? .ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        let delegate = TokenExchangeDelegate(limit: limit)
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        return try await delegate.run(request, on: session)
+    }
 
     func run(_ request: URLRequest, on session: URLSession) async throws -> (Int, [UInt8]) {
         let task = session.dataTask(with: request)

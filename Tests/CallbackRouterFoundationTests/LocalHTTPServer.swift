@@ -15,7 +15,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var recorded: [[UInt8]] = []
-    private let responses: [[UInt8]]
+    private var responses: [[UInt8]]
 
     /// `NSLocking.withLock` is macOS 14+; the package's floor is macOS 13.
     private func locked<T>(_ body: () -> T) -> T {
@@ -27,7 +27,23 @@ final class LocalHTTPServer: @unchecked Sendable {
     var requests: [[UInt8]] { locked { recorded } }
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init(responses: [[UInt8]]) throws {
+    /// A server whose responses depend on its own base URL (`http://127.0.0.1:PORT`).
+    convenience init(lateResponses: (String) -> [[UInt8]]) throws {
+        try self.init(responses: [], start: false)
+        responses = lateResponses(baseURL)
+        start()
+    }
+
+    convenience init(responses: [[UInt8]]) throws {
+        try self.init(responses: responses, start: true)
+    }
+
+    private func start() {
+        let server = self
+        Thread.detachNewThread { server.serve() }
+    }
+
+    private init(responses: [[UInt8]], start: Bool) throws {
         self.responses = responses
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -52,8 +68,7 @@ final class LocalHTTPServer: @unchecked Sendable {
         }
         listener = fd
         port = UInt16(bigEndian: address.sin_port)
-        let server = self
-        Thread.detachNewThread { server.serve() }
+        if start { self.start() }
     }
 
     func stop() {
@@ -69,6 +84,10 @@ final class LocalHTTPServer: @unchecked Sendable {
             guard connection >= 0 else { continue }
             let request = readRequest(connection)
             locked { recorded.append(request) }
+            guard !responses.isEmpty else {
+                close(connection)
+                continue
+            }
             let response = responses[min(served, responses.count - 1)]
             served += 1
             response.withUnsafeBytes { raw in

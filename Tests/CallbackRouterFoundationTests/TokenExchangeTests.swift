@@ -106,3 +106,43 @@ import FoundationNetworking
         }
     }
 }
+
+/// `URLSession.discover(issuer:)` against the local server: the document fetched from the
+/// well-known URL and checked; another issuer, a redirect and a non-200 refused.
+@Suite(.serialized) struct DiscoveryFetchTests {
+    static func document(issuer: String) -> String {
+        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","code_challenge_methods_supported":["S256"],"authorization_response_iss_parameter_supported":true}"#
+    }
+
+    /// The issuer is the server's own URL, so its responses are written once it is bound.
+    @Test func fetchesTheWellKnownDocumentAndChecksTheIssuer() async throws {
+        let server = try LocalHTTPServer(lateResponses: { base in
+            [LocalHTTPServer.response(status: "200 OK", body: Self.document(issuer: base + "/tenant"))]
+        })
+        defer { server.stop() }
+        let metadata = try await URLSession.shared.discover(issuer: server.baseURL + "/tenant", allowingLoopbackHTTP: true)
+        #expect(metadata.tokenEndpoint == server.baseURL + "/tenant/token")
+        #expect(metadata.authorizationResponseIssParameterSupported)
+        let sent = try #require(server.requests.first)
+        #expect(String(decoding: sent, as: UTF8.self).hasPrefix("GET /tenant/.well-known/openid-configuration HTTP/1.1\r\n"))
+    }
+
+    @Test func anotherIssuerARedirectAndANon200AreRefused() async throws {
+        let cases: [(@Sendable (String) -> [UInt8], ReasonCode)] = [
+            ({ _ in LocalHTTPServer.response(status: "200 OK", body: Self.document(issuer: "https://evil.example.com")) }, .issuerMismatch),
+            ({ _ in LocalHTTPServer.response(status: "302 Found", headers: ["Location: /other"], body: "") }, .unknownStatus),
+            ({ _ in LocalHTTPServer.response(status: "404 Not Found", body: "{}") }, .unknownStatus),
+        ]
+        for (response, reason) in cases {
+            let server = try LocalHTTPServer(lateResponses: { [response($0)] })
+            defer { server.stop() }
+            do {
+                _ = try await URLSession.shared.discover(issuer: server.baseURL, allowingLoopbackHTTP: true)
+                Issue.record("expected \(reason)")
+            } catch let error as CallbackError {
+                #expect(error.reason == reason, "\(error)")
+            }
+            #expect(server.requests.count == 1)
+        }
+    }
+}
