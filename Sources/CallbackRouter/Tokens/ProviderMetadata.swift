@@ -12,7 +12,7 @@
 /// Checked, each with its reason code:
 /// - the expected issuer is an `https` URL (loopback `http` when allowed) with no query,
 ///   fragment or userinfo (`invalid_configuration`);
-/// - the document is strict JSON (``JSONReader``'s refusals), an object, at most 64 KiB;
+/// - the document is strict JSON (the JSON reader's refusals, docs/tokens.md), an object, at most 64 KiB;
 /// - `issuer` is identical to the expected one, byte for byte (OIDC Discovery §4.3, RFC
 ///   8414 §3.3: the mix-up defence; `issuer_missing`, `issuer_mismatch`);
 /// - `authorization_endpoint` and `token_endpoint` are present (`missing_parameter`), and
@@ -30,9 +30,9 @@
 public struct ProviderMetadata: Sendable, CustomStringConvertible {
     /// `issuer`: identical to the expected issuer.
     public let issuer: String
-    /// `authorization_endpoint`.
+    /// `authorization_endpoint`: where the browser is sent to log in (checked https).
     public let authorizationEndpoint: String
-    /// `token_endpoint`.
+    /// `token_endpoint`: where the code is redeemed (checked https).
     public let tokenEndpoint: String
     /// `jwks_uri`, when present.
     public let jwksURI: String?

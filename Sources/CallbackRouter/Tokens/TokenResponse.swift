@@ -10,7 +10,7 @@
 ///
 /// Read strictly (docs/tokens.md):
 /// - the body is at most ``maxBodyBytes`` (64 KiB by default; `too_long`) of strict JSON
-///   (``JSONReader``'s refusals: a duplicated member is `duplicate_parameter`), an object;
+///   (the JSON reader's refusals, docs/tokens.md: a duplicated member is `duplicate_parameter`), an object;
 /// - HTTP 200: `access_token` (a non-empty string) is required (`missing_parameter`), so
 ///   is `token_type`, which must be `Bearer` compared case-insensitively unless listed in
 ///   `allowedTokenTypes` (`unsupported_token_type`); `expires_in` when present is a
@@ -39,6 +39,8 @@ public enum TokenResponse: Sendable, CustomStringConvertible {
     /// Reads the token endpoint's answer: its HTTP status and body.
     ///
     /// - Parameters:
+    ///   - status: the HTTP status code of the response.
+    ///   - body: the response body's bytes (UTF-8 JSON).
     ///   - allowedTokenTypes: `token_type`s accepted besides `Bearer` (e.g. `["DPoP"]`),
     ///     compared case-insensitively.
     ///   - maxBodyBytes: the largest body read; a longer one is `too_long`.
@@ -78,7 +80,7 @@ public enum TokenResponse: Sendable, CustomStringConvertible {
 /// `description`, `debugDescription` and `dump` show the token type, lifetime, scope and
 /// which tokens are present, never a token.
 public struct TokenSet: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// `access_token`.
+    /// `access_token`: the credential for the resource server (a secret; never in a description).
     public let accessToken: String
     /// `token_type` as sent (e.g. `Bearer`, `bearer`).
     public let tokenType: String
