@@ -18,6 +18,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("restore", ["CallbackRouter"]),
     ("http", ["CallbackLoopback"]),
     ("json", ["CallbackRouter"]),
+    ("json-foundation", ["CallbackRouter"]),
 ]
 
 let package = Package(

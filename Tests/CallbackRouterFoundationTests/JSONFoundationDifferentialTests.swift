@@ -80,6 +80,18 @@ import CallbackRouterFoundation
         #expect(number.int64 == nil)
     }
 
+    /// Class `foundation-drops-bom` (found twice by fuzz-json-foundation): Foundation drops a
+    /// raw U+FEFF at the start of each unescaped run of a string or member name (the string's
+    /// start, or right after an escape); an escaped `\uFEFF`, and a raw one elsewhere, it
+    /// keeps. We keep every character: a string means what its bytes say.
+    @Test func foundationDropsARawBOMStartingARunWeKeepIt() throws {
+        let raw = "[\"\u{FEFF}aud\",\"a\u{FEFF}\",\"\\uFEFFb\",\"\\u00e4\u{FEFF}c\"]"
+        let ours = try JSONReader.parse(raw)
+        #expect(ours == .array([.string("\u{FEFF}aud"), .string("a\u{FEFF}"), .string("\u{FEFF}b"), .string("ä\u{FEFF}c")]))
+        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(raw.utf8)) as? [String])
+        #expect(theirs.map { Array($0.unicodeScalars) } == ["aud", "a\u{FEFF}", "\u{FEFF}b", "äc"].map { Array($0.unicodeScalars) })
+    }
+
     static func equal(_ ours: JSONValue, _ theirs: Any) -> Bool {
         switch ours {
         case .null:

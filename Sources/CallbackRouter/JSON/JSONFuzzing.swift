@@ -41,3 +41,39 @@
         }
     }
 }
+
+extension JSONFuzzing {
+    /// A value as the reader read it, for a harness outside the package (the differential
+    /// against Foundation's `JSONSerialization` in `Fuzz/Sources/fuzz-json-foundation`).
+    public indirect enum Value {
+        /// `null`.
+        case null
+        /// `true` or `false`.
+        case bool(Bool)
+        /// A number's text as written, and its exact `Int64` when it is an integer in range.
+        case number(String, Int64?)
+        /// A decoded string.
+        case string(String)
+        /// An array's elements.
+        case array([Value])
+        /// An object's members, in document order.
+        case object([(name: String, value: Value)])
+    }
+
+    /// `bytes` read with the default limits, or nil when they are refused.
+    public static func read(_ bytes: [UInt8]) -> Value? {
+        guard let value = try? JSONReader.parse(bytes) else { return nil }
+        return mirror(value)
+    }
+
+    static func mirror(_ value: JSONValue) -> Value {
+        switch value {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let number): .number(number.text, number.int64)
+        case .string(let text): .string(text)
+        case .array(let elements): .array(elements.map(mirror))
+        case .object(let object): .object(object.members.map { ($0.name, mirror($0.value)) })
+        }
+    }
+}
