@@ -8,7 +8,9 @@
     /// Reads `bytes` with the default limits and with tight ones (depth 4, 16-byte strings,
     /// 4 members), and traps unless: a refusal carries one of the reader's reasons and an
     /// offset inside the document; a value read prints to JSON that reads back to the same
-    /// value and prints identically; a non-contiguous copy of the input reads the same.
+    /// value and prints identically; a non-contiguous copy of the input reads the same; and
+    /// the token response, discovery and ID token readers over the same bytes refuse only
+    /// with their own reasons.
     public static func check(_ bytes: [UInt8]) {
         for limits in [JSONLimits.default, JSONLimits(maxBytes: 4096, maxDepth: 4, maxStringBytes: 16, maxMembers: 4)] {
             let result = Result { () throws(CallbackError) -> JSONValue in try JSONReader.parse(bytes, limits: limits) }
@@ -38,6 +40,41 @@
             default:
                 preconditionFailure("a non-contiguous input is read differently")
             }
+        }
+        checkDocuments(bytes)
+    }
+
+    /// The reasons the token response, discovery and ID token readers may refuse with.
+    static let documentReasons: Set<ReasonCode> = allowedReasons.union([
+        .invalidParameter, .missingParameter, .unknownStatus, .unsupportedTokenType, .issuerMissing, .issuerMismatch,
+        .schemeNotAllowed, .audienceMismatch, .tokenExpired, .nonceMismatch, .tokenHashMismatch, .unsupportedAlgorithm,
+    ])
+
+    /// The same bytes as a token response (HTTP 200 and 400), a discovery document and an
+    /// ID token's payload: each is read or refused with one of ``documentReasons``, never
+    /// a trap; what is read shows no token in its description.
+    static func checkDocuments(_ bytes: [UInt8]) {
+        func expectRefusal(_ body: () throws(CallbackError) -> Void) {
+            do {
+                try body()
+            } catch {
+                precondition(documentReasons.contains(error.reason), "unexpected reason \(error.reason): \(error)")
+            }
+        }
+        for status in [200, 400] {
+            expectRefusal { () throws(CallbackError) in
+                let response = try TokenResponse(status: status, body: bytes)
+                if case .tokens(let tokens) = response, tokens.accessToken.utf8.count >= 24 {
+                    precondition(!tokens.description.contains(tokens.accessToken), "the access token shows in a description")
+                }
+            }
+        }
+        expectRefusal { () throws(CallbackError) in _ = try ProviderMetadata(parsing: bytes, expectedIssuer: "https://op.example.com") }
+        let idToken = Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8)) + "." + Base64URL.encode(bytes) + ".c2ln"
+        expectRefusal { () throws(CallbackError) in
+            _ = try IDTokenCheck.check(
+                idToken, accessToken: "access-token", code: "code", nonce: "n-0S6_WzA2Mj", clientID: "client-1",
+                issuer: "https://op.example.com", maxClockSkew: .seconds(300), now: 1_767_225_600)
         }
     }
 }
