@@ -158,3 +158,46 @@ import Testing
         }
     }
 }
+
+/// A refresh response's ID token (OIDC Core §12.2) against the one checked at login.
+@Suite struct RefreshedIDTokenTests {
+    typealias Base = IDTokenClaimsTests
+
+    static func first() throws -> (IDTokenClaims, [String: String]) {
+        var (delivery, claims) = try Base.fixture()
+        claims["auth_time"] = String(Base.now - 60)
+        let checked = try Base.check(Base.jwt(Base.payload(claims)), delivery: delivery)
+        claims["nonce"] = nil
+        return (checked, claims)
+    }
+
+    static func refreshed(_ claims: [String: String]?, previous: IDTokenClaims) throws -> IDTokenClaims? {
+        let idToken = claims.map { #","id_token":""# + Base.jwt(Base.payload($0)) + #"""# } ?? ""
+        let body = #"{"access_token":"new-access-token","token_type":"Bearer""# + idToken + "}"
+        guard case .tokens(let tokens) = try TokenResponse(status: 200, body: Array(body.utf8)) else { return nil }
+        return try tokens.checkRefreshedIDToken(previous: previous, clientID: Base.clientID, clock: ManualAttemptClock())
+    }
+
+    @Test func acceptsTheSameUserWithoutANonceAndReturnsNilWithoutAnIDToken() throws {
+        let (first, claims) = try Self.first()
+        #expect(try Self.refreshed(claims, previous: first)?.subject == first.subject)
+        var withNonce = claims
+        withNonce["nonce"] = #""\#(try #require(first.stringClaim("nonce")))""#
+        #expect(try Self.refreshed(withNonce, previous: first) != nil)
+        #expect(try Self.refreshed(nil, previous: first) == nil)
+    }
+
+    @Test(arguments: [
+        ("sub", #""someone-else""#, ReasonCode.invalidParameter), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
+        ("nonce", #""another-nonce""#, .nonceMismatch), ("iss", #""https://evil.example.com""#, .issuerMismatch),
+        ("auth_time", "1767225000", .invalidParameter), ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
+        ("exp", "1767225000", .tokenExpired),
+    ])
+    func refusesARefreshedTokenForAnotherLogin(_ claim: String, _ value: String, _ reason: ReasonCode) throws {
+        let (first, claims) = try Self.first()
+        var changed = claims
+        changed[claim] = value
+        if claim == "aud" { changed["azp"] = #""s6BhdRkqt3""# }
+        expectRefusal(reason) { try Self.refreshed(changed, previous: first) }
+    }
+}

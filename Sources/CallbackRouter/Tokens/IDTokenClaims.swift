@@ -94,15 +94,47 @@ extension TokenSet {
             idToken, accessToken: accessToken, code: delivery.outcome.code, nonce: delivery.attempt.nonce, clientID: clientID,
             issuer: issuer, maxClockSkew: maxClockSkew, now: clock.wallClockNanoseconds() / 1_000_000_000)
     }
+
+    /// Checks the ID token of a refresh response (OpenID Connect Core §12.2) against the
+    /// claims checked at login, and returns its claims; nil when the response has no
+    /// `id_token` (a refresh response need not carry one).
+    ///
+    /// Everything ``checkIDToken(for:clientID:issuer:maxClockSkew:clock:)`` checks, with
+    /// the first token's issuer as the expected one, and: `sub` the same
+    /// (`invalid_parameter`), `aud` the same audiences (`audience_mismatch`), `auth_time`
+    /// the same when the first had one (`invalid_parameter`), and `nonce` absent or the
+    /// same as the first token's (`nonce_mismatch`). A `c_hash` is refused: a refresh
+    /// redeems no code (`token_hash_mismatch`).
+    public func checkRefreshedIDToken(
+        previous: IDTokenClaims, clientID: String, maxClockSkew: Duration = TokenSet.defaultMaxClockSkew,
+        clock: any AttemptClock = SystemAttemptClock()
+    ) throws(CallbackError) -> IDTokenClaims? {
+        guard let idToken else { return nil }
+        let claims = try IDTokenCheck.check(
+            idToken, accessToken: accessToken, code: nil, nonce: previous.stringClaim("nonce"), nonceRequired: false,
+            clientID: clientID, issuer: previous.issuer, maxClockSkew: maxClockSkew, now: clock.wallClockNanoseconds() / 1_000_000_000)
+        guard claims.subject == previous.subject else {
+            throw CallbackError(.invalidParameter, "the refreshed ID token's sub is not the first ID token's")
+        }
+        guard Set(claims.audience) == Set(previous.audience) else {
+            throw CallbackError(.audienceMismatch, "the refreshed ID token's aud is not the first ID token's")
+        }
+        if let authTime = previous.authTime, claims.authTime != authTime {
+            throw CallbackError(.invalidParameter, "the refreshed ID token's auth_time is not the first ID token's")
+        }
+        return claims
+    }
 }
 
 enum IDTokenCheck {
     static let limits = JSONLimits(maxBytes: 32 * 1024, maxDepth: 16, maxStringBytes: 16 * 1024, maxMembers: 128)
     static let sha256Algorithms: Set<String> = ["RS256", "PS256", "ES256", "HS256"]
 
+    /// `nonce`: the expected nonce; with `nonceRequired` false (a refresh) an absent claim
+    /// passes, and a present one must equal `nonce` (an absent `nonce` then refuses any).
     static func check(
-        _ token: String, accessToken: String, code: String?, nonce: String, clientID: String, issuer: String, maxClockSkew: Duration,
-        now: Int64
+        _ token: String, accessToken: String, code: String?, nonce: String?, nonceRequired: Bool = true, clientID: String,
+        issuer: String, maxClockSkew: Duration, now: Int64
     ) throws(CallbackError) -> IDTokenClaims {
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         if parts.count == 5 {
@@ -184,8 +216,10 @@ enum IDTokenCheck {
         }
         let authTime = try seconds("auth_time", in: payload, required: false)
 
-        guard let tokenNonce = payload["nonce"]?.string, constantTimeEquals(tokenNonce, nonce) else {
-            throw CallbackError(.nonceMismatch, "the ID token's nonce is missing or is not the attempt's")
+        if nonceRequired || payload["nonce"] != nil {
+            guard let tokenNonce = payload["nonce"]?.string, let nonce, constantTimeEquals(tokenNonce, nonce) else {
+                throw CallbackError(.nonceMismatch, "the ID token's nonce is missing or is not the attempt's")
+            }
         }
 
         let accessTokenHashChecked = try checkHash("at_hash", of: accessToken, in: payload, algorithm: algorithm)
