@@ -17,6 +17,8 @@ let fuzzers: [(name: String, products: [String])] = [
     ("cli", ["CallbackRouterCLI", "CallbackRouter"]),
     ("restore", ["CallbackRouter"]),
     ("http", ["CallbackLoopback"]),
+    ("json", ["CallbackRouter"]),
+    ("json-foundation", ["CallbackRouter"]),
 ]
 
 let package = Package(

@@ -31,6 +31,9 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         .unknownState, .replayed, .attemptExpired, .conflict, .cancelled, .timeout, .noRoute,
         // Added after design.md's first table (codes are added, never renamed):
         .parametersInQuery, .invalidRecord,
+        // Added with the token endpoint, the ID token and discovery (docs/tokens.md):
+        .unsupportedTokenType, .nonceMismatch, .audienceMismatch, .tokenExpired, .tokenHashMismatch,
+        .unsupportedAlgorithm,
     ]
 
     // MARK: Syntax
@@ -118,6 +121,27 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// intact: truncated, an unknown version, a missing or extra line, bad base64url, a
     /// value out of range, or a checksum that does not match (docs/sealed-attempts.md).
     public static let invalidRecord = ReasonCode(rawValue: "invalid_record")
+
+    // MARK: Tokens (added with the token endpoint; docs/tokens.md)
+
+    /// `unsupported_token_type`: a token response's `token_type` is not `Bearer` (compared
+    /// case-insensitively, RFC 6749 §5.1) and not one the caller allowed.
+    public static let unsupportedTokenType = ReasonCode(rawValue: "unsupported_token_type")
+    /// `nonce_mismatch`: the ID token's `nonce` is missing or is not the attempt's (OIDC Core
+    /// §3.1.3.7 item 11).
+    public static let nonceMismatch = ReasonCode(rawValue: "nonce_mismatch")
+    /// `audience_mismatch`: the ID token's `aud` does not contain the client id, or it names
+    /// several audiences and `azp` is not the client id (OIDC Core §3.1.3.7 items 3–5).
+    public static let audienceMismatch = ReasonCode(rawValue: "audience_mismatch")
+    /// `token_expired`: the ID token's `exp` has passed, beyond the allowed clock skew (OIDC
+    /// Core §3.1.3.7 item 9).
+    public static let tokenExpired = ReasonCode(rawValue: "token_expired")
+    /// `token_hash_mismatch`: the ID token's `at_hash` or `c_hash` is not the left half of
+    /// the hash of the access token or code (OIDC Core §3.2.2.9, §3.3.2.11).
+    public static let tokenHashMismatch = ReasonCode(rawValue: "token_hash_mismatch")
+    /// `unsupported_algorithm`: the ID token's `alg` is `none`, is missing, or is one whose
+    /// hash this package cannot compute while `at_hash` or `c_hash` needs it.
+    public static let unsupportedAlgorithm = ReasonCode(rawValue: "unsupported_algorithm")
 }
 
 /// An error that carries a ``ReasonCode``: ``ParseError`` and the router's `CallbackError`.

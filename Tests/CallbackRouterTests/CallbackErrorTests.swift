@@ -22,7 +22,7 @@ import Testing
     @Test func everyReasonCodeIsDistinctAndSnakeCase() {
         let raw = ReasonCode.allCases.map(\.rawValue)
         #expect(Set(raw).count == raw.count)
-        #expect(raw.count == 35)
+        #expect(raw.count == 41)
         for code in raw {
             #expect(code.allSatisfy { $0 == "_" || ($0.isLetter && $0.isLowercase) || $0.isNumber }, "\(code)")
         }

@@ -1,0 +1,52 @@
+/// `application/x-www-form-urlencoded` serialisation (WHATWG URL Standard §5.2, the
+/// algorithm RFC 6749 Appendix B refers to): ASCII letters, digits and `*-._` stay raw, a
+/// space becomes `+`, every other byte of the UTF-8 is `%XX` (upper-case hex).
+enum FormEncoding {
+    static func encode(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
+                UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"):
+                out.append(byte)
+            case UInt8(ascii: " "):
+                out.append(UInt8(ascii: "+"))
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(upperHex[Int(byte >> 4)])
+                out.append(upperHex[Int(byte & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `name=value&…`, each side encoded.
+    static func body(_ parameters: [(String, String)]) -> String {
+        parameters.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
+    }
+
+    private static let upperHex: [UInt8] = Array("0123456789ABCDEF".utf8)
+}
+
+/// Standard base64 with `=` padding (RFC 4648 §4), for HTTP Basic credentials (RFC 7617).
+enum Base64 {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var iterator = bytes.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next()
+            let third = second == nil ? nil : iterator.next()
+            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            out.append(alphabet[Int(group >> 18 & 0x3F)])
+            out.append(alphabet[Int(group >> 12 & 0x3F)])
+            out.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 0x3F)])
+            out.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(group & 0x3F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

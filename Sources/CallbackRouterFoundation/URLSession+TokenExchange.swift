@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// Sends a token request and reads the answer into a ``TokenResponse``.
+    ///
+    /// ```swift
+    /// let request = try TokenRequest.authorizationCode(for: delivery, redirectURI: …, tokenEndpoint: …, clientID: …)
+    /// switch try await URLSession.shared.exchange(request) {
+    /// case .tokens(let tokens): …
+    /// case .error(let error): …   // invalid_grant, invalid_client…
+    /// }
+    /// ```
+    ///
+    /// The request goes out on a session of its own with this session's configuration
+    /// (timeouts, proxies, TLS settings), changed so that nothing is kept: no URL cache, no
+    /// cookies (RFC 6749 §5.1's `Cache-Control: no-store` is the server's promise; this is
+    /// the client's). Redirects are not followed: a 3xx comes back as the answer, which
+    /// ``TokenResponse`` refuses (`unknown_status`), so the code and verifier never travel
+    /// to a second URL. A body longer than `maxResponseBytes` (announced by
+    /// `Content-Length` or counted as it arrives) stops the transfer and is `too_long`.
+    /// Certificate validation is the system's (it is what lets the ID token go unsigned,
+    /// docs/tokens.md).
+    ///
+    /// - Throws: ``CallbackError`` for a response ``TokenResponse`` refuses or one over the
+    ///   limit; `URLError` when the request does not complete.
+    public func exchange(
+        _ request: TokenRequest, allowedTokenTypes: [String] = [], maxResponseBytes: Int = TokenResponse.maxBodyBytes
+    ) async throws -> TokenResponse {
+        guard let url = URL(string: request.url) else {
+            throw CallbackError(.invalidConfiguration, "the token endpoint is not a URL Foundation reads")
+        }
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+        urlRequest.httpMethod = request.method
+        for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+        urlRequest.httpBody = Data(request.body)
+        urlRequest.httpShouldHandleCookies = false
+
+        let (status, body) = try await TokenExchangeDelegate.send(urlRequest, configuration: configuration, limit: maxResponseBytes)
+        return try TokenResponse(status: status, body: body, allowedTokenTypes: allowedTokenTypes, maxBodyBytes: maxResponseBytes)
+    }
+}
+
+/// Collects one response with a ceiling, refuses redirects, and resumes its caller once.
+final class TokenExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let limit: Int
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var body: [UInt8] = []
+    private var status = 0
+    private var overLimit = false
+    private var continuation: CheckedContinuation<(Int, [UInt8]), any Error>?
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Sends `request` on a session of its own: `configuration` without URL cache or
+    /// cookies, this delegate refusing redirects and bounding the body.
+    static func send(_ request: URLRequest, configuration base: URLSessionConfiguration, limit: Int) async throws -> (Int, [UInt8]) {
+        // A copy: the caller's session keeps its own configuration untouched.
+        let configuration = (base.copy() as? URLSessionConfiguration) ?? .ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        let delegate = TokenExchangeDelegate(limit: limit)
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        return try await delegate.run(request, on: session)
+    }
+
+    func run(_ request: URLRequest, on session: URLSession) async throws -> (Int, [UInt8]) {
+        let task = session.dataTask(with: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                lock.lock()
+                self.continuation = continuation
+                lock.unlock()
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.lock()
+        status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let announced = response.expectedContentLength
+        if announced > limit { overLimit = true }
+        let cancel = overLimit
+        lock.unlock()
+        completionHandler(cancel ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        if !overLimit {
+            if body.count + data.count > limit {
+                overLimit = true
+            } else {
+                body.append(contentsOf: data)
+            }
+        }
+        let cancel = overLimit
+        lock.unlock()
+        if cancel { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock()
+        let continuation = self.continuation
+        self.continuation = nil
+        let result: Result<(Int, [UInt8]), any Error>
+        if overLimit {
+            result = .failure(
+                CallbackError(.tooLong, at: limit, "the token endpoint's response is longer than \(limit) bytes; the transfer was stopped"))
+        } else if let error {
+            result = .failure(error)
+        } else {
+            result = .success((status, body))
+        }
+        lock.unlock()
+        continuation?.resume(with: result)
+    }
+}

@@ -1,0 +1,203 @@
+import Testing
+@testable import CallbackRouter
+
+/// The ID token checks of OpenID Connect Core §3.1.3.7, each refusal with its reason code.
+@Suite struct IDTokenClaimsTests {
+    static let issuer = "https://op.example.com"
+    static let clientID = "s6BhdRkqt3"
+    /// ManualAttemptClock's default calendar time: 2026-01-01T00:00:00Z.
+    static let now: Int64 = 1_767_225_600
+    static let code = "SplxlOBeZQQYbYS6WxSbIA"
+    static let accessToken = "jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y"
+
+    static func jwt(header: String = #"{"alg":"RS256","kid":"1"}"#, _ payload: String) -> String {
+        Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + ".c2lnbmF0dXJl"
+    }
+
+    static func halfHash(_ value: String) -> String { Base64URL.encode(SHA256.hash(value.utf8).prefix(16)) }
+
+    /// A delivery of a login, and a payload with every required claim right, to spoil one at a time.
+    static func fixture() throws -> (Delivery, [String: String]) {
+        let delivery = try TokenRequestTests.delivery()
+        let claims: [String: String] = [
+            "iss": #""\#(issuer)""#, "sub": #""248289761001""#, "aud": #""\#(clientID)""#, "exp": String(now + 600),
+            "iat": String(now - 5), "nonce": #""\#(delivery.attempt.nonce)""#,
+        ]
+        return (delivery, claims)
+    }
+
+    static func payload(_ claims: [String: String]) -> String {
+        "{" + claims.sorted { $0.key < $1.key }.map { #""\#($0.key)":\#($0.value)"# }.joined(separator: ",") + "}"
+    }
+
+    static func check(
+        _ idToken: String, delivery: Delivery, accessToken: String = accessToken, skew: Duration = TokenSet.defaultMaxClockSkew,
+        advance: Duration = .zero
+    ) throws -> IDTokenClaims {
+        let body = #"{"access_token":"\#(accessToken)","token_type":"Bearer","id_token":"\#(idToken)"}"#
+        guard case .tokens(let tokens) = try TokenResponse(status: 200, body: Array(body.utf8)) else {
+            throw CallbackError(.invalidParameter, "no tokens")
+        }
+        let clock = ManualAttemptClock()
+        clock.advance(by: advance)
+        return try tokens.checkIDToken(for: delivery, clientID: clientID, issuer: issuer, maxClockSkew: skew, clock: clock)
+    }
+
+    @Test func acceptsAGenuineIDTokenAndReturnsItsClaims() throws {
+        var (delivery, claims) = try Self.fixture()
+        claims["email"] = #""a@example.com""#
+        claims["at_hash"] = #""\#(Self.halfHash(Self.accessToken))""#
+        claims["c_hash"] = #""\#(Self.halfHash(Self.code))""#
+        let checked = try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery)
+        #expect(checked.issuer == Self.issuer)
+        #expect(checked.subject == "248289761001")
+        #expect(checked.audience == [Self.clientID])
+        #expect(checked.expiresAt == Self.now + 600)
+        #expect(checked.issuedAt == Self.now - 5)
+        #expect(checked.algorithm == "RS256")
+        #expect(checked.accessTokenHashChecked)
+        #expect(checked.codeHashChecked)
+        #expect(checked.stringClaim("email") == "a@example.com")
+        #expect(!checked.description.contains("248289761001"))
+        #expect(!checked.description.contains(delivery.attempt.nonce))
+    }
+
+    /// OIDC Core §3.3.2.11's own example: at_hash of this access token with RS256.
+    @Test func atHashMatchesTheSpecsExample() {
+        #expect(Self.halfHash("jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y") == "77QmUPtjPfzWtF2AnpK9RQ")
+    }
+
+    struct Spoiled: CustomTestStringConvertible, Sendable {
+        let name: String
+        let change: @Sendable (inout [String: String]) -> Void
+        let reason: ReasonCode
+        var testDescription: String { name }
+    }
+
+    static let spoiled: [Spoiled] = [
+        Spoiled(name: "another issuer", change: { $0["iss"] = #""https://evil.example.com""# }, reason: .issuerMismatch),
+        Spoiled(name: "issuer with a trailing slash", change: { $0["iss"] = #""https://op.example.com/""# }, reason: .issuerMismatch),
+        Spoiled(name: "no issuer", change: { $0["iss"] = nil }, reason: .issuerMissing),
+        Spoiled(name: "no sub", change: { $0["sub"] = nil }, reason: .missingParameter),
+        Spoiled(name: "another audience", change: { $0["aud"] = #""other-client""# }, reason: .audienceMismatch),
+        Spoiled(name: "no audience", change: { $0["aud"] = nil }, reason: .audienceMismatch),
+        Spoiled(name: "audiences without azp", change: { $0["aud"] = #"["s6BhdRkqt3","api"]"# }, reason: .audienceMismatch),
+        Spoiled(
+            name: "azp of another client",
+            change: {
+                $0["aud"] = #"["s6BhdRkqt3","api"]"#
+                $0["azp"] = #""api""#
+            }, reason: .audienceMismatch),
+        Spoiled(name: "expired", change: { $0["exp"] = String(now - 301) }, reason: .tokenExpired),
+        Spoiled(name: "exp as a string", change: { $0["exp"] = #""1767226200""# }, reason: .invalidParameter),
+        Spoiled(name: "exp with a fraction", change: { $0["exp"] = "1767226200.5" }, reason: .invalidParameter),
+        Spoiled(name: "no exp", change: { $0["exp"] = nil }, reason: .missingParameter),
+        Spoiled(name: "issued in the future", change: { $0["iat"] = String(now + 301) }, reason: .invalidParameter),
+        Spoiled(name: "no iat", change: { $0["iat"] = nil }, reason: .missingParameter),
+        Spoiled(name: "nbf in the future", change: { $0["nbf"] = String(now + 400) }, reason: .invalidParameter),
+        Spoiled(name: "another nonce", change: { $0["nonce"] = #""n-0S6_WzA2Mj""# }, reason: .nonceMismatch),
+        Spoiled(name: "no nonce", change: { $0["nonce"] = nil }, reason: .nonceMismatch),
+        Spoiled(name: "a wrong at_hash", change: { $0["at_hash"] = #""LDktKdoQak3Pk0cnXxCltA""# }, reason: .tokenHashMismatch),
+        Spoiled(name: "a wrong c_hash", change: { $0["c_hash"] = #""77QmUPtjPfzWtF2AnpK9RQ""# }, reason: .tokenHashMismatch),
+    ]
+
+    @Test(arguments: spoiled)
+    func refusesASpoiledClaim(_ spoiled: Spoiled) throws {
+        var (delivery, claims) = try Self.fixture()
+        spoiled.change(&claims)
+        expectRefusal(spoiled.reason) { try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery) }
+    }
+
+    @Test func theSkewIsStatedAndInjectable() throws {
+        var (delivery, claims) = try Self.fixture()
+        claims["exp"] = String(Self.now - 200)
+        claims["iat"] = String(Self.now + 200)
+        #expect(throws: Never.self) { try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery) }
+        expectRefusal(.tokenExpired) { try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery, skew: .seconds(60)) }
+        claims["exp"] = String(Self.now + 600)
+        expectRefusal(.tokenExpired) {
+            try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery, advance: .seconds(600 + 300))
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"alg":"none"}"#, ReasonCode.unsupportedAlgorithm), (#"{"typ":"JWT"}"#, .unsupportedAlgorithm),
+        (#"{"alg":"RS256","alg":"none"}"#, .duplicateParameter), (#"["RS256"]"#, .invalidParameter),
+    ])
+    func refusesAnUnsignedOrMalformedHeader(_ header: String, _ reason: ReasonCode) throws {
+        let (delivery, claims) = try Self.fixture()
+        expectRefusal(reason) { try Self.check(Self.jwt(header: header, Self.payload(claims)), delivery: delivery) }
+    }
+
+    @Test func aHashUnderAnAlgorithmWithoutSHA256IsRefusedNotSkipped() throws {
+        var (delivery, claims) = try Self.fixture()
+        #expect(throws: Never.self) { try Self.check(Self.jwt(header: #"{"alg":"RS384"}"#, Self.payload(claims)), delivery: delivery) }
+        claims["at_hash"] = #""\#(Self.halfHash(Self.accessToken))""#
+        expectRefusal(.unsupportedAlgorithm) {
+            try Self.check(Self.jwt(header: #"{"alg":"RS384"}"#, Self.payload(claims)), delivery: delivery)
+        }
+    }
+
+    @Test(arguments: ["a.b", "a.b.c.d", "", "!!.e30.x", "e30.!!.x", "e30.e30.x.y.z"])
+    func refusesATokenThatIsNotACompactJWS(_ token: String) throws {
+        let (delivery, _) = try Self.fixture()
+        let error = expectRefusal(
+            token.split(separator: ".", omittingEmptySubsequences: false).count == 5 ? .unsupportedAlgorithm : .invalidParameter
+        ) {
+            try Self.check(token.isEmpty ? "x" : token, delivery: delivery)
+        }
+        #expect(error != nil)
+    }
+
+    @Test func aResponseWithoutAnIDTokenIsMissingParameter() throws {
+        let (delivery, _) = try Self.fixture()
+        guard case .tokens(let tokens) = try TokenResponse(status: 200, body: Array(#"{"access_token":"a","token_type":"Bearer"}"#.utf8))
+        else { return }
+        expectRefusal(.missingParameter) {
+            try tokens.checkIDToken(for: delivery, clientID: Self.clientID, issuer: Self.issuer, clock: ManualAttemptClock())
+        }
+    }
+}
+
+/// A refresh response's ID token (OIDC Core §12.2) against the one checked at login.
+@Suite struct RefreshedIDTokenTests {
+    typealias Base = IDTokenClaimsTests
+
+    static func first() throws -> (IDTokenClaims, [String: String]) {
+        var (delivery, claims) = try Base.fixture()
+        claims["auth_time"] = String(Base.now - 60)
+        let checked = try Base.check(Base.jwt(Base.payload(claims)), delivery: delivery)
+        claims["nonce"] = nil
+        return (checked, claims)
+    }
+
+    static func refreshed(_ claims: [String: String]?, previous: IDTokenClaims) throws -> IDTokenClaims? {
+        let idToken = claims.map { #","id_token":""# + Base.jwt(Base.payload($0)) + #"""# } ?? ""
+        let body = #"{"access_token":"new-access-token","token_type":"Bearer""# + idToken + "}"
+        guard case .tokens(let tokens) = try TokenResponse(status: 200, body: Array(body.utf8)) else { return nil }
+        return try tokens.checkRefreshedIDToken(previous: previous, clientID: Base.clientID, clock: ManualAttemptClock())
+    }
+
+    @Test func acceptsTheSameUserWithoutANonceAndReturnsNilWithoutAnIDToken() throws {
+        let (first, claims) = try Self.first()
+        #expect(try Self.refreshed(claims, previous: first)?.subject == first.subject)
+        var withNonce = claims
+        withNonce["nonce"] = #""\#(try #require(first.stringClaim("nonce")))""#
+        #expect(try Self.refreshed(withNonce, previous: first) != nil)
+        #expect(try Self.refreshed(nil, previous: first) == nil)
+    }
+
+    @Test(arguments: [
+        ("sub", #""someone-else""#, ReasonCode.invalidParameter), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
+        ("nonce", #""another-nonce""#, .nonceMismatch), ("iss", #""https://evil.example.com""#, .issuerMismatch),
+        ("auth_time", "1767225000", .invalidParameter), ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
+        ("exp", "1767225000", .tokenExpired),
+    ])
+    func refusesARefreshedTokenForAnotherLogin(_ claim: String, _ value: String, _ reason: ReasonCode) throws {
+        let (first, claims) = try Self.first()
+        var changed = claims
+        changed[claim] = value
+        if claim == "aud" { changed["azp"] = #""s6BhdRkqt3""# }
+        expectRefusal(reason) { try Self.refreshed(changed, previous: first) }
+    }
+}
