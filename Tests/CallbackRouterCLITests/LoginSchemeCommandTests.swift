@@ -39,6 +39,7 @@ import Testing
             (try? FileSystem.readFile(recorded)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
         }
         while readRecorded()?.hasSuffix("\n") != true && !deadline.hasPassed { usleep(10_000) }
+        reapBrowser()
         let authorization = try #require(readRecorded()).dropLast().description
         let state = try #require(try CallbackURL(parsing: authorization).queryParameters.value(named: "state"))
 
@@ -54,5 +55,28 @@ import Testing
         let result = login.join()
         #expect(result.exit == 0, "\(result.stdout) \(result.stderr)")
         #expect(result.stdout.contains("\"code\":\"real\""))
+    }
+
+    /// `login` starts the browser detached and never waits for it; here it is a child of the
+    /// test process, so reap it (by its pid only): an unreaped child makes Swift Testing's
+    /// exit-test monitor (waitid on every child, WNOWAIT) spin and never see its own exit.
+    func reapBrowser() {
+        #if os(Linux)
+        let deadline = Deadline.after(milliseconds: 5000)
+        while !deadline.hasPassed {
+            for name in (try? FileSystem.entries("/proc")) ?? [] {
+                guard let pid = pid_t(name),
+                    let stat = (try? FileSystem.readFile("/proc/\(name)/stat")).flatMap({ $0 }).map({ String(decoding: $0, as: UTF8.self) }),
+                    let close = stat.lastIndex(of: ")"), stat[..<close].hasSuffix("(browser")
+                else { continue }
+                let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+                guard fields.count > 1, pid_t(fields[1]) == getpid() else { continue }
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+                return
+            }
+            usleep(10_000)
+        }
+        #endif
     }
 }
