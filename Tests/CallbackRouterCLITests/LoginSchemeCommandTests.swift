@@ -65,9 +65,11 @@ import Testing
         let deadline = Deadline.after(milliseconds: 5000)
         while !deadline.hasPassed {
             for name in (try? FileSystem.entries("/proc")) ?? [] {
-                guard let pid = pid_t(name),
-                    let stat = (try? FileSystem.readFile("/proc/\(name)/stat")).flatMap({ $0 }).map({ String(decoding: $0, as: UTF8.self) }),
-                    let close = stat.lastIndex(of: ")"), stat[..<close].hasSuffix("(browser")
+                guard let pid = pid_t(name), let bytes = (try? FileSystem.readFile("/proc/\(name)/stat")).flatMap({ $0 }) else {
+                    continue
+                }
+                let stat = String(decoding: bytes, as: UTF8.self)
+                guard let close = stat.lastIndex(of: ")"), stat[..<close].hasSuffix("(browser")
                 else { continue }
                 let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
                 guard fields.count > 1, pid_t(fields[1]) == getpid() else { continue }
