@@ -134,7 +134,8 @@ public enum CallbackHandoff {
 /// From `init` to ``close()`` (or deinit) a thread of its own answers `open` on the socket
 /// and queues what it receives, so `open` is never kept waiting by a task that has not
 /// started yet. Only processes of the same user reach the socket; a URL whose state is not
-/// `state` goes to another receiver (or the spool), never here.
+/// `state`, or that has none while `state` is set (`myapp:x`, a forged `error=`), goes to
+/// another receiver (or the spool), never here: it does not end the wait.
 public final class HandoffReceiver: Sendable {
     private struct State {
         var queue: [String] = []
@@ -152,7 +153,9 @@ public final class HandoffReceiver: Sendable {
     public let scheme: String
 
     /// Creates the receiver's socket and starts answering on it. `state` is the login's
-    /// state; nil for dialects without one (then at most one receiver of the scheme may wait).
+    /// state; nil for dialects without one (then at most one receiver of the scheme may wait,
+    /// and it takes from the spool only a callback spooled after it was made: make it before
+    /// the browser is opened).
     public init(scheme: String, state expectedState: String?, environment: [String: String]) throws(DesktopError) {
         let parsed: CallbackScheme
         do { parsed = try CallbackScheme(validating: scheme) } catch { throw .usage("scheme: \(error.detail)") }

@@ -23,7 +23,8 @@ enum ListenCommand: Command {
                                   is routed here (and parse checks it).
           --state-from-stdin      Read that state from the first line of stdin instead, so it
                                   never appears in the process list (/proc/PID/cmdline).
-          --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool).
+          --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool
+                                  for a callback with this --state).
           --logout                Wait for the end of a logout instead (OpenID Connect
                                   RP-Initiated Logout 1.0): the provider's redirect to the
                                   post-logout redirect URI, printed exactly as
@@ -35,7 +36,8 @@ enum ListenCommand: Command {
           --no-state              With --logout: the provider returns no state (Auth0's
                                   returnTo); the outcome says "unbound":true.
         \(OptionValues.dialect.helpEntry())
-          --redirect-uri U        A registered redirect URI (repeatable).
+          --redirect-uri U        A registered redirect URI (repeatable); its scheme must be
+                                  --scheme S (a callback of another is not this listener's).
         \(OptionValues.policy.helpEntry())
           --allow-localhost       Accept localhost redirect URIs, as parse does.
           --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
@@ -48,9 +50,12 @@ enum ListenCommand: Command {
         Takes a matching callback from the spool if one waits there (it is then deleted), else
         waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
         the same uid can use. Routing: a callback with a state reaches only the listener that
-        expects it; one without reaches the single listener of its scheme (two listeners: a
-        conflict, neither gets it). A listener without --state is a candidate for any callback
-        of its scheme that no listener expects by state.
+        expects it; one without a state never reaches a listener with --state. A listener
+        without --state is a candidate for any callback of its scheme that no listener expects
+        by state (two such listeners: a conflict, neither gets it), and takes from the spool
+        only a callback spooled after it started. A callback that parse would refuse as
+        another login's (redirect_uri_mismatch, state_missing, state_mismatch) is not this
+        listener's: it keeps waiting.
 
         OUTPUT:
           Exactly what 'callback-router parse' prints for the URL with the same options;
@@ -112,12 +117,20 @@ enum ListenCommand: Command {
             forward(refusal, context: context)
             return refusal.exitCode
         }
+        // Only callbacks of --scheme arrive here, and one of another redirect URI is not this
+        // listener's: with a --redirect-uri of another scheme, nothing could ever end the wait.
+        for (index, text) in args.all("redirect-uri").enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
+            return usageError("--redirect-uri #\(index + 1) must use the scheme '\(scheme.name)'", context: context)
+        }
 
         let received: String
         do {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: expectedState)
             defer { listener.stop() }
+            // A callback of another redirect URI is not this login's: it does not end the wait.
+            let environment = context.environment
+            listener.accepts = { url in ListenValidation.isMine(url: url, parseArguments: parseArguments, environment: environment) }
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {

@@ -236,6 +236,17 @@ enum LoginCommand: Command {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: secrets.state)
             defer { listener.stop() }
+            // The routing rule already keeps callbacks without this state away; one of another
+            // redirect URI is not this login's either: the wait goes on.
+            let limits = expectations.limits
+            listener.accepts = { url in
+                do {
+                    _ = try validator.validate(CallbackURL(parsing: url, limits: limits))
+                } catch let error as CallbackError {
+                    return ![ReasonCode.redirectURIMismatch, .stateMissing, .stateMismatch].contains(error.reason)
+                } catch {}
+                return true
+            }
             // A custom scheme has no start URL: the browser gets the authorization URL itself.
             openBrowser(request.url, noBrowser: args.has("no-browser"), showURL: false, context: context)
             context.printError(

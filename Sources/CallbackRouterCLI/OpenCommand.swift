@@ -19,7 +19,7 @@ enum OpenCommand: Command {
           URL                  The callback URL, exactly as the browser passed it.
 
         OPTIONS:
-          --no-spool           When nobody listens, fail with 69 instead of spooling.
+          --no-spool           When no listener takes it, fail with 69 instead of spooling.
           --spool-ttl SECONDS  How long a spooled callback waits for a listener
                                (default 600, at most 86400).
           -h, --help           Show this help.
@@ -27,9 +27,13 @@ enum OpenCommand: Command {
         The URL is checked (syntax, a callback scheme, at most one 'state') and handed over a
         Unix socket in $XDG_RUNTIME_DIR/callback-router (0700; without XDG_RUNTIME_DIR,
         /tmp/callback-router-UID, 0700) to a 'callback-router listen' of the same user:
-          - a URL with a state goes to the listener that expects that state;
-          - without one, to the single listener of its scheme; two or more: conflict, none gets it;
-          - nobody listening: it is spooled (0600) and the next matching listen takes it once.
+          - a URL with a state goes to the listener that expects that state, else to the
+            single listener of its scheme without --state;
+          - without one, to the single listener of its scheme without --state, never to one
+            that expects a state;
+          - two or more that could take it: conflict, none gets it;
+          - nobody takes it: it is spooled (0600, one copy per URL) and the next matching
+            listen takes it once (a listen without --state only if it started before).
         Only sockets and listeners of the same uid are used (SO_PEERCRED). The URL is never
         written to stderr.
 
@@ -38,7 +42,7 @@ enum OpenCommand: Command {
           {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}.
 
         EXIT CODES:
-          0 delivered or spooled, 64 usage, 65 rejected URL, 69 nobody listening (--no-spool),
+          0 delivered or spooled, 64 usage, 65 rejected URL, 69 no listener takes it (--no-spool),
           75 conflict or a listener did not answer (try again), 77 permission (modes, owners, peers).
 
         EXAMPLE:
@@ -94,7 +98,7 @@ enum OpenCommand: Command {
                     offset: nil, exit: ExitCode.tryAgain, context: context)
             case .nobody:
                 return reject(
-                    .noRoute, "nobody listens for this callback of '\(route.scheme)' and spooling is off",
+                    .noRoute, "no listener of '\(route.scheme)' takes this callback and spooling is off",
                     offset: nil, exit: ExitCode.unavailable, context: context)
             }
         } catch {

@@ -32,7 +32,8 @@ import CallbackRouter
             ("myapp", "s1", "myapp", "s1", Answer.exact),
             ("myapp", "s1", "myapp", "s2", .notMine),
             ("myapp", "s1", "myapp", "s1x", .notMine),
-            ("myapp", "s1", "myapp", nil, .candidate),
+            // No state is not this login's: a forged `myapp:x` must not end a wait for s1.
+            ("myapp", "s1", "myapp", nil, .notMine),
             ("myapp", nil, "myapp", "s1", .candidate),
             ("myapp", nil, "myapp", nil, .candidate),
             ("myapp", "s1", "other", "s1", .notMine),

@@ -111,6 +111,65 @@ import CallbackRouter
         #expect(try FileSystem.entries(runtime.spoolDirectory).isEmpty)
     }
 
+    /// One copy per callback, not one per `open` (a reload runs the handler again).
+    @Test func keepsOneCopyOfACallbackOpenedTwice() throws {
+        defer { temporary.remove() }
+        let url = "myapp://oauth-callback?challenge_token=twice"
+        #expect(try send(url) == .spooled)
+        #expect(try send(url) == .spooled)
+        #expect(try send("myapp://oauth-callback?challenge_token=other") == .spooled)
+        #expect((try Spool(runtime)).entries(for: try scheme()).count == 2)
+    }
+
+    @Test func keepsOneCopyWhenOpenedTwiceAtTheSameInstant() throws {
+        defer { temporary.remove() }
+        let url = "myapp://oauth-callback?challenge_token=raced"
+        let spool = Handover(try Spool(runtime))
+        let myapp = try scheme()
+        for round in 0 ..< 10 {
+            let threads = (0 ..< 4).map { _ in
+                BlockingThread { try? spool.value.add(url: url + "\(round)", scheme: myapp, ttlSeconds: 600) }
+            }
+            let entries = threads.map { $0.join() }
+            #expect(Set(entries.map { $0?.name }).count == 1, "every open names the same entry")
+        }
+        #expect(spool.value.entries(for: myapp).count == 10)
+    }
+
+    /// Expired entries go when their time is up, by whoever waits, not at the next `open`.
+    @Test func aWaitingListenerDeletesExpiredEntriesOnTime() throws {
+        defer { temporary.remove() }
+        #expect(try send("myapp://cb?code=1&state=s1", ttl: 1) == .spooled)
+        let listener = try HandoffListener(runtime: runtime, scheme: try scheme("otherapp"), expectedState: "x")
+        listener.sweepIntervalMilliseconds = 100
+        #expect(try listener.wait(until: .after(milliseconds: 2300)) == .timedOut)
+        #expect(try FileSystem.entries(runtime.spoolDirectory).isEmpty)
+    }
+
+    @Test func openWithoutSpoolingStillDeletesExpiredEntries() throws {
+        defer { temporary.remove() }
+        #expect(try send("myapp://cb?code=1&state=s1", ttl: 1) == .spooled)
+        sleep(2)
+        #expect(try send("otherapp://cb?code=2", spool: false) == .nobody)
+        #expect(try FileSystem.entries(runtime.spoolDirectory).isEmpty)
+    }
+
+    /// A listener that reads the URL and finds it is not its own (not its redirect URI)
+    /// keeps waiting; the callback goes back to the spool, once.
+    @Test func aURLTheListenerRefusesIsPutBackInTheSpool() throws {
+        defer { temporary.remove() }
+        let listener = try HandoffListener(runtime: runtime, scheme: try scheme(), expectedState: "s1")
+        listener.accepts = { $0.hasPrefix("myapp://cb?") }
+        let handover = Handover(listener)
+        let waiting = BlockingThread { try? handover.value.wait(until: .after(milliseconds: 5000)) }
+        #expect(try send("myapp://elsewhere?code=1&state=s1") == .spooled)
+        #expect(try send("myapp://elsewhere?code=2&state=s1", spool: false) == .nobody)
+        #expect(try send("myapp://cb?code=3&state=s1") == .delivered)
+        #expect(waiting.join() == .received(url: "myapp://cb?code=3&state=s1"))
+        #expect((try Spool(runtime)).entries(for: try scheme()).count == 1)
+        #expect(try listener.takeFromSpool() == nil, "the refused URL is not taken from the spool either")
+    }
+
     @Test func letsExactlyOneOfTwoClaimersTakeAnEntry() throws {
         defer { temporary.remove() }
         #expect(try send("myapp://cb?challenge_token=ct") == .spooled)

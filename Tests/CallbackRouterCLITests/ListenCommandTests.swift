@@ -41,7 +41,6 @@ import Testing
         (["--state", "xyz"], "myapp://cb?error=access_denied&error_description=no+thanks&state=xyz"),
         ([], "myapp://oauth-callback?challenge_token=ct_" + String(repeating: "A", count: 8000)),
         (["--dialect", "zephr"], "myapp://cb?action=login&status=success&session_id=s1&tracking_id=t1"),
-        (["--state", "xyz", "--redirect-uri", "otherapp://cb"], "myapp://cb?code=abc&state=xyz"),
     ]
 
     @Test(arguments: cases)
@@ -113,6 +112,68 @@ import Testing
         #expect(((try? FileSystem.entries(joinPath(runtimeBase, "callback-router/spool"))) ?? []).isEmpty)
     }
 
+    /// Any web page can make the browser open these: none may end a login that waits for
+    /// its state; the real callback is delivered afterwards.
+    @Test func aForgedCallbackDoesNotEndAWaitForAState() {
+        defer { temporary.remove() }
+        let options = ["--state", "s3cr3t", "--redirect-uri", "myapp://cb", "--dialect", "oauth2"]
+        let listening = startListening(["--scheme", "myapp", "--timeout", "10"] + options)
+        for forged in [
+            "myapp:x", "myapp://cb?error=access_denied", "myapp://cb?code=forged", "myapp://cb?code=forged&state=other",
+            "myapp://elsewhere?code=forged&state=s3cr3t",
+        ] {
+            let opened = runTool(["open", forged], environment: environment)
+            #expect(opened.exit == 0 && opened.stdout.contains("\"spooled\""), "\(forged): \(opened.stdout)")
+            #expect(listenerSockets() == 1, "\(forged) ended the wait")
+        }
+        let url = "myapp://cb?code=real&state=s3cr3t"
+        #expect(runTool(["open", url], environment: environment).stdout == "{\"outcome\":\"delivered\"}\n")
+        let listened = listening.join()
+        #expect(listened.exit == 0, "stderr: \(listened.stderr)")
+        #expect(listened.stdout == runTool(["parse"] + options + ["--", url], environment: environment).stdout)
+    }
+
+    /// Formerly a conflict: both listeners exited 75 ("another login is in progress").
+    @Test func twoListenersWithStatesBothKeepWaitingOnACallbackWithoutState() {
+        defer { temporary.remove() }
+        let alice = startListening(["--scheme", "myapp", "--state", "state-alice", "--timeout", "10"])
+        let bob = startListening(["--scheme", "myapp", "--state", "state-bob", "--timeout", "10"])
+        let forged = runTool(["open", "myapp://cb?error=access_denied"], environment: environment)
+        #expect(forged.exit == 0 && forged.stdout.contains("\"spooled\""), "\(forged.stdout)")
+        #expect(runTool(["open", "myapp://cb?code=b&state=state-bob"], environment: environment).exit == 0)
+        #expect(runTool(["open", "myapp://cb?code=a&state=state-alice"], environment: environment).exit == 0)
+        let (aliceResult, bobResult) = (alice.join(), bob.join())
+        #expect(aliceResult.exit == 0 && aliceResult.stdout.contains("\"code\":\"a\""), "\(aliceResult.stdout)")
+        #expect(bobResult.exit == 0 && bobResult.stdout.contains("\"code\":\"b\""), "\(bobResult.stdout)")
+    }
+
+    /// A forgery planted in the spool before the login began does not end it either.
+    @Test func aCallbackWithoutStateInTheSpoolDoesNotEndTheNextLogin() {
+        defer { temporary.remove() }
+        #expect(runTool(["open", "myapp:x"], environment: environment).stdout.contains("spooled"))
+        let result = runTool(["listen", "--scheme", "myapp", "--state", "s3cr3t", "--timeout", "0"], environment: environment)
+        #expect(result.exit == ExitCode.tryAgain)
+        #expect(result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"timeout\""), "\(result.stdout)")
+    }
+
+    /// `open` with nobody listening spools; a stateless `listen` that starts later must not
+    /// take it (the forgery would need no race), while one opened during its wait is its own.
+    @Test func aStatelessListenNeverTakesACallbackSpooledBeforeItStarted() {
+        defer { temporary.remove() }
+        let planted = "myapp://oauth-callback?challenge_token=planted"
+        #expect(runTool(["open", planted], environment: environment).stdout.contains("spooled"))
+        let late = runTool(["listen", "--scheme", "myapp", "--dialect", "prelude", "--timeout", "1"], environment: environment)
+        #expect(late.exit == ExitCode.tryAgain, "\(late.stdout)")
+        #expect(!late.stdout.contains("planted"))
+
+        let listening = startListening(["--scheme", "myapp", "--dialect", "prelude", "--timeout", "10"])
+        let real = "myapp://oauth-callback?challenge_token=real"
+        #expect(runTool(["open", real], environment: environment).stdout == "{\"outcome\":\"delivered\"}\n")
+        let listened = listening.join()
+        #expect(listened.exit == 0)
+        #expect(listened.stdout == runTool(["parse", "--dialect", "prelude", real], environment: environment).stdout)
+    }
+
     @Test func givesUpAtTheTimeout() {
         defer { temporary.remove() }
         let start = Clock.monotonicMilliseconds()
@@ -130,6 +191,9 @@ import Testing
         ["listen"], ["listen", "--scheme", "http"], ["listen", "--scheme", "myapp", "--timeout", "-1"],
         ["listen", "--scheme", "myapp", "--dialect", "nonsense"], ["listen", "--scheme", "myapp", "stray"],
         ["listen", "--scheme", "myapp", "--redirect-uri", "javascript:alert(1)"],
+        // No callback of --scheme could match it: the wait would only time out.
+        ["listen", "--scheme", "myapp", "--state", "xyz", "--redirect-uri", "otherapp://cb"],
+        ["listen", "--scheme", "myapp", "--logout", "--no-state", "--redirect-uri", "myapp:/a", "--redirect-uri", "otherapp:/x"],
     ])
     func refusesBadUsageBeforeWaiting(arguments: [String]) {
         defer { temporary.remove() }

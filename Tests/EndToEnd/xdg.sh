@@ -183,6 +183,54 @@ check "second listener: conflict, 75" test "$(wait_rc second)" = 75
 check "neither listener received the token" bash -c "! grep -q ct-conflict '$work/first.out' '$work/second.out'"
 check "nothing was left in the spool" test -z "$(ls -A "$spool")"
 
+# ---------------------------------------------------------------- forged callbacks (issue 24)
+# Any web page can make the browser open these. None may end a login that waits for its
+# state (formerly 65 state_missing / redirect_uri_mismatch, or 75 conflict for two).
+listen_bg victim --scheme myapp --state real-S --redirect-uri myapp://cb --dialect oauth2 --timeout 15
+dispatch generic 'myapp:x'
+dispatch generic 'myapp://cb?error=access_denied'
+dispatch gio 'myapp://cb?code=forged&state=other'
+dispatch generic 'myapp://elsewhere?code=forged&state=real-S'
+sleep 0.5
+check "forged callbacks leave listen --state waiting (no exit yet)" test ! -s "$work/victim.rc"
+check "…its socket still there" test "$(sockets)" = 1
+dispatch generic 'myapp://cb?code=real&state=real-S'
+check "…and the real callback is delivered afterwards (0)" test "$(wait_rc victim)" = 0
+check "…printed exactly as parse prints it" test "$(cat "$work/victim.out")" = \
+    "$("$cr" parse --state real-S --redirect-uri myapp://cb --dialect oauth2 'myapp://cb?code=real&state=real-S')"
+listen_bg alice2 --scheme myapp --state state-a --timeout 15
+listen_bg bob2 --scheme myapp --state state-b --timeout 15
+set +e; "$cr" open 'myapp://cb?error=access_denied' >"$work/forged2.out" 2>/dev/null; rc=$?; set -e
+check "a callback without state and two logins waiting: spooled, not a conflict (0)" test "$rc" = 0
+check "…open says spooled" grep -q '"outcome":"spooled"' "$work/forged2.out"
+dispatch generic 'myapp://cb?code=b&state=state-b'
+dispatch generic 'myapp://cb?code=a&state=state-a'
+check "…both logins go on: the first gets its own (0)" test "$(wait_rc alice2)" = 0
+check "…the second gets its own (0)" test "$(wait_rc bob2)" = 0
+find "$spool" -mindepth 1 -delete # the forgeries (they would wait out their 10 minutes)
+
+# A stateless callback planted while nobody listens (no race needed) is never delivered to
+# a stateless listen that starts later; the one opened while it waits is.
+dispatch generic 'myapp://oauth-callback?challenge_token=planted'
+dispatch generic 'myapp://oauth-callback?challenge_token=planted'
+check "a planted callback is spooled once, however often it is opened" test "$(ls "$spool" | wc -l)" = 1
+set +e; "$cr" listen --scheme myapp --dialect prelude --timeout 1 >"$work/planted.out"; rc=$?; set -e
+check "a stateless callback spooled before listen --dialect prelude began is not delivered (75)" test "$rc" = 75
+check "…nor printed" bash -c "! grep -q planted '$work/planted.out'"
+listen_bg prelude --scheme myapp --dialect prelude --timeout 10
+dispatch generic 'myapp://oauth-callback?challenge_token=real'
+check "the callback opened while listen --dialect prelude waits is delivered (0)" test "$(wait_rc prelude)" = 0
+check "…and it is the real one" grep -q '"challenge_token":"real"' "$work/prelude.out"
+find "$spool" -mindepth 1 -delete
+
+# Expired entries go when their time is up, while anyone waits, not at the next open.
+"$cr" open --spool-ttl 1 'myapp://cb?code=short&state=short-lived' >/dev/null
+listen_bg sweeper --scheme myapp --state someone-else --timeout 4
+sleep 2.5
+check "a waiting listener deletes an expired entry on time" test -z "$(ls -A "$spool")"
+check "…and goes on waiting" test ! -s "$work/sweeper.rc"
+check "…until its own timeout (75)" test "$(wait_rc sweeper)" = 75
+
 # ---------------------------------------------------------------- spool
 dispatch generic 'myapp://cb?code=spooled&state=later'
 entry=$(ls "$spool")

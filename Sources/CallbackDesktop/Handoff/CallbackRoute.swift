@@ -34,16 +34,21 @@ package enum HandoffMatch {
     package enum Answer: UInt8 {
         /// The listener expects exactly this state.
         case exact = 0x45 // "E"
-        /// A candidate without a state match: the callback has no state, or the listener
-        /// expects none (it validates whatever arrives, as `parse` without `--state`).
+        /// A candidate without a state match: the listener expects no state (a stateless
+        /// dialect, or it validates whatever arrives, as `parse` without `--state`).
         case candidate = 0x57 // "W"
-        /// Another scheme, or another state.
+        /// Another scheme, another state, or no state for a listener that expects one.
         case notMine = 0x4E // "N"
     }
 
+    /// A listener that expects a state takes only a callback that carries exactly that
+    /// state: one without a state is not its own (any web page can make the browser open
+    /// `myapp:x` or `myapp:/cb?error=access_denied`; it must not end a login that waits).
+    /// A listener without an expected state is a candidate for any callback of its scheme.
     package static func answer(listenerScheme: CallbackScheme, expectedState: String?, offered: CallbackRoute) -> Answer {
         guard offered.scheme == listenerScheme else { return .notMine }
-        guard let offeredState = offered.state, let expectedState else { return .candidate }
+        guard let expectedState else { return .candidate }
+        guard let offeredState = offered.state else { return .notMine }
         return constantTimeEquals(offeredState, expectedState) ? .exact : .notMine
     }
 

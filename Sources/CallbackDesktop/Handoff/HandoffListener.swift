@@ -12,6 +12,13 @@ import CallbackRouter
 /// compared in constant time when an offer arrives. The socket is removed when the
 /// listener ends; a socket left behind by a killed listener is removed by the next `open`
 /// that finds nobody accepting on it.
+///
+/// A listener without an expected state (a stateless dialect) has nothing that tells a
+/// forged callback from its own, so it never takes one that was spooled before it began:
+/// `init` notes the spool's entries of its scheme *before* it binds its socket, and
+/// ``takeFromSpool()`` skips them. Names are random and never reused, so no clock is
+/// compared (no skew, no clock step, no one-second resolution to reason about): an entry
+/// not in that list was written after the listener began.
 package final class HandoffListener {
     package let scheme: CallbackScheme
     package let socketPath: String
@@ -22,6 +29,18 @@ package final class HandoffListener {
     package var connectionTimeoutMilliseconds: Int64 = 5000
     /// The only uid whose processes may connect: the runtime directory's.
     package var allowedPeer: uid_t
+    /// Whether a callback the routing rule gives this listener is really its own (e.g. it
+    /// matches its redirect URI); nil: every one. A URL it refuses is answered "not mine"
+    /// on the socket (`open` spools it or reports `no_route`) and left in the spool: the
+    /// wait goes on.
+    package var accepts: ((String) -> Bool)?
+    /// Spool entries that existed before this listener began: never taken when it expects
+    /// no state.
+    private let spooledBefore: Set<String>
+    /// When this listener last deleted the spool's expired entries (monotonic ms).
+    private var lastSweep: Int64 = 0
+    /// How often a waiting listener deletes the spool's expired entries.
+    package var sweepIntervalMilliseconds: Int64 = 1000
 
     package enum Result: Equatable {
         case received(url: String)
@@ -35,6 +54,8 @@ package final class HandoffListener {
         self.scheme = scheme
         self.expectedState = expectedState
         allowedPeer = runtime.uid
+        // Before the socket exists: what is in the spool now predates this listener.
+        spooledBefore = expectedState == nil ? Set(try Spool(runtime).entries(for: scheme).map(\.name)) : []
         try runtime.makePrivateDirectory(runtime.listenersDirectory)
         let directory = runtime.listenerDirectory(for: scheme)
         try runtime.makePrivateDirectory(directory)
@@ -64,24 +85,43 @@ package final class HandoffListener {
 
     /// A matching callback from the spool, if one waits there. Call after `init` (the
     /// socket exists first, so a callback is either in the spool already or will be
-    /// offered on the socket).
+    /// offered on the socket). Without an expected state, only an entry written after
+    /// `init` began counts.
     package func takeFromSpool() throws(HelperFailure) -> String? {
         let spool = try Spool(runtime)
         spool.sweepExpired()
-        return spool.take(scheme: scheme, expectedState: expectedState)
+        lastSweep = Clock.monotonicMilliseconds()
+        return spool.take(scheme: scheme, expectedState: expectedState, accepting: accepts, skipping: spooledBefore)
+    }
+
+    /// Deletes the spool's expired entries at most once per ``sweepIntervalMilliseconds``,
+    /// so that a callback's time to live ends on time while anyone waits.
+    private func sweepIfDue() {
+        let now = Clock.monotonicMilliseconds()
+        guard now - lastSweep >= sweepIntervalMilliseconds else { return }
+        lastSweep = now
+        (try? Spool(runtime))?.sweepExpired()
     }
 
     /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.
     package func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
         while true {
+            sweepIfDue()
+            let slice = Deadline(milliseconds: lastSweep + sweepIntervalMilliseconds).earlier(deadline)
             let connection: Descriptor?
             do {
-                connection = try UnixSocket.accept(listening, deadline: deadline)
+                connection = try UnixSocket.accept(listening, deadline: slice)
             } catch {
                 throw .unavailable(error.description)
             }
-            guard let connection else { return .timedOut }
-            let connectionDeadline = Deadline.after(milliseconds: connectionTimeoutMilliseconds).earlier(deadline)
+            guard let connection else {
+                if deadline.hasPassed { return .timedOut }
+                continue
+            }
+            // A connection accepted in time gets its own time, not what is left of `deadline`
+            // (which for `HandoffReceiver` is a 100 ms slice): an `open` that has begun a
+            // delivery is not cut off halfway.
+            let connectionDeadline = Deadline.after(milliseconds: connectionTimeoutMilliseconds)
             if let result = serve(connection, deadline: connectionDeadline) { return result }
         }
     }
@@ -111,7 +151,8 @@ package final class HandoffListener {
                 let url = String(decoding: decision.payload, as: UTF8.self)
                 // Trust the URL, not the offer: route it again before taking it.
                 guard let parsed = try? CallbackURL(parsing: url), let route = try? CallbackRoute(parsed),
-                    HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route) == answer
+                    HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route) == answer,
+                    accepts?(url) ?? true
                 else {
                     try UnixSocket.send(connection, [HandoffWire.Reply.notMine.rawValue], deadline: deadline)
                     return nil

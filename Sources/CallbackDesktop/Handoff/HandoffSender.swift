@@ -48,9 +48,10 @@ package struct HandoffSender {
 
     package func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
         var spooled: (spool: Spool, entry: Spool.Entry)?
+        // Every `open` deletes the spool's expired entries, whether it spools or not.
+        let spool = try Spool(runtime)
+        spool.sweepExpired()
         if spoolPolicy.enabled {
-            let spool = try Spool(runtime)
-            spool.sweepExpired()
             do {
                 spooled = (spool, try spool.add(url: url, scheme: route.scheme, ttlSeconds: spoolPolicy.ttlSeconds))
             } catch {
@@ -78,18 +79,31 @@ package struct HandoffSender {
                 return .takenFromSpool
             }
         }
-        defer { if let spooled { spooled.spool.removeClaimed(spooled.entry) } }
+        var putBack = false
+        defer { if let spooled, !putBack { spooled.spool.removeClaimed(spooled.entry) } }
 
         let deadline = Deadline.after(milliseconds: replyTimeoutMilliseconds)
         switch decision {
         case .deliver(let index):
             for (other, listener) in listeners.enumerated() where other != index { listener.connection.close() }
             let target = listeners[index].connection
+            defer { target.close() }
+            let reply: HandoffWire.Reply?
             do {
                 try UnixSocket.send(target, HandoffWire.encode(.deliver, Array(url.utf8)), deadline: deadline)
-                return try HandoffWire.readReply(target, deadline: deadline) == .taken ? .delivered : .unconfirmed
+                reply = try HandoffWire.readReply(target, deadline: deadline)
             } catch {
                 return .unconfirmed
+            }
+            switch reply {
+            case .taken: return .delivered
+            case .notMine:
+                // The listener read the URL and found it is not its own (not its redirect
+                // URI): it keeps waiting, and the callback is for nobody who waits now.
+                guard let spooled else { return .nobody }
+                putBack = spooled.spool.unclaim(spooled.entry)
+                return putBack ? .spooled : .takenFromSpool
+            default: return .unconfirmed
             }
         case .conflict(let candidates):
             for (index, listener) in listeners.enumerated() {

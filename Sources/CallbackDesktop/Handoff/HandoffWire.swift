@@ -10,6 +10,7 @@
 ///               | 'X' len=0                                conflict: delivered to none
 ///               | 'A' len=0 (or a closed socket)           not for you after all
 /// listen → open   'K'                                      taken: it is yours now
+///               | 'N'                                      not mine after all (its redirect URI…)
 /// ```
 /// Every length is checked against ``maxPayload`` before anything is allocated; a frame of
 /// an unknown type or a bad length ends the connection.

@@ -19,6 +19,8 @@ import CallbackRouter
 package struct Spool {
     package let directory: String
     package let uid: uid_t
+    /// Held (`flock`) by writers around the look-up for a copy and the write.
+    private let lockPath: String
 
     package static let defaultTTLSeconds = 600
     private static let header: [UInt8] = Array("callback-router spool 1\n".utf8)
@@ -27,6 +29,7 @@ package struct Spool {
 
     package init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
         directory = runtime.spoolDirectory
+        lockPath = joinPath(runtime.root, "spool.lock")
         uid = runtime.uid
         try runtime.makePrivateDirectory(directory)
     }
@@ -36,9 +39,39 @@ package struct Spool {
         package let expiresAt: Int64
     }
 
-    /// Writes a new entry for `url`; it expires `ttlSeconds` from now.
-    package func add(url: String, scheme: CallbackScheme, ttlSeconds: Int) throws(SystemError) -> Entry {
-        let expiresAt = Clock.wallSeconds() + Int64(ttlSeconds)
+    /// Spools `url` once: the live entry that already holds this very URL, else a new entry
+    /// that expires `ttlSeconds` from now. A browser that runs the handler twice for one
+    /// redirect (a reload, a double click) leaves one copy, not two for two listeners.
+    /// Writers take `spool.lock` beside `spool/` (`flock`) around the look-up and the write, so two `open`s
+    /// of one URL at the same instant also leave one copy.
+    package func add(url: String, scheme: CallbackScheme, ttlSeconds: Int, now: Int64 = Clock.wallSeconds()) throws(SystemError) -> Entry {
+        let lock = lockWriters()
+        defer { lock?.close() }
+        if let existing = firstCopy(of: url, scheme: scheme, now: now) { return existing }
+        return try write(url: url, scheme: scheme, expiresAt: now + Int64(ttlSeconds))
+    }
+
+    /// An exclusive `flock` on `spool.lock` (a private regular file of this user), released
+    /// when the descriptor is closed; nil when it cannot be had (then writers do not wait on
+    /// each other, and two simultaneous copies of one URL remain possible).
+    private func lockWriters() -> Descriptor? {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        let descriptor = Descriptor(fd)
+        guard let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate else {
+            return nil
+        }
+        var result: Int32
+        repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
+        return result == 0 ? descriptor : nil
+    }
+
+    /// The live entry of `scheme` holding exactly `url` with the smallest name, if any.
+    private func firstCopy(of url: String, scheme: CallbackScheme, now: Int64) -> Entry? {
+        entries(for: scheme).filter { $0.expiresAt > now && read($0) == url }.min { $0.name < $1.name }
+    }
+
+    private func write(url: String, scheme: CallbackScheme, expiresAt: Int64) throws(SystemError) -> Entry {
         let entry = Entry(name: "\(scheme.directoryKey).\(expiresAt).\(RandomName.hex(bytes: 12))", expiresAt: expiresAt)
         let temporary = joinPath(directory, Self.temporaryPrefix + entry.name)
         let descriptor = try FileSystem.createExclusive(temporary, mode: 0o600)
@@ -60,6 +93,11 @@ package struct Spool {
     /// Takes `entry` away from everyone else; false when someone else took it first.
     package func claim(_ entry: Entry) -> Bool {
         systemRename(joinPath(directory, entry.name), joinPath(directory, Self.claimedPrefix + entry.name)) == 0
+    }
+
+    /// Puts back an entry this process claimed (the listener it was meant for refused it).
+    package func unclaim(_ entry: Entry) -> Bool {
+        systemRename(joinPath(directory, Self.claimedPrefix + entry.name), joinPath(directory, entry.name)) == 0
     }
 
     /// Deletes an entry this process claimed.
@@ -102,11 +140,16 @@ package struct Spool {
         }
     }
 
-    /// Takes the first entry of `scheme` that `wants` (an exact state match before a mere
-    /// candidate), or nil. Expired entries are deleted unread on the way.
-    package func take(scheme: CallbackScheme, expectedState: String?, now: Int64 = Clock.wallSeconds()) -> String? {
+    /// Takes the first entry of `scheme` that the routing rule gives to a listener expecting
+    /// `expectedState` (an exact state match before a mere candidate) and that `accepts`
+    /// (nil: every one), or nil. Entries named in `skipping` are left alone; expired entries
+    /// are deleted unread on the way.
+    package func take(
+        scheme: CallbackScheme, expectedState: String?, accepting accepts: ((String) -> Bool)? = nil,
+        skipping: Set<String> = [], now: Int64 = Clock.wallSeconds()
+    ) -> String? {
         var candidates: [(entry: Entry, url: String, answer: HandoffMatch.Answer)] = []
-        for entry in entries(for: scheme) {
+        for entry in entries(for: scheme) where !skipping.contains(entry.name) {
             if entry.expiresAt <= now {
                 _ = try? FileSystem.remove(joinPath(directory, entry.name))
                 continue
@@ -116,7 +159,7 @@ package struct Spool {
                 let route = try? CallbackRoute(parsed)
             else { continue }
             let answer = HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route)
-            if answer != .notMine { candidates.append((entry, url, answer)) }
+            if answer != .notMine, accepts?(url) ?? true { candidates.append((entry, url, answer)) }
         }
         let ordered = candidates.filter { $0.answer == .exact } + candidates.filter { $0.answer == .candidate }
         for candidate in ordered where claim(candidate.entry) {

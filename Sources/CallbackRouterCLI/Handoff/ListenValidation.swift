@@ -24,6 +24,27 @@ enum ListenValidation {
         let standardOutput: String
         let standardError: String
         let exitCode: Int32
+
+        /// The reason code of a refusal (`parse` prints `{"outcome":"rejected","reason":"…"`
+        /// first), nil for any other outcome.
+        var rejectionReason: String? {
+            let prefix = "{\"outcome\":\"rejected\",\"reason\":\""
+            guard standardOutput.hasPrefix(prefix) else { return nil }
+            return String(standardOutput.dropFirst(prefix.count).prefix { $0 != "\"" })
+        }
+    }
+
+    /// Refusals that say a callback belongs to no login of this listener (another redirect
+    /// URI, no state or another one): the listener stays waiting, as a router keeps an
+    /// attempt pending. Any other refusal of a callback routed here (it carries the expected
+    /// state, or the listener expects none) ends the wait.
+    static let notMineReasons: Set<String> = ["redirect_uri_mismatch", "state_missing", "state_mismatch"]
+
+    /// Whether `listen` takes `url` as its own: `parse` would not refuse it as another
+    /// login's (``notMineReasons``).
+    static func isMine(url: String, parseArguments: [String], environment: [String: String]) -> Bool {
+        let reason = validate(url: url, parseArguments: parseArguments, environment: environment).rejectionReason
+        return reason.map { !notMineReasons.contains($0) } ?? true
     }
 
     /// Runs `parse` in-process on `url`.
