@@ -202,7 +202,7 @@ public final class HandoffReceiver: Sendable {
                 }
                 let state = self.state
                 let timer = Task {
-                    do { try await Task.sleep(for: timeout) } catch { return }
+                    do { try await Task.sleep(for: Self.sleepable(timeout)) } catch { return }
                     Self.endWait(state, token: token, with: CallbackError(.timeout, "no callback for this login arrived within \(timeout)"))
                 }
                 let attached = state.withLock { state -> Bool in
@@ -219,6 +219,15 @@ public final class HandoffReceiver: Sendable {
             Self.endWait(state, token: token, with: CallbackError(.cancelled, "the task waiting for the callback was cancelled"))
         }
         return try result.get()
+    }
+
+    /// The longest a wait sleeps: a year. Any `Duration` is a valid timeout (`.seconds(Int64.max)`
+    /// is how a caller writes "forever"), but `Task.sleep` traps past what its clock holds and
+    /// `timeout + .seconds(5)` overflows near `Int64.max` seconds; a wait of a year is forever
+    /// for a login (and a router's wait ends at its attempt's expiry, at most 30 days, anyway).
+    static func sleepable(_ timeout: Duration) -> Duration {
+        let year = Duration.seconds(365 * 24 * 3600)
+        return timeout > year ? year : timeout
     }
 
     private static func endWait(_ state: Locked<State>, token: UInt64, with error: CallbackError) {
@@ -239,7 +248,7 @@ public final class HandoffReceiver: Sendable {
         let feeding = Task { [self] in
             while !Task.isCancelled {
                 let url: String
-                do { url = try await nextCallbackURL(timeout: timeout + .seconds(5)) } catch { return }
+                do { url = try await nextCallbackURL(timeout: Self.sleepable(timeout) + .seconds(5)) } catch { return }
                 _ = try? router.handle(url)
             }
         }

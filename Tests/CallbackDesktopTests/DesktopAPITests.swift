@@ -120,6 +120,19 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         #expect(try await waiting.value == url)
     }
 
+    /// `.seconds(Int64.max)` is how a caller writes "forever": it trapped in `Task.sleep`
+    /// (and `timeout + 5 s` overflowed) before issue 24; now the wait goes on until the URL.
+    @Test(arguments: [Duration.seconds(Int64.max), .nanoseconds(Int64.max)])
+    func aForeverTimeoutWaitsWithoutTrapping(_ timeout: Duration) async throws {
+        let sandbox = Sandbox()
+        let receiver = try HandoffReceiver(scheme: "myapp", state: Self.state, environment: sandbox.environment)
+        let url = "myapp:/callback?code=c1&state=\(Self.state)"
+        let waiting = Task { try await receiver.nextCallbackURL(timeout: timeout) }
+        let environment = sandbox.environment
+        #expect(try await deliverOnThread(url, environment: environment) == .delivered)
+        #expect(try await waiting.value == url)
+    }
+
     @Test func takesAURLSpooledBeforeItWasMade() async throws {
         let sandbox = Sandbox()
         let url = "myapp:/callback?code=c1&state=\(Self.state)"
