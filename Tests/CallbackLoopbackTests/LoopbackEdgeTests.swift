@@ -260,8 +260,8 @@ private func patientFetch(port: Int, _ target: String) async throws -> RawRespon
     return RawResponse(text: text)
 }
 
-/// `count` connections to 127.0.0.1:`port`, each sending `request` (nil: nothing), opened
-/// on a thread of their own and left open; their descriptors.
+/// `count` connections to 127.0.0.1:`port`, each sending `request` and reading its answer
+/// (nil: sending nothing), opened on a thread of their own and left open; their descriptors.
 private func openConnections(port: Int, count: Int, request: String?) async throws -> [Int32] {
     let result: Result<[Int32], HarnessError> = await withCheckedContinuation { continuation in
         let started = DetachedThread.start {
@@ -272,7 +272,12 @@ private func openConnections(port: Int, count: Int, request: String?) async thro
                     continuation.resume(returning: .failure(HarnessError("connection \(fds.count + 1) of \(count) failed")))
                     return
                 }
-                if let request { client.send(request) }
+                if let request {
+                    // Read the answer (the receiver half-closes after it) and keep the socket
+                    // open: every one of them is answered and lingering before the callback.
+                    client.send(request)
+                    _ = client.readAll()
+                }
                 fds.append(client.fd)
             }
             continuation.resume(returning: .success(fds))
