@@ -347,7 +347,9 @@ public final class LoopbackReceiver: Sendable {
     ///
     /// Returns the outcome (a provider failure such as `authorization_error` too); throws
     /// the refusal of a callback that carried the expected state, `timeout`, or `cancelled`
-    /// (the task was cancelled or ``close()`` was called: the socket is closed).
+    /// (the task was cancelled or ``close()`` was called: the socket is closed). Any
+    /// `timeout` is accepted: zero or less times out at once, and one beyond about ten years
+    /// (`.seconds(Int64.max)`, "forever") waits ten years.
     public func callback(
         expecting expectations: LoopbackExpectations, timeout: Duration,
         log: @escaping @Sendable (String) -> Void = { _ in }
@@ -377,7 +379,8 @@ public final class LoopbackReceiver: Sendable {
     /// The attempt's route must have a loopback redirect URI with this receiver's host and
     /// path (any port matches, RFC 8252 §7.3); send ``authorizationRequest(for:endpoint:clientID:scope:extraParameters:)``.
     /// A callback for another attempt of the router is delivered to that attempt; one that
-    /// reaches no attempt is answered and ignored.
+    /// reaches no attempt is answered and ignored. `timeout` is bounded as in
+    /// ``callback(expecting:timeout:log:)``.
     public func callback(
         for attempt: LoginAttempt, router: CallbackRouter, timeout: Duration,
         log: @escaping @Sendable (String) -> Void = { _ in }
