@@ -158,6 +158,12 @@ struct HTTPHeadScanner {
     mutating func scan(_ buffer: [UInt8]) -> State {
         var index = scanned
         while index < buffer.count {
+            // The request line is printable ASCII and starts with a method: anything else
+            // (a TLS handshake, binary junk) is answered 400 at its first byte rather than
+            // left to time out.
+            if !sawLineEnd, !Self.mayAppearInRequestLine(buffer[index], first: index == 0) {
+                return .refused(.badRequest)
+            }
             if buffer[index] == 0x0A {
                 guard index > 0, buffer[index - 1] == 0x0D else { return .refused(.badRequest) }
                 sawLineEnd = true
@@ -172,5 +178,12 @@ struct HTTPHeadScanner {
         }
         scanned = index
         return .incomplete
+    }
+
+    /// A byte of a request line: a method's token byte first, then printable ASCII, the
+    /// space, and the CR LF that ends it.
+    static func mayAppearInRequestLine(_ byte: UInt8, first: Bool) -> Bool {
+        if first { return HTTPRequestHead.isTokenByte(byte) }
+        return (0x20 ..< 0x7F).contains(byte) || byte == 0x0D || byte == 0x0A
     }
 }

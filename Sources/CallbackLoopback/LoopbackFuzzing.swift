@@ -14,8 +14,14 @@ import CallbackRouter
         form.formPost = true
         form.maxBodyBytes = 512
         // Bound once per process: decide() never touches the socket.
-        return [try! LoopbackServer(configuration: query), try! LoopbackServer(configuration: form)]
+        let servers = [try! LoopbackServer(configuration: query), try! LoopbackServer(configuration: form)]
+        for server in servers { server.startLink.withLock { $0.authorizationURL = authorizationURL } }
+        return servers
     }()
+
+    /// The authorization URL the start link would reveal: no request that does not name the
+    /// start link's random path may see it.
+    static let authorizationURL = "https://id.example/authorize?marker=fuzz-authorization-url-0123456789"
 
     /// Runs `request` (a head, then possibly a body) through the pipeline of the query-mode
     /// or the form_post receiver.
@@ -77,6 +83,11 @@ import CallbackRouter
             if case .success(let outcome) = verdict.result, let code = outcome.value("code"), code.utf8.count >= 8 {
                 precondition(!String(decoding: response, as: UTF8.self).contains(code), "the page reflects the code")
             }
+        }
+        // The authorization URL (its state, challenge, nonce) only behind the start link.
+        if head.path != server.startPath {
+            precondition(
+                !String(decoding: response, as: UTF8.self).contains("fuzz-authorization-url"), "a page revealed the authorization URL")
         }
         // The state never reaches a page.
         precondition(!String(decoding: response, as: UTF8.self).contains(expectedState), "the page reflects the state")

@@ -113,9 +113,12 @@ public enum LoopbackWaitResult: Sendable {
 /// Guarantees: only the loopback literal is bound; a request is answered only when its
 /// `Host` is the redirect URI's authority (DNS rebinding) and it is a navigation; HEAD,
 /// OPTIONS and prefetches never consume the login; pages carry no script and never the
-/// state or code. Not protected: another local process can connect to the port like the
-/// browser does; the state (or, with a router, the attempt's state) is what ties the
-/// callback to this login. Cancelling the waiting task closes the socket.
+/// state or code; on Linux a connection from another user's process is refused (403)
+/// before its request is read (``Configuration/allowOtherUsers``); the ``startURL``
+/// reveals the authorization URL once. Not protected: another process of the same user
+/// (or, on macOS, of any user) can connect to the port like the browser does; the state
+/// (or, with a router, the attempt's state) is what ties the callback to this login.
+/// Cancelling the waiting task closes the socket.
 public final class LoopbackReceiver: Sendable {
     /// How the receiver listens.
     public struct Configuration: Sendable {
@@ -132,7 +135,9 @@ public final class LoopbackReceiver: Sendable {
         public var lingerTimeout: Duration
         /// The largest request head (request line and fields) accepted; 16 KiB.
         public var maxHeadBytes: Int
-        /// Open connections beyond this close the oldest one still sending its request.
+        /// Connections still sending their request beyond this close the oldest of them,
+        /// never the newest one; answered connections that linger until the peer closes do
+        /// not count (they are bounded apart, at four times this).
         public var maxConnections: Int
         /// After an accepted callback, send the browser here (303 See Other) instead of the
         /// built-in page: the app's own "you are signed in" page. `http` or `https` only.
@@ -149,6 +154,18 @@ public final class LoopbackReceiver: Sendable {
         /// the first valid callback, pasted or requested, wins, exactly once. The receiver
         /// reads it only during a wait and never closes it.
         public var pasteDescriptor: Int32?
+        /// `false` (the default): on Linux, a connection from a process of another user of
+        /// this computer is answered 403 before its request is read, and never ends or
+        /// disturbs the wait. The owner of a loopback connection is the uid the kernel's
+        /// socket tables (`/proc/net/tcp`, `/proc/net/tcp6`) give the peer's socket; when
+        /// none can be found the connection is refused too (fail closed). `true` turns the
+        /// check off, for the rare setup where the browser runs as another user. Other
+        /// systems (macOS) offer no such lookup: there the check does not run, and the
+        /// one-time ``LoopbackReceiver/startURL`` is what keeps the login to its user.
+        public var allowOtherUsers: Bool
+        /// The user whose connections are answered; nil: this process's effective uid.
+        /// Not API: lets a test that cannot switch users see its own connections refused.
+        var acceptedUser: UInt32?
 
         /// A configuration; the defaults are a receiver on 127.0.0.1, a port the system
         /// picks, path `/callback`, the query response mode and the limits documented above.
@@ -158,8 +175,9 @@ public final class LoopbackReceiver: Sendable {
             maxHeadBytes: Int = 16 * 1024, maxConnections: Int = 64,
             successURL: String? = nil, failureURL: String? = nil,
             responseMode: LoopbackResponseMode = .query, maxBodyBytes: Int = 16 * 1024,
-            pasteDescriptor: Int32? = nil
+            pasteDescriptor: Int32? = nil, allowOtherUsers: Bool = false
         ) {
+            self.allowOtherUsers = allowOtherUsers
             self.pasteDescriptor = pasteDescriptor
             self.responseMode = responseMode
             self.maxBodyBytes = maxBodyBytes
@@ -207,6 +225,9 @@ public final class LoopbackReceiver: Sendable {
         guard configuration.maxHeadBytes > 0, configuration.maxConnections > 0, configuration.maxBodyBytes >= 0 else {
             throw LoopbackError(.invalidConfiguration, "maxHeadBytes and maxConnections must be positive")
         }
+        guard configuration.connectionTimeout > .zero, configuration.lingerTimeout >= .zero else {
+            throw LoopbackError(.invalidConfiguration, "connectionTimeout must be positive and lingerTimeout not negative")
+        }
         self.configuration = configuration
         let ports = configuration.ports.isEmpty ? [0] : configuration.ports
         var lastFailure: SocketError?
@@ -216,8 +237,8 @@ public final class LoopbackReceiver: Sendable {
             settings.address = configuration.host.address
             settings.port = port
             settings.path = configuration.path
-            settings.connectionTimeout = configuration.connectionTimeout
-            settings.lingerTimeout = configuration.lingerTimeout
+            settings.connectionTimeout = Self.bounded(configuration.connectionTimeout)
+            settings.lingerTimeout = Self.bounded(configuration.lingerTimeout)
             settings.maxHeadBytes = configuration.maxHeadBytes
             settings.maxConnections = configuration.maxConnections
             settings.successURL = configuration.successURL
@@ -225,6 +246,8 @@ public final class LoopbackReceiver: Sendable {
             settings.formPost = configuration.responseMode.isFormPost
             settings.maxBodyBytes = configuration.maxBodyBytes
             settings.pasteDescriptor = configuration.pasteDescriptor
+            settings.allowOtherUsers = configuration.allowOtherUsers
+            settings.acceptedUser = configuration.acceptedUser
             do {
                 bound = try LoopbackServer(configuration: settings)
                 break
@@ -250,10 +273,19 @@ public final class LoopbackReceiver: Sendable {
         return url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    /// `http://127.0.0.1:PORT/`: redirects (302) to the URL given to
-    /// ``setAuthorizationURL(_:)``, so a user whose terminal wraps or cuts the long
-    /// authorization URL can type this one. Answers 404 until that URL is set.
-    public var startURL: String { "http://\(server.authority)/" }
+    /// `http://127.0.0.1:PORT/start/<256 random bits, base64url>`: a short link that
+    /// redirects (302) to the URL given to ``setAuthorizationURL(_:)``, so a user whose
+    /// terminal wraps or cuts the long authorization URL can still get there. Answers 404
+    /// until that URL is set.
+    ///
+    /// It reveals the authorization URL (its state, PKCE challenge and nonce) **once**: the
+    /// first GET uses it up, and every later one gets 410 ("this link was already used")
+    /// without the URL; `HEAD` (link scanners) neither reveals nor uses it. Its path cannot
+    /// be guessed, and `GET /` or any other path reveals nothing. Give it only to the
+    /// browser: whoever follows it first holds the login. ❌ Not protected: a process that
+    /// reads the browser's command line (`ps`) can race the browser for it; on Linux it is
+    /// refused unless it runs as this user (``Configuration/allowOtherUsers``).
+    public var startURL: String { "http://\(server.authority)\(server.startPath)" }
 
     /// The authorization URL the ``startURL`` redirects to.
     /// - Throws: `invalid_configuration` unless it is an absolute `http`/`https` URL.
@@ -261,7 +293,7 @@ public final class LoopbackReceiver: Sendable {
         guard Self.isRedirectTarget(url) else {
             throw CallbackError(.invalidConfiguration, "the authorization URL must be an absolute http or https URL")
         }
-        server.authorizationURL.withLock { $0 = url }
+        server.startLink.withLock { $0.authorizationURL = url }
     }
 
     /// A path the URL parser reads back unchanged, with no query or fragment.
@@ -270,6 +302,15 @@ public final class LoopbackReceiver: Sendable {
             let url = try? CallbackURL(parsing: "http://127.0.0.1" + path)
         else { return false }
         return url.path == path && url.query == nil && url.fragment == nil
+    }
+
+    /// The longest wait honoured, about ten years: a longer one (`.seconds(Int64.max)`, how
+    /// a caller writes "forever") waits this long instead of overflowing a clock.
+    static let longestWait: Duration = .seconds(315_360_000)
+
+    /// `timeout` within `0 ... longestWait`: zero or negative times out at once.
+    static func bounded(_ timeout: Duration) -> Duration {
+        min(max(timeout, .zero), longestWait)
     }
 
     /// Stops the wait in progress (it returns `stopped`, or `cancelled` from the async
@@ -306,13 +347,15 @@ public final class LoopbackReceiver: Sendable {
     ///
     /// Returns the outcome (a provider failure such as `authorization_error` too); throws
     /// the refusal of a callback that carried the expected state, `timeout`, or `cancelled`
-    /// (the task was cancelled or ``close()`` was called: the socket is closed).
+    /// (the task was cancelled or ``close()`` was called: the socket is closed). Any
+    /// `timeout` is accepted: zero or less times out at once, and one beyond about ten years
+    /// (`.seconds(Int64.max)`, "forever") waits ten years.
     public func callback(
         expecting expectations: LoopbackExpectations, timeout: Duration,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(CallbackError) -> CallbackOutcome {
         let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: Self.bounded(timeout))
         let result = await serve(judge: LoopbackServer.judge(validation), until: deadline, log: log)
         switch Self.waitResult(result) {
         case .callback(let outcome):
@@ -336,7 +379,8 @@ public final class LoopbackReceiver: Sendable {
     /// The attempt's route must have a loopback redirect URI with this receiver's host and
     /// path (any port matches, RFC 8252 §7.3); send ``authorizationRequest(for:endpoint:clientID:scope:extraParameters:)``.
     /// A callback for another attempt of the router is delivered to that attempt; one that
-    /// reaches no attempt is answered and ignored.
+    /// reaches no attempt is answered and ignored. `timeout` is bounded as in
+    /// ``callback(expecting:timeout:log:)``.
     public func callback(
         for attempt: LoginAttempt, router: CallbackRouter, timeout: Duration,
         log: @escaping @Sendable (String) -> Void = { _ in }
@@ -353,6 +397,7 @@ public final class LoopbackReceiver: Sendable {
         // The router ends the wait; the server's own deadline is only a backstop. The thread
         // starts here, synchronously: a child task could wait for a free cooperative thread
         // while the browser's request is already there.
+        let timeout = Self.bounded(timeout)
         let backstop = ContinuousClock.now.advanced(by: timeout + .seconds(5))
         let completion = LoopbackCompletion()
         let server = self.server
@@ -427,7 +472,9 @@ public final class LoopbackReceiver: Sendable {
                 // Delivered to an attempt (this one, or another login of the app): its page is true.
                 return LoopbackJudgement(evaluation: evaluation, disposition: .accepted)
             } catch {
-                let tied = (try? CallbackURL(parsing: url)).map { LoopbackValidation.carries($0, state: attempt.state) } ?? false
+                // The router reaches an attempt only through a URL it can parse: one it
+                // cannot is no attempt's, and its page must not say the login ended.
+                let tied = (try? CallbackURL(parsing: url)) != nil && LoopbackValidation.carries(rawURL: url, state: attempt.state)
                 let evaluation = LoopbackEvaluation(
                     kind: .rejected, result: .failure(error), providerError: nil,
                     reason: error.reason, carriesExpectedState: tied)

@@ -20,8 +20,18 @@ struct LoopbackConfiguration: Sendable {
     var lingerTimeout: Duration = .seconds(1)
     /// The largest request head (request line and fields) accepted.
     var maxHeadBytes = 16 * 1024
-    /// Open connections beyond this close the oldest one still sending its request.
+    /// Connections still sending their request beyond this close the oldest of them (never
+    /// the newest). Answered connections (lingering until the peer closes) do not count:
+    /// they have their own bound, ``maxAnsweredConnections``.
     var maxConnections = 64
+    /// Answered connections beyond this (a peer that keeps every answered socket open)
+    /// close the oldest answered one.
+    var maxAnsweredConnections: Int { maxConnections * 4 }
+    /// `false` (the default): on Linux, a connection from a process of another user is
+    /// answered 403 before its request is read. `true`: the check is off.
+    var allowOtherUsers = false
+    /// The uid whose connections are answered; nil: ours (`geteuid()`). Tests set another.
+    var acceptedUser: UInt32?
     /// Where the browser goes (303) after an accepted callback, instead of the built-in page.
     var successURL: String?
     /// Where the browser goes (303) after a provider error or a refused callback of this login.
@@ -86,8 +96,15 @@ final class LoopbackServer: @unchecked Sendable {
     /// The self-pipe that wakes the loop for ``requestStop()``: [read end, write end].
     private let wakeup: (read: Int32, write: Int32)
     private let running = Locked(false)
-    /// The full authorization URL `GET /` redirects to (the short start URL), once known.
-    let authorizationURL = Locked<String?>(nil)
+    /// The one-time start link: `/start/<256 random bits, base64url>`.
+    let startPath = "/start/" + AttemptSecrets.randomToken()
+    /// The authorization URL the start link reveals, once known, and whether it has.
+    let startLink = Locked(StartLink())
+
+    struct StartLink {
+        var authorizationURL: String?
+        var used = false
+    }
 
     /// `http://127.0.0.1:PORT/path`: the IP literal actually bound, the port actually bound.
     var redirectURI: String { "http://\(authority)\(configuration.path)" }
@@ -218,16 +235,8 @@ final class LoopbackServer: @unchecked Sendable {
             }
             return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: "GET, HEAD, OPTIONS"))
         }
-        if head.target == "/", configuration.path != "/", head.method == "GET" || head.method == "HEAD" {
-            // The short start URL: a terminal that wraps or cuts a long authorization URL
-            // still gets the user there.
-            guard let destination = authorizationURL.withLock({ $0 }) else {
-                return Decision(
-                    response: .refusal(.notFound, "Not found."), log: "answered 404 to the start URL: no authorization URL is known")
-            }
-            var response = LoopbackResponse.redirect(.found, to: destination)
-            response.omitBody = head.method == "HEAD"
-            return Decision(response: response, log: "redirected the start URL to the authorization URL")
+        if head.path.utf8.count == startPath.utf8.count, constantTimeEquals(String(head.path), startPath) {
+            return decideStart(head)
         }
         guard head.path == configuration.path else {
             return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to a request for another path")
@@ -314,6 +323,44 @@ final class LoopbackServer: @unchecked Sendable {
             log: "ignored a callback that does not belong to this login (\(reason)); still waiting")
     }
 
+    /// The short start URL: a terminal that wraps or cuts a long authorization URL still
+    /// gets the user there. Its path is a secret of the one who started the login, and it
+    /// reveals the authorization URL (its state, challenge and nonce) once: anyone else who
+    /// follows it later learns nothing, and the user sees that someone did.
+    private func decideStart(_ head: HTTPRequestHead) -> Decision {
+        switch head.method {
+        case "GET":
+            let (destination, wasUsed) = startLink.withLock { link -> (String?, Bool) in
+                guard let url = link.authorizationURL, !link.used else { return (nil, link.used) }
+                link.used = true
+                return (url, false)
+            }
+            if let destination {
+                return Decision(
+                    response: .redirect(.found, to: destination), log: "redirected the start URL to the authorization URL (once)")
+            }
+            if wasUsed {
+                return Decision(
+                    response: .refusal(
+                        .gone,
+                        "This sign-in link was already used. If that was not you, stop the sign-in in the application and start it again."),
+                    log: "answered 410 to the start URL: it was already used")
+            }
+            return Decision(
+                response: .refusal(.notFound, "The sign-in is not ready yet."),
+                log: "answered 404 to the start URL: no authorization URL is known yet")
+        case "HEAD":
+            // Link scanners and prefetchers probe with HEAD: it neither reveals nor uses the link.
+            return Decision(
+                response: LoopbackResponse(status: .ok, page: .waiting, omitBody: true),
+                log: "answered HEAD on the start URL without revealing or using it")
+        default:
+            return Decision(
+                response: .refusal(.methodNotAllowed, "Only GET is accepted here.", allow: "GET, HEAD"),
+                log: "answered 405 to a method other than GET or HEAD on the start URL")
+        }
+    }
+
     private func reasonOf(_ evaluation: LoopbackEvaluation) -> String {
         evaluation.reason?.rawValue ?? "accepted"
     }
@@ -350,6 +397,9 @@ final class LoopbackServer: @unchecked Sendable {
             default: return false
             }
         }
+
+        /// Its answer is being sent or was sent: it only lingers until the peer closes.
+        var isAnswered: Bool { !isReading }
     }
 
     /// Serves until a callback ends the wait or the timeout passes. `log` gets one line per
@@ -507,10 +557,9 @@ final class LoopbackServer: @unchecked Sendable {
                     continue
                 }
             }
-            var events = fds[firstConnection...].map(\.revents)
-            for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
-                acceptAll(from: listener, into: &connections, serial: &serial, now: now, events: &events)
-            }
+            // Connections that are ready are read first: a browser's request already sent
+            // is served before a flood of new connections can push it out.
+            let events = fds[firstConnection...].map(\.revents)
             var closed: [Int] = []
             for i in connections.indices where events[i] != 0 {
                 if service(&connections[i], now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log) {
@@ -526,31 +575,87 @@ final class LoopbackServer: @unchecked Sendable {
                 close(connections[i].fd)
                 connections.remove(at: i)
             }
+            var tables: LoopbackPeerOwner.Tables?
+            for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
+                for _ in 0 ..< configuration.maxConnections {
+                    // A callback served above (or just now) closed the listeners.
+                    guard !listeners.isEmpty, case .connection(let fd) = LoopbackSocket.accept(listener) else { break }
+                    serial += 1
+                    var connection = Connection(
+                        fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
+                        deadline: now.advanced(by: configuration.connectionTimeout), serial: serial)
+                    if let refusal = otherUserRefusal(fd, tables: &tables) {
+                        // Answered before a byte of its request is read; it never reaches the
+                        // judge, so it can neither end nor disturb the wait.
+                        log(refusal.log)
+                        startWriting(&connection, refusal.response)
+                    }
+                    // A new connection is worth a read attempt now: browsers send at once.
+                    if service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log) {
+                        close(connection.fd)
+                    } else {
+                        connections.append(connection)
+                    }
+                    if verdict != nil && finishBy == nil {
+                        finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1))
+                        stopListening()
+                    }
+                    enforceLimits(on: &connections, newest: serial)
+                }
+            }
         }
     }
 
-    private func acceptAll(
-        from listener: Int32, into connections: inout [Connection], serial: inout Int, now: ContinuousClock.Instant,
-        events: inout [Int16]
-    ) {
-        for _ in 0 ..< configuration.maxConnections {
-            guard case .connection(let fd) = LoopbackSocket.accept(listener) else { return }
-            serial += 1
-            connections.append(
-                Connection(
-                    fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
-                    deadline: now.advanced(by: configuration.connectionTimeout), serial: serial))
-            // A new connection is worth a read attempt now: browsers send at once.
-            events.append(Int16(POLLIN))
-            if connections.count > configuration.maxConnections,
-                let oldest = connections.indices.filter({ connections[$0].isReading && !connections[$0].isFinal })
-                    .min(by: { connections[$0].serial < connections[$1].serial })
-            {
+    /// Keeps at most ``LoopbackConfiguration/maxConnections`` connections that are still
+    /// sending their request, and ``LoopbackConfiguration/maxAnsweredConnections`` answered
+    /// ones, by closing the oldest of each kind: never the newest connection (it may be the
+    /// browser's), never one whose page is a promise (an accepted callback).
+    private func enforceLimits(on connections: inout [Connection], newest: Int) {
+        for answered in [false, true] {
+            let limit = answered ? configuration.maxAnsweredConnections : configuration.maxConnections
+            var count = connections.reduce(0) { $0 + ($1.isAnswered == answered ? 1 : 0) }
+            while count > limit {
+                guard
+                    let oldest = connections.indices.filter({
+                        connections[$0].isAnswered == answered && !connections[$0].isFinal && connections[$0].serial != newest
+                    }).min(by: { connections[$0].serial < connections[$1].serial })
+                else { break }
                 close(connections[oldest].fd)
                 connections.remove(at: oldest)
-                events.remove(at: oldest)
+                count -= 1
             }
         }
+    }
+
+    /// On Linux, unless ``LoopbackConfiguration/allowOtherUsers``: the 403 for a connection
+    /// whose socket belongs to another user than ours, or whose owner cannot be found (fail
+    /// closed). The kernel's tables are read once per batch of accepts, again on a miss (a
+    /// connection newer than the copy).
+    private func otherUserRefusal(_ fd: Int32, tables: inout LoopbackPeerOwner.Tables?) -> (response: LoopbackResponse, log: String)? {
+        #if os(Linux)
+        guard !configuration.allowOtherUsers else { return nil }
+        var owner: UInt32?
+        if let (peer, local) = LoopbackPeerOwner.endpoints(of: fd) {
+            if tables != nil { owner = tables?.owner(of: peer, connectedTo: local) }
+            if owner == nil {
+                var fresh = LoopbackPeerOwner.Tables()
+                owner = fresh.owner(of: peer, connectedTo: local)
+                tables = fresh
+            }
+        }
+        let me = configuration.acceptedUser ?? geteuid()
+        if owner == me { return nil }
+        let who = owner.map { "user id \($0)" } ?? "a process whose user could not be determined"
+        return (
+            .refusal(
+                .forbidden,
+                "This sign-in receiver answers only the user who started it. This connection comes from another user of this computer (or one that could not be identified), so it was refused before its request was read. If your browser runs as another user on purpose, start the sign-in with the option that allows other users."
+            ),
+            "answered 403 to a connection from \(who), not this user (\(me)), before reading its request; still waiting"
+        )
+        #else
+        return nil
+        #endif
     }
 
     /// Moves one connection forward. Returns true when it is finished and must be closed.
@@ -723,6 +828,8 @@ final class LoopbackServer: @unchecked Sendable {
     static func milliseconds(until instant: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Int32 {
         guard instant > now else { return 0 }
         let (seconds, attoseconds) = now.duration(to: instant).components
+        // A deadline years away (a caller's "forever") must not overflow: poll again later.
+        guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
         let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(clamping: total)
     }

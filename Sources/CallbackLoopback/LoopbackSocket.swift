@@ -73,7 +73,12 @@ enum LoopbackSocket {
     /// the option, so it is set on every listener, ephemeral ones included. On Linux it
     /// never lets two sockets listen on one port at once (that takes SO_REUSEPORT, which is
     /// never set), so it opens no door to a process that wants to squat our port.
-    static func listen(on address: LoopbackAddress, port: Int, backlog: Int32 = 64) throws(SocketError) -> (fd: Int32, port: Int) {
+    ///
+    /// The backlog is large (1024; the kernel caps it at `somaxconn`): while a local flood
+    /// keeps the loop busy, the kernel must not drop the browser's handshake (its client
+    /// then believes it is connected and waits seconds for a retransmission). The loop's
+    /// own limits, not the kernel's queue, decide which connection is closed.
+    static func listen(on address: LoopbackAddress, port: Int, backlog: Int32 = 1024) throws(SocketError) -> (fd: Int32, port: Int) {
         precondition(address != .localhost, "listen binds one literal; the server binds both for localhost")
         let family = address == .ipv4 ? AF_INET : AF_INET6
         let fd = socket(family, streamSocketType, 0)

@@ -42,7 +42,7 @@ enum LoginCommand: Command {
 
         LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
           --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
-          --success-url U  --failure-url U  --accept-paste
+          --success-url U  --failure-url U  --accept-paste  --allow-other-users
                                   As for 'loopback'. form_post also asks the provider for it
                                   (response_mode=form_post).
 
@@ -52,8 +52,10 @@ enum LoginCommand: Command {
 
         BROWSER:
           $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
-          loopback receiver the browser is given the short start URL http://127.0.0.1:PORT/,
-          which redirects to the authorization URL: the state never appears in a command line.
+          loopback receiver the browser is given the short start URL
+          http://127.0.0.1:PORT/start/<random>, which redirects to the authorization URL
+          once: the state never appears in a command line, a second visit (or anyone else's)
+          gets 410 without it, and on Linux other users' connections get 403.
           Under SSH (SSH_CONNECTION set) stderr names the ssh -L command that forwards the port.
 
         EXIT CODES:
@@ -71,7 +73,7 @@ enum LoginCommand: Command {
         "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
         "success-url", "failure-url", "scheme", "redirect-uri", "host", "profile",
     ]).union(limitOptions)
-    static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6", "accept-paste"]
+    static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6", "accept-paste", "allow-other-users"]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -118,8 +120,8 @@ enum LoginCommand: Command {
                 for option in ["port", "path", "response-mode", "success-url", "failure-url", "host"] where try args.single(option) != nil {
                     throw Arguments.UsageError(description: "--\(option) is a loopback option: it cannot be used with --scheme")
                 }
-                if args.has("ipv6") {
-                    throw Arguments.UsageError(description: "--ipv6 is a loopback option: it cannot be used with --scheme")
+                for flag in ["ipv6", "allow-other-users"] where args.has(flag) {
+                    throw Arguments.UsageError(description: "--\(flag) is a loopback option: it cannot be used with --scheme")
                 }
             } else if try args.single("redirect-uri") != nil {
                 throw Arguments.UsageError(description: "--redirect-uri goes with --scheme; the loopback receiver makes its own")

@@ -63,6 +63,13 @@ enum LoopbackCommand: Command {
                                   instead of the built-in page; http or https.
           --failure-url U         After a provider error or a refused callback of this login,
                                   redirect the browser to U (303).
+          --allow-other-users     Linux: also answer connections from processes of other users
+                                  of this computer. Without it (the default) such a connection
+                                  gets 403 before its request is read (its owner is looked up in
+                                  /proc/net/tcp and tcp6; an owner not found is refused too), so
+                                  another user can neither end the wait nor read a page. Only
+                                  for a browser that runs as another user. Other systems
+                                  (macOS) cannot tell: there every local process is answered.
           --logout                Wait for the end of a logout instead (OpenID Connect
                                   RP-Initiated Logout 1.0): the provider's redirect to the
                                   post-logout redirect URI (give it line 1's URI:
@@ -84,16 +91,20 @@ enum LoopbackCommand: Command {
           -h, --help              Show this help.
 
         BEHAVIOUR:
-          Binds only the loopback literal, never a wildcard address. Answers one page per
-          request and closes the connection. Only a GET to the path ends the wait, and only
+          Binds only the loopback literal, never a wildcard address. On Linux a connection
+          from another user's process is answered 403 before its request is read (see
+          --allow-other-users). Answers one page per request and closes the connection. Only a GET to the path ends the wait, and only
           when it carries the expected state: then the outcome (success, provider error, or
           a refusal such as issuer_mismatch) is printed and the command exits. Any other
           request is answered and ignored: wrong or missing state (400), other paths (404),
           HEAD and OPTIONS (never consume the login), other methods (405), a Host header
           other than the redirect URI's IP literal and port, 'localhost' included (403:
           DNS rebinding), a cross-site subresource request (Sec-Fetch-Mode other than
-          navigate: 403), oversized (414/431) or malformed (400) requests. Requests are
-          served concurrently, each within 10 seconds and 16 KiB. Pages carry no script,
+          navigate: 403), oversized (414/431) or malformed (400) requests, a TLS handshake
+          or other bytes that are no request line (400 at the first byte). Requests are
+          served concurrently, each within 10 seconds and 16 KiB; 64 connections that have
+          not sent their request yet are kept (a new one closes the oldest of them, never
+          itself), and answered connections held open do not count. Pages carry no script,
           never show the state or the code, and are sent with Cache-Control: no-store and
           Referrer-Policy: no-referrer. See docs/loopback.md.
 
@@ -119,7 +130,9 @@ enum LoopbackCommand: Command {
         "state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
         "success-url", "failure-url", "response-mode", "host", "profile",
     ]).union(limitOptions)
-    static let flags: Set<String> = ["no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste", "logout"]
+    static let flags: Set<String> = [
+        "no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste", "logout", "allow-other-users",
+    ]
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
@@ -255,6 +268,7 @@ enum LoopbackCommand: Command {
             }
             configuration.path = path
         }
+        configuration.allowOtherUsers = args.has("allow-other-users")
         if args.has("accept-paste") {
             guard !args.has("state-from-stdin") else {
                 throw Arguments.UsageError(description: "--accept-paste and --state-from-stdin both read stdin: choose one")

@@ -48,9 +48,14 @@ final class RunningLogin: Sendable {
 @Suite struct LoginCommandTests {
     static let common = ["--endpoint", "https://id.example/authorize", "--client-id", "app", "--no-browser", "--timeout", "20"]
 
-    /// The browser's part: follow the start URL to the authorization URL, read its state.
-    static func authorizationURL(port: Int) throws -> CallbackURL {
-        let start = try RawClient.get(port: port, "/")
+    /// The browser's part: follow the start URL (`--no-browser` shows it on stderr) to the
+    /// authorization URL, read its state.
+    static func authorizationURL(_ login: RunningLogin) throws -> CallbackURL {
+        let port = login.port
+        let prefix = "http://127.0.0.1:\(port)/start/"
+        guard let range = login.output.stderr.firstRange(of: prefix) else { throw HarnessError("no start URL: \(login.output.stderr)") }
+        let token = login.output.stderr[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        let start = try RawClient.get(port: port, "/start/" + token)
         #expect(start.statusCode == 302)
         guard let location = start.field("location") else { throw HarnessError("no Location: \(start.text)") }
         return try CallbackURL(parsing: location)
@@ -58,7 +63,7 @@ final class RunningLogin: Sendable {
 
     @Test func logsInAndPrintsWhatTheTokenRequestNeeds() throws {
         let login = try RunningLogin(Self.common + ["--scope", "openid profile"])
-        let request = try Self.authorizationURL(port: login.port)
+        let request = try Self.authorizationURL(login)
         #expect(request.host?.text == "id.example")
         let state = try #require(try request.queryParameters.value(named: "state"))
         let redirect = try #require(try request.queryParameters.value(named: "redirect_uri"))
@@ -84,7 +89,7 @@ final class RunningLogin: Sendable {
 
     @Test func aProviderErrorExitsOne() throws {
         let login = try RunningLogin(Self.common)
-        let state = try #require(try Self.authorizationURL(port: login.port).queryParameters.value(named: "state"))
+        let state = try #require(try Self.authorizationURL(login).queryParameters.value(named: "state"))
         _ = try RawClient.get(port: login.port, "/callback?error=access_denied&state=\(state)")
         #expect(login.waitForExit() == 1)
         #expect(login.output.stdout.contains("\"outcome\":\"authorization_error\""))
@@ -92,7 +97,7 @@ final class RunningLogin: Sendable {
 
     @Test func formPostAsksForItAndReceivesIt() throws {
         let login = try RunningLogin(Self.common + ["--response-mode", "form_post"])
-        let request = try Self.authorizationURL(port: login.port)
+        let request = try Self.authorizationURL(login)
         #expect(try request.queryParameters.value(named: "response_mode") == "form_post")
         let state = try #require(try request.queryParameters.value(named: "state"))
         let body = "code=posted&state=\(state)"

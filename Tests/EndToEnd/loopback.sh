@@ -7,7 +7,10 @@
 # ignored (the wait goes on and ends at the deadline with 75, or with the later correct
 # callback), a provider error ends with 1, a `localhost` Host and a cross-site <img> are
 # refused without ending the wait. Then form_post through a self-submitting form, a
-# --port list, and `login` end to end with $BROWSER set to headless Chromium.
+# --port list, and `login` end to end with $BROWSER set to headless Chromium. Then the
+# edge (issue 24): a second uid (setpriv; root needed, a failure in CI without it) is
+# refused 403 and cannot read login's one-time start link; a refused callback with the
+# right state exits 65; a TLS handshake is answered 400.
 #
 # Usage: Tests/EndToEnd/loopback.sh [path/to/callback-router]
 #   (or CALLBACK_ROUTER=path; else the debug build is built and used).
@@ -386,6 +389,84 @@ browse logout-login "$REDIRECT_URI?code=e2e-code-login&state=$(urlencode "$state
 wait_exit "$LB_PID" 15
 check "loopback --logout: a login's callback with the state is refused (65)" test "$EXIT_STATUS" = 65
 check "loopback --logout: ... as invalid_parameter, never logout_complete" contains "$LB_OUT" '"reason":"invalid_parameter"'
+
+# 14. Another user of the machine (Linux; issue 24). A second uid (setpriv, as root) gets
+#     403 before its request is read, never ends the wait, and cannot read the
+#     authorization URL through login's start link; the real callback still ends the wait.
+#     Root is needed to switch users: in CI ($CI=true) its absence is a failure.
+second_uid() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# as_other URL: what the second uid's curl gets, headers and body.
+as_other() { second_uid curl -s -m 10 -D - "$1" || true; }
+if [[ $(id -u) -ne 0 ]]; then
+    if [[ "${CI:-}" == "true" ]]; then
+        fail "the other-user cases need root (setpriv) and CI runs this suite as root"
+    else
+        echo "skip - the other-user cases need root to run a second uid with setpriv"
+    fi
+else
+    require setpriv
+    start_loopback other-user --state "$state" --timeout 60
+    answer=$(as_other "$REDIRECT_URI?code=e2e-code-forged&state=$(urlencode "$state")")
+    check "another user's callback with the right state gets 403" bash -c '[[ $1 == "HTTP/1.1 403"* ]]' _ "$answer"
+    check "the 403 page says why" bash -c '[[ $1 == *"answers only the user who started it"* ]]' _ "$answer"
+    check "another user's callback does not end the wait" kill -0 "$LB_PID"
+    check "stderr names the other user" contains "$LB_ERR" "answered 403 to a connection from user id 65534"
+    curl -s -m 10 -o /dev/null "$REDIRECT_URI?code=e2e-code-genuine&state=$(urlencode "$state")" || true
+    wait_exit "$LB_PID" 15
+    check "then the user's own callback ends the wait with 0" test "$EXIT_STATUS" = 0
+    check "... with its code, not the other user's" \
+        bash -c 'grep -qF "\"code\":\"e2e-code-genuine\"" "$1" && ! grep -qF e2e-code-forged "$1"' _ "$LB_OUT"
+
+    start_loopback other-user-allowed --state "$state" --timeout 60 --allow-other-users
+    answer=$(as_other "$REDIRECT_URI?code=e2e-code-allowed&state=$(urlencode "$state")")
+    wait_exit "$LB_PID" 15
+    check "--allow-other-users: another user's callback is judged (200, exit 0)" \
+        bash -c '[[ $1 == "HTTP/1.1 200"* && $2 == 0 ]]' _ "$answer" "$EXIT_STATUS"
+
+    "$helper" login --endpoint "http://127.0.0.1:9/authorize" --client-id e2e --no-browser --timeout 60 \
+        >"$work/login-other.out" 2>"$work/login-other.err" &
+    login_pid=$!
+    pids+=("$login_pid")
+    for _ in $(seq 1 200); do grep -qF "waiting for the callback" "$work/login-other.err" && break; sleep 0.05; done
+    start_url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/start/[A-Za-z0-9_-]*' "$work/login-other.err" | head -n 1)
+    check "login's start URL is /start/ and at least 128 bits" bash -c '[[ $1 =~ /start/[A-Za-z0-9_-]{22,}$ ]]' _ "$start_url"
+    origin=${start_url%%/start/*}
+    for url in "$origin/" "$start_url"; do
+        answer=$(as_other "$url")
+        label=$([[ $url == "$start_url" ]] && echo "the start URL" || echo "/")
+        check "another user gets 403 for $label, without the authorization URL" \
+            bash -c '[[ $1 == "HTTP/1.1 403"* && $1 != *"127.0.0.1:9/authorize"* && $1 != *"code_challenge"* ]]' _ "$answer"
+    done
+    check "HEAD on the start URL reveals nothing" \
+        bash -c '! curl -s -m 10 -I "$1" | grep -qi "^location:"' _ "$start_url"
+    first=$(curl -s -m 10 -D - -o /dev/null "$start_url" || true)
+    check "the user's first visit of the start URL is redirected to the authorization URL" \
+        bash -c '[[ $1 == "HTTP/1.1 302"* && $1 == *"Location: http://127.0.0.1:9/authorize?"* ]]' _ "$first"
+    second=$(curl -s -m 10 -D - "$start_url" || true)
+    check "a second visit gets 410 'already used', without the URL" \
+        bash -c '[[ $1 == "HTTP/1.1 410"* && $1 == *"already used"* && $1 != *"127.0.0.1:9/authorize"* ]]' _ "$second"
+    login_state=$(sed -n 's/.*[?&]state=\([^&[:space:]]*\).*/\1/p' <<<"$first" | head -n 1)
+    curl -s -m 10 -o /dev/null "$origin/callback?code=e2e-code-login-other&state=$login_state" || true
+    wait_exit "$login_pid" 15
+    check "login still completes with the user's own callback" test "$EXIT_STATUS" = 0
+    check "... and prints its code" contains "$work/login-other.out" '"code":"e2e-code-login-other"'
+fi
+
+# 15. A callback with the right state that is refused for its syntax ends the wait with 65
+#     (as issuer_mismatch does), and junk or a TLS handshake is answered 400 at once.
+for query in "code=%FF" "code=%C0%AF" "$(printf 'p%d=v&' $(seq 1 64))code=c"; do
+    start_loopback refused --state "$state" --timeout 30
+    curl -s -m 10 -o /dev/null "$REDIRECT_URI?$query&state=$(urlencode "$state")" || true
+    wait_exit "$LB_PID" 15
+    check "a refused callback with the right state ends the wait with 65 (${query:0:12}…)" test "$EXIT_STATUS" = 65
+done
+start_loopback junk --state "$state" --timeout 30
+port=${REDIRECT_URI#http://127.0.0.1:}
+port=${port%%/*}
+junk_answer=$(exec 3<>"/dev/tcp/127.0.0.1/$port"; printf '\x16\x03\x01\x02\x00\x01' >&3; timeout 5 head -c 12 <&3 || true)
+check "a TLS handshake is answered 400 at once" test "$junk_answer" = "HTTP/1.1 400"
+check "... and does not end the wait" kill -0 "$LB_PID"
+kill "$LB_PID" 2>/dev/null || true
 
 summarized=1
 echo "$passed passed, $failed failed"
