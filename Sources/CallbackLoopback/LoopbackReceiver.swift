@@ -472,9 +472,13 @@ public final class LoopbackReceiver: Sendable {
                 // Delivered to an attempt (this one, or another login of the app): its page is true.
                 return LoopbackJudgement(evaluation: evaluation, disposition: .accepted)
             } catch {
-                // The router reaches an attempt only through a URL it can parse: one it
-                // cannot is no attempt's, and its page must not say the login ended.
-                let tied = (try? CallbackURL(parsing: url)) != nil && LoopbackValidation.carries(rawURL: url, state: attempt.state)
+                // The router reaches an attempt only through a URL it can parse. One it
+                // refuses that still carries this attempt's state (`code=%FF`, 65
+                // parameters, overlong UTF-8: only the holder of the state can send it) ends
+                // the attempt with that refusal, as it does without a router; any other is
+                // no attempt's, and its page must not say the login ended.
+                let tied = LoopbackValidation.carries(rawURL: url, state: attempt.state)
+                if tied { router.refuse(attempt, with: error) }
                 let evaluation = LoopbackEvaluation(
                     kind: .rejected, result: .failure(error), providerError: nil,
                     reason: error.reason, carriesExpectedState: tied)

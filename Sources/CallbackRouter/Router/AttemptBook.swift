@@ -341,6 +341,18 @@ struct AttemptBook: ~Copyable {
         return waiter?.continuation
     }
 
+    /// Ends the pending attempt `id` with `error` (a callback that carries its state was
+    /// refused before it could be tied to it, e.g. for its syntax): returns its waiter to
+    /// resume with `error`, or keeps `error` for a later `callback(for:)` when none waits.
+    /// Nothing happens to an attempt that already ended.
+    mutating func refuse(_ id: UInt64, with error: CallbackError, now: ClockInstant) -> Continuation? {
+        guard let entry = entries[id], entry.isPending else { return nil }
+        let waiter = end(entry, as: .cancelled, now: now)
+        waiter?.timer?.cancel()
+        if waiter == nil { keepUnclaimed(.failure(error), in: entry) }
+        return waiter?.continuation
+    }
+
     /// Turns the pending attempt `entry` into its tombstone; returns its waiter, if any.
     /// The entry stays in the tables, found by id and by state, until a sweep forgets it.
     private mutating func end(_ entry: Entry, as ending: Ending, now: ClockInstant) -> Waiter? {

@@ -165,6 +165,18 @@ public final class CallbackRouter: Sendable {
         waiter?.resume(returning: .failure(CallbackError(.cancelled, "the login was cancelled")))
     }
 
+    /// Ends `attempt` with `error`: for a receiver that saw a callback carrying the attempt's
+    /// state which ``handle(_:)-(String)`` refused before it could reach the attempt (its
+    /// syntax: `code=%FF`, too many parameters). The attempt's waiter gets `error` (or a later
+    /// ``callback(for:timeout:)`` does); a repeat of the callback is then `cancelled`. Only
+    /// the holder of the state can produce such a callback, so no one else can end a login
+    /// this way. Does nothing to an attempt that already ended.
+    package func refuse(_ attempt: LoginAttempt, with error: CallbackError) {
+        let now = clock.now()
+        let waiter = book.withLock { book in book.refuse(attempt.id, with: error, now: now) }
+        waiter?.resume(returning: .failure(error))
+    }
+
     // MARK: Handling callbacks
 
     /// Handles a callback URL string. See ``handle(_:)-(CallbackURL)``.
