@@ -252,7 +252,7 @@ private func patientFetch(port: Int, _ target: String, method: String = "GET") a
         let started = DetachedThread.start {
             guard let client = try? RawClient(port: port) else { return continuation.resume(returning: nil) }
             defer { client.close() }
-            var timeout = timeval(tv_sec: 120, tv_usec: 0)  // the pool may be starved by blocking tests for a while on 2 cores
+            var timeout = timeval(tv_sec: 120, tv_usec: 0) // the pool may be starved by blocking tests for a while on 2 cores
             setsockopt(client.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             client.send("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
             continuation.resume(returning: client.readAll().text)
