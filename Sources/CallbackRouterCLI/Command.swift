@@ -30,13 +30,23 @@ protocol Command: Sendable {
     static var name: String { get }
     /// One line for the command list.
     static var summary: String { get }
-    /// The whole `--help` text.
-    static var help: String { get }
+    /// The hand-written start of `--help`: OVERVIEW, USAGE, ARGUMENTS, OUTPUT...
+    static var overview: String { get }
+    /// Every option the command takes, declared once: its parsing, the OPTIONS part of
+    /// `--help`, completions and man page are made from these.
+    static var options: [OptionDeclaration] { get }
+    /// The hand-written rest of `--help`, after the options: prose, EXIT CODES, EXAMPLE...
+    static var discussion: String { get }
     /// Runs with the arguments after the command's name; returns the exit code.
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32
 }
 
 extension Command {
+    /// The whole `--help` text: ``overview``, the options, ``discussion``.
+    static var help: String {
+        overview + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
+    }
+
     /// Prints a usage error with a pointer to `--help`; returns 64.
     static func usageError(_ message: String, context: CommandContext) -> Int32 {
         context.printError("\(name): \(message)\nTry 'callback-router \(name) --help'.")
@@ -51,7 +61,7 @@ extension Command {
         exit: inout Int32
     ) -> String? {
         let deadline = ContinuousClock.now.advanced(by: .seconds(max(seconds, 1)))
-        switch LoopbackCommand.readStateLine(from: context.standardInput, until: deadline) {
+        switch StandardInput.readLine(from: context.standardInput, until: deadline) {
         case .success(let line):
             return line
         case .failure(.timedOut):
@@ -69,13 +79,10 @@ extension Command {
     /// Reads the arguments, answering `--help` and usage errors itself. Returns nil when
     /// the command is done (help shown or usage error), with `exit` set.
     static func readArguments(
-        _ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>,
-        context: CommandContext, exit: inout Int32
+        _ arguments: ArraySlice<String>, context: CommandContext, exit: inout Int32
     ) -> Arguments? {
-        // Completions and man pages learn each command's options here (CommandCatalog).
-        OptionRecorder.current?.record(options: options, flags: flags)
         do {
-            let parsed = try Arguments(arguments, options: options, flags: flags)
+            let parsed = try Arguments(arguments, options: options.valueNames, flags: options.flagNames)
             if parsed.wantsHelp {
                 context.output.writeOut(help)
                 exit = ExitCode.success

@@ -4,7 +4,7 @@ import CallbackRouter
 enum InspectCommand: Command {
     static let name = "inspect"
     static let summary = "Print the parsed components of a URL as JSON"
-    static let help = """
+    static let overview = """
         OVERVIEW: Print the parsed components of a URL as one JSON object.
 
         USAGE: callback-router inspect [--max-length N] [--max-parameters N] [--max-value-length N] URL
@@ -12,12 +12,13 @@ enum InspectCommand: Command {
         ARGUMENTS:
           URL                     The absolute URL, exactly as delivered (quote it in the shell).
 
-        OPTIONS:
-          --max-length N          Longest URL accepted, in bytes (default 16384).
-          --max-parameters N      Most parameters accepted (default 64).
-          --max-value-length N    Longest parameter name or value, in bytes (default 8192).
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
+        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
+        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
+    ]
+    static let discussion = """
         OUTPUT:
           {"scheme":…,"userinfo":…|null,"host":…|null,"port":N|null,"path":…,
            "query":[[name,value],…]|null,"fragment":…|null}
@@ -35,7 +36,7 @@ enum InspectCommand: Command {
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: limitOptions, flags: [], context: context, exit: &exit) else {
+        guard let args = readArguments(arguments, context: context, exit: &exit) else {
             return exit
         }
         let text: String

@@ -10,43 +10,40 @@ import CallbackRouter
 enum ListenCommand: Command {
     static let name = "listen"
     static let summary = "Wait for one callback of a scheme and print it as parse does"
-    static let help = """
+    static let overview = """
         OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
         USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
                callback-router listen --scheme S --logout (--state S | --state-from-stdin | --no-state)
                                       [--timeout SECONDS] [--redirect-uri U]... [--policy P] [--allow-localhost]
 
-        OPTIONS:
-          --scheme S              The scheme registered with 'callback-router register'.
-          --state S               The state this login sent: only a callback with this state
-                                  is routed here (and parse checks it).
-          --state-from-stdin      Read that state from the first line of stdin instead, so it
-                                  never appears in the process list (/proc/PID/cmdline).
-          --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool
-                                  for a callback with this --state).
-          --logout                Wait for the end of a logout instead (OpenID Connect
-                                  RP-Initiated Logout 1.0): the provider's redirect to the
-                                  post-logout redirect URI, printed exactly as
-                                  'parse --logout' prints it ({"outcome":"logout_complete",...}).
-                                  Needs the end-session request's state (--state S or
-                                  --state-from-stdin), or --no-state. --dialect, --issuer,
-                                  --require-issuer, --profile and --response-mode other than
-                                  query are usage errors with it.
-          --no-state              With --logout: the provider returns no state (Auth0's
-                                  returnTo); the outcome says "unbound":true.
-        \(OptionValues.dialect.helpEntry())
-          --redirect-uri U        A registered redirect URI (repeatable); its scheme must be
-                                  --scheme S (a callback of another is not this listener's).
-        \(OptionValues.policy.helpEntry())
-          --allow-localhost       Accept localhost redirect URIs, as parse does.
-          --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
-        \(OptionValues.responseMode.helpEntry())
-        \(OptionValues.profileHelpEntry)
-          --max-length N, --max-parameters N, --max-value-length N
-                                  Parsing limits, as for parse.
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] =
+        [
+            .value("scheme", "S", "The scheme registered with 'callback-router register'."),
+            .value("state", "S", "The state this login sent: only a callback with this state is routed here (and parse checks it)."),
+            .flag(
+                "state-from-stdin",
+                "Read that state from the first line of stdin instead, so it never appears in the process list (/proc/PID/cmdline)."),
+            .value("timeout", "SECONDS", "How long to wait (default 300, 0 to only look in the spool for a callback with this --state)."),
+            .flag(
+                "logout",
+                "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, printed exactly as 'parse --logout' prints it ({\"outcome\":\"logout_complete\",...}). Needs the end-session request's state (--state S or --state-from-stdin), or --no-state. --dialect, --issuer, --require-issuer, --profile and --response-mode other than query are usage errors with it."
+            ),
+            .flag("no-state", "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true."),
+            OptionValues.dialect.declaration(),
+            .value(
+                "redirect-uri", "U",
+                "A registered redirect URI (repeatable); its scheme must be --scheme S (a callback of another is not this listener's).",
+                repeatable: true),
+            OptionValues.policy.declaration(),
+            .flag("allow-localhost", "Accept localhost redirect URIs, as parse does."),
+            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
+            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
+            OptionValues.responseMode.declaration(),
+            OptionValues.profileDeclaration,
+        ] + OptionValues.limitDeclarations
+    static let discussion = """
         Takes a matching callback from the spool if one waits there (it is then deleted), else
         waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
         the same uid can use. Routing: a callback with a state reaches only the listener that
@@ -73,11 +70,8 @@ enum ListenCommand: Command {
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options = Set(ListenValidation.parseOptions + ["scheme", "timeout"])
         guard
-            let args = readArguments(
-                arguments, options: options, flags: Set(ListenValidation.parseFlags + ["state-from-stdin", "logout", "no-state"]),
-                context: context, exit: &exit)
+            let args = readArguments(arguments, context: context, exit: &exit)
         else {
             return exit
         }

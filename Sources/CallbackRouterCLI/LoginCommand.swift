@@ -14,7 +14,7 @@ import CallbackRouter
 enum LoginCommand: Command {
     static let name = "login"
     static let summary = "Run a whole login: build the request, open the browser, wait, print the outcome"
-    static let help = """
+    static let overview = """
         OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
         the terminal and print what the token request needs.
 
@@ -27,29 +27,30 @@ enum LoginCommand: Command {
           of this login) and "redirect_uri" (the one sent): everything the token request needs.
           Progress goes to stderr and never shows the state, the code or the verifier.
 
-        OPTIONS:
-          --endpoint URL          The authorization endpoint (https).
-          --client-id ID          The client id.
-          --scope S               Space-separated scopes (default: openid); --no-scope sends none.
-          --param NAME=VALUE      An extra authorization parameter (repeatable), as authorize-url.
-          --no-browser            Do not start a browser: print on stderr the URL to open.
-          --timeout SECONDS       How long to wait for the callback (default 300).
-        \(OptionValues.dialect.helpEntry(then: "As for parse (default auto)."))
-          --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
-        \(OptionValues.profileHelpEntry)
-          --max-length N, --max-parameters N, --max-value-length N
-                                  Parsing limits, as for parse.
-
-        LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
-          --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
-          --success-url U  --failure-url U  --accept-paste  --allow-other-users
-                                  As for 'loopback'. form_post also asks the provider for it
-                                  (response_mode=form_post).
-
-        SCHEME OPTIONS (a scheme registered with 'callback-router register'):
-          --scheme S              Receive the callback through the desktop's x-scheme-handler.
-          --redirect-uri U        The redirect URI to send (default S:/callback); its scheme must be S.
-
+        """
+    static let options: [OptionDeclaration] =
+        [
+            .value("endpoint", "URL", "The authorization endpoint (https)."),
+            .value("client-id", "ID", "The client id."),
+            .value("scope", "S", "Space-separated scopes (default: openid)."),
+            .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
+            .value("param", "NAME=VALUE", "An extra authorization parameter (repeatable), as authorize-url.", repeatable: true),
+            .flag("no-browser", "Do not start a browser: print on stderr the URL to open."),
+            .value("timeout", "SECONDS", "How long to wait for the callback (default 300)."),
+            OptionValues.dialect.declaration(then: "As for parse."),
+            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
+            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
+            OptionValues.profileDeclaration,
+        ] + OptionValues.limitDeclarations + []
+        + LoopbackOptions.receiver.map { option in
+            option.listed(under: loopbackGroup).described(
+                option.name == "response-mode"
+                    ? option.summary + " form_post also asks the provider for it (response_mode=form_post)." : option.summary)
+        } + [
+            .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup),
+            .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup),
+        ]
+    static let discussion = """
         BROWSER:
           $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
           loopback receiver the browser is given the short start URL
@@ -69,15 +70,12 @@ enum LoginCommand: Command {
 
         """
 
-    static let options: Set<String> = Set([
-        "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
-        "success-url", "failure-url", "scheme", "redirect-uri", "host", "profile",
-    ]).union(limitOptions)
-    static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6", "accept-paste", "allow-other-users"]
+    static let loopbackGroup = OptionGroup("LOOPBACK OPTIONS", note: "the default: an RFC 8252 receiver on 127.0.0.1")
+    static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
+        guard let args = readArguments(arguments, context: context, exit: &exit) else {
             return exit
         }
         let endpoint: String, clientID: String, scope: String?, timeoutText: String
@@ -111,7 +109,7 @@ enum LoginCommand: Command {
             }
             expectations.limits = try readLimits(args)
             expectations.profiles = try OptionValues.profiles(args)
-            var (configuration, _, text) = try LoopbackCommand.readConfiguration(args)
+            var (configuration, _, text) = try LoopbackOptions.readConfiguration(args)
             if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
             loopback = configuration
             timeoutText = text
@@ -163,7 +161,7 @@ enum LoginCommand: Command {
             context.printJSON(ParseCommand.rejectionJSON(error))
             return ExitCode.usage
         }
-        if let line = LoopbackCommand.sshForwardingHint(port: receiver.port, environment: context.environment) {
+        if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
             context.printError("\(name): \(line)")
         }
         openBrowser(receiver.startURL, noBrowser: args.has("no-browser"), context: context)

@@ -1,10 +1,8 @@
 #if canImport(Glibc)
 import Glibc
-private let systemRead = Glibc.read
 private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
-private let systemRead = Darwin.read
 private let systemWrite = Darwin.write
 #endif
 import CallbackLoopback
@@ -15,7 +13,7 @@ import CallbackRouter
 enum LoopbackCommand: Command {
     static let name = "loopback"
     static let summary = "Receive one callback on 127.0.0.1 (RFC 8252 §7.3)"
-    static let help = """
+    static let overview = """
         OVERVIEW: Receive one OAuth callback on a loopback address (RFC 8252 §7.3) and print it
         as parse does.
 
@@ -29,67 +27,31 @@ enum LoopbackCommand: Command {
           Read line 1, put the redirect URI in the authorization request, open the browser,
           then read the last line. Progress and refused requests are reported on stderr.
 
-        OPTIONS:
-          --state S               The state sent in the authorization request. Only a callback
-                                  carrying exactly this state ends the wait.
-          --state-from-stdin      Read the state from the first line of stdin, after line 1 is
-                                  printed: keeps it off the command line (other local users
-                                  can read that in /proc) and lets a script get it from
-                                  authorize-url, which needs the redirect URI first.
-          --no-state              Expect no state (dialects without one). Then any valid
-                                  callback ends the wait: any local process or web page can
-                                  end it. One of --state, --state-from-stdin and --no-state
-                                  is required.
-          --port N[,N…]           Port to bind (default 0: one the system picks); a list binds
-                                  the first free one (providers that register fixed ports).
-          --path P                Callback path, starting with '/' (default /callback).
-          --ipv6                  Bind [::1] instead of 127.0.0.1.
-          --host H                127.0.0.1 (default), ::1 (as --ipv6), or localhost: bind both
-                                  127.0.0.1 and ::1 on one port, answer only Host: localhost:PORT,
-                                  and name localhost in the redirect URI (providers that
-                                  register only that name).
-          --timeout SECONDS       How long to wait (default 300; fractions allowed).
-          --response-mode M       query (default: a GET with the parameters in the query) or
-                                  form_post (OIDC Form Post: a POST with an
-                                  application/x-www-form-urlencoded body, at most 16 KiB, read by
-                                  the same parser and limits; a GET then never ends the wait).
-                                  Ask for it with 'authorize-url --response-mode form_post'.
-          --accept-paste          Also accept the callback URL pasted on stdin (a terminal), one
-                                  per line: for remote and SSH sessions where the browser cannot
-                                  reach the port. Validated exactly as over HTTP; the first valid
-                                  callback, pasted or requested, wins, exactly once. Excludes
-                                  --state-from-stdin.
-          --success-url U         After an accepted callback, redirect the browser to U (303)
-                                  instead of the built-in page; http or https.
-          --failure-url U         After a provider error or a refused callback of this login,
-                                  redirect the browser to U (303).
-          --allow-other-users     Linux: also answer connections from processes of other users
-                                  of this computer. Without it (the default) such a connection
-                                  gets 403 before its request is read (its owner is looked up in
-                                  /proc/net/tcp and tcp6; an owner not found is refused too), so
-                                  another user can neither end the wait nor read a page. Only
-                                  for a browser that runs as another user. Other systems
-                                  (macOS) cannot tell: there every local process is answered.
-          --logout                Wait for the end of a logout instead (OpenID Connect
-                                  RP-Initiated Logout 1.0): the provider's redirect to the
-                                  post-logout redirect URI (give it line 1's URI:
-                                  'end-session-url --post-logout-redirect-uri URI'), checked
-                                  exactly as 'parse --logout': the outcome is
-                                  {"outcome":"logout_complete",...}, with "unbound":true under
-                                  --no-state; a login's callback (code, error, iss...) never
-                                  ends it. --state is the end-session request's state.
-                                  --dialect, --issuer, --require-issuer, --profile and
-                                  --response-mode form_post are usage errors with it.
-          --redirect-uri-file F   Also write the redirect URI (and a newline) to F, atomically,
-                                  once bound.
-        \(OptionValues.dialect.helpEntry(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."))
-          --issuer I              The expected 'iss' (RFC 9207), checked when present.
-          --require-issuer        Refuse a callback without 'iss'.
-        \(OptionValues.profileHelpEntry)
-          --max-length N, --max-parameters N, --max-value-length N
-                                  Parsing limits, as for parse.
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] =
+        [
+            .value("state", "S", "The state sent in the authorization request. Only a callback carrying exactly this state ends the wait."),
+            .flag(
+                "state-from-stdin",
+                "Read the state from the first line of stdin, after line 1 is printed: keeps it off the command line (other local users can read that in /proc) and lets a script get it from authorize-url, which needs the redirect URI first."
+            ),
+            .flag(
+                "no-state",
+                "Expect no state (dialects without one). Then any valid callback ends the wait: any local process or web page can end it. One of --state, --state-from-stdin and --no-state is required."
+            ),
+        ] + LoopbackOptions.receiver + [
+            .value("timeout", "SECONDS", "How long to wait (default 300; fractions allowed)."),
+            .flag(
+                "logout",
+                "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI (give it line 1's URI: 'end-session-url --post-logout-redirect-uri URI'), checked exactly as 'parse --logout': the outcome is {\"outcome\":\"logout_complete\",...}, with \"unbound\":true under --no-state; a login's callback (code, error, iss...) never ends it. --state is the end-session request's state. --dialect, --issuer, --require-issuer, --profile and --response-mode form_post are usage errors with it."
+            ),
+            .value("redirect-uri-file", "F", "Also write the redirect URI (and a newline) to F, atomically, once bound."),
+            OptionValues.dialect.declaration(then: "As for parse. Prelude, Ory and Zephr send no state: use --no-state."),
+            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when present."),
+            .flag("require-issuer", "Refuse a callback without 'iss'."),
+            OptionValues.profileDeclaration,
+        ] + OptionValues.limitDeclarations
+    static let discussion = """
         BEHAVIOUR:
           Binds only the loopback literal, never a wildcard address. On Linux a connection
           from another user's process is answered 403 before its request is read (see
@@ -126,17 +88,9 @@ enum LoopbackCommand: Command {
 
         """
 
-    static let options = Set([
-        "state", "port", "path", "timeout", "redirect-uri-file", "dialect", "issuer",
-        "success-url", "failure-url", "response-mode", "host", "profile",
-    ]).union(limitOptions)
-    static let flags: Set<String> = [
-        "no-state", "state-from-stdin", "ipv6", "require-issuer", "accept-paste", "logout", "allow-other-users",
-    ]
-
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
+        guard let args = readArguments(arguments, context: context, exit: &exit) else {
             return exit
         }
         var configuration: LoopbackReceiver.Configuration
@@ -146,7 +100,7 @@ enum LoopbackCommand: Command {
         let timeoutText: String
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            (configuration, timeout, timeoutText) = try readConfiguration(args)
+            (configuration, timeout, timeoutText) = try LoopbackOptions.readConfiguration(args)
             expectations = try readSettings(args)
             redirectURIFile = try args.single("redirect-uri-file")
             if redirectURIFile?.isEmpty == true { throw Arguments.UsageError(description: "--redirect-uri-file needs a path") }
@@ -176,7 +130,7 @@ enum LoopbackCommand: Command {
             }
         }
         context.printJSON(.object([("redirect_uri", .string(receiver.redirectURI))]))
-        if let line = sshForwardingHint(port: receiver.port, environment: context.environment) {
+        if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
             context.printError("\(name): \(line)")
         }
         if configuration.pasteDescriptor != nil {
@@ -184,7 +138,7 @@ enum LoopbackCommand: Command {
         }
 
         if args.has("state-from-stdin") {
-            switch readStateLine(from: context.standardInput, until: deadline) {
+            switch StandardInput.readLine(from: context.standardInput, until: deadline) {
             case .success(let state):
                 expectations.state = state
             case .failure(.timedOut):
@@ -224,62 +178,6 @@ enum LoopbackCommand: Command {
             context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil))
             return ExitCode.tryAgain
         }
-    }
-
-    static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackReceiver.Configuration, Duration, String) {
-        var configuration = LoopbackReceiver.Configuration()
-        configuration.host = args.has("ipv6") ? .ipv6 : .ipv4
-        if let host = try args.single("host") {
-            guard !args.has("ipv6") else { throw Arguments.UsageError(description: "--host and --ipv6 exclude each other") }
-            switch host {
-            case "127.0.0.1": configuration.host = .ipv4
-            case "::1", "[::1]": configuration.host = .ipv6
-            case "localhost": configuration.host = .localhost
-            default: throw Arguments.UsageError(description: "--host takes 127.0.0.1, ::1 or localhost")
-            }
-        }
-        if let ports = try args.single("port") {
-            let parsed = ports.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
-            guard !parsed.isEmpty, parsed.count <= 64, parsed.allSatisfy({ $0.map { (0 ... 65535).contains($0) } ?? false }) else {
-                throw Arguments.UsageError(description: "--port takes a port (0-65535) or a comma-separated list of at most 64")
-            }
-            configuration.ports = parsed.compactMap { $0 }
-        }
-        switch try args.single("response-mode") {
-        case nil, "query": configuration.responseMode = .query
-        case "form_post": configuration.responseMode = .formPost
-        default: throw Arguments.UsageError(description: "--response-mode takes query or form_post")
-        }
-        for (option, keyPath) in [
-            ("success-url", \LoopbackReceiver.Configuration.successURL),
-            ("failure-url", \LoopbackReceiver.Configuration.failureURL),
-        ] {
-            guard let url = try args.single(option) else { continue }
-            guard isRedirectTarget(url) else {
-                throw Arguments.UsageError(description: "--\(option) must be an absolute http or https URL")
-            }
-            configuration[keyPath: keyPath] = url
-        }
-        if let path = try args.single("path") {
-            guard isValidPath(path) else {
-                throw Arguments.UsageError(
-                    description:
-                        "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
-            }
-            configuration.path = path
-        }
-        configuration.allowOtherUsers = args.has("allow-other-users")
-        if args.has("accept-paste") {
-            guard !args.has("state-from-stdin") else {
-                throw Arguments.UsageError(description: "--accept-paste and --state-from-stdin both read stdin: choose one")
-            }
-            configuration.pasteDescriptor = 0
-        }
-        let timeoutText = try args.single("timeout") ?? "300"
-        guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-            throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
-        }
-        return (configuration, .seconds(seconds), timeoutText)
     }
 
     static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackExpectations {
@@ -336,97 +234,6 @@ enum LoopbackCommand: Command {
     static func isPlausibleState(_ value: String) -> Bool {
         !value.isEmpty
     }
-
-    enum StateLineProblem: Error, Equatable, CustomStringConvertible {
-        case timedOut
-        case empty
-        case tooLong
-        case notUTF8
-        case unreadable(Int32)
-
-        var description: String { description(of: "state") }
-
-        /// The problem, naming what the line should have held (`state`, `verifier`).
-        func description(of what: String) -> String {
-            switch self {
-            case .timedOut: return "no \(what) arrived in time"
-            case .empty: return "stdin ended before a \(what) was written"
-            case .tooLong: return "the \(what) line is longer than 4096 bytes"
-            case .notUTF8: return "the \(what) is not valid UTF-8"
-            case .unreadable(let code): return "cannot read stdin: \(String(cString: strerror(code)))"
-            }
-        }
-    }
-
-    /// Reads one line (a state, a verifier) from `fd`, waiting at most until `deadline`: the
-    /// one reader of every `--…-from-stdin`. The line ends at LF (an optional CR before it is
-    /// dropped) or at end of input. Any valid UTF-8 is kept as written; invalid UTF-8 is
-    /// refused rather than repaired, so what is compared or sent is exactly what was written.
-    /// What a verifier must look like is PKCE's to say, after this.
-    static func readStateLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, StateLineProblem> {
-        var line: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 512)
-        reading: while true {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, pollMilliseconds(until: deadline))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable(errno))
-            }
-            if ready == 0 { return .failure(.timedOut) }
-            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return .failure(.unreadable(errno))
-            }
-            if count == 0 { break }
-            for byte in chunk[..<count] {
-                if byte == 0x0A { break reading }
-                line.append(byte)
-            }
-            if line.count > 4096 { return .failure(.tooLong) }
-        }
-        if line.last == 0x0D { line.removeLast() }
-        guard line.count <= 4096 else { return .failure(.tooLong) }
-        guard !line.isEmpty else { return .failure(.empty) }
-        let text = String(decoding: line, as: UTF8.self)
-        // Decoding replaces bad sequences with U+FFFD: then the bytes differ.
-        guard text.utf8.elementsEqual(line) else { return .failure(.notUTF8) }
-        return .success(text)
-    }
-
-    /// An absolute http/https URL without spaces or controls (it goes into `Location`).
-    static func isRedirectTarget(_ url: String) -> Bool {
-        guard url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-            let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
-            parsed.host?.text.isEmpty == false
-        else { return false }
-        return true
-    }
-
-    /// Under SSH (`SSH_CONNECTION` set) the browser runs on another machine and cannot
-    /// reach our 127.0.0.1: say which `ssh -L` forwards the port, or to paste the URL.
-    static func sshForwardingHint(port: Int, environment: [String: String]) -> String? {
-        guard let connection = environment["SSH_CONNECTION"], !connection.isEmpty else { return nil }
-        // SSH_CONNECTION is "client-ip client-port server-ip server-port".
-        let parts = connection.split(separator: " ")
-        let server = parts.count == 4 ? String(parts[2]) : "THIS-HOST"
-        let sshPort = parts.count == 4 && parts[3] != "22" ? " -p \(parts[3])" : ""
-        return
-            "this is an SSH session: the browser must reach port \(port) here. On the machine with the browser, run: ssh -N -L \(port):127.0.0.1:\(port)\(sshPort) \(server)"
-    }
-
-    /// Milliseconds from now to `instant`, rounded up, for `poll`.
-    static func pollMilliseconds(until instant: ContinuousClock.Instant) -> Int32 {
-        let now = ContinuousClock.now
-        guard instant > now else { return 0 }
-        let (seconds, attoseconds) = now.duration(to: instant).components
-        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: total)
-    }
-
-    /// A path the URL parser reads back unchanged, with no query or fragment.
-    static func isValidPath(_ path: String) -> Bool { LoopbackReceiver.isValidPath(path) }
 
     /// Writes `text` to a temporary file next to `path`, then renames it over `path`, so a
     /// reader never sees a partial redirect URI. Returns a description of the failure,

@@ -4,7 +4,7 @@ import CallbackRouter
 enum ParseCommand: Command {
     static let name = "parse"
     static let summary = "Validate a callback URL and print what it means"
-    static let help = """
+    static let overview = """
         OVERVIEW: Validate a callback URL and print what it means, as one JSON object.
 
         USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
@@ -18,37 +18,38 @@ enum ParseCommand: Command {
         ARGUMENTS:
           URL                     The callback URL, exactly as delivered (quote it in the shell).
 
-        OPTIONS:
-        \(OptionValues.dialect.helpEntry(then: "auto picks by the parameters present and never picks ory."))
-          --redirect-uri U        A registered redirect URI; repeat for several. The callback
-                                  must answer one of them (scheme and host case-insensitive,
-                                  port exact except loopback, path exact, registered query
-                                  parameters present). None given: any the policy allows.
-        \(OptionValues.policy.helpEntry())
-                                  --dialect prelude and --dialect clerk imply custom-scheme-only
-                                  (their providers refuse an http/https redirect URI).
-          --allow-localhost       Accept http://localhost as a loopback redirect, and
-                                  https://localhost (RFC 8252 §8.3 advises against both).
-          --state S               The expected state: none in the callback is state_missing,
-                                  another is state_mismatch (constant-time comparison).
-          --issuer I              The expected iss (RFC 9207), checked when the callback has one.
-          --require-issuer        The callback must carry iss (issuer_missing otherwise).
-        \(OptionValues.responseMode.helpEntry(then: "Where the response parameters are."))
-        \(OptionValues.profileHelpEntry)
-          --logout                The URL is the end of a logout (OpenID Connect RP-Initiated
-                                  Logout 1.0): the provider's redirect to the post-logout
-                                  redirect URI, with the state the end-session request sent
-                                  (callback-router end-session-url). It may carry no login
-                                  parameter (code, error, iss, status...: invalid_parameter).
-                                  Needs --state S, or --no-state.
-          --no-state              With --logout: the provider returns no state (Auth0's
-                                  /v2/logout returnTo); the outcome says "unbound":true, since
-                                  anyone can send such a callback.
-          --max-length N          Longest URL accepted, in bytes (default 16384).
-          --max-parameters N      Most parameters accepted (default 64).
-          --max-value-length N    Longest parameter name or value, in bytes (default 8192).
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        OptionValues.dialect.declaration(then: "auto picks by the parameters present and never picks ory."),
+        .value(
+            "redirect-uri", "U",
+            "A registered redirect URI; repeat for several. The callback must answer one of them (scheme and host case-insensitive, port exact except loopback, path exact, registered query parameters present). None given: any the policy allows.",
+            repeatable: true),
+        OptionValues.policy.declaration(
+            then: "--dialect prelude and --dialect clerk imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
+        .flag(
+            "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
+        ),
+        .value(
+            "state", "S", "The expected state: none in the callback is state_missing, another is state_mismatch (constant-time comparison)."
+        ),
+        .value("issuer", "I", "The expected iss (RFC 9207), checked when the callback has one."),
+        .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
+        OptionValues.responseMode.declaration(then: "Where the response parameters are."),
+        OptionValues.profileDeclaration,
+        .flag(
+            "logout",
+            "The URL is the end of a logout (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, with the state the end-session request sent (callback-router end-session-url). It may carry no login parameter (code, error, iss, status...: invalid_parameter). Needs --state S, or --no-state."
+        ),
+        .flag(
+            "no-state",
+            "With --logout: the provider returns no state (Auth0's /v2/logout returnTo); the outcome says \"unbound\":true, since anyone can send such a callback."
+        ),
+        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
+        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
+        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
+    ]
+    static let discussion = """
         OUTPUT:
           {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
           outcome is authorization_code, challenge_token, session_token_exchange_code,
@@ -88,11 +89,8 @@ enum ParseCommand: Command {
 
     static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options = limitOptions.union(["dialect", "redirect-uri", "policy", "state", "issuer", "response-mode", "profile"])
         guard
-            let args = readArguments(
-                arguments, options: options, flags: ["require-issuer", "allow-localhost", "logout", "no-state"],
-                context: context, exit: &exit)
+            let args = readArguments(arguments, context: context, exit: &exit)
         else {
             return exit
         }

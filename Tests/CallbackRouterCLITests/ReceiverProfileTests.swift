@@ -18,7 +18,7 @@ import Testing
     @Test func loopbackReadsItsProfiles() throws {
         let args = try Arguments(
             ["--state", "s", "--profile", "cognito", "--profile", "entra", "--profile", "cognito"][...],
-            options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+            options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
         let settings = try LoopbackCommand.readSettings(args)
         #expect(settings.profiles == [.cognito, .entra])
     }

@@ -69,11 +69,9 @@ struct OptionChoices<Value: Sendable>: Sendable {
         return parts.dropLast().joined(separator: ", ") + " or " + parts[parts.count - 1]
     }
 
-    /// The option's `--help` entry: `  --dialect D   ` then ``described`` and `then`,
-    /// wrapped to the column every command's help uses (no final newline).
-    func helpEntry(then: String = "") -> String {
-        let sentence = described + "." + (then.isEmpty ? "" : " " + then)
-        return HelpLayout.entry("--\(option) \(placeholder)", sentence)
+    /// The option's declaration: ``described`` and `then` as its summary, its names as its choices.
+    func declaration(then: String = "", group: OptionGroup = .main) -> OptionDeclaration {
+        .value(option, placeholder, described + "." + (then.isEmpty ? "" : " " + then), choices: names, group: group)
     }
 }
 
@@ -123,21 +121,18 @@ enum OptionValues {
         return chosen
     }
 
-    /// `--profile`'s `--help` entry: repeatable, no default.
-    static var profileHelpEntry: String {
-        HelpLayout.entry(
-            "--profile NAME",
-            "A provider profile the callback's route opts into, one of "
-                + profile.names.joined(separator: ", ")
-                + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).")
-    }
+    /// `--profile NAME`'s declaration: repeatable, no default.
+    static let profileDeclaration = OptionDeclaration.value(
+        profile.option, profile.placeholder,
+        "A provider profile the callback's route opts into, one of " + profile.names.joined(separator: ", ")
+            + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).",
+        repeatable: true, choices: profile.names)
 
-    /// Every such option's accepted names, by option name (for completions and docs).
-    static let namesByOption: [(option: String, names: [String])] = [
-        (dialect.option, dialect.names),
-        (policy.option, policy.names),
-        (responseMode.option, responseMode.names),
-        (profile.option, profile.names),
+    /// `--max-length N`, `--max-parameters N`, `--max-value-length N`: the parser's limits.
+    static let limitDeclarations: [OptionDeclaration] = [
+        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
+        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
+        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
     ]
 }
 
