@@ -132,7 +132,8 @@ enum AuthorizeURLCommand: Command {
                 )
             }
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: "--redirect-uri: " + error.detail, offset: error.offset))
+            context.printJSON(
+                Rendering.rejectionJSON(reason: error.reason, detail: "--redirect-uri: " + error.detail, offset: error.offset))
             return ExitCode.usage
         }
 
@@ -144,7 +145,7 @@ enum AuthorizeURLCommand: Command {
                 state = line
             case .failure(.timedOut):
                 context.printJSON(
-                    rejectionJSON(
+                    Rendering.rejectionJSON(
                         reason: .timeout,
                         detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
                 return ExitCode.tryAgain
@@ -154,7 +155,7 @@ enum AuthorizeURLCommand: Command {
             do {
                 secrets = try AttemptSecrets(state: state, pkce: PKCE(), nonce: AttemptSecrets.randomToken())
             } catch {
-                context.printJSON(rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
+                context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
                 return ExitCode.usage
             }
             if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
@@ -172,7 +173,7 @@ enum AuthorizeURLCommand: Command {
                 scope: scope, secrets: secrets, includeNonce: !args.has("no-nonce"),
                 extraParameters: extra)
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
             return ExitCode.usage
         }
         var fields: [(String, JSONValue)] = [

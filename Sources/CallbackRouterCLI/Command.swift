@@ -21,6 +21,11 @@ public struct CommandContext: Sendable {
     }
 
     func printJSON(_ value: JSONValue) { output.writeOut(value.serialized + "\n") }
+    /// Prints a verdict's JSON; returns its exit code.
+    func print(_ verdict: (json: JSONValue, exit: Int32)) -> Int32 {
+        printJSON(verdict.json)
+        return verdict.exit
+    }
     func printError(_ text: String) { output.writeErr("callback-router: " + text + "\n") }
 }
 
@@ -66,7 +71,7 @@ extension Command {
             return line
         case .failure(.timedOut):
             context.printJSON(
-                rejectionJSON(
+                Rendering.rejectionJSON(
                     reason: .timeout, detail: "no \(what) arrived on stdin within \(seconds) seconds",
                     offset: nil))
             exit = ExitCode.tryAgain

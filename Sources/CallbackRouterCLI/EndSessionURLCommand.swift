@@ -110,7 +110,7 @@ enum EndSessionURLCommand: Command {
             }
         } catch {
             context.printJSON(
-                rejectionJSON(
+                Rendering.rejectionJSON(
                     reason: error.reason, detail: "--post-logout-redirect-uri: " + error.detail,
                     offset: error.offset))
             return ExitCode.usage
@@ -131,7 +131,7 @@ enum EndSessionURLCommand: Command {
                 idTokenHint: hint, clientID: clientID, logoutHint: logoutHint,
                 uiLocales: uiLocales, extraParameters: extra, style: style)
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
             return ExitCode.usage
         }
         context.printJSON(.object([("url", .string(request.url)), ("state", state.map { .string($0) } ?? .null)]))

@@ -43,7 +43,7 @@ enum InspectCommand: Command {
         let limits: ParsingLimits
         do {
             text = try args.onePositional("URL")
-            limits = try readLimits(args)
+            limits = try OptionValues.limits(args)
         } catch {
             return usageError(error.description, context: context)
         }
@@ -52,7 +52,7 @@ enum InspectCommand: Command {
             context.printJSON(componentsJSON(url))
             return ExitCode.success
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset))
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset))
             return ExitCode.rejected
         }
     }
@@ -68,25 +68,4 @@ enum InspectCommand: Command {
             ("fragment", .string(url.fragment)),
         ])
     }
-}
-
-/// The options every command that parses a URL accepts for its limits.
-let limitOptions: Set<String> = ["max-length", "max-parameters", "max-value-length"]
-
-func readLimits(_ args: Arguments) throws(Arguments.UsageError) -> ParsingLimits {
-    let defaults = ParsingLimits.default
-    return ParsingLimits(
-        maxLength: try args.integer("max-length", in: 1 ... 1 << 24) ?? defaults.maxLength,
-        maxParameters: try args.integer("max-parameters", in: 0 ... 1 << 16) ?? defaults.maxParameters,
-        maxValueLength: try args.integer("max-value-length", in: 0 ... 1 << 24) ?? defaults.maxValueLength)
-}
-
-/// `{"outcome":"rejected","reason":…,"detail":…,"offset":N|null}`: the same shape for every command.
-func rejectionJSON(reason: ReasonCode, detail: String, offset: Int?) -> JSONValue {
-    .object([
-        ("outcome", .string("rejected")),
-        ("reason", .string(reason.rawValue)),
-        ("detail", .string(detail)),
-        ("offset", .int(offset)),
-    ])
 }

@@ -76,7 +76,7 @@ enum ListenCommand: Command {
             return exit
         }
         let scheme: CallbackScheme
-        let expectedState: String?
+        var options: CallbackOptions
         let timeout: Int
         do {
             try args.noPositionals()
@@ -92,39 +92,54 @@ enum ListenCommand: Command {
             }
             timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
             try checkLogoutOptions(args, hasState: stateOption != nil || args.has("state-from-stdin"))
-            if args.has("state-from-stdin") {
-                guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
-                    return exit
-                }
-                expectedState = state
-            } else {
-                expectedState = stateOption
-            }
+            options = try CallbackOptions(args, state: stateOption)
         } catch {
             return usageError(error.description, context: context)
         }
-        // parse --logout takes no --response-mode; listen --logout allows only query, its default.
-        var parseArguments = ListenValidation.parseArguments(from: args, excluding: args.has("logout") ? ["response-mode"] : [])
-        if args.has("state-from-stdin"), let expectedState { parseArguments += ["--state", expectedState] }
-        if args.has("logout") { parseArguments += args.has("no-state") ? ["--logout", "--no-state"] : ["--logout"] }
-        if let refusal = ListenValidation.checkOptions(parseArguments: parseArguments, scheme: scheme, environment: context.environment) {
-            forward(refusal, context: context)
-            return refusal.exitCode
+        // Checked before waiting (a typo should not cost the user a login), as parse checks them.
+        if case .failure(let refusal) = options.validator(warn: { context.printError("\(name): " + $0) }) {
+            return context.print(Rendering.verdict(.failure(refusal)))
         }
         // Only callbacks of --scheme arrive here, and one of another redirect URI is not this
         // listener's: with a --redirect-uri of another scheme, nothing could ever end the wait.
-        for (index, text) in args.all("redirect-uri").enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
+        for (index, text) in options.redirectURIs.enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
             return usageError("--redirect-uri #\(index + 1) must use the scheme '\(scheme.name)'", context: context)
         }
+        if args.has("state-from-stdin") {
+            guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
+                return exit
+            }
+            options.expectations.state = state
+        }
+        switch options.validator(warn: { _ in }) {
+        case .success(let validator):
+            return listen(scheme: scheme, options: options, validator: validator, timeout: timeout, context: context)
+        case .failure(let refusal):
+            return context.print(Rendering.verdict(.failure(refusal)))
+        }
+    }
 
+    /// Refusals that say a callback belongs to no login of this listener (another redirect
+    /// URI, no state or another one): the listener stays waiting, as a router keeps an
+    /// attempt pending. Any other refusal of a callback routed here (it carries the expected
+    /// state, or the listener expects none) ends the wait.
+    static let notMineReasons: Set<ReasonCode> = [.redirectURIMismatch, .stateMissing, .stateMismatch]
+
+    /// Waits for the callback of `scheme` (from the spool, else on a socket of its own) and
+    /// prints it judged as `parse` judges it.
+    private static func listen(
+        scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Int, context: CommandContext
+    ) -> Int32 {
         let received: String
         do {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
-            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: expectedState)
+            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: options.expectations.state)
             defer { listener.stop() }
             // A callback of another redirect URI is not this login's: it does not end the wait.
-            let environment = context.environment
-            listener.accepts = { url in ListenValidation.isMine(url: url, parseArguments: parseArguments, environment: environment) }
+            listener.accepts = { url in
+                guard case .failure(let refusal) = options.judge(url, with: validator) else { return true }
+                return !notMineReasons.contains(refusal.reason)
+            }
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {
@@ -133,7 +148,7 @@ enum ListenCommand: Command {
                     received = url
                 case .conflict:
                     context.printJSON(
-                        rejectionJSON(
+                        Rendering.rejectionJSON(
                             reason: .conflict,
                             detail:
                                 "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
@@ -141,7 +156,8 @@ enum ListenCommand: Command {
                     return ExitCode.tryAgain
                 case .timedOut:
                     context.printJSON(
-                        rejectionJSON(reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
+                        Rendering.rejectionJSON(
+                            reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
                     return ExitCode.tryAgain
                 }
             }
@@ -149,9 +165,7 @@ enum ListenCommand: Command {
             context.printError("\(name): \(error.message)")
             return error.exitCode
         }
-        let verdict = ListenValidation.validate(url: received, parseArguments: parseArguments, environment: context.environment)
-        forward(verdict, context: context)
-        return verdict.exitCode
+        return context.print(Rendering.verdict(options.judge(received, with: validator)))
     }
 
     /// `--logout` needs a state or `--no-state`, and takes none of a login's options;
@@ -169,10 +183,5 @@ enum ListenCommand: Command {
         default: break
         }
         try LoopbackCommand.refuseLoginOptions(args)
-    }
-
-    private static func forward(_ verdict: ListenValidation.Verdict, context: CommandContext) {
-        if !verdict.standardOutput.isEmpty { context.output.writeOut(verdict.standardOutput) }
-        if !verdict.standardError.isEmpty { context.output.writeErr(verdict.standardError) }
     }
 }

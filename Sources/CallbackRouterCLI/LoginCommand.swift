@@ -107,7 +107,7 @@ enum LoginCommand: Command {
             if expectations.requireIssuer && expectations.issuer == nil {
                 throw Arguments.UsageError(description: "--require-issuer needs --issuer")
             }
-            expectations.limits = try readLimits(args)
+            expectations.limits = try OptionValues.limits(args)
             expectations.profiles = try OptionValues.profiles(args)
             var (configuration, _, text) = try LoopbackOptions.readConfiguration(args)
             if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
@@ -158,7 +158,7 @@ enum LoginCommand: Command {
                 scope: scope, secrets: secrets, extraParameters: extra)
             try receiver.setAuthorizationURL(request.url)
         } catch {
-            context.printJSON(ParseCommand.rejectionJSON(error))
+            context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
         if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
@@ -174,7 +174,7 @@ enum LoginCommand: Command {
         do {
             result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
         } catch {
-            context.printJSON(ParseCommand.rejectionJSON(error))
+            context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
         let extras: [(String, JSONValue)] = [
@@ -182,20 +182,20 @@ enum LoginCommand: Command {
         ]
         switch result {
         case .callback(.success(let outcome)):
-            context.printJSON(ParseCommand.outcomeJSON(outcome).appending(extras))
-            return ParseCommand.exitCode(for: outcome)
+            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            return Rendering.exitCode(for: outcome)
         case .callback(.failure(let error)):
-            context.printJSON(ParseCommand.rejectionJSON(error).appending(extras))
-            return ParseCommand.exitCode(for: error)
+            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            return Rendering.exitCode(for: error)
         case .timedOut:
             context.printJSON(
-                rejectionJSON(
+                Rendering.rejectionJSON(
                     reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
                     offset: nil
                 ).appending(extras))
             return ExitCode.tryAgain
         case .stopped:
-            context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
+            context.printJSON(Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
             return ExitCode.tryAgain
         }
     }
@@ -227,7 +227,7 @@ enum LoginCommand: Command {
                 endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
                 secrets: secrets, extraParameters: extra)
         } catch {
-            context.printJSON(ParseCommand.rejectionJSON(error))
+            context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
         let extras: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText))]
@@ -259,14 +259,14 @@ enum LoginCommand: Command {
                 case .received(let url): received = url
                 case .conflict:
                     context.printJSON(
-                        rejectionJSON(
+                        Rendering.rejectionJSON(
                             reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
                             offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
                 case .timedOut:
                     context.printJSON(
-                        rejectionJSON(
+                        Rendering.rejectionJSON(
                             reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
@@ -278,15 +278,15 @@ enum LoginCommand: Command {
         }
         do {
             let outcome = try validator.validate(CallbackURL(parsing: received, limits: expectations.limits))
-            context.printJSON(ParseCommand.outcomeJSON(outcome).appending(extras))
-            return ParseCommand.exitCode(for: outcome)
+            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            return Rendering.exitCode(for: outcome)
         } catch let error as CallbackError {
-            context.printJSON(ParseCommand.rejectionJSON(error).appending(extras))
-            return ParseCommand.exitCode(for: error)
+            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            return Rendering.exitCode(for: error)
         } catch let error as ParseError {
             let refusal = CallbackError(error)
-            context.printJSON(ParseCommand.rejectionJSON(refusal).appending(extras))
-            return ParseCommand.exitCode(for: refusal)
+            context.printJSON(Rendering.rejectionJSON(refusal).appending(extras))
+            return Rendering.exitCode(for: refusal)
         } catch {
             return ExitCode.rejected
         }

@@ -143,10 +143,12 @@ enum LoopbackCommand: Command {
                 expectations.state = state
             case .failure(.timedOut):
                 context.printJSON(
-                    rejectionJSON(reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
+                    Rendering.rejectionJSON(
+                        reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
                 return ExitCode.tryAgain
             case .failure(let problem):
-                context.printJSON(rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
+                context.printJSON(
+                    Rendering.rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
                 return ExitCode.usage
             }
         }
@@ -161,21 +163,21 @@ enum LoopbackCommand: Command {
         }
         switch result {
         case .callback(.success(let outcome)):
-            context.printJSON(ParseCommand.outcomeJSON(outcome))
-            return ParseCommand.exitCode(for: outcome)
+            context.printJSON(Rendering.outcomeJSON(outcome))
+            return Rendering.exitCode(for: outcome)
         case .callback(.failure(let error)):
-            context.printJSON(ParseCommand.rejectionJSON(error))
-            return ParseCommand.exitCode(for: error)
+            context.printJSON(Rendering.rejectionJSON(error))
+            return Rendering.exitCode(for: error)
         case .timedOut(let ignored):
             let extra = ignored == 0 ? "" : " (\(ignored) request\(ignored == 1 ? "" : "s") to the callback path ignored)"
             context.printJSON(
-                rejectionJSON(
+                Rendering.rejectionJSON(
                     reason: .timeout,
                     detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
                     offset: nil))
             return ExitCode.tryAgain
         case .stopped:
-            context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil))
+            context.printJSON(Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil))
             return ExitCode.tryAgain
         }
     }
@@ -202,7 +204,7 @@ enum LoopbackCommand: Command {
         settings.issuer = try args.single("issuer")
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
         settings.requireIssuer = args.has("require-issuer")
-        settings.limits = try readLimits(args)
+        settings.limits = try OptionValues.limits(args)
         settings.profiles = try OptionValues.profiles(args)
         if args.has("logout") {
             try refuseLoginOptions(args)

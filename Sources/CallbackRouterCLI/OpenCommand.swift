@@ -108,7 +108,7 @@ enum OpenCommand: Command {
     }
 
     private static func reject(_ reason: ReasonCode, _ detail: String, offset: Int?, exit: Int32, context: CommandContext) -> Int32 {
-        context.printJSON(rejectionJSON(reason: reason, detail: detail, offset: offset))
+        context.printJSON(Rendering.rejectionJSON(reason: reason, detail: detail, offset: offset))
         context.printError("\(name): \(reason.rawValue): \(detail)")
         return exit
     }

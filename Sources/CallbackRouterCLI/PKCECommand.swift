@@ -70,7 +70,7 @@ enum PKCECommand: Command {
             do {
                 pkce = try PKCE(verifier: given)
             } catch {
-                context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+                context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
                 return ExitCode.usage
             }
         } else {

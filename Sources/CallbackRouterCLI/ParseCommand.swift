@@ -94,101 +94,42 @@ enum ParseCommand: Command {
         else {
             return exit
         }
-        let request: Request
-        do {
-            request = try Request(args)
+        let url: String
+        let options: CallbackOptions
+        do throws(Arguments.UsageError) {
+            url = try args.onePositional("URL")
+            options = try CallbackOptions(args, state: args.single("state"))
+            try checkLogoutOptions(args)
         } catch {
             return usageError(error.description, context: context)
         }
-
-        var redirectURIs: [RedirectURI] = []
-        for (index, text) in args.all("redirect-uri").enumerated() {
-            do {
-                let redirect = try RedirectURI(text, policy: request.policy, allowLocalhost: request.allowLocalhost)
-                if !redirect.isReverseDNS {
-                    context.printError(
-                        "\(name): warning: --redirect-uri #\(index + 1): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
-                    )
-                }
-                redirectURIs.append(redirect)
-            } catch {
-                let detail = "--redirect-uri #\(index + 1): " + error.detail
-                context.printJSON(CallbackRouterCLI.rejectionJSON(reason: error.reason, detail: detail, offset: error.offset))
-                return exitCode(for: error)
-            }
-        }
-        do {
-            let validator = try CallbackValidator(
-                redirectURIs: redirectURIs, policy: request.policy,
-                allowLocalhost: request.allowLocalhost, dialect: request.dialect,
-                expecting: request.expectations)
-            if request.logout {
-                let outcome = try validator.validateLogout(
-                    request.url, allowingNoState: request.expectations.state == nil,
-                    limits: request.limits)
-                context.printJSON(outcomeJSON(outcome))
-                return exitCode(for: outcome)
-            }
-            let outcome = try validator.validate(request.url, limits: request.limits)
-            context.printJSON(outcomeJSON(outcome))
-            return exitCode(for: outcome)
-        } catch {
-            context.printJSON(rejectionJSON(error))
-            return exitCode(for: error)
+        switch options.validator(warn: { context.printError("\(name): " + $0) }) {
+        case .success(let validator): return context.print(Rendering.verdict(options.judge(url, with: validator)))
+        case .failure(let refusal): return context.print(Rendering.verdict(.failure(refusal)))
         }
     }
 
-    /// The command line, read and checked (usage errors only: nothing about the URL).
-    struct Request {
-        let url: String
-        let dialect: Dialect
-        let policy: RedirectURIPolicy
-        let allowLocalhost: Bool
-        let expectations: CallbackExpectations
-        let limits: ParsingLimits
-        /// `--logout`: read the URL as the end of a logout; `expectations.state` nil means `--no-state`.
-        let logout: Bool
-
-        init(_ args: Arguments) throws(Arguments.UsageError) {
-            url = try args.onePositional("URL")
-            limits = try readLimits(args)
-
-            dialect = try OptionValues.dialect.read(args)
-            // A dialect whose provider accepts only a custom scheme (prelude, clerk) implies
-            // that policy, whatever --policy says: its SDK refuses an http/https redirect.
-            let given = try OptionValues.policy.read(args)
-            policy = dialect.impliedPolicy ?? given
-            allowLocalhost = args.has("allow-localhost")
-            let mode = try OptionValues.responseMode.read(args)
-            let state = try args.single("state")
-            if state?.isEmpty == true { throw Arguments.UsageError(description: "--state must not be empty") }
-            let issuer = try args.single("issuer")
-            if issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-            expectations = CallbackExpectations(
-                state: state, issuer: issuer,
-                requireIssuer: args.has("require-issuer"), responseMode: mode,
-                profiles: try OptionValues.profiles(args))
-            logout = args.has("logout")
-            if logout {
-                switch (state != nil, args.has("no-state")) {
-                case (true, true): throw Arguments.UsageError(description: "--state and --no-state exclude each other")
-                case (false, false): throw Arguments.UsageError(description: "--logout needs the logout's --state S, or --no-state")
-                default: break
-                }
-                for option in ["issuer", "response-mode"] where args.all(option).count > 0 {
-                    throw Arguments.UsageError(
-                        description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
-                }
-                if !args.all("profile").isEmpty {
-                    throw Arguments.UsageError(
-                        description: "--profile does not apply to --logout (profiles relax rules of login responses)")
-                }
-                if args.has("require-issuer") {
-                    throw Arguments.UsageError(description: "--require-issuer does not apply to --logout")
-                }
-            } else if args.has("no-state") {
-                throw Arguments.UsageError(description: "--no-state applies only to --logout")
-            }
+    /// `--logout` needs `--state S` or `--no-state`, and takes none of a login's options;
+    /// `--no-state` means something only with `--logout`.
+    static func checkLogoutOptions(_ args: Arguments) throws(Arguments.UsageError) {
+        guard args.has("logout") else {
+            if args.has("no-state") { throw Arguments.UsageError(description: "--no-state applies only to --logout") }
+            return
+        }
+        switch (!args.all("state").isEmpty, args.has("no-state")) {
+        case (true, true): throw Arguments.UsageError(description: "--state and --no-state exclude each other")
+        case (false, false): throw Arguments.UsageError(description: "--logout needs the logout's --state S, or --no-state")
+        default: break
+        }
+        for option in ["issuer", "response-mode"] where args.all(option).count > 0 {
+            throw Arguments.UsageError(
+                description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
+        }
+        if !args.all("profile").isEmpty {
+            throw Arguments.UsageError(description: "--profile does not apply to --logout (profiles relax rules of login responses)")
+        }
+        if args.has("require-issuer") {
+            throw Arguments.UsageError(description: "--require-issuer does not apply to --logout")
         }
     }
 }

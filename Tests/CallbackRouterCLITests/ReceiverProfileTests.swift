@@ -37,11 +37,11 @@ import Testing
         #expect(!cognito.endsWait(evaluation))
     }
 
-    @Test func listenPassesItsProfilesToParse() throws {
+    @Test func listenReadsItsProfilesAsParseDoes() throws {
         let args = try Arguments(
             ["--scheme", "myapp", "--profile", "supabase"][...],
-            options: Set(ListenValidation.parseOptions + ["scheme", "timeout"]), flags: Set(ListenValidation.parseFlags))
-        #expect(ListenValidation.parseArguments(from: args) == ["--profile", "supabase"])
+            options: ListenCommand.options.valueNames, flags: ListenCommand.options.flagNames)
+        #expect(try CallbackOptions(args, state: nil).expectations.profiles == [.supabase])
     }
 
     @Test(arguments: [

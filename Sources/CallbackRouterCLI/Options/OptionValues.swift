@@ -128,6 +128,15 @@ enum OptionValues {
             + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).",
         repeatable: true, choices: profile.names)
 
+    /// The parser's limits from `--max-length`, `--max-parameters`, `--max-value-length`.
+    static func limits(_ args: Arguments) throws(Arguments.UsageError) -> ParsingLimits {
+        let defaults = ParsingLimits.default
+        return ParsingLimits(
+            maxLength: try args.integer("max-length", in: 1 ... 1 << 24) ?? defaults.maxLength,
+            maxParameters: try args.integer("max-parameters", in: 0 ... 1 << 16) ?? defaults.maxParameters,
+            maxValueLength: try args.integer("max-value-length", in: 0 ... 1 << 24) ?? defaults.maxValueLength)
+    }
+
     /// `--max-length N`, `--max-parameters N`, `--max-value-length N`: the parser's limits.
     static let limitDeclarations: [OptionDeclaration] = [
         .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
