@@ -37,7 +37,8 @@ enum LoginCommand: Command {
             .value("param", "NAME=VALUE", "An extra authorization parameter (repeatable), as authorize-url.", repeatable: true),
             .flag("no-browser", "Do not start a browser: print on stderr the URL to open."),
             .value("timeout", "SECONDS", "How long to wait for the callback (default 300)."),
-            OptionValues.dialect.declaration(then: "As for parse."),
+            OptionValues.dialect.declaration(
+                then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
             .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
             .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
@@ -139,6 +140,9 @@ enum LoginCommand: Command {
                 secrets: secrets, expectations: expectations, timeoutText: timeoutText, context: context)
         }
 
+        if let refusal = LoopbackOptions.refusal(of: expectations.dialect) {
+            return context.print(Rendering.verdict(.failure(refusal)))
+        }
         let receiver: LoopbackReceiver
         do {
             receiver = try LoopbackReceiver(loopback)

@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import CallbackRouter
 
 /// The command line of `loopback`: what it refuses before binding anything.
 @Suite struct LoopbackCommandTests {
@@ -121,6 +122,54 @@ import Testing
             Issue.record("a line without its end and an open pipe did not time out"); return
         }
         #expect(clock.now - started >= .milliseconds(150))
+    }
+}
+
+/// Prelude and Clerk accept only a custom-scheme redirect URI (Dialect.impliedPolicy): a
+/// loopback receiver, whose redirect URI is http, is refused for them before anything is
+/// bound or opened, as parse refuses such a --redirect-uri.
+@Suite struct LoopbackDialectPolicyTests {
+    static let loginArguments = [
+        "login", "--endpoint", "https://id.example/authorize", "--client-id", "c", "--no-browser", "--timeout", "1",
+    ]
+
+    @Test(arguments: [
+        ["loopback", "--no-state", "--dialect", "prelude", "--timeout", "1"],
+        ["loopback", "--state", "s", "--dialect", "clerk", "--timeout", "1"],
+        loginArguments + ["--dialect", "prelude"],
+        loginArguments + ["--dialect", "clerk"],
+    ])
+    func aCustomSchemeDialectRefusesTheLoopbackReceiver(_ arguments: [String]) {
+        let result = runTool(arguments, environment: [:])
+        #expect(result.exit == ExitCode.usage, "\(result)")
+        #expect(
+            result.stdout.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration","detail":"--dialect "#), "\(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").count == 1, "no redirect URI line: nothing was bound")
+        #expect(result.stdout.contains("custom_scheme_required"))
+    }
+
+    @Test func parseRefusesTheSameRedirectForTheSameReason() {
+        let parsed = runTool(
+            [
+                "parse", "--dialect", "prelude", "--redirect-uri", "http://127.0.0.1/callback",
+                "http://127.0.0.1/callback?challenge_token=t",
+            ],
+            environment: [:])
+        #expect(parsed.exit == ExitCode.usage)
+        #expect(parsed.stdout.contains(#""reason":"invalid_configuration""#) && parsed.stdout.contains("custom_scheme_required"))
+    }
+
+    @Test func listenAppliesThePolicyToItsRedirectURIs() {
+        let result = runTool(
+            ["listen", "--scheme", "myapp", "--dialect", "clerk", "--redirect-uri", "http://127.0.0.1/cb", "--timeout", "0"],
+            environment: ["XDG_RUNTIME_DIR": "/nonexistent-runtime"])
+        #expect(result.exit == ExitCode.usage)
+        #expect(result.stdout.contains(#""reason":"invalid_configuration""#), "\(result)")
+    }
+
+    @Test(arguments: ["oauth2", "ory", "zephr", "auto"])
+    func otherDialectsStillBind(_ dialect: String) {
+        #expect(LoopbackOptions.refusal(of: Dialect(rawValue: dialect)!) == nil)
     }
 }
 

@@ -1,5 +1,4 @@
 import CallbackLoopback
-import CallbackParsing
 import CallbackRouter
 
 /// The loopback receiver's options (RFC 8252 §7.3), shared by `loopback` and `login`: one
@@ -113,4 +112,19 @@ enum LoopbackOptions {
     /// A path the URL parser reads back unchanged, with no query or fragment.
     static func isValidPath(_ path: String) -> Bool { LoopbackReceiver.isValidPath(path) }
 
+    /// A loopback redirect URI is http: a dialect whose provider accepts only a custom scheme
+    /// (``Dialect/impliedPolicy``: Prelude, Clerk) refuses it, as `parse` refuses such a
+    /// `--redirect-uri` (`invalid_configuration`, exit 64). Nil when the dialect takes it.
+    static func refusal(of dialect: Dialect) -> CallbackError? {
+        guard let policy = dialect.impliedPolicy else { return nil }
+        do {
+            _ = try RedirectURI("http://127.0.0.1/callback", policy: policy, allowLocalhost: false)
+            return nil
+        } catch {
+            return CallbackError(
+                error.reason, at: nil,
+                "--dialect \(dialect.rawValue): a loopback redirect URI is http: " + error.detail
+                    + "; receive it on a registered scheme instead (listen --scheme, login --scheme)")
+        }
+    }
 }
