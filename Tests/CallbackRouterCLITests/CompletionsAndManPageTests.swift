@@ -66,7 +66,7 @@ private enum Listed {
 
     /// The bold `\-\-name` after each `.TP` of the page.
     static func man(_ name: String) throws -> [String] {
-        let page = try #require(ManPage(catalog: catalog).page(named: name))
+        let page = try #require(ManPage().page(named: name))
         let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
         var names: [String] = []
         for (index, line) in lines.enumerated() where line == ".TP" && index + 1 < lines.count {
@@ -133,7 +133,7 @@ private enum Listed {
     /// login's groups are man sections of their own, each option a tagged paragraph (the
     /// page used to print "the defaul: …" and run the loopback options together).
     @Test func loginsOptionGroupsAreSectionsOfTheManPage() throws {
-        let page = try #require(ManPage(catalog: catalog).page(named: "login"))
+        let page = try #require(ManPage().page(named: "login"))
         #expect(page.locate(".SH \"LOOPBACK OPTIONS\"\nThe default: an RFC 8252 receiver on 127.0.0.1.\n.TP\n") != nil)
         #expect(page.locate(".SH \"SCHEME OPTIONS\"\n") != nil)
         #expect(page.locate("defaul:") == nil)
@@ -223,7 +223,7 @@ private enum Listed {
     /// text can never inject a roff request.
     @Test(arguments: [nil] + commandNames)
     func everyLineIsTextOrAKnownRequest(_ name: String?) throws {
-        let page = try #require(ManPage(catalog: catalog).page(named: name))
+        let page = try #require(ManPage().page(named: name))
         for line in page.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
             let request = String(line.prefix { $0 != " " }).replacingOccurrences("\\\"", with: "\\\"")
             #expect(Self.requests.contains(request) || Self.requests.contains(String(line.prefix(3))), "\(line)")
@@ -246,16 +246,16 @@ private enum Listed {
     }
 
     @Test func toolPageListsEveryCommandAndSeeAlso() throws {
-        let page = ManPage(catalog: catalog).toolPage
+        let page = ManPage().toolPage
         for name in commandNames {
             #expect(page.locate("\\fB" + ManPage.escaped(name) + "\\fR") != nil, "\(name)")
             #expect(page.locate("\\fBcallback\\-router\\-" + ManPage.escaped(name) + "\\fR(1)") != nil, "\(name)")
         }
-        #expect(ManPage(catalog: catalog).allPages.count == commandNames.count + 1)
+        #expect(ManPage().allPages.count == commandNames.count + 1)
     }
 
     @Test func sectionsFollowTheHelp() throws {
-        let page = try #require(ManPage(catalog: catalog).page(named: "parse"))
+        let page = try #require(ManPage().page(named: "parse"))
         let titles = page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }.map { String($0.dropFirst(4)) }
         #expect(
             titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "\"SEE ALSO\""]

@@ -22,7 +22,7 @@ struct CommandCatalog: Sendable {
     let commands: [Entry]
 
     /// The catalog of `commands` (default: every command of the helper).
-    init(_ commands: [any Command.Type] = CallbackRouterTool.commands) {
+    init(_ commands: [any Command.Type]) {
         self.commands = commands.map(Self.entry(for:))
     }
 

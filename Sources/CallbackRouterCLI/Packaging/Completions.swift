@@ -21,7 +21,7 @@ enum CompletionShell: String, CaseIterable, Sendable {
 struct CompletionScript {
     let catalog: CommandCatalog
 
-    init(catalog: CommandCatalog = CommandCatalog()) {
+    init(catalog: CommandCatalog) {
         self.catalog = catalog
     }
 

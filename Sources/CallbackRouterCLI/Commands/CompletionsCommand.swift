@@ -47,7 +47,7 @@ enum CompletionsCommand: Command, PositionalChoices {
         guard let shell = CompletionShell(rawValue: shellName) else {
             return usageError("the shell is one of " + positionalChoices.joined(separator: ", "), context: context)
         }
-        context.output.writeOut(CompletionScript().script(for: shell))
+        context.output.writeOut(CompletionScript(catalog: CommandCatalog(context.tool.commands)).script(for: shell))
         return ExitCode.success
     }
 }

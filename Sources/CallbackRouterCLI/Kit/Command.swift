@@ -8,6 +8,9 @@ public struct CommandContext: Sendable {
     public var executablePath: String
     /// Where `--state-from-stdin` reads (0; tests pass one end of a pipe).
     public var standardInput: Int32
+    /// The tool the command runs in (set by ``CallbackRouterTool/run(_:context:)``): how
+    /// `manpage` and `completions` learn the other commands without naming them.
+    var tool = ToolDescription(commands: [], help: "", version: "")
 
     /// A context for one run; `standardInput` defaults to the process's own (descriptor 0).
     public init(
@@ -58,29 +61,6 @@ extension Command {
         return ExitCode.usage
     }
 
-    /// Reads what `--WHAT-from-stdin` promises (a state, a verifier) from the first line of
-    /// stdin, waiting `seconds` (at least one). Returns nil with `exit` set once the refusal
-    /// is printed: the timeout rejection and 75, or a usage error. Never echoes the line.
-    static func readFromStandardInput(
-        _ what: String, seconds: Int, context: CommandContext,
-        exit: inout Int32
-    ) -> String? {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(max(seconds, 1)))
-        switch StandardInput.readLine(from: context.standardInput, until: deadline) {
-        case .success(let line):
-            return line
-        case .failure(.timedOut):
-            context.printJSON(
-                Rendering.rejectionJSON(
-                    reason: .timeout, detail: "no \(what) arrived on stdin within \(seconds) seconds",
-                    offset: nil))
-            exit = ExitCode.tryAgain
-        case .failure(let problem):
-            exit = usageError("--\(what)-from-stdin: " + problem.description(of: what), context: context)
-        }
-        return nil
-    }
-
     /// Reads the arguments, answering `--help` and usage errors itself. Returns nil when
     /// the command is done (help shown or usage error), with `exit` set.
     static func readArguments(
@@ -99,4 +79,11 @@ extension Command {
             return nil
         }
     }
+}
+
+/// What `callback-router` is made of: its commands, its own `--help` and its version.
+struct ToolDescription: Sendable {
+    let commands: [any Command.Type]
+    let help: String
+    let version: String
 }

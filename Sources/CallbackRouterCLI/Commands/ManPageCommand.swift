@@ -42,7 +42,7 @@ enum ManPageCommand: Command {
         guard let args = readArguments(arguments, context: context, exit: &exit) else {
             return exit
         }
-        let pages = ManPage()
+        let pages = ManPage(tool: context.tool)
         do throws(Arguments.UsageError) {
             if let directory = try args.single("directory") {
                 try args.noPositionals()
@@ -53,7 +53,7 @@ enum ManPageCommand: Command {
             }
             guard let page = pages.page(named: args.positionals.first) else {
                 // The unknown word is not echoed (it may be a pasted URL or state).
-                let names = CallbackRouterTool.commands.map { $0.name }.joined(separator: ", ")
+                let names = context.tool.commands.map { $0.name }.joined(separator: ", ")
                 throw Arguments.UsageError(description: "no such command; the commands are \(names)")
             }
             context.output.writeOut(page)

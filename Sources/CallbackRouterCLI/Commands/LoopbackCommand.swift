@@ -213,27 +213,10 @@ enum LoopbackCommand: Command {
         settings.limits = try OptionValues.limits(args)
         settings.profiles = try OptionValues.profiles(args)
         if args.has("logout") {
-            try refuseLoginOptions(args)
+            try LogoutOptions.refuseLoginOptions(args)
             settings.purpose = .logout
         }
         return settings
-    }
-
-    /// `--logout` waits for the provider's redirect to the post-logout redirect URI, checked
-    /// as `parse --logout` checks it: the options that tune a login's response do not apply.
-    /// The message names the option only, never its value. Shared with `listen`.
-    static func refuseLoginOptions(_ args: Arguments) throws(Arguments.UsageError) {
-        for option in ["issuer", "dialect", "profile"] where !args.all(option).isEmpty {
-            throw Arguments.UsageError(
-                description: "--\(option) does not apply to --logout (the end of a logout carries no login response)")
-        }
-        if args.has("require-issuer") {
-            throw Arguments.UsageError(description: "--require-issuer does not apply to --logout (a logout's callback carries no iss)")
-        }
-        if let mode = args.all("response-mode").last, mode != "query" {
-            throw Arguments.UsageError(
-                description: "--logout takes no --response-mode but query (the post-logout redirect is a GET with a query)")
-        }
     }
 
     /// A state is the client's own opaque value (shared/design.md): any non-empty text,

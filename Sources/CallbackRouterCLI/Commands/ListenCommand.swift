@@ -182,6 +182,6 @@ enum ListenCommand: Command {
                 description: "--logout needs the end-session request's --state S (or --state-from-stdin), or --no-state")
         default: break
         }
-        try LoopbackCommand.refuseLoginOptions(args)
+        try LogoutOptions.refuseLoginOptions(args)
     }
 }
