@@ -88,7 +88,7 @@ public enum CallbackRouterTool {
                 context.printError(unknownCommand(first) + "\nTry 'callback-router --help'.")
                 return ExitCode.usage
             }
-            return command.run(arguments.dropFirst(), context: context)
+            return command.main(arguments.dropFirst(), context: context)
         }
     }
 }

@@ -83,13 +83,7 @@ enum AuthorizeURLCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard
-            let args = readArguments(arguments, context: context, exit: &exit)
-        else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let endpoint: String, clientID: String, redirectURI: String, scope: String?
         let policy: RedirectURIPolicy
         var extra: [(String, String)] = []

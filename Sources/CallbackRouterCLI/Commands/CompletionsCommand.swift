@@ -32,11 +32,7 @@ enum CompletionsCommand: Command, PositionalChoices {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let shellName: String
         do {
             shellName = try args.onePositional("shell (bash, zsh or fish)")

@@ -63,13 +63,8 @@ enum EndSessionURLCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard
-            let args = readArguments(arguments, context: context, exit: &exit)
-        else {
-            return exit
-        }
         let endpoint: String, redirectURI: String, style: EndSessionRequest.Style, policy: RedirectURIPolicy
         let clientID: String?, logoutHint: String?, uiLocales: String?
         var extra: [(String, String)] = []

@@ -68,13 +68,8 @@ enum ListenCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard
-            let args = readArguments(arguments, context: context, exit: &exit)
-        else {
-            return exit
-        }
         let scheme: CallbackScheme
         var options: CallbackOptions
         let timeout: Int

@@ -37,11 +37,7 @@ enum ManPageCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let pages = ManPage(tool: context.tool)
         do throws(Arguments.UsageError) {
             if let directory = try args.single("directory") {

@@ -42,13 +42,8 @@ enum PKCECommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard
-            let args = readArguments(arguments, context: context, exit: &exit)
-        else {
-            return exit
-        }
         var given: String?
         do {
             try args.noPositionals()

@@ -87,13 +87,7 @@ enum ParseCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard
-            let args = readArguments(arguments, context: context, exit: &exit)
-        else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let url: String
         let options: CallbackOptions
         do throws(Arguments.UsageError) {

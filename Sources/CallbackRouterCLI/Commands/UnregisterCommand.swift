@@ -29,11 +29,7 @@ enum UnregisterCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         do {
             let registration = try RegistrationOptions.read(args, context: context).registration
             let report = try registration.unregister()

@@ -45,8 +45,9 @@ protocol Command: Sendable {
     static var options: [OptionDeclaration] { get }
     /// The hand-written rest of `--help`, after the options: prose, EXIT CODES, EXAMPLE...
     static var discussion: String { get }
-    /// Runs with the arguments after the command's name; returns the exit code.
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32
+    /// Runs with its arguments read (``main(_:context:)`` has answered `--help` and usage
+    /// errors); returns the exit code.
+    static func run(_ args: Arguments, context: CommandContext) -> Int32
 }
 
 extension Command {
@@ -61,23 +62,20 @@ extension Command {
         return ExitCode.usage
     }
 
-    /// Reads the arguments, answering `--help` and usage errors itself. Returns nil when
-    /// the command is done (help shown or usage error), with `exit` set.
-    static func readArguments(
-        _ arguments: ArraySlice<String>, context: CommandContext, exit: inout Int32
-    ) -> Arguments? {
+    /// Runs with the arguments after the command's name: reads them by the command's
+    /// option declarations, answers `--help` and usage errors, else ``run(_:context:)``.
+    static func main(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+        let args: Arguments
         do {
-            let parsed = try Arguments(arguments, options: options.valueNames, flags: options.flagNames)
-            if parsed.wantsHelp {
-                context.output.writeOut(help)
-                exit = ExitCode.success
-                return nil
-            }
-            return parsed
+            args = try Arguments(arguments, options: options.valueNames, flags: options.flagNames)
         } catch {
-            exit = usageError(error.description, context: context)
-            return nil
+            return usageError(error.description, context: context)
         }
+        if args.wantsHelp {
+            context.output.writeOut(help)
+            return ExitCode.success
+        }
+        return run(args, context: context)
     }
 }
 
