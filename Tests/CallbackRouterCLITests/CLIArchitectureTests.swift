@@ -44,19 +44,6 @@ import Darwin
         return names.sorted()
     }
 
-    static func read(_ path: String) -> String {
-        guard let file = fopen(path, "rb") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0 ..< count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     /// Every Swift file, with the identifiers its code (comments aside) uses and the types
     /// it declares at the top level.
     static func files() -> [SourceFile] {
@@ -66,7 +53,7 @@ import Darwin
             for name in entries(directory) where name.hasSuffix(".swift") {
                 var words: Set<String> = []
                 var declared: [String] = []
-                for line in read(directory + "/" + name).split(separator: "\n") {
+                for line in (CLIReferenceTests.read(directory + "/" + name) ?? "").split(separator: "\n") {
                     let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                     let tokens = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
                     words.formUnion(tokens)

@@ -19,7 +19,7 @@ for tool in bash zsh fish; do command -v "$tool" >/dev/null 2>&1 || fail "shell 
 if [ "$failed" -gt 0 ]; then # --- man: each page, as man(1) renders it through groff, has an entry for every option
 # that the command's --help lists, under its own heading, and no heading cut at a colon.
 if command -v man >/dev/null 2>&1; then
-    for command in $("$helper" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
+    for command in $(command_names); do
         page=$("$helper" manpage "$command" | MANWIDTH=100 man -l - 2>"$work/man.err" | col -b)
         missing=
         for option in $("$helper" "$command" --help | grep -oE '^  --[a-z0-9-]+' | sed 's/^  //'); do
@@ -40,6 +40,7 @@ echo "$passed passed, $failed failed"; exit 1; fi
 work=$(mktemp -d /tmp/callback-router-completions.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 for shell in bash zsh fish; do "$helper" completions "$shell" >"$work/script.$shell"; done
+command_names() { "$helper" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'; }
 mkdir "$work/files" && touch "$work/files/redirect-a.txt" "$work/files/redirect-b.txt" "$work/files/other"
 
 # --- bash: drive the completion function as readline would (COMP_WORDS, COMP_CWORD).
@@ -117,7 +118,7 @@ expect "fish: no file names where none are expected" "" "$(fish_complete "callba
 # --- man: each page, as man(1) renders it through groff, has an entry for every option
 # that the command's --help lists, under its own heading, and no heading cut at a colon.
 if command -v man >/dev/null 2>&1; then
-    for command in $("$helper" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
+    for command in $(command_names); do
         page=$("$helper" manpage "$command" | MANWIDTH=100 man -l - 2>"$work/man.err" | col -b)
         missing=
         for option in $("$helper" "$command" --help | grep -oE '^  --[a-z0-9-]+' | sed 's/^  //'); do

@@ -144,12 +144,7 @@ enum LoginCommand: Command {
             receiver = try LoopbackReceiver(loopback)
         } catch {
             context.printError("\(name): \(error.detail)")
-            switch error.code {
-            case .addressInUse: return ExitCode.tryAgain
-            case .permissionDenied: return ExitCode.permission
-            case .invalidConfiguration: return ExitCode.usage
-            default: return ExitCode.unavailable
-            }
+            return error.exitCode
         }
         let request: AuthorizationRequest
         do {

@@ -117,12 +117,7 @@ enum LoopbackCommand: Command {
             receiver = try LoopbackReceiver(configuration)
         } catch {
             context.printError("\(name): \(error.detail)")
-            switch error.code {
-            case .addressInUse: return ExitCode.tryAgain
-            case .permissionDenied: return ExitCode.permission
-            case .invalidConfiguration: return ExitCode.usage
-            default: return ExitCode.unavailable
-            }
+            return error.exitCode
         }
 
         if let redirectURIFile {
