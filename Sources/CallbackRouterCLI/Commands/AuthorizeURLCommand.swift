@@ -118,16 +118,11 @@ enum AuthorizeURLCommand: Command {
 
         // The same rules as parse's --redirect-uri; the string itself is sent unchanged
         // (providers compare redirect_uri by exact string, RFC 9700 §2.1).
-        do {
-            let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
-            if !redirect.isReverseDNS {
-                context.printError(
-                    "\(name): warning: the --redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
-                )
-            }
-        } catch {
-            context.printJSON(
-                Rendering.rejectionJSON(reason: error.reason, detail: "--redirect-uri: " + error.detail, offset: error.offset))
+        if case .failure(let refusal) = RedirectURIOption.check(
+            redirectURI, label: "--redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            warn: { context.printError("\(name): " + $0) })
+        {
+            context.printJSON(Rendering.rejectionJSON(refusal))
             return ExitCode.usage
         }
 

@@ -96,18 +96,11 @@ enum EndSessionURLCommand: Command {
             return usageError(error.description, context: context)
         }
 
-        do {
-            let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
-            if !redirect.isReverseDNS {
-                context.printError(
-                    "\(name): warning: the --post-logout-redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
-                )
-            }
-        } catch {
-            context.printJSON(
-                Rendering.rejectionJSON(
-                    reason: error.reason, detail: "--post-logout-redirect-uri: " + error.detail,
-                    offset: error.offset))
+        if case .failure(let refusal) = RedirectURIOption.check(
+            redirectURI, label: "--post-logout-redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            warn: { context.printError("\(name): " + $0) })
+        {
+            context.printJSON(Rendering.rejectionJSON(refusal))
             return ExitCode.usage
         }
 

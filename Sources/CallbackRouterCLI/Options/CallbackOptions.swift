@@ -45,16 +45,11 @@ struct CallbackOptions: Sendable {
     func validator(warn: (String) -> Void) -> Result<CallbackValidator, CallbackError> {
         var accepted: [RedirectURI] = []
         for (index, text) in redirectURIs.enumerated() {
-            do {
-                let redirect = try RedirectURI(text, policy: policy, allowLocalhost: allowLocalhost)
-                if !redirect.isReverseDNS {
-                    warn(
-                        "warning: --redirect-uri #\(index + 1): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
-                    )
-                }
-                accepted.append(redirect)
-            } catch {
-                return .failure(CallbackError(error.reason, at: error.offset, "--redirect-uri #\(index + 1): " + error.detail))
+            switch RedirectURIOption.check(
+                text, label: "--redirect-uri #\(index + 1)", policy: policy, allowLocalhost: allowLocalhost, warn: warn)
+            {
+            case .success(let redirect): accepted.append(redirect)
+            case .failure(let refusal): return .failure(refusal)
             }
         }
         do {
