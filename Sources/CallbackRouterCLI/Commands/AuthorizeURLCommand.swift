@@ -92,13 +92,7 @@ enum AuthorizeURLCommand: Command {
             endpoint = try required("endpoint", args)
             clientID = try required("client-id", args)
             redirectURI = try required("redirect-uri", args)
-            let scopeOption = try args.single("scope")
-            if args.has("no-scope") {
-                guard scopeOption == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
-                scope = nil
-            } else {
-                scope = scopeOption ?? "openid"
-            }
+            scope = try OptionValues.scope(args)
             policy = try OptionValues.policy.read(args)
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else {

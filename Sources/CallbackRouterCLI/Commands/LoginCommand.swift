@@ -86,13 +86,7 @@ enum LoginCommand: Command {
             guard let clientText = try args.single("client-id") else { throw Arguments.UsageError(description: "--client-id is required") }
             endpoint = endpointText
             clientID = clientText
-            let scopeOption = try args.single("scope")
-            if args.has("no-scope") {
-                guard scopeOption == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
-                scope = nil
-            } else {
-                scope = scopeOption ?? "openid"
-            }
+            scope = try OptionValues.scope(args)
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))

@@ -128,6 +128,15 @@ enum OptionValues {
             + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).",
         repeatable: true, choices: profile.names)
 
+    /// The scope an authorization request sends: `--scope S` (default `openid`), or none
+    /// with `--no-scope` (authorize-url, login).
+    static func scope(_ args: Arguments) throws(Arguments.UsageError) -> String? {
+        let scope = try args.single("scope")
+        guard args.has("no-scope") else { return scope ?? "openid" }
+        guard scope == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
+        return nil
+    }
+
     /// The parser's limits from `--max-length`, `--max-parameters`, `--max-value-length`.
     static func limits(_ args: Arguments) throws(Arguments.UsageError) -> ParsingLimits {
         let defaults = ParsingLimits.default
