@@ -42,12 +42,10 @@ enum LoginCommand: Command {
             .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
             .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
-        ] + OptionValues.limitDeclarations + []
-        + LoopbackOptions.receiver.map { option in
-            option.listed(under: loopbackGroup).described(
-                option.name == "response-mode"
-                    ? option.summary + " form_post also asks the provider for it (response_mode=form_post)." : option.summary)
-        } + [
+        ] + OptionValues.limitDeclarations
+        + LoopbackOptions.receiver(
+            under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."])
+        + [
             .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup),
             .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup),
         ]

@@ -39,7 +39,12 @@ enum LoopbackCommand: Command {
                 "no-state",
                 "Expect no state (dialects without one). Then any valid callback ends the wait: any local process or web page can end it. One of --state, --state-from-stdin and --no-state is required."
             ),
-        ] + LoopbackOptions.receiver + [
+        ]
+        + LoopbackOptions.receiver(notes: [
+            "response-mode": "Ask for it with 'authorize-url --response-mode form_post'.",
+            "accept-paste": "Excludes --state-from-stdin.",
+        ])
+        + [
             .value("timeout", "SECONDS", "How long to wait (default 300; fractions allowed)."),
             .flag(
                 "logout",

@@ -4,6 +4,14 @@ import CallbackRouter
 /// The loopback receiver's options (RFC 8252 §7.3), shared by `loopback` and `login`: one
 /// declaration each, and the one reader of them into a receiver's configuration.
 enum LoopbackOptions {
+    /// The receiver's options listed under `group`, with what a command adds to the summary
+    /// of some of them (`notes`, by option name).
+    static func receiver(under group: OptionGroup = .main, notes: [String: String]) -> [OptionDeclaration] {
+        receiver.map { option in
+            option.listed(under: group).described(notes[option.name].map { option.summary + " " + $0 } ?? option.summary)
+        }
+    }
+
     /// The options that shape the receiver (address, port, path, response mode, pages).
     static let receiver: [OptionDeclaration] = [
         .value(
@@ -17,11 +25,11 @@ enum LoopbackOptions {
             choices: ["127.0.0.1", "::1", "localhost"]),
         .value(
             "response-mode", "M",
-            "query (default: a GET with the parameters in the query) or form_post (OIDC Form Post: a POST with an application/x-www-form-urlencoded body, at most 16 KiB, read by the same parser and limits; a GET then never ends the wait). Ask for it with 'authorize-url --response-mode form_post'.",
+            "query (default: a GET with the parameters in the query) or form_post (OIDC Form Post: a POST with an application/x-www-form-urlencoded body, at most 16 KiB, read by the same parser and limits; a GET then never ends the wait).",
             choices: ["query", "form_post"]),
         .flag(
             "accept-paste",
-            "Also accept the callback URL pasted on stdin (a terminal), one per line: for remote and SSH sessions where the browser cannot reach the port. Validated exactly as over HTTP; the first valid callback, pasted or requested, wins, exactly once. Excludes --state-from-stdin."
+            "Also accept the callback URL pasted on stdin (a terminal), one per line: for remote and SSH sessions where the browser cannot reach the port. Validated exactly as over HTTP; the first valid callback, pasted or requested, wins, exactly once."
         ),
         .value(
             "success-url", "U", "After an accepted callback, redirect the browser to U (303) instead of the built-in page; http or https."),
