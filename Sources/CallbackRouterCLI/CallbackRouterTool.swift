@@ -65,8 +65,13 @@ public enum CallbackRouterTool {
             + commands.map { $0.name }.joined(separator: ", ")
     }
 
+    /// The tool as its commands see it (``CommandContext``).
+    static var description: ToolDescription { ToolDescription(commands: commands, help: help, version: version) }
+
     /// Runs the helper with `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
+        var context = context
+        context.tool = description
         guard let first = arguments.first else {
             context.output.writeErr(help)
             return ExitCode.usage
@@ -83,7 +88,20 @@ public enum CallbackRouterTool {
                 context.printError(unknownCommand(first) + "\nTry 'callback-router --help'.")
                 return ExitCode.usage
             }
-            return command.run(arguments.dropFirst(), context: context)
+            return command.main(arguments.dropFirst(), context: context)
         }
     }
+}
+
+// The packaging of this tool: its command catalog, completion scripts and man pages.
+extension CommandCatalog {
+    init() { self.init(CallbackRouterTool.commands) }
+}
+
+extension CompletionScript {
+    init() { self.init(catalog: CommandCatalog()) }
+}
+
+extension ManPage {
+    init() { self.init(tool: CallbackRouterTool.description) }
 }

@@ -105,8 +105,9 @@ import Testing
         ("listen", "response-mode", ["--scheme", "myapp", "--timeout", "0"]),
     ]
 
-    static func choices(_ option: String) -> [String] {
-        OptionValues.namesByOption.first { $0.option == option }!.names
+    /// The names `command` declares for `option` (what its completions offer).
+    static func choices(_ command: String, _ option: String) -> [String] {
+        CallbackRouterTool.commands.first { $0.name == command }!.options.first { $0.name == option }!.choices
     }
 
     @Test(arguments: uses.indices)
@@ -117,7 +118,7 @@ import Testing
             #expect(result.exit == ExitCode.usage, "\(use)")
             #expect(result.stdout.isEmpty)
             #expect(!result.stderr.contains(value), "\(use) echoed the value: \(result.stderr)")
-            let expected = "--\(use.option) takes one of " + Self.choices(use.option).joined(separator: ", ")
+            let expected = "--\(use.option) takes one of " + Self.choices(use.command, use.option).joined(separator: ", ")
             #expect(result.stderr.contains(expected), "\(use): \(result.stderr)")
         }
     }
@@ -128,7 +129,7 @@ import Testing
         let help = run([use.command, "--help"]).stdout
         let entryStart = help.firstRange(of: "  --\(use.option) ")!
         let entry = help[entryStart.upperBound...].prefix(400)
-        for name in Self.choices(use.option) {
+        for name in Self.choices(use.command, use.option) {
             #expect(entry.contains(name), "\(use.command) --help does not list \(name) for --\(use.option)")
         }
     }

@@ -30,73 +30,114 @@ private func part(of script: String, from start: String, to end: String) -> Stri
     return lines.joined(separator: "\n")
 }
 
-/// A command whose `--help` forgets one of its options: what the coverage check must catch.
-private enum ForgetfulCommand: Command {
-    static let name = "forgetful"
-    static let summary = "Forgets an option in its help"
-    static let help = """
-        OVERVIEW: Forgets an option.
+/// The options one surface lists for a command: read back from the text users get, never
+/// from the declaration, so that a test comparing them with the declaration can fail.
+private enum Listed {
+    /// The `--name`s of the entries of every `…OPTIONS` section of `--help` (`-h, --help` aside).
+    static func help(_ text: String) -> [String] {
+        let help = HelpText(text)
+        return help.sections.filter { $0.title.locate("OPTIONS") != nil }
+            .flatMap { HelpText.entries($0.lines) }.flatMap(\.optionNames).filter { $0 != "help" }
+    }
 
-        USAGE: callback-router forgetful [--listed X]
+    static func bash(_ name: String) -> [String] {
+        let block = part(of: CompletionScript(catalog: catalog).bash, from: "        \(name))", to: ";;\n")
+        let words = part(of: block, from: "options='", to: "'").split(separator: "'").dropFirst().first ?? ""
+        return words.split(separator: " ").map { String($0.dropFirst(2)) }.filter { $0 != "help" }
+    }
 
-        OPTIONS:
-          --listed X              Listed.
-          -h, --help              Show this help.
+    static func zsh(_ name: String) -> [String] {
+        let block = part(of: CompletionScript(catalog: catalog).zsh, from: "                \(name))", to: " ;;")
+        return block.split(separator: "\n").compactMap { line -> String? in
+            let spec = line.drop { $0 == " " }.drop { $0 == "'" || $0 == "*" }
+            guard spec.hasPrefix("--") else { return nil }
+            return String(spec.dropFirst(2).prefix { $0 != "=" && $0 != "[" })
+        }
+    }
 
-        """
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard
-            readArguments(
-                arguments, options: ["listed", "unlisted"], flags: ["quiet"], context: context,
-                exit: &exit) != nil
-        else { return exit }
-        return 0
+    static func fish(_ name: String) -> [String] {
+        CompletionScript(catalog: catalog).fish.split(separator: "\n")
+            .filter { $0.locate("'__fish_seen_subcommand_from \(name)'") != nil }
+            .compactMap { line -> String? in
+                guard let range = line.locate(" -l ") else { return nil }
+                return String(line[range.upperBound...].prefix { $0 != " " })
+            }.filter { $0 != "help" }
+    }
+
+    /// The bold `\-\-name` after each `.TP` of the page.
+    static func man(_ name: String) throws -> [String] {
+        let page = try #require(ManPage().page(named: name))
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        var names: [String] = []
+        for (index, line) in lines.enumerated() where line == ".TP" && index + 1 < lines.count {
+            var term = Substring(lines[index + 1])
+            while let range = term.locate("\\fB\\-\\-") {
+                let rest = term[range.upperBound...]
+                let end = rest.locate("\\fR")?.lowerBound ?? rest.endIndex
+                names.append(String(rest[..<end]).replacingOccurrences("\\-", with: "-"))
+                term = rest[end...]
+            }
+        }
+        return names.filter { $0 != "help" }
     }
 }
 
-@Suite struct CompletionsListEveryOptionTests {
-    /// The options come from the sets each command reads its arguments with, whatever its help says.
-    @Test func catalogReadsTheOptionSetsTheCommandAccepts() {
-        let entry = CommandCatalog([ForgetfulCommand.self]).commands[0]
-        #expect(entry.options.map(\.name).sorted() == ["listed", "quiet", "unlisted"])
-        #expect(entry.options.first { $0.name == "quiet" }?.takesValue == false)
-        #expect(entry.options.first { $0.name == "unlisted" }?.takesValue == true)
-    }
-
-    /// The check below can fail: an option missing from --help is reported.
-    @Test func anOptionMissingFromTheHelpIsReported() {
-        let entry = CommandCatalog([ForgetfulCommand.self]).commands[0]
-        #expect(entry.optionsMissingFromHelp.sorted() == ["quiet", "unlisted"])
-    }
-
-    /// Every option a command accepts is named in its --help, so in its man page.
+@Suite struct EverySurfaceListsTheDeclaredOptionsTests {
+    /// `--help`, the three completion scripts and the man page each list exactly the
+    /// options the command declares (so parses), once each, for every command.
     @Test(arguments: commandNames)
-    func everyAcceptedOptionIsInTheHelpAndManPage(_ name: String) throws {
-        let entry = try #require(catalog.command(named: name))
-        #expect(entry.optionsMissingFromHelp == [], "\(name)'s --help does not name these options")
-        let page = try #require(ManPage(catalog: catalog).page(named: name))
-        for option in entry.options {
-            #expect(page.locate(ManPage.escaped("--" + option.name)) != nil, "\(name) man page lacks --\(option.name)")
-        }
+    func helpCompletionsAndManPageListTheDeclaration(_ name: String) throws {
+        let command = try #require(CallbackRouterTool.commands.first { $0.name == name })
+        let declared = command.options.map(\.name).sorted()
+        #expect(Set(declared).count == declared.count, "\(name) declares an option twice")
+        #expect(Listed.help(command.help).sorted() == declared, "--help of \(name)")
+        #expect(Listed.bash(name).sorted() == declared, "bash: \(name)")
+        #expect(Listed.zsh(name).sorted() == declared, "zsh: \(name)")
+        #expect(Listed.fish(name).sorted() == declared, "fish: \(name)")
+        #expect(try Listed.man(name).sorted() == declared, "man page of \(name)")
     }
 
-    /// Every option a command accepts is offered by each shell's script, for that command.
+    /// Each option with a fixed set of values is offered exactly that set by every shell.
     @Test(arguments: commandNames)
-    func everyAcceptedOptionIsInEveryCompletionScript(_ name: String) throws {
-        let accepted = CommandCatalog.acceptedOptions(of: try #require(CallbackRouterTool.commands.first { $0.name == name }))
+    func completionsOfferTheDeclaredChoices(_ name: String) throws {
+        let command = try #require(CallbackRouterTool.commands.first { $0.name == name })
         let scripts = CompletionScript(catalog: catalog)
-        let bash = part(of: scripts.bash, from: "        \(name))", to: ";;\n")
-        let bashWords = part(of: bash, from: "options='", to: "'").split(separator: "'").dropFirst().first ?? ""
+        let bash = part(of: scripts.bash, from: "        \(name))", to: ";;\n            ;;")
         let zsh = part(of: scripts.zsh, from: "                \(name))", to: " ;;")
-        let fish = scripts.fish.split(separator: "\n").filter { $0.locate("'__fish_seen_subcommand_from \(name)'") != nil }
-        for option in accepted.options.union(accepted.flags).subtracting(["help"]) {
-            #expect(bashWords.split(separator: " ").contains(Substring("--" + option)), "bash: \(name) --\(option)")
+        for option in command.options where !option.choices.isEmpty {
+            let words = option.choices.joined(separator: " ")
+            #expect(bash.locate("--\(option.name)) COMPREPLY=( $(compgen -W '\(words)'") != nil, "bash: \(name) --\(option.name)")
+            #expect(zsh.locate("--\(option.name)=[") != nil && zsh.locate(":(\(words))'") != nil, "zsh: \(name) --\(option.name)")
             #expect(
-                zsh.locate("'--\(option)=[") != nil || zsh.locate("'*--\(option)=[") != nil
-                    || zsh.locate("'--\(option)[") != nil, "zsh: \(name) --\(option)")
-            #expect(fish.contains { $0.locate(" -l \(option) ") != nil }, "fish: \(name) --\(option)")
+                scripts.fish.locate("'__fish_seen_subcommand_from \(name)' -l \(option.name) -x -a '\(words)'") != nil,
+                "fish: \(name) --\(option.name)")
         }
+    }
+
+    /// The bug this design removes: `loopback` and `login` take `--response-mode query|form_post`,
+    /// and their completions offered `query fragment`, the names `parse` takes.
+    @Test(arguments: ["loopback", "login"])
+    func theLoopbackResponseModesAreTheOnesItReads(_ name: String) throws {
+        let command = try #require(CallbackRouterTool.commands.first { $0.name == name })
+        let choices = try #require(command.options.first { $0.name == "response-mode" }).choices
+        #expect(choices == ["query", "form_post"])
+        for choice in choices {
+            let args = try Arguments(["--response-mode", choice], options: ["response-mode"], flags: [])
+            #expect(throws: Never.self) { try LoopbackOptions.readConfiguration(args) }
+        }
+        #expect(
+            CompletionScript(catalog: catalog).fish.locate("'__fish_seen_subcommand_from \(name)' -l response-mode -x -a 'query fragment'")
+                == nil)
+    }
+
+    /// login's groups are man sections of their own, each option a tagged paragraph (the
+    /// page used to print "the defaul: …" and run the loopback options together).
+    @Test func loginsOptionGroupsAreSectionsOfTheManPage() throws {
+        let page = try #require(ManPage().page(named: "login"))
+        #expect(page.locate(".SH \"LOOPBACK OPTIONS\"\nThe default: an RFC 8252 receiver on 127.0.0.1.\n.TP\n") != nil)
+        #expect(page.locate(".SH \"SCHEME OPTIONS\"\n") != nil)
+        #expect(page.locate("defaul:") == nil)
+        #expect(page.locate(".TP\n\\fB\\-\\-port\\fR \\fIN[,N\\[u2026]]\\fR\n") != nil)
     }
 
     /// And nothing more: each option the catalog lists is accepted by the command's parser
@@ -108,7 +149,7 @@ private enum ForgetfulCommand: Command {
             let arguments = option.takesValue ? [name, "--" + option.name, "x", "--help"] : [name, "--" + option.name, "--help"]
             let result = run(arguments)
             #expect(result.code == ExitCode.success, "\(name) --\(option.name): \(result.err)")
-            #expect(result.out == entry.help)
+            #expect(result.out == CallbackRouterTool.commands.first { $0.name == name }!.help)
         }
     }
 
@@ -182,7 +223,7 @@ private enum ForgetfulCommand: Command {
     /// text can never inject a roff request.
     @Test(arguments: [nil] + commandNames)
     func everyLineIsTextOrAKnownRequest(_ name: String?) throws {
-        let page = try #require(ManPage(catalog: catalog).page(named: name))
+        let page = try #require(ManPage().page(named: name))
         for line in page.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
             let request = String(line.prefix { $0 != " " }).replacingOccurrences("\\\"", with: "\\\"")
             #expect(Self.requests.contains(request) || Self.requests.contains(String(line.prefix(3))), "\(line)")
@@ -205,16 +246,16 @@ private enum ForgetfulCommand: Command {
     }
 
     @Test func toolPageListsEveryCommandAndSeeAlso() throws {
-        let page = ManPage(catalog: catalog).toolPage
+        let page = ManPage().toolPage
         for name in commandNames {
             #expect(page.locate("\\fB" + ManPage.escaped(name) + "\\fR") != nil, "\(name)")
             #expect(page.locate("\\fBcallback\\-router\\-" + ManPage.escaped(name) + "\\fR(1)") != nil, "\(name)")
         }
-        #expect(ManPage(catalog: catalog).allPages.count == commandNames.count + 1)
+        #expect(ManPage().allPages.count == commandNames.count + 1)
     }
 
     @Test func sectionsFollowTheHelp() throws {
-        let page = try #require(ManPage(catalog: catalog).page(named: "parse"))
+        let page = try #require(ManPage().page(named: "parse"))
         let titles = page.split(separator: "\n").filter { $0.hasPrefix(".SH ") }.map { String($0.dropFirst(4)) }
         #expect(
             titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "ARGUMENTS", "OPTIONS", "OUTPUT", "\"EXIT STATUS\"", "EXAMPLES", "\"SEE ALSO\""]
@@ -260,8 +301,7 @@ private enum ForgetfulCommand: Command {
                 .init(term: "--a A, --b B", description: "First and second."),
                 .init(term: "--c", description: "Flag."),
             ])
-        #expect(help.optionEntry(naming: "b")?.placeholder(of: "b") == "B")
-        #expect(help.mentionedOptions == ["a", "b", "c"])
+        #expect(help.entries(of: "OPTIONS").flatMap(\.optionNames) == ["a", "b", "c"])
         #expect(help.section("EXAMPLE")?.lines == ["  x --a 1"])
     }
 }

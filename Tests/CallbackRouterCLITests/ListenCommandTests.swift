@@ -201,4 +201,23 @@ import Testing
         #expect(result.exit == ExitCode.usage)
         #expect(listenerSockets() == 0)
     }
+
+    /// listen reads parse's options itself (no second parse run through argv): a bad one is
+    /// listen's usage error, pointing to listen's help, and a warning is given once.
+    @Test func namesItselfInUsageErrorsAndWarnings() {
+        defer { temporary.remove() }
+        let bad = runTool(["listen", "--scheme", "myapp", "--dialect", "nonsense"], environment: environment)
+        #expect(bad.exit == ExitCode.usage)
+        #expect(bad.stderr.hasPrefix("callback-router: listen: --dialect takes one of "), "\(bad.stderr)")
+        #expect(bad.stderr.contains("Try 'callback-router listen --help'."))
+        let url = "myapp://cb?code=abc&state=xyz"
+        #expect(runTool(["open", url], environment: environment).stdout.contains("spooled"))
+        let listened = runTool(
+            ["listen", "--scheme", "myapp", "--state", "xyz", "--redirect-uri", "myapp://cb", "--timeout", "0"], environment: environment)
+        #expect(listened.exit == ExitCode.success)
+        #expect(
+            listened.stderr
+                == "callback-router: listen: warning: --redirect-uri #1: the scheme 'myapp' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide\n"
+        )
+    }
 }

@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import CallbackRouter
 
 /// The command line of `loopback`: what it refuses before binding anything.
 @Suite struct LoopbackCommandTests {
@@ -51,7 +52,7 @@ import Testing
         let result = run(["--help"])
         #expect(result.code == ExitCode.success)
         #expect(result.stdout.contains("{\"redirect_uri\":\"http://127.0.0.1:PORT/callback\"}"))
-        for option in LoopbackCommand.options.union(LoopbackCommand.flags) {
+        for option in LoopbackCommand.options.map(\.name) {
             #expect(result.stdout.contains("--\(option)"), "--\(option) is not in --help")
         }
     }
@@ -65,12 +66,12 @@ import Testing
 
     @Test(arguments: ["/", "/callback", "/a/b-c_d.e~f", "/%7Euser", "/cb;x=1"])
     func acceptsPathsTheParserReadsBackUnchanged(_ path: String) {
-        #expect(LoopbackCommand.isValidPath(path))
+        #expect(LoopbackOptions.isValidPath(path))
     }
 
     /// Writes `input` into a pipe (closing it when `close` is set) and reads the state line.
     func stateLine(_ input: String, closeAfter: Bool = true, wait: Duration = .seconds(2)) -> Result<
-        String, LoopbackCommand.StateLineProblem
+        String, StandardInput.LineProblem
     > {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure(.unreadable(errno)) }
@@ -78,7 +79,7 @@ import Testing
         let bytes = Array(input.utf8)
         _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
         if closeAfter { close(fds[1]) }
-        return LoopbackCommand.readStateLine(from: fds[0], until: ContinuousClock.now.advanced(by: wait))
+        return StandardInput.readLine(from: fds[0], until: ContinuousClock.now.advanced(by: wait))
     }
 
     @Test(arguments: [
@@ -106,7 +107,7 @@ import Testing
         let bytes: [UInt8] = [0x63, 0x61, 0x66, 0xE9, 0x0A] // "caf" + a lone Latin-1 é
         _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
         close(fds[1])
-        #expect(LoopbackCommand.readStateLine(from: fds[0], until: .now.advanced(by: .seconds(2))) == .failure(.notUTF8))
+        #expect(StandardInput.readLine(from: fds[0], until: .now.advanced(by: .seconds(2))) == .failure(.notUTF8))
     }
 
     @Test(arguments: ["\u{e9}tat-\u{2713}-\u{6771}\u{4eac}", "a b", "x\ty"])
@@ -124,40 +125,91 @@ import Testing
     }
 }
 
+/// Prelude and Clerk accept only a custom-scheme redirect URI (Dialect.impliedPolicy): a
+/// loopback receiver, whose redirect URI is http, is refused for them before anything is
+/// bound or opened, as parse refuses such a --redirect-uri.
+@Suite struct LoopbackDialectPolicyTests {
+    static let loginArguments = [
+        "login", "--endpoint", "https://id.example/authorize", "--client-id", "c", "--no-browser", "--timeout", "1",
+    ]
+
+    @Test(arguments: [
+        ["loopback", "--no-state", "--dialect", "prelude", "--timeout", "1"],
+        ["loopback", "--state", "s", "--dialect", "clerk", "--timeout", "1"],
+        loginArguments + ["--dialect", "prelude"],
+        loginArguments + ["--dialect", "clerk"],
+    ])
+    func aCustomSchemeDialectRefusesTheLoopbackReceiver(_ arguments: [String]) {
+        let result = runTool(arguments, environment: [:])
+        #expect(result.exit == ExitCode.usage, "\(result)")
+        #expect(
+            result.stdout.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration","detail":"--dialect "#), "\(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").count == 1, "no redirect URI line: nothing was bound")
+        #expect(result.stdout.contains("custom_scheme_required"))
+    }
+
+    @Test func parseRefusesTheSameRedirectForTheSameReason() {
+        let parsed = runTool(
+            [
+                "parse", "--dialect", "prelude", "--redirect-uri", "http://127.0.0.1/callback",
+                "http://127.0.0.1/callback?challenge_token=t",
+            ],
+            environment: [:])
+        #expect(parsed.exit == ExitCode.usage)
+        #expect(parsed.stdout.contains(#""reason":"invalid_configuration""#) && parsed.stdout.contains("custom_scheme_required"))
+    }
+
+    @Test func listenAppliesThePolicyToItsRedirectURIs() {
+        let result = runTool(
+            ["listen", "--scheme", "myapp", "--dialect", "clerk", "--redirect-uri", "http://127.0.0.1/cb", "--timeout", "0"],
+            environment: ["XDG_RUNTIME_DIR": "/nonexistent-runtime"])
+        #expect(result.exit == ExitCode.usage)
+        #expect(result.stdout.contains(#""reason":"invalid_configuration""#), "\(result)")
+    }
+
+    @Test(arguments: ["oauth2", "ory", "zephr", "auto"])
+    func otherDialectsStillBind(_ dialect: String) {
+        #expect(LoopbackOptions.refusal(of: Dialect(rawValue: dialect)!) == nil)
+    }
+}
+
 @Suite struct LoopbackCommandOptionTests {
     @Test(arguments: [("8000", [8000]), ("8000,18000,0", [8000, 18000, 0])])
     func readsAPortList(_ text: String, _ ports: [Int]) throws {
-        let args = try Arguments(["--port", text], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
-        #expect(try LoopbackCommand.readConfiguration(args).0.ports == ports)
+        let args = try Arguments(["--port", text], options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
+        #expect(try LoopbackOptions.readConfiguration(args).0.ports == ports)
     }
 
     @Test(arguments: ["", "80,", "x", "70000", "8000,,8001", "-1"])
     func refusesABadPortList(_ text: String) throws {
-        let args = try Arguments(["--port", text], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
-        #expect(throws: Arguments.UsageError.self) { try LoopbackCommand.readConfiguration(args) }
+        let args = try Arguments(["--port", text], options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
+        #expect(throws: Arguments.UsageError.self) { try LoopbackOptions.readConfiguration(args) }
     }
 
     @Test(arguments: ["javascript:x", "https://a.example/\u{0D}\u{0A}x", "/local"])
     func refusesABadSuccessURL(_ url: String) throws {
-        let args = try Arguments(["--success-url", url], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
-        #expect(throws: Arguments.UsageError.self) { try LoopbackCommand.readConfiguration(args) }
+        let args = try Arguments(
+            ["--success-url", url], options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
+        #expect(throws: Arguments.UsageError.self) { try LoopbackOptions.readConfiguration(args) }
     }
 
     @Test func namesTheSSHForwardOnlyUnderSSH() {
-        #expect(LoopbackCommand.sshForwardingHint(port: 4711, environment: [:]) == nil)
-        let hint = LoopbackCommand.sshForwardingHint(port: 4711, environment: ["SSH_CONNECTION": "10.0.0.5 51000 10.0.0.9 2222"])
+        #expect(LoopbackOptions.sshForwardingHint(port: 4711, environment: [:]) == nil)
+        let hint = LoopbackOptions.sshForwardingHint(port: 4711, environment: ["SSH_CONNECTION": "10.0.0.5 51000 10.0.0.9 2222"])
         #expect(hint?.contains("ssh -N -L 4711:127.0.0.1:4711 -p 2222 10.0.0.9") == true)
-        let standard = LoopbackCommand.sshForwardingHint(port: 4711, environment: ["SSH_CONNECTION": "10.0.0.5 51000 10.0.0.9 22"])
+        let standard = LoopbackOptions.sshForwardingHint(port: 4711, environment: ["SSH_CONNECTION": "10.0.0.5 51000 10.0.0.9 22"])
         #expect(standard?.hasSuffix("ssh -N -L 4711:127.0.0.1:4711 10.0.0.9") == true)
     }
 }
 
 @Suite struct FormPostOptionTests {
     @Test func loopbackReadsTheResponseMode() throws {
-        let formPost = try Arguments(["--response-mode", "form_post"], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
-        #expect(try LoopbackCommand.readConfiguration(formPost).0.responseMode == .formPost)
-        let bad = try Arguments(["--response-mode", "fragment"], options: LoopbackCommand.options, flags: LoopbackCommand.flags)
-        #expect(throws: Arguments.UsageError.self) { try LoopbackCommand.readConfiguration(bad) }
+        let formPost = try Arguments(
+            ["--response-mode", "form_post"], options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
+        #expect(try LoopbackOptions.readConfiguration(formPost).0.responseMode == .formPost)
+        let bad = try Arguments(
+            ["--response-mode", "fragment"], options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
+        #expect(throws: Arguments.UsageError.self) { try LoopbackOptions.readConfiguration(bad) }
     }
 
     @Test func authorizeURLAsksForFormPost() {

@@ -333,13 +333,13 @@ import CallbackRouter
 
     @Test func exitCodesFollowDesign() throws {
         let failure = try CallbackClassifier.classify(CallbackURL(parsing: "myapp://cb?error=access_denied"), dialect: .auto)
-        #expect(ParseCommand.exitCode(for: failure) == 1)
+        #expect(Rendering.exitCode(for: failure) == 1)
         let success = try CallbackClassifier.classify(CallbackURL(parsing: "myapp://cb?code=c"), dialect: .auto)
-        #expect(ParseCommand.exitCode(for: success) == 0)
-        #expect(ParseCommand.exitCode(for: CallbackError(.invalidConfiguration, "x")) == 64)
-        #expect(ParseCommand.exitCode(for: CallbackError(.stateMismatch, "x")) == 65)
-        #expect(ParseCommand.exitCode(for: CallbackError(.noRoute, "x")) == 69)
-        #expect(ParseCommand.exitCode(for: CallbackError(.conflict, "x")) == 75)
-        #expect(ParseCommand.exitCode(for: CallbackError(.timeout, "x")) == 75)
+        #expect(Rendering.exitCode(for: success) == 0)
+        #expect(Rendering.exitCode(for: CallbackError(.invalidConfiguration, "x")) == 64)
+        #expect(Rendering.exitCode(for: CallbackError(.stateMismatch, "x")) == 65)
+        #expect(Rendering.exitCode(for: CallbackError(.noRoute, "x")) == 69)
+        #expect(Rendering.exitCode(for: CallbackError(.conflict, "x")) == 75)
+        #expect(Rendering.exitCode(for: CallbackError(.timeout, "x")) == 75)
     }
 }

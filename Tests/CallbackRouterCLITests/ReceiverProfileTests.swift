@@ -18,7 +18,7 @@ import Testing
     @Test func loopbackReadsItsProfiles() throws {
         let args = try Arguments(
             ["--state", "s", "--profile", "cognito", "--profile", "entra", "--profile", "cognito"][...],
-            options: LoopbackCommand.options, flags: LoopbackCommand.flags)
+            options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
         let settings = try LoopbackCommand.readSettings(args)
         #expect(settings.profiles == [.cognito, .entra])
     }
@@ -37,11 +37,11 @@ import Testing
         #expect(!cognito.endsWait(evaluation))
     }
 
-    @Test func listenPassesItsProfilesToParse() throws {
+    @Test func listenReadsItsProfilesAsParseDoes() throws {
         let args = try Arguments(
             ["--scheme", "myapp", "--profile", "supabase"][...],
-            options: Set(ListenValidation.parseOptions + ["scheme", "timeout"]), flags: Set(ListenValidation.parseFlags))
-        #expect(ListenValidation.parseArguments(from: args) == ["--profile", "supabase"])
+            options: ListenCommand.options.valueNames, flags: ListenCommand.options.flagNames)
+        #expect(try CallbackOptions(args, state: nil).expectations.profiles == [.supabase])
     }
 
     @Test(arguments: [

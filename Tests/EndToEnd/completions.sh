@@ -21,6 +21,7 @@ if [ "$failed" -gt 0 ]; then echo "$passed passed, $failed failed"; exit 1; fi
 work=$(mktemp -d /tmp/callback-router-completions.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 for shell in bash zsh fish; do "$helper" completions "$shell" >"$work/script.$shell"; done
+command_names() { "$helper" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'; }
 mkdir "$work/files" && touch "$work/files/redirect-a.txt" "$work/files/redirect-b.txt" "$work/files/other"
 
 # --- bash: drive the completion function as readline would (COMP_WORDS, COMP_CWORD).
@@ -36,7 +37,7 @@ expect "bash: the script registers itself" "complete -F _callback_router callbac
     "$(bash --norc --noprofile -c 'source "$1"; complete -p callback-router' bash "$work/script.bash")"
 expect "bash: commands" "parse pkce" "$(bash_complete callback-router p)"
 expect "bash: every command is offered" \
-    "$("$helper" --help | awk '/^COMMANDS:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')" \
+    "$(command_names | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')" \
     "$(bash_complete callback-router '' | tr ' ' '\n' | grep -v -e '^-' -e '^help$' | tr '\n' ' ' | sed 's/ $//')"
 expect "bash: options of parse" "--dialect" "$(bash_complete callback-router parse --dia)"
 expect "bash: --dialect values" "oauth2 ory" "$(bash_complete callback-router parse --dialect o)"
@@ -45,6 +46,9 @@ expect "bash: --policy values" "custom-scheme-only native" "$(bash_complete call
 expect "bash: a free value completes nothing" "" "$(bash_complete callback-router parse --state '')"
 expect "bash: a file option completes file names" "$work/files/redirect-a.txt $work/files/redirect-b.txt" \
     "$(bash_complete callback-router loopback --redirect-uri-file "$work/files/redirect")"
+expect "bash: loopback --response-mode values" "form_post query" "$(bash_complete callback-router loopback --response-mode '')"
+expect "bash: login --response-mode values" "form_post query" "$(bash_complete callback-router login --response-mode '')"
+expect "bash: parse --response-mode values" "fragment query" "$(bash_complete callback-router parse --response-mode '')"
 expect "bash: completions takes a shell" "bash fish zsh" "$(bash_complete callback-router completions '')"
 
 # --- zsh: the script parses, and compinit picks it up from $fpath as it would from
@@ -86,10 +90,30 @@ fish_complete() { # fish_complete 'COMMAND LINE': the candidates, sorted, withou
 }
 expect "fish: commands" "parse pkce" "$(fish_complete 'callback-router p')"
 expect "fish: --dialect values" "oauth2 ory" "$(fish_complete 'callback-router parse --dialect o')"
+expect "fish: loopback --response-mode values" "form_post query" "$(fish_complete 'callback-router loopback --response-mode ')"
 expect "fish: options of loopback" "--redirect-uri-file" "$(fish_complete 'callback-router loopback --redirect-uri-f')"
 expect "fish: a file option completes file names" "$work/files/redirect-a.txt $work/files/redirect-b.txt" \
     "$(fish_complete "callback-router loopback --redirect-uri-file $work/files/redirect")"
 expect "fish: no file names where none are expected" "" "$(fish_complete "callback-router parse $work/files/redirect")"
+
+# --- man: each page, as man(1) renders it through groff, has an entry for every option
+# that the command's --help lists, under its own heading, and no heading cut at a colon.
+if command -v man >/dev/null 2>&1; then
+    for command in $(command_names); do
+        page=$("$helper" manpage "$command" | MANWIDTH=100 man -l - 2>"$work/man.err" | col -b)
+        missing=
+        for option in $("$helper" "$command" --help | grep -oE '^  --[a-z0-9-]+' | sed 's/^  //'); do
+            grep -qE "^       $option( |$)" <<<"$page" || missing="$missing $option"
+        done
+        if [ -z "$missing" ] && [ ! -s "$work/man.err" ] && ! grep -q 'defaul:' <<<"$page"; then pass "man: callback-router-$command lists every option"
+        else fail "man: callback-router-$command lists every option" "missing:$missing $(head -c 300 "$work/man.err")"; fi
+    done
+    login_page=$("$helper" manpage login | MANWIDTH=100 man -l - 2>/dev/null | col -b)
+    if grep -q '^LOOPBACK OPTIONS$' <<<"$login_page" && grep -q '^SCHEME OPTIONS$' <<<"$login_page"; then pass "man: login's option groups are sections"
+    else fail "man: login's option groups are sections" "$(grep -n OPTIONS <<<"$login_page")"; fi
+else
+    echo "skip: man is not installed"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

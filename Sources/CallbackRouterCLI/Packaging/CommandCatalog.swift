@@ -1,141 +1,45 @@
-import CallbackRouter
-
-/// What shell completions and man pages know about each command, derived from the two
-/// places the command itself defines: the option sets its argument reader is given, and its
-/// `--help` text. Nothing here is a second list that could drift: a command that gains an
-/// option gains it in its completions at once, and a test fails when its `--help` (so its
-/// man page) does not name it.
+/// What shell completions and man pages know about each command: its option declarations
+/// (the same ones its arguments are parsed with and its `--help` lists) and its hand-written
+/// help. Nothing here is a second list that could drift, and nothing is scraped from text
+/// but the USAGE line's positional argument.
 struct CommandCatalog: Sendable {
-    /// One command-line option of one command.
-    struct Option: Sendable, Equatable {
-        /// The name without `--`.
-        let name: String
-        /// Whether it takes a value (`--state S`) or is a flag (`--no-state`).
-        let takesValue: Bool
-        /// The value's placeholder in `--help` (`S`, `SECONDS`, `F`); empty for a flag or
-        /// when the help names none.
-        let placeholder: String
-        /// The first sentence of its `--help` description; empty when the help has no entry.
-        let summary: String
-        /// The fixed set of values (`--dialect`, `--policy`, `--response-mode`), if any.
-        let choices: [String]
-        /// Whether the help text says it can be given more than once.
-        let repeatable: Bool
-
-        /// Whether the value is a file name (`--redirect-uri-file F`).
-        var takesFile: Bool {
-            takesValue && (name.hasSuffix("-file") || ["F", "FILE", "PATH"].contains(placeholder))
-        }
-    }
-
     /// One subcommand.
     struct Entry: Sendable {
         let name: String
         let summary: String
-        let help: String
-        let options: [Option]
+        /// The hand-written start of its help (OVERVIEW, USAGE, ARGUMENTS, OUTPUT...).
+        let overview: String
+        let options: [OptionDeclaration]
+        /// The hand-written rest of its help (prose, EXIT CODES, EXAMPLE...).
+        let discussion: String
         /// The values of its positional argument when they come from a fixed set
         /// (`completions bash|zsh|fish`), else empty.
         let positionalChoices: [String]
         /// Whether the help's USAGE line shows a positional argument (`URL`, `SHELL`).
         let takesPositional: Bool
-
-        /// The options the command accepts that its `--help`, hence its man page, never
-        /// names (a test keeps this empty for every command).
-        var optionsMissingFromHelp: [String] {
-            let mentioned = HelpText(help).mentionedOptions
-            return options.map(\.name).filter { !mentioned.contains($0) }
-        }
     }
 
     let commands: [Entry]
 
     /// The catalog of `commands` (default: every command of the helper).
-    init(_ commands: [any Command.Type] = CallbackRouterTool.commands) {
+    init(_ commands: [any Command.Type]) {
         self.commands = commands.map(Self.entry(for:))
     }
 
     func command(named name: String) -> Entry? { commands.first { $0.name == name } }
 
     static func entry(for command: any Command.Type) -> Entry {
-        let accepted = acceptedOptions(of: command)
-        let help = HelpText(command.help)
-        var options: [Option] = []
-        for name in accepted.options.sorted() {
-            options.append(option(name, takesValue: true, help: help))
-        }
-        for name in accepted.flags.sorted() where name != "help" {
-            options.append(option(name, takesValue: false, help: help))
-        }
         let positionalChoices = (command as? any PositionalChoices.Type)?.positionalChoices ?? []
         return Entry(
-            name: command.name, summary: command.summary, help: command.help, options: options,
-            positionalChoices: positionalChoices, takesPositional: help.usageTakesPositional)
-    }
-
-    private static func option(_ name: String, takesValue: Bool, help: HelpText) -> Option {
-        let entry = help.optionEntry(naming: name)
-        let choices = OptionValues.namesByOption.first { $0.option == name }?.names ?? []
-        let repeatable =
-            help.usage.locate("--\(name) ") != nil && help.usageShowsRepetition(of: name)
-            || (entry?.description.locate("repeat") != nil)
-        return Option(
-            name: name, takesValue: takesValue,
-            placeholder: takesValue ? (entry?.placeholder(of: name) ?? "") : "",
-            summary: entry.map { firstSentence($0.description) } ?? "",
-            choices: choices, repeatable: repeatable)
-    }
-
-    /// The options and flags `command` hands to its argument reader: the command is run
-    /// with `--help` alone while a recorder listens to ``Command/readArguments``. `--help`
-    /// stops every command before it does anything else, so nothing is touched.
-    static func acceptedOptions(of command: any Command.Type) -> (options: Set<String>, flags: Set<String>) {
-        let recorder = OptionRecorder()
-        let context = CommandContext(output: DiscardedOutput(), environment: [:], executablePath: "/nonexistent")
-        _ = OptionRecorder.currentTaskLocal.withValue(recorder) {
-            command.run(["--help"], context: context)
-        }
-        return recorder.recorded
-    }
-
-    /// Up to the first ". " (or the whole text), without the final period.
-    static func firstSentence(_ text: String) -> String {
-        var sentence = text
-        if let range = text.locate(". ") { sentence = String(text[..<range.lowerBound]) }
-        while sentence.hasSuffix(".") { sentence.removeLast() }
-        return sentence
+            name: command.name, summary: command.summary, overview: command.overview, options: command.options,
+            discussion: command.discussion, positionalChoices: positionalChoices,
+            takesPositional: HelpText(command.overview).usageTakesPositional)
     }
 }
 
 /// A command whose one positional argument is a name from a fixed set.
 protocol PositionalChoices {
     static var positionalChoices: [String] { get }
-}
-
-/// Collects the option sets ``Command/readArguments`` is given while it is the task-local
-/// ``current`` (set only by ``CommandCatalog/acceptedOptions(of:)``).
-final class OptionRecorder: Sendable {
-    // Spelled without the @TaskLocal macro: tools that type-check the sources without the
-    // toolchain's macro plugins (scripts/check-availability.sh) read it too.
-    static let currentTaskLocal = TaskLocal<OptionRecorder?>(wrappedValue: nil)
-    static var current: OptionRecorder? { currentTaskLocal.get() }
-
-    private let sets = Locked<(options: Set<String>, flags: Set<String>)>(([], []))
-
-    func record(options: Set<String>, flags: Set<String>) {
-        sets.withLock {
-            $0.options.formUnion(options)
-            $0.flags.formUnion(flags)
-        }
-    }
-
-    var recorded: (options: Set<String>, flags: Set<String>) { sets.withLock { $0 } }
-}
-
-/// Output that goes nowhere (the `--help` run of ``CommandCatalog/acceptedOptions(of:)``).
-final class DiscardedOutput: CommandOutput {
-    func writeOut(_ text: String) {}
-    func writeErr(_ text: String) {}
 }
 
 /// A command's `--help` text, split into the sections every command's help uses:
@@ -170,13 +74,6 @@ struct HelpText: Sendable {
                 rest = tail.dropFirst(name.count)
             }
             return names
-        }
-
-        /// The placeholder after `--name ` in the term (`S`, `NAME=VALUE`).
-        func placeholder(of name: String) -> String? {
-            guard let range = term.locate("--\(name) ") else { return nil }
-            let value = term[range.upperBound...].prefix { $0 != "," && $0 != " " }
-            return value.isEmpty || value.hasPrefix("-") ? nil : String(value)
         }
     }
 
@@ -223,7 +120,20 @@ struct HelpText: Sendable {
     /// `("EXIT CODES", "")` for `EXIT CODES:`, `("USAGE", "callback-router …")` for a
     /// USAGE line; nil for any other line.
     static func heading(_ line: String) -> (String, String)? {
-        guard let colon = line.firstIndex(of: ":") else { return nil }
+        // The colon that ends the heading is the first one outside parentheses: a note in
+        // them (`LOOPBACK OPTIONS (the default: …):`) may hold colons of its own.
+        var depth = 0
+        var colon: String.Index?
+        for index in line.indices {
+            switch line[index] {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case ":" where depth == 0: colon = index
+            default: break
+            }
+            if colon != nil { break }
+        }
+        guard let colon else { return nil }
         let head = line[..<colon]
         guard let first = head.first, first.isUppercase, first.isASCII else { return nil }
         var inParentheses = false
@@ -260,13 +170,6 @@ struct HelpText: Sendable {
             && !last.hasSuffix(")") && last != "<command>"
     }
 
-    /// Whether the USAGE shows `--name X]...` (given more than once).
-    func usageShowsRepetition(of name: String) -> Bool {
-        guard let range = usage.locate("--\(name) ") else { return false }
-        let tail = usage[range.upperBound...].prefix { $0 != "[" && $0 != "\n" }
-        return tail.locate("...") != nil || tail.locate("…") != nil
-    }
-
     /// The two-column entries of a section (`OPTIONS`, `ARGUMENTS`, `COMMANDS`): a line
     /// indented by two spaces starts an entry, a line indented further continues it.
     func entries(of title: String) -> [Entry] {
@@ -294,19 +197,6 @@ struct HelpText: Sendable {
         return entries.map { Entry(term: $0.term, description: $0.description.joined(separator: " ")) }
     }
 
-    /// The OPTIONS entry whose term names `--name`.
-    func optionEntry(naming name: String) -> Entry? {
-        entries(of: "OPTIONS").first { $0.optionNames.contains(name) }
-    }
-
-    /// Every `--name` the whole text mentions.
-    var mentionedOptions: Set<String> {
-        Set(
-            Entry(
-                term: sections.map { ([$0.inline] + $0.lines).joined(separator: " ") }.joined(separator: " "),
-                description: ""
-            ).optionNames)
-    }
 }
 
 extension StringProtocol {

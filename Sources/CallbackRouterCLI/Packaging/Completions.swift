@@ -14,14 +14,14 @@ enum CompletionShell: String, CaseIterable, Sendable {
     }
 }
 
-/// Shell completion scripts for the helper, generated from ``CommandCatalog`` (the options
-/// each command's argument reader accepts, and its `--help` text): commands, options,
-/// the values of `--dialect`, `--policy` and `--response-mode`, file names where an option
-/// takes a file, and nothing where a value is free text (a state or URL is never guessed).
+/// Shell completion scripts for the helper, generated from ``CommandCatalog`` (each
+/// command's option declarations): commands, options, the values an option declares as its
+/// choices (`--dialect`, `--policy`, `--response-mode`...), file names where an option takes
+/// a file, and nothing where a value is free text (a state or URL is never guessed).
 struct CompletionScript {
     let catalog: CommandCatalog
 
-    init(catalog: CommandCatalog = CommandCatalog()) {
+    init(catalog: CommandCatalog) {
         self.catalog = catalog
     }
 
@@ -140,12 +140,12 @@ struct CompletionScript {
         for command in catalog.commands {
             var specs: [String] = []
             for option in command.options {
-                let description = "[" + Self.zshBracketEscaped(option.summary.isEmpty ? option.name : option.summary) + "]"
+                let description = "[" + Self.zshBracketEscaped(option.firstSentence.isEmpty ? option.name : option.firstSentence) + "]"
                 guard option.takesValue else {
                     specs.append(Self.zshQuoted("--\(option.name)" + description))
                     continue
                 }
-                let message = Self.zshBracketEscaped(option.placeholder.isEmpty ? "value" : option.placeholder)
+                let message = Self.zshBracketEscaped(option.placeholder ?? "value")
                     .replacingColons
                 let action: String
                 if !option.choices.isEmpty {
@@ -228,7 +228,7 @@ struct CompletionScript {
                         line += " -x"
                     }
                 }
-                let description = option.summary.isEmpty ? option.name : option.summary
+                let description = option.firstSentence.isEmpty ? option.name : option.firstSentence
                 text += line + " -d " + Self.fishQuoted(description) + "\n"
             }
             text += prefix + " -s h -l help -d 'Show this help'\n"

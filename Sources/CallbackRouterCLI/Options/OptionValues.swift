@@ -69,11 +69,9 @@ struct OptionChoices<Value: Sendable>: Sendable {
         return parts.dropLast().joined(separator: ", ") + " or " + parts[parts.count - 1]
     }
 
-    /// The option's `--help` entry: `  --dialect D   ` then ``described`` and `then`,
-    /// wrapped to the column every command's help uses (no final newline).
-    func helpEntry(then: String = "") -> String {
-        let sentence = described + "." + (then.isEmpty ? "" : " " + then)
-        return HelpLayout.entry("--\(option) \(placeholder)", sentence)
+    /// The option's declaration: ``described`` and `then` as its summary, its names as its choices.
+    func declaration(then: String = "", group: OptionGroup = .main) -> OptionDeclaration {
+        .value(option, placeholder, described + "." + (then.isEmpty ? "" : " " + then), choices: names, group: group)
     }
 }
 
@@ -123,53 +121,35 @@ enum OptionValues {
         return chosen
     }
 
-    /// `--profile`'s `--help` entry: repeatable, no default.
-    static var profileHelpEntry: String {
-        HelpLayout.entry(
-            "--profile NAME",
-            "A provider profile the callback's route opts into, one of "
-                + profile.names.joined(separator: ", ")
-                + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).")
+    /// `--profile NAME`'s declaration: repeatable, no default.
+    static let profileDeclaration = OptionDeclaration.value(
+        profile.option, profile.placeholder,
+        "A provider profile the callback's route opts into, one of " + profile.names.joined(separator: ", ")
+            + "; repeat for several. Each relaxes one named rule for that provider's known quirk (docs/providers.md).",
+        repeatable: true, choices: profile.names)
+
+    /// The scope an authorization request sends: `--scope S` (default `openid`), or none
+    /// with `--no-scope` (authorize-url, login).
+    static func scope(_ args: Arguments) throws(Arguments.UsageError) -> String? {
+        let scope = try args.single("scope")
+        guard args.has("no-scope") else { return scope ?? "openid" }
+        guard scope == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
+        return nil
     }
 
-    /// Every such option's accepted names, by option name (for completions and docs).
-    static let namesByOption: [(option: String, names: [String])] = [
-        (dialect.option, dialect.names),
-        (policy.option, policy.names),
-        (responseMode.option, responseMode.names),
-        (profile.option, profile.names),
+    /// The parser's limits from `--max-length`, `--max-parameters`, `--max-value-length`.
+    static func limits(_ args: Arguments) throws(Arguments.UsageError) -> ParsingLimits {
+        let defaults = ParsingLimits.default
+        return ParsingLimits(
+            maxLength: try args.integer("max-length", in: 1 ... 1 << 24) ?? defaults.maxLength,
+            maxParameters: try args.integer("max-parameters", in: 0 ... 1 << 16) ?? defaults.maxParameters,
+            maxValueLength: try args.integer("max-value-length", in: 0 ... 1 << 24) ?? defaults.maxValueLength)
+    }
+
+    /// `--max-length N`, `--max-parameters N`, `--max-value-length N`: the parser's limits.
+    static let limitDeclarations: [OptionDeclaration] = [
+        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
+        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
+        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
     ]
-}
-
-/// The two-column layout of every command's OPTIONS section.
-enum HelpLayout {
-    /// Where descriptions start.
-    static let column = 26
-    /// The longest line.
-    static let width = 90
-
-    /// `  NAME` padded to ``column``, then `text` wrapped at spaces to ``width``, each
-    /// continuation line indented to ``column`` (no final newline).
-    static func entry(_ name: String, _ text: String) -> String {
-        var out = "  " + name
-        if out.count + 1 > column {
-            out += "\n" + String(repeating: " ", count: column)
-        } else {
-            out += String(repeating: " ", count: column - out.count)
-        }
-        var lineLength = column
-        var first = true
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            if !first && lineLength + 1 + word.count > width {
-                out += "\n" + String(repeating: " ", count: column)
-                lineLength = column
-                first = true
-            }
-            if !first { out += " "; lineLength += 1 }
-            out += word
-            lineLength += word.count
-            first = false
-        }
-        return out
-    }
 }

@@ -3,7 +3,7 @@ enum CompletionsCommand: Command, PositionalChoices {
     static let name = "completions"
     static let summary = "Print the shell completion script for bash, zsh or fish"
     static let positionalChoices = CompletionShell.allCases.map(\.rawValue)
-    static let help = """
+    static let overview = """
         OVERVIEW: Print the shell completion script for bash, zsh or fish.
 
         USAGE: callback-router completions bash|zsh|fish
@@ -11,13 +11,14 @@ enum CompletionsCommand: Command, PositionalChoices {
         ARGUMENTS:
           SHELL                   bash, zsh or fish.
 
-        OPTIONS:
-          -h, --help              Show this help.
-
-        The script completes the commands, their options, the names --dialect, --policy and
-        --response-mode take, and file names where an option takes a file (never a state, a
-        code or a URL). It is generated from the option sets the commands read their
-        arguments with, so it lists exactly what they accept. The Debian package installs
+        """
+    static let options: [OptionDeclaration] = []
+    static let discussion = """
+        The script completes the commands, their options, the names an option takes from a
+        fixed set (--dialect, --policy, --response-mode...), and file names where an option
+        takes a file (never a state, a code or a URL). It is generated from the one
+        declaration of each option that the command also reads its arguments with, so it
+        lists exactly what each command accepts. The Debian package installs
         it where each shell looks; without the package, save it there yourself.
 
         INSTALL:
@@ -31,11 +32,7 @@ enum CompletionsCommand: Command, PositionalChoices {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: [], flags: [], context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let shellName: String
         do {
             shellName = try args.onePositional("shell (bash, zsh or fish)")
@@ -46,7 +43,7 @@ enum CompletionsCommand: Command, PositionalChoices {
         guard let shell = CompletionShell(rawValue: shellName) else {
             return usageError("the shell is one of " + positionalChoices.joined(separator: ", "), context: context)
         }
-        context.output.writeOut(CompletionScript().script(for: shell))
+        context.output.writeOut(CompletionScript(catalog: CommandCatalog(context.tool.commands)).script(for: shell))
         return ExitCode.success
     }
 }

@@ -11,7 +11,7 @@ import CallbackRouter
 enum AuthorizeURLCommand: Command {
     static let name = "authorize-url"
     static let summary = "Build an OAuth 2.0 / OIDC authorization request URL"
-    static let help = """
+    static let overview = """
         OVERVIEW: Build an OAuth 2.0 / OIDC authorization request URL with PKCE, with a fresh
         random state, code verifier and nonce, for scripts that drive a login.
 
@@ -21,47 +21,40 @@ enum AuthorizeURLCommand: Command {
                                              [--policy P] [--allow-localhost]
                                              [--state-from-stdin]
 
-        OPTIONS:
-          --endpoint URL          The provider's authorization endpoint, e.g.
-                                  https://example.auth0.com/authorize. https, or http only to
-                                  a loopback IP literal (127.0.0.1, [::1]); no userinfo, no
-                                  fragment. Its own query parameters are kept.
-          --client-id ID          The client_id (printable ASCII).
-          --redirect-uri U        Where the provider sends the browser back, sent exactly as
-                                  given. Checked as 'parse' checks a --redirect-uri: an absolute
-                                  URI without fragment or userinfo, not javascript:, data:, file:,
-                                  vbscript:, about:, blob: or urn: (the out-of-band
-                                  urn:ietf:wg:oauth:2.0:oob reaches no app), no repeated query
-                                  parameter and none named like a response parameter (code,
-                                  state…), and allowed by the policy.
-          --scope S               Space-separated scopes (default: openid).
-          --no-scope              Send no scope at all (RFC 6749 §3.3: the provider's default
-                                  applies; plain OAuth 2.0 providers such as GitHub accept it).
-          --no-nonce              Send no nonce (a plain OAuth 2.0 request, not OpenID
-                                  Connect); the output then has no "nonce" either.
-          --param NAME=VALUE      An extra parameter (audience, prompt, login_hint…); repeat
-                                  for more. It may not be one the request sets itself
-                                  (response_type, client_id, redirect_uri, scope, state,
-                                  code_challenge, code_challenge_method, nonce), nor one the
-                                  endpoint's query already has, nor be given twice (resource,
-                                  RFC 8707, may repeat). The first '=' splits name from value.
-          --response-mode form_post
-                                  Ask for the OpenID Connect Form Post Response Mode (the
-                                  callback is a POST; receive it with 'loopback --response-mode
-                                  form_post'). Adds response_mode=form_post.
-        \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
-          --allow-localhost       Accept http://localhost as a loopback redirect, and
-                                  https://localhost (RFC 8252 §8.3 advises against both).
-          --state-from-stdin      Use the first line of stdin as the state instead of a fresh
-                                  random one (an app that encodes its own value, or a test that
-                                  needs a known one). Any valid UTF-8, 1 to 512 bytes; a CR
-                                  before the LF is dropped; read within 60 seconds. The state
-                                  is the only defence against cross-site request forgery: it
-                                  must carry at least 128 bits the attacker cannot guess
-                                  (a shorter one than 16 bytes gets a warning on stderr).
-                                  The verifier and the nonce are still fresh and random.
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value(
+            "endpoint", "URL",
+            "The provider's authorization endpoint, e.g. https://example.auth0.com/authorize. https, or http only to a loopback IP literal (127.0.0.1, [::1]); no userinfo, no fragment. Its own query parameters are kept."
+        ),
+        .value("client-id", "ID", "The client_id (printable ASCII)."),
+        .value(
+            "redirect-uri", "U",
+            "Where the provider sends the browser back, sent exactly as given. Checked as 'parse' checks a --redirect-uri: an absolute URI without fragment or userinfo, not javascript:, data:, file:, vbscript:, about:, blob: or urn: (the out-of-band urn:ietf:wg:oauth:2.0:oob reaches no app), no repeated query parameter and none named like a response parameter (code, state…), and allowed by the policy.",
+            repeatable: true),
+        .value("scope", "S", "Space-separated scopes (default: openid)."),
+        .flag(
+            "no-scope",
+            "Send no scope at all (RFC 6749 §3.3: the provider's default applies; plain OAuth 2.0 providers such as GitHub accept it)."),
+        .flag("no-nonce", "Send no nonce (a plain OAuth 2.0 request, not OpenID Connect); the output then has no \"nonce\" either."),
+        .value(
+            "param", "NAME=VALUE",
+            "An extra parameter (audience, prompt, login_hint…); repeat for more. It may not be one the request sets itself (response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, nonce), nor one the endpoint's query already has, nor be given twice (resource, RFC 8707, may repeat). The first '=' splits name from value.",
+            repeatable: true),
+        .value(
+            "response-mode", "form_post",
+            "Ask for the OpenID Connect Form Post Response Mode (the callback is a POST; receive it with 'loopback --response-mode form_post'). Adds response_mode=form_post.",
+            choices: ["form_post"]),
+        OptionValues.policy.declaration(then: "As for 'parse'."),
+        .flag(
+            "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
+        ),
+        .flag(
+            "state-from-stdin",
+            "Use the first line of stdin as the state instead of a fresh random one (an app that encodes its own value, or a test that needs a known one). Any valid UTF-8, 1 to 512 bytes; a CR before the LF is dropped; read within 60 seconds. The state is the only defence against cross-site request forgery: it must carry at least 128 bits the attacker cannot guess (a shorter one than 16 bytes gets a warning on stderr). The verifier and the nonce are still fresh and random."
+        ),
+    ]
+    static let discussion = """
         The URL carries response_type=code, client_id, redirect_uri, scope (unless
         --no-scope), state, code_challenge, code_challenge_method=S256 and nonce (unless
         --no-nonce), then the extra parameters. The
@@ -90,16 +83,7 @@ enum AuthorizeURLCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        let options: Set<String> = ["endpoint", "client-id", "redirect-uri", "scope", "param", "policy", "response-mode"]
-        guard
-            let args = readArguments(
-                arguments, options: options, flags: ["allow-localhost", "no-scope", "no-nonce", "state-from-stdin"],
-                context: context, exit: &exit)
-        else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let endpoint: String, clientID: String, redirectURI: String, scope: String?
         let policy: RedirectURIPolicy
         var extra: [(String, String)] = []
@@ -108,13 +92,7 @@ enum AuthorizeURLCommand: Command {
             endpoint = try required("endpoint", args)
             clientID = try required("client-id", args)
             redirectURI = try required("redirect-uri", args)
-            let scopeOption = try args.single("scope")
-            if args.has("no-scope") {
-                guard scopeOption == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
-                scope = nil
-            } else {
-                scope = scopeOption ?? "openid"
-            }
+            scope = try OptionValues.scope(args)
             policy = try OptionValues.policy.read(args)
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else {
@@ -134,27 +112,23 @@ enum AuthorizeURLCommand: Command {
 
         // The same rules as parse's --redirect-uri; the string itself is sent unchanged
         // (providers compare redirect_uri by exact string, RFC 9700 §2.1).
-        do {
-            let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
-            if !redirect.isReverseDNS {
-                context.printError(
-                    "\(name): warning: the --redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
-                )
-            }
-        } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: "--redirect-uri: " + error.detail, offset: error.offset))
+        if case .failure(let refusal) = RedirectURIOption.check(
+            redirectURI, label: "--redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            warn: { context.printError("\(name): " + $0) })
+        {
+            context.printJSON(Rendering.rejectionJSON(refusal))
             return ExitCode.usage
         }
 
         let secrets: AttemptSecrets
         if args.has("state-from-stdin") {
             let state: String
-            switch LoopbackCommand.readStateLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
+            switch StandardInput.readLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
             case .success(let line):
                 state = line
             case .failure(.timedOut):
                 context.printJSON(
-                    rejectionJSON(
+                    Rendering.rejectionJSON(
                         reason: .timeout,
                         detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
                 return ExitCode.tryAgain
@@ -164,7 +138,7 @@ enum AuthorizeURLCommand: Command {
             do {
                 secrets = try AttemptSecrets(state: state, pkce: PKCE(), nonce: AttemptSecrets.randomToken())
             } catch {
-                context.printJSON(rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
+                context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
                 return ExitCode.usage
             }
             if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
@@ -182,7 +156,7 @@ enum AuthorizeURLCommand: Command {
                 scope: scope, secrets: secrets, includeNonce: !args.has("no-nonce"),
                 extraParameters: extra)
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
             return ExitCode.usage
         }
         var fields: [(String, JSONValue)] = [

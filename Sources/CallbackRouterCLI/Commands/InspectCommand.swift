@@ -4,7 +4,7 @@ import CallbackRouter
 enum InspectCommand: Command {
     static let name = "inspect"
     static let summary = "Print the parsed components of a URL as JSON"
-    static let help = """
+    static let overview = """
         OVERVIEW: Print the parsed components of a URL as one JSON object.
 
         USAGE: callback-router inspect [--max-length N] [--max-parameters N] [--max-value-length N] URL
@@ -12,12 +12,13 @@ enum InspectCommand: Command {
         ARGUMENTS:
           URL                     The absolute URL, exactly as delivered (quote it in the shell).
 
-        OPTIONS:
-          --max-length N          Longest URL accepted, in bytes (default 16384).
-          --max-parameters N      Most parameters accepted (default 64).
-          --max-value-length N    Longest parameter name or value, in bytes (default 8192).
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
+        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
+        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
+    ]
+    static let discussion = """
         OUTPUT:
           {"scheme":…,"userinfo":…|null,"host":…|null,"port":N|null,"path":…,
            "query":[[name,value],…]|null,"fragment":…|null}
@@ -33,16 +34,12 @@ enum InspectCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: limitOptions, flags: [], context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let text: String
         let limits: ParsingLimits
         do {
             text = try args.onePositional("URL")
-            limits = try readLimits(args)
+            limits = try OptionValues.limits(args)
         } catch {
             return usageError(error.description, context: context)
         }
@@ -51,7 +48,7 @@ enum InspectCommand: Command {
             context.printJSON(componentsJSON(url))
             return ExitCode.success
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset))
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset))
             return ExitCode.rejected
         }
     }
@@ -67,25 +64,4 @@ enum InspectCommand: Command {
             ("fragment", .string(url.fragment)),
         ])
     }
-}
-
-/// The options every command that parses a URL accepts for its limits.
-let limitOptions: Set<String> = ["max-length", "max-parameters", "max-value-length"]
-
-func readLimits(_ args: Arguments) throws(Arguments.UsageError) -> ParsingLimits {
-    let defaults = ParsingLimits.default
-    return ParsingLimits(
-        maxLength: try args.integer("max-length", in: 1 ... 1 << 24) ?? defaults.maxLength,
-        maxParameters: try args.integer("max-parameters", in: 0 ... 1 << 16) ?? defaults.maxParameters,
-        maxValueLength: try args.integer("max-value-length", in: 0 ... 1 << 24) ?? defaults.maxValueLength)
-}
-
-/// `{"outcome":"rejected","reason":…,"detail":…,"offset":N|null}`: the same shape for every command.
-func rejectionJSON(reason: ReasonCode, detail: String, offset: Int?) -> JSONValue {
-    .object([
-        ("outcome", .string("rejected")),
-        ("reason", .string(reason.rawValue)),
-        ("detail", .string(detail)),
-        ("offset", .int(offset)),
-    ])
 }

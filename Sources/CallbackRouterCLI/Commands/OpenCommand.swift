@@ -10,7 +10,7 @@ import CallbackRouter
 enum OpenCommand: Command {
     static let name = "open"
     static let summary = "Hand a callback URL to the process waiting for it (run by xdg-open)"
-    static let help = """
+    static let overview = """
         OVERVIEW: Hand a callback URL to the process waiting for it (run by xdg-open).
 
         USAGE: callback-router open [--no-spool] [--spool-ttl SECONDS] URL
@@ -18,12 +18,12 @@ enum OpenCommand: Command {
         ARGUMENTS:
           URL                  The callback URL, exactly as the browser passed it.
 
-        OPTIONS:
-          --no-spool           When no listener takes it, fail with 69 instead of spooling.
-          --spool-ttl SECONDS  How long a spooled callback waits for a listener
-                               (default 600, at most 86400).
-          -h, --help           Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .flag("no-spool", "When no listener takes it, fail with 69 instead of spooling."),
+        .value("spool-ttl", "SECONDS", "How long a spooled callback waits for a listener (default 600, at most 86400)."),
+    ]
+    static let discussion = """
         The URL is checked (syntax, a callback scheme, at most one 'state') and handed over a
         Unix socket in $XDG_RUNTIME_DIR/callback-router (0700; without XDG_RUNTIME_DIR,
         /tmp/callback-router-UID, 0700) to a 'callback-router listen' of the same user:
@@ -50,11 +50,7 @@ enum OpenCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: ["spool-ttl"], flags: ["no-spool"], context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let text: String
         let ttl: Int
         do {
@@ -108,7 +104,7 @@ enum OpenCommand: Command {
     }
 
     private static func reject(_ reason: ReasonCode, _ detail: String, offset: Int?, exit: Int32, context: CommandContext) -> Int32 {
-        context.printJSON(rejectionJSON(reason: reason, detail: detail, offset: offset))
+        context.printJSON(Rendering.rejectionJSON(reason: reason, detail: detail, offset: offset))
         context.printError("\(name): \(reason.rawValue): \(detail)")
         return exit
     }

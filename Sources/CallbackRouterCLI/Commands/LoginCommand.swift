@@ -14,7 +14,7 @@ import CallbackRouter
 enum LoginCommand: Command {
     static let name = "login"
     static let summary = "Run a whole login: build the request, open the browser, wait, print the outcome"
-    static let help = """
+    static let overview = """
         OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
         the terminal and print what the token request needs.
 
@@ -27,29 +27,29 @@ enum LoginCommand: Command {
           of this login) and "redirect_uri" (the one sent): everything the token request needs.
           Progress goes to stderr and never shows the state, the code or the verifier.
 
-        OPTIONS:
-          --endpoint URL          The authorization endpoint (https).
-          --client-id ID          The client id.
-          --scope S               Space-separated scopes (default: openid); --no-scope sends none.
-          --param NAME=VALUE      An extra authorization parameter (repeatable), as authorize-url.
-          --no-browser            Do not start a browser: print on stderr the URL to open.
-          --timeout SECONDS       How long to wait for the callback (default 300).
-        \(OptionValues.dialect.helpEntry(then: "As for parse (default auto)."))
-          --issuer I              The expected 'iss' (RFC 9207); --require-issuer makes it mandatory.
-        \(OptionValues.profileHelpEntry)
-          --max-length N, --max-parameters N, --max-value-length N
-                                  Parsing limits, as for parse.
-
-        LOOPBACK OPTIONS (the default: an RFC 8252 receiver on 127.0.0.1):
-          --port N[,N…]  --path P  --ipv6  --host 127.0.0.1|::1|localhost  --response-mode query|form_post
-          --success-url U  --failure-url U  --accept-paste  --allow-other-users
-                                  As for 'loopback'. form_post also asks the provider for it
-                                  (response_mode=form_post).
-
-        SCHEME OPTIONS (a scheme registered with 'callback-router register'):
-          --scheme S              Receive the callback through the desktop's x-scheme-handler.
-          --redirect-uri U        The redirect URI to send (default S:/callback); its scheme must be S.
-
+        """
+    static let options: [OptionDeclaration] =
+        [
+            .value("endpoint", "URL", "The authorization endpoint (https)."),
+            .value("client-id", "ID", "The client id."),
+            .value("scope", "S", "Space-separated scopes (default: openid)."),
+            .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
+            .value("param", "NAME=VALUE", "An extra authorization parameter (repeatable), as authorize-url.", repeatable: true),
+            .flag("no-browser", "Do not start a browser: print on stderr the URL to open."),
+            .value("timeout", "SECONDS", "How long to wait for the callback (default 300)."),
+            OptionValues.dialect.declaration(
+                then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
+            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
+            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
+            OptionValues.profileDeclaration,
+        ] + OptionValues.limitDeclarations
+        + LoopbackOptions.receiver(
+            under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."])
+        + [
+            .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup),
+            .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup),
+        ]
+    static let discussion = """
         BROWSER:
           $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
           loopback receiver the browser is given the short start URL
@@ -69,17 +69,10 @@ enum LoginCommand: Command {
 
         """
 
-    static let options: Set<String> = Set([
-        "endpoint", "client-id", "scope", "param", "timeout", "dialect", "issuer", "port", "path", "response-mode",
-        "success-url", "failure-url", "scheme", "redirect-uri", "host", "profile",
-    ]).union(limitOptions)
-    static let flags: Set<String> = ["no-scope", "no-browser", "require-issuer", "ipv6", "accept-paste", "allow-other-users"]
+    static let loopbackGroup = OptionGroup("LOOPBACK OPTIONS", note: "the default: an RFC 8252 receiver on 127.0.0.1")
+    static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: options, flags: flags, context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let endpoint: String, clientID: String, scope: String?, timeoutText: String
         var extra: [(String, String)] = []
         var expectations = LoopbackExpectations()
@@ -91,13 +84,7 @@ enum LoginCommand: Command {
             guard let clientText = try args.single("client-id") else { throw Arguments.UsageError(description: "--client-id is required") }
             endpoint = endpointText
             clientID = clientText
-            let scopeOption = try args.single("scope")
-            if args.has("no-scope") {
-                guard scopeOption == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
-                scope = nil
-            } else {
-                scope = scopeOption ?? "openid"
-            }
+            scope = try OptionValues.scope(args)
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
@@ -109,9 +96,9 @@ enum LoginCommand: Command {
             if expectations.requireIssuer && expectations.issuer == nil {
                 throw Arguments.UsageError(description: "--require-issuer needs --issuer")
             }
-            expectations.limits = try readLimits(args)
+            expectations.limits = try OptionValues.limits(args)
             expectations.profiles = try OptionValues.profiles(args)
-            var (configuration, _, text) = try LoopbackCommand.readConfiguration(args)
+            var (configuration, _, text) = try LoopbackOptions.readConfiguration(args)
             if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
             loopback = configuration
             timeoutText = text
@@ -141,17 +128,15 @@ enum LoginCommand: Command {
                 secrets: secrets, expectations: expectations, timeoutText: timeoutText, context: context)
         }
 
+        if let refusal = LoopbackOptions.refusal(of: expectations.dialect) {
+            return context.print(Rendering.verdict(.failure(refusal)))
+        }
         let receiver: LoopbackReceiver
         do {
             receiver = try LoopbackReceiver(loopback)
         } catch {
             context.printError("\(name): \(error.detail)")
-            switch error.code {
-            case .addressInUse: return ExitCode.tryAgain
-            case .permissionDenied: return ExitCode.permission
-            case .invalidConfiguration: return ExitCode.usage
-            default: return ExitCode.unavailable
-            }
+            return error.exitCode
         }
         let request: AuthorizationRequest
         do {
@@ -160,10 +145,10 @@ enum LoginCommand: Command {
                 scope: scope, secrets: secrets, extraParameters: extra)
             try receiver.setAuthorizationURL(request.url)
         } catch {
-            context.printJSON(ParseCommand.rejectionJSON(error))
+            context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        if let line = LoopbackCommand.sshForwardingHint(port: receiver.port, environment: context.environment) {
+        if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
             context.printError("\(name): \(line)")
         }
         openBrowser(receiver.startURL, noBrowser: args.has("no-browser"), context: context)
@@ -176,7 +161,7 @@ enum LoginCommand: Command {
         do {
             result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
         } catch {
-            context.printJSON(ParseCommand.rejectionJSON(error))
+            context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
         let extras: [(String, JSONValue)] = [
@@ -184,20 +169,20 @@ enum LoginCommand: Command {
         ]
         switch result {
         case .callback(.success(let outcome)):
-            context.printJSON(ParseCommand.outcomeJSON(outcome).appending(extras))
-            return ParseCommand.exitCode(for: outcome)
+            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            return Rendering.exitCode(for: outcome)
         case .callback(.failure(let error)):
-            context.printJSON(ParseCommand.rejectionJSON(error).appending(extras))
-            return ParseCommand.exitCode(for: error)
+            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            return Rendering.exitCode(for: error)
         case .timedOut:
             context.printJSON(
-                rejectionJSON(
+                Rendering.rejectionJSON(
                     reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
                     offset: nil
                 ).appending(extras))
             return ExitCode.tryAgain
         case .stopped:
-            context.printJSON(rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
+            context.printJSON(Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
             return ExitCode.tryAgain
         }
     }
@@ -229,7 +214,7 @@ enum LoginCommand: Command {
                 endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
                 secrets: secrets, extraParameters: extra)
         } catch {
-            context.printJSON(ParseCommand.rejectionJSON(error))
+            context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
         let extras: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText))]
@@ -261,14 +246,14 @@ enum LoginCommand: Command {
                 case .received(let url): received = url
                 case .conflict:
                     context.printJSON(
-                        rejectionJSON(
+                        Rendering.rejectionJSON(
                             reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
                             offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
                 case .timedOut:
                     context.printJSON(
-                        rejectionJSON(
+                        Rendering.rejectionJSON(
                             reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
@@ -280,15 +265,15 @@ enum LoginCommand: Command {
         }
         do {
             let outcome = try validator.validate(CallbackURL(parsing: received, limits: expectations.limits))
-            context.printJSON(ParseCommand.outcomeJSON(outcome).appending(extras))
-            return ParseCommand.exitCode(for: outcome)
+            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            return Rendering.exitCode(for: outcome)
         } catch let error as CallbackError {
-            context.printJSON(ParseCommand.rejectionJSON(error).appending(extras))
-            return ParseCommand.exitCode(for: error)
+            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            return Rendering.exitCode(for: error)
         } catch let error as ParseError {
             let refusal = CallbackError(error)
-            context.printJSON(ParseCommand.rejectionJSON(refusal).appending(extras))
-            return ParseCommand.exitCode(for: refusal)
+            context.printJSON(Rendering.rejectionJSON(refusal).appending(extras))
+            return Rendering.exitCode(for: refusal)
         } catch {
             return ExitCode.rejected
         }

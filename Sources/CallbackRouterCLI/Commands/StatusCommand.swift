@@ -9,16 +9,17 @@ import Darwin
 enum StatusCommand: Command {
     static let name = "status"
     static let summary = "Say what is registered for a scheme"
-    static let help = """
+    static let overview = """
         OVERVIEW: Say what is registered for a scheme.
 
         USAGE: callback-router status --scheme S [--id ID]
 
-        OPTIONS:
-          --scheme S   The scheme.
-          --id ID      The desktop file ID (default callback-router-SCHEME).
-          -h, --help   Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value("scheme", "S", "The scheme."),
+        .value("id", "ID", "The desktop file ID (default callback-router-SCHEME)."),
+    ]
+    static let discussion = """
         OUTPUT:
           {"scheme":…,"desktop_file":…,"registered":true|false,"exec":…|null,
            "exec_is_this_helper":true|false,"mimeapps_default":…|null,
@@ -35,11 +36,7 @@ enum StatusCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: RegistrationOptions.options, flags: [], context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         do {
             let registration = try RegistrationOptions.read(args, context: context).registration
             let entry = try registration.readOurEntry()

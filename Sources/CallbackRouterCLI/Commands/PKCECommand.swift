@@ -5,22 +5,23 @@ import CallbackRouter
 enum PKCECommand: Command {
     static let name = "pkce"
     static let summary = "Print a PKCE code verifier and its S256 challenge"
-    static let help = """
+    static let overview = """
         OVERVIEW: Print a PKCE code verifier and its S256 code challenge (RFC 7636).
 
         USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]
 
-        OPTIONS:
-          --verifier V            Compute the challenge of this verifier instead of a fresh
-                                  one. It must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~
-                                  (RFC 7636 §4.1). Command-line arguments are visible to other
-                                  local users (ps, /proc): use this for test vectors, not for a
-                                  verifier that will be redeemed.
-          --verifier-from-stdin   Read that verifier from the first line of stdin instead (a
-                                  trailing CR is dropped; 30 seconds at most), so it never
-                                  shows in the process list.
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value(
+            "verifier", "V",
+            "Compute the challenge of this verifier instead of a fresh one. It must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1). Command-line arguments are visible to other local users (ps, /proc): use this for test vectors, not for a verifier that will be redeemed."
+        ),
+        .flag(
+            "verifier-from-stdin",
+            "Read that verifier from the first line of stdin instead (a trailing CR is dropped; 30 seconds at most), so it never shows in the process list."
+        ),
+    ]
+    static let discussion = """
         A fresh verifier is 32 bytes from the system CSPRNG (getrandom), base64url-encoded
         without padding: 43 characters, 256 bits. The challenge is
         BASE64URL(SHA-256(ASCII(verifier))), method S256 ("plain" is never offered).
@@ -41,15 +42,8 @@ enum PKCECommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        guard
-            let args = readArguments(
-                arguments, options: ["verifier"], flags: ["verifier-from-stdin"], context: context,
-                exit: &exit)
-        else {
-            return exit
-        }
         var given: String?
         do {
             try args.noPositionals()
@@ -71,7 +65,7 @@ enum PKCECommand: Command {
             do {
                 pkce = try PKCE(verifier: given)
             } catch {
-                context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+                context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
                 return ExitCode.usage
             }
         } else {

@@ -1,8 +1,9 @@
 import CallbackRouter
 
 /// design.md's JSON for an outcome or a refusal, and its exit code: what `parse` prints,
-/// and what `listen` and `loopback` print "as parse does".
-extension ParseCommand {
+/// and what `listen`, `loopback` and `login` print "as parse does". Every command renders
+/// its outcomes and refusals here, so the shape and the exit codes have one definition.
+enum Rendering {
     /// `{"outcome":…,"dialect":…,…fields…,"withheld":[…],"extra":{…}}`.
     ///
     /// Fields are the known wire parameters present, under their wire names, in design.md's
@@ -36,7 +37,17 @@ extension ParseCommand {
 
     /// `{"outcome":"rejected","reason":…,"detail":…,"offset":N|null}`.
     static func rejectionJSON(_ error: CallbackError) -> JSONValue {
-        CallbackRouterCLI.rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset)
+        rejectionJSON(reason: error.reason, detail: error.detail, offset: error.offset)
+    }
+
+    /// `{"outcome":"rejected","reason":…,"detail":…,"offset":N|null}`: the same shape for every command.
+    static func rejectionJSON(reason: ReasonCode, detail: String, offset: Int?) -> JSONValue {
+        .object([
+            ("outcome", .string("rejected")),
+            ("reason", .string(reason.rawValue)),
+            ("detail", .string(detail)),
+            ("offset", .int(offset)),
+        ])
     }
 
     /// The exit code of a refusal: 64 for `invalid_configuration` (a bad `--redirect-uri`

@@ -10,43 +10,40 @@ import CallbackRouter
 enum ListenCommand: Command {
     static let name = "listen"
     static let summary = "Wait for one callback of a scheme and print it as parse does"
-    static let help = """
+    static let overview = """
         OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
         USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
                callback-router listen --scheme S --logout (--state S | --state-from-stdin | --no-state)
                                       [--timeout SECONDS] [--redirect-uri U]... [--policy P] [--allow-localhost]
 
-        OPTIONS:
-          --scheme S              The scheme registered with 'callback-router register'.
-          --state S               The state this login sent: only a callback with this state
-                                  is routed here (and parse checks it).
-          --state-from-stdin      Read that state from the first line of stdin instead, so it
-                                  never appears in the process list (/proc/PID/cmdline).
-          --timeout SECONDS       How long to wait (default 300, 0 to only look in the spool
-                                  for a callback with this --state).
-          --logout                Wait for the end of a logout instead (OpenID Connect
-                                  RP-Initiated Logout 1.0): the provider's redirect to the
-                                  post-logout redirect URI, printed exactly as
-                                  'parse --logout' prints it ({"outcome":"logout_complete",...}).
-                                  Needs the end-session request's state (--state S or
-                                  --state-from-stdin), or --no-state. --dialect, --issuer,
-                                  --require-issuer, --profile and --response-mode other than
-                                  query are usage errors with it.
-          --no-state              With --logout: the provider returns no state (Auth0's
-                                  returnTo); the outcome says "unbound":true.
-        \(OptionValues.dialect.helpEntry())
-          --redirect-uri U        A registered redirect URI (repeatable); its scheme must be
-                                  --scheme S (a callback of another is not this listener's).
-        \(OptionValues.policy.helpEntry())
-          --allow-localhost       Accept localhost redirect URIs, as parse does.
-          --issuer I              The expected 'iss'; --require-issuer makes it mandatory.
-        \(OptionValues.responseMode.helpEntry())
-        \(OptionValues.profileHelpEntry)
-          --max-length N, --max-parameters N, --max-value-length N
-                                  Parsing limits, as for parse.
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] =
+        [
+            .value("scheme", "S", "The scheme registered with 'callback-router register'."),
+            .value("state", "S", "The state this login sent: only a callback with this state is routed here (and parse checks it)."),
+            .flag(
+                "state-from-stdin",
+                "Read that state from the first line of stdin instead, so it never appears in the process list (/proc/PID/cmdline)."),
+            .value("timeout", "SECONDS", "How long to wait (default 300, 0 to only look in the spool for a callback with this --state)."),
+            .flag(
+                "logout",
+                "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, printed exactly as 'parse --logout' prints it ({\"outcome\":\"logout_complete\",...}). Needs the end-session request's state (--state S or --state-from-stdin), or --no-state. --dialect, --issuer, --require-issuer, --profile and --response-mode other than query are usage errors with it."
+            ),
+            .flag("no-state", "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true."),
+            OptionValues.dialect.declaration(),
+            .value(
+                "redirect-uri", "U",
+                "A registered redirect URI (repeatable); its scheme must be --scheme S (a callback of another is not this listener's).",
+                repeatable: true),
+            OptionValues.policy.declaration(),
+            .flag("allow-localhost", "Accept localhost redirect URIs, as parse does."),
+            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
+            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
+            OptionValues.responseMode.declaration(),
+            OptionValues.profileDeclaration,
+        ] + OptionValues.limitDeclarations
+    static let discussion = """
         Takes a matching callback from the spool if one waits there (it is then deleted), else
         waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
         the same uid can use. Routing: a callback with a state reaches only the listener that
@@ -71,18 +68,10 @@ enum ListenCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options = Set(ListenValidation.parseOptions + ["scheme", "timeout"])
-        guard
-            let args = readArguments(
-                arguments, options: options, flags: Set(ListenValidation.parseFlags + ["state-from-stdin", "logout", "no-state"]),
-                context: context, exit: &exit)
-        else {
-            return exit
-        }
         let scheme: CallbackScheme
-        let expectedState: String?
+        var options: CallbackOptions
         let timeout: Int
         do {
             try args.noPositionals()
@@ -98,39 +87,54 @@ enum ListenCommand: Command {
             }
             timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
             try checkLogoutOptions(args, hasState: stateOption != nil || args.has("state-from-stdin"))
-            if args.has("state-from-stdin") {
-                guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
-                    return exit
-                }
-                expectedState = state
-            } else {
-                expectedState = stateOption
-            }
+            options = try CallbackOptions(args, state: stateOption)
         } catch {
             return usageError(error.description, context: context)
         }
-        // parse --logout takes no --response-mode; listen --logout allows only query, its default.
-        var parseArguments = ListenValidation.parseArguments(from: args, excluding: args.has("logout") ? ["response-mode"] : [])
-        if args.has("state-from-stdin"), let expectedState { parseArguments += ["--state", expectedState] }
-        if args.has("logout") { parseArguments += args.has("no-state") ? ["--logout", "--no-state"] : ["--logout"] }
-        if let refusal = ListenValidation.checkOptions(parseArguments: parseArguments, scheme: scheme, environment: context.environment) {
-            forward(refusal, context: context)
-            return refusal.exitCode
+        // Checked before waiting (a typo should not cost the user a login), as parse checks them.
+        if case .failure(let refusal) = options.validator(warn: { context.printError("\(name): " + $0) }) {
+            return context.print(Rendering.verdict(.failure(refusal)))
         }
         // Only callbacks of --scheme arrive here, and one of another redirect URI is not this
         // listener's: with a --redirect-uri of another scheme, nothing could ever end the wait.
-        for (index, text) in args.all("redirect-uri").enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
+        for (index, text) in options.redirectURIs.enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
             return usageError("--redirect-uri #\(index + 1) must use the scheme '\(scheme.name)'", context: context)
         }
+        if args.has("state-from-stdin") {
+            guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
+                return exit
+            }
+            options.expectations.state = state
+        }
+        switch options.validator(warn: { _ in }) {
+        case .success(let validator):
+            return listen(scheme: scheme, options: options, validator: validator, timeout: timeout, context: context)
+        case .failure(let refusal):
+            return context.print(Rendering.verdict(.failure(refusal)))
+        }
+    }
 
+    /// Refusals that say a callback belongs to no login of this listener (another redirect
+    /// URI, no state or another one): the listener stays waiting, as a router keeps an
+    /// attempt pending. Any other refusal of a callback routed here (it carries the expected
+    /// state, or the listener expects none) ends the wait.
+    static let notMineReasons: Set<ReasonCode> = [.redirectURIMismatch, .stateMissing, .stateMismatch]
+
+    /// Waits for the callback of `scheme` (from the spool, else on a socket of its own) and
+    /// prints it judged as `parse` judges it.
+    private static func listen(
+        scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Int, context: CommandContext
+    ) -> Int32 {
         let received: String
         do {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
-            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: expectedState)
+            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: options.expectations.state)
             defer { listener.stop() }
             // A callback of another redirect URI is not this login's: it does not end the wait.
-            let environment = context.environment
-            listener.accepts = { url in ListenValidation.isMine(url: url, parseArguments: parseArguments, environment: environment) }
+            listener.accepts = { url in
+                guard case .failure(let refusal) = options.judge(url, with: validator) else { return true }
+                return !notMineReasons.contains(refusal.reason)
+            }
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {
@@ -139,7 +143,7 @@ enum ListenCommand: Command {
                     received = url
                 case .conflict:
                     context.printJSON(
-                        rejectionJSON(
+                        Rendering.rejectionJSON(
                             reason: .conflict,
                             detail:
                                 "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
@@ -147,7 +151,8 @@ enum ListenCommand: Command {
                     return ExitCode.tryAgain
                 case .timedOut:
                     context.printJSON(
-                        rejectionJSON(reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
+                        Rendering.rejectionJSON(
+                            reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
                     return ExitCode.tryAgain
                 }
             }
@@ -155,9 +160,7 @@ enum ListenCommand: Command {
             context.printError("\(name): \(error.message)")
             return error.exitCode
         }
-        let verdict = ListenValidation.validate(url: received, parseArguments: parseArguments, environment: context.environment)
-        forward(verdict, context: context)
-        return verdict.exitCode
+        return context.print(Rendering.verdict(options.judge(received, with: validator)))
     }
 
     /// `--logout` needs a state or `--no-state`, and takes none of a login's options;
@@ -174,11 +177,6 @@ enum ListenCommand: Command {
                 description: "--logout needs the end-session request's --state S (or --state-from-stdin), or --no-state")
         default: break
         }
-        try LoopbackCommand.refuseLoginOptions(args)
-    }
-
-    private static func forward(_ verdict: ListenValidation.Verdict, context: CommandContext) {
-        if !verdict.standardOutput.isEmpty { context.output.writeOut(verdict.standardOutput) }
-        if !verdict.standardError.isEmpty { context.output.writeErr(verdict.standardError) }
+        try LogoutOptions.refuseLoginOptions(args)
     }
 }

@@ -9,9 +9,10 @@ import CallbackDesktop
 enum ManPageCommand: Command {
     static let name = "manpage"
     static let summary = "Print the man page of the tool or of a command, made from its --help"
-    static let help = """
+    static let overview = """
         OVERVIEW: Print a man page (roff) of callback-router or of one of its commands,
-        rendered from the same text as its --help, so the two never disagree.
+        made from the same option declarations and text as its --help, so the two never
+        disagree.
 
         USAGE: callback-router manpage [--directory DIR] [COMMAND]
 
@@ -19,12 +20,14 @@ enum ManPageCommand: Command {
           COMMAND                 The command whose page to print: callback-router-COMMAND(1).
                                   None: the page of the tool itself, callback-router(1).
 
-        OPTIONS:
-          --directory DIR         Write every page instead (callback-router.1 and one
-                                  callback-router-COMMAND.1 per command) into DIR, which must
-                                  exist; prints {"written":[file names]}.
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value(
+            "directory", "DIR",
+            "Write every page instead (callback-router.1 and one callback-router-COMMAND.1 per command) into DIR, which must exist; prints {\"written\":[file names]}."
+        )
+    ]
+    static let discussion = """
         EXIT CODES:
           0 printed or written, 64 usage (an unknown command), 77 a page could not be written
           (as for register).
@@ -34,12 +37,8 @@ enum ManPageCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: ["directory"], flags: [], context: context, exit: &exit) else {
-            return exit
-        }
-        let pages = ManPage()
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
+        let pages = ManPage(tool: context.tool)
         do throws(Arguments.UsageError) {
             if let directory = try args.single("directory") {
                 try args.noPositionals()
@@ -50,7 +49,7 @@ enum ManPageCommand: Command {
             }
             guard let page = pages.page(named: args.positionals.first) else {
                 // The unknown word is not echoed (it may be a pasted URL or state).
-                let names = CallbackRouterTool.commands.map { $0.name }.joined(separator: ", ")
+                let names = context.tool.commands.map { $0.name }.joined(separator: ", ")
                 throw Arguments.UsageError(description: "no such command; the commands are \(names)")
             }
             context.output.writeOut(page)

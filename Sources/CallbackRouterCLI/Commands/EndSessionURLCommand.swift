@@ -4,7 +4,7 @@ import CallbackRouter
 enum EndSessionURLCommand: Command {
     static let name = "end-session-url"
     static let summary = "Build an OpenID Connect logout (end-session) request URL"
-    static let help = """
+    static let overview = """
         OVERVIEW: Build an OpenID Connect RP-Initiated Logout 1.0 request URL with a fresh
         random state, for scripts that end the user's session at the provider. The provider
         then sends the browser to the post-logout redirect URI with that state: check it with
@@ -16,38 +16,38 @@ enum EndSessionURLCommand: Command {
                                                [--param NAME=VALUE]... [--style S]
                                                [--policy P] [--allow-localhost]
 
-        OPTIONS:
-          --endpoint URL          The provider's end_session_endpoint (its discovery document
-                                  names it), e.g. https://example.okta.com/oauth2/v1/logout.
-                                  https, or http only to a loopback IP literal; no userinfo, no
-                                  fragment. Its own query parameters are kept.
-          --post-logout-redirect-uri U
-                                  Where the provider sends the browser back, sent exactly as
-                                  given; it must be registered at the provider. Checked as
-                                  'parse' checks a --redirect-uri.
-          --client-id ID          The client_id. Needed when no ID token hint is given: the
-                                  provider must know whose redirect URIs to check.
-          --id-token-hint-from-stdin
-                                  Read the id_token_hint (the ID token of the login, a compact
-                                  JWT, at most 4096 bytes) from the first line of stdin, within
-                                  30 seconds. Never taken from the command line, where other
-                                  users see it in the process list.
-          --logout-hint H         A hint about the user to log out (logout_hint).
-          --ui-locales L          Space-separated BCP 47 language tags (ui_locales).
-          --param NAME=VALUE      An extra parameter; repeat for more. It may not be one the
-                                  request sets itself (id_token_hint, logout_hint, client_id,
-                                  post_logout_redirect_uri, state, ui_locales, returnTo), one
-                                  the endpoint's query has, nor be given twice.
-          --style S               rp-initiated (default): OpenID Connect RP-Initiated Logout
-                                  1.0, with a state. auth0-return-to: Auth0's /v2/logout, which
-                                  takes client_id and returnTo and returns no state: the output
-                                  then has "state":null, and its callback is checked with
-                                  'parse --logout --no-state'.
-        \(OptionValues.policy.helpEntry(then: "As for 'parse'."))
-          --allow-localhost       Accept http://localhost as a loopback redirect, and
-                                  https://localhost (RFC 8252 §8.3 advises against both).
-          -h, --help              Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value(
+            "endpoint", "URL",
+            "The provider's end_session_endpoint (its discovery document names it), e.g. https://example.okta.com/oauth2/v1/logout. https, or http only to a loopback IP literal; no userinfo, no fragment. Its own query parameters are kept."
+        ),
+        .value(
+            "post-logout-redirect-uri", "U",
+            "Where the provider sends the browser back, sent exactly as given; it must be registered at the provider. Checked as 'parse' checks a --redirect-uri."
+        ),
+        .value(
+            "client-id", "ID", "The client_id. Needed when no ID token hint is given: the provider must know whose redirect URIs to check."),
+        .flag(
+            "id-token-hint-from-stdin",
+            "Read the id_token_hint (the ID token of the login, a compact JWT, at most 4096 bytes) from the first line of stdin, within 30 seconds. Never taken from the command line, where other users see it in the process list."
+        ),
+        .value("logout-hint", "H", "A hint about the user to log out (logout_hint)."),
+        .value("ui-locales", "L", "Space-separated BCP 47 language tags (ui_locales)."),
+        .value(
+            "param", "NAME=VALUE",
+            "An extra parameter; repeat for more. It may not be one the request sets itself (id_token_hint, logout_hint, client_id, post_logout_redirect_uri, state, ui_locales, returnTo), one the endpoint's query has, nor be given twice.",
+            repeatable: true),
+        .value(
+            "style", "S",
+            "rp-initiated (default): OpenID Connect RP-Initiated Logout 1.0, with a state. auth0-return-to: Auth0's /v2/logout, which takes client_id and returnTo and returns no state: the output then has \"state\":null, and its callback is checked with 'parse --logout --no-state'.",
+            choices: EndSessionRequest.Style.allCases.map(\.rawValue)),
+        OptionValues.policy.declaration(then: "As for 'parse'."),
+        .flag(
+            "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
+        ),
+    ]
+    static let discussion = """
         OUTPUT:
           {"url":…,"state":…}   The url carries the id_token_hint when one was read: treat it
           as a secret. A bad setting prints
@@ -63,19 +63,8 @@ enum EndSessionURLCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         var exit: Int32 = 0
-        let options: Set<String> = [
-            "endpoint", "post-logout-redirect-uri", "client-id", "logout-hint", "ui-locales",
-            "param", "style", "policy",
-        ]
-        guard
-            let args = readArguments(
-                arguments, options: options, flags: ["id-token-hint-from-stdin", "allow-localhost"],
-                context: context, exit: &exit)
-        else {
-            return exit
-        }
         let endpoint: String, redirectURI: String, style: EndSessionRequest.Style, policy: RedirectURIPolicy
         let clientID: String?, logoutHint: String?, uiLocales: String?
         var extra: [(String, String)] = []
@@ -107,18 +96,11 @@ enum EndSessionURLCommand: Command {
             return usageError(error.description, context: context)
         }
 
-        do {
-            let redirect = try RedirectURI(redirectURI, policy: policy, allowLocalhost: args.has("allow-localhost"))
-            if !redirect.isReverseDNS {
-                context.printError(
-                    "\(name): warning: the --post-logout-redirect-uri scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
-                )
-            }
-        } catch {
-            context.printJSON(
-                rejectionJSON(
-                    reason: error.reason, detail: "--post-logout-redirect-uri: " + error.detail,
-                    offset: error.offset))
+        if case .failure(let refusal) = RedirectURIOption.check(
+            redirectURI, label: "--post-logout-redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            warn: { context.printError("\(name): " + $0) })
+        {
+            context.printJSON(Rendering.rejectionJSON(refusal))
             return ExitCode.usage
         }
 
@@ -137,7 +119,7 @@ enum EndSessionURLCommand: Command {
                 idTokenHint: hint, clientID: clientID, logoutHint: logoutHint,
                 uiLocales: uiLocales, extraParameters: extra, style: style)
         } catch {
-            context.printJSON(rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
             return ExitCode.usage
         }
         context.printJSON(.object([("url", .string(request.url)), ("state", state.map { .string($0) } ?? .null)]))

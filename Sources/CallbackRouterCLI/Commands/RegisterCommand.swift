@@ -3,17 +3,20 @@ import CallbackDesktop
 enum RegisterCommand: Command {
     static let name = "register"
     static let summary = "Register callback-router as the handler of a URL scheme"
-    static let help = """
+    static let overview = """
         OVERVIEW: Register callback-router as the handler of a URL scheme.
 
         USAGE: callback-router register --scheme S [--id ID]
 
-        OPTIONS:
-          --scheme S   The scheme (RFC 3986 syntax; lowercased). http, https, file, javascript,
-                       data, vbscript, about, blob, ftp, ws, wss and mailto are refused.
-          --id ID      The desktop file ID (default callback-router-SCHEME).
-          -h, --help   Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value(
+            "scheme", "S",
+            "The scheme (RFC 3986 syntax; lowercased). http, https, file, javascript, data, vbscript, about, blob, ftp, ws, wss and mailto are refused."
+        ),
+        .value("id", "ID", "The desktop file ID (default callback-router-SCHEME)."),
+    ]
+    static let discussion = """
         Writes $XDG_DATA_HOME/applications/ID.desktop (Exec=<this helper's absolute path> open %u,
         MimeType=x-scheme-handler/S;, NoDisplay=true, Terminal=false), makes it the default for
         x-scheme-handler/S in $XDG_CONFIG_HOME/mimeapps.list (every other line kept as it is),
@@ -32,11 +35,7 @@ enum RegisterCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: RegistrationOptions.options, flags: [], context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         do {
             let registration = try RegistrationOptions.read(args, context: context).registration
             let report = try registration.register(executablePath: context.executablePath)

@@ -2,16 +2,17 @@
 enum UnregisterCommand: Command {
     static let name = "unregister"
     static let summary = "Undo what register did for a scheme"
-    static let help = """
+    static let overview = """
         OVERVIEW: Undo what register did for a scheme.
 
         USAGE: callback-router unregister --scheme S [--id ID]
 
-        OPTIONS:
-          --scheme S   The scheme given to register.
-          --id ID      The desktop file ID given to register (default callback-router-SCHEME).
-          -h, --help   Show this help.
-
+        """
+    static let options: [OptionDeclaration] = [
+        .value("scheme", "S", "The scheme given to register."),
+        .value("id", "ID", "The desktop file ID given to register (default callback-router-SCHEME)."),
+    ]
+    static let discussion = """
         Removes ID.desktop and gives mimeapps.list back its line as it was before register:
         the previous default restored, or the added line (and a section or file register
         created) removed. A default changed by someone else since is left alone. A desktop
@@ -28,11 +29,7 @@ enum UnregisterCommand: Command {
 
         """
 
-    static func run(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
-        var exit: Int32 = 0
-        guard let args = readArguments(arguments, options: RegistrationOptions.options, flags: [], context: context, exit: &exit) else {
-            return exit
-        }
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         do {
             let registration = try RegistrationOptions.read(args, context: context).registration
             let report = try registration.unregister()

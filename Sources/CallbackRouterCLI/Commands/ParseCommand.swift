@@ -1,0 +1,129 @@
+import CallbackRouter
+
+/// `callback-router parse URL`: validate a callback and print what it means.
+enum ParseCommand: Command {
+    static let name = "parse"
+    static let summary = "Validate a callback URL and print what it means"
+    static let overview = """
+        OVERVIEW: Validate a callback URL and print what it means, as one JSON object.
+
+        USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
+                                     [--allow-localhost] [--state S] [--issuer I]
+                                     [--require-issuer] [--response-mode query|fragment]
+                                     [--profile NAME]...
+                                     [--max-length N] [--max-parameters N] [--max-value-length N] URL
+               callback-router parse --logout (--state S | --no-state) [--redirect-uri U]...
+                                     [--policy P] [--allow-localhost] URL
+
+        ARGUMENTS:
+          URL                     The callback URL, exactly as delivered (quote it in the shell).
+
+        """
+    static let options: [OptionDeclaration] = [
+        OptionValues.dialect.declaration(then: "auto picks by the parameters present and never picks ory."),
+        .value(
+            "redirect-uri", "U",
+            "A registered redirect URI; repeat for several. The callback must answer one of them (scheme and host case-insensitive, port exact except loopback, path exact, registered query parameters present). None given: any the policy allows.",
+            repeatable: true),
+        OptionValues.policy.declaration(
+            then: "--dialect prelude and --dialect clerk imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
+        .flag(
+            "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
+        ),
+        .value(
+            "state", "S", "The expected state: none in the callback is state_missing, another is state_mismatch (constant-time comparison)."
+        ),
+        .value("issuer", "I", "The expected iss (RFC 9207), checked when the callback has one."),
+        .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
+        OptionValues.responseMode.declaration(then: "Where the response parameters are."),
+        OptionValues.profileDeclaration,
+        .flag(
+            "logout",
+            "The URL is the end of a logout (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, with the state the end-session request sent (callback-router end-session-url). It may carry no login parameter (code, error, iss, status...: invalid_parameter). Needs --state S, or --no-state."
+        ),
+        .flag(
+            "no-state",
+            "With --logout: the provider returns no state (Auth0's /v2/logout returnTo); the outcome says \"unbound\":true, since anyone can send such a callback."
+        ),
+        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
+        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
+        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
+    ]
+    static let discussion = """
+        OUTPUT:
+          {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
+          outcome is authorization_code, challenge_token, session_token_exchange_code,
+          login_success, partial_registration, login_failure, rotating_token_nonce,
+          authorization_error, or with --dialect clerk clerk_failure, account_transfer,
+          bare_callback or magic_link (logout_complete with --logout; "unbound":true with
+          --no-state); dialect the one that decided; fields under their wire names
+          (code, state, iss, challenge_token, action, status, session_id, tracking_id,
+          state_key, identifier, message, rotating_token_nonce, created_session_id, error,
+          error_description, error_uri, flow, flow_id, approval_token, __clerk_status,
+          __clerk_error_code). Human text that breaks its syntax is left out and named in
+          "withheld":[…]. "unbound":true marks an outcome with no state and no secret, which
+          anyone can send and which answers no login of yours: an error a --profile lets
+          through without the app's state (supabase, cognito), any error on clerk, and
+          Clerk's clerk_failure, account_transfer and bare_callback (ask Clerk for the
+          sign-in's status). clerk_failure's __clerk_error_code is oauth_access_denied or
+          oauth_callback_failed (any other code Clerk sent is not shown).
+          A refusal prints
+          {"outcome":"rejected","reason":…,"detail":…,"offset":N|null}; the offset is into
+          the URL, or into the --redirect-uri value the detail names.
+          A private-use --redirect-uri scheme without a dot (myapp) is accepted with a warning
+          on stderr (RFC 8252 §7.1 recommends a reverse domain name).
+
+        EXIT CODES:
+          0 success outcome (also account_transfer, bare_callback, magic_link), 1 the
+          provider reported a failure (authorization_error, login_failure, clerk_failure),
+          64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
+
+        EXAMPLES:
+          callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\
+              --state af0ifjsldkj 'com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj'
+          callback-router parse --dialect prelude 'myapp://oauth-callback?challenge_token=ct_1'
+          callback-router parse --logout --state Zm9vYmFy --redirect-uri com.example.app:/logout \
+              'com.example.app:/logout?state=Zm9vYmFy'
+
+        """
+
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
+        let url: String
+        let options: CallbackOptions
+        do throws(Arguments.UsageError) {
+            url = try args.onePositional("URL")
+            options = try CallbackOptions(args, state: args.single("state"))
+            try checkLogoutOptions(args)
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        switch options.validator(warn: { context.printError("\(name): " + $0) }) {
+        case .success(let validator): return context.print(Rendering.verdict(options.judge(url, with: validator)))
+        case .failure(let refusal): return context.print(Rendering.verdict(.failure(refusal)))
+        }
+    }
+
+    /// `--logout` needs `--state S` or `--no-state`, and takes none of a login's options;
+    /// `--no-state` means something only with `--logout`.
+    static func checkLogoutOptions(_ args: Arguments) throws(Arguments.UsageError) {
+        guard args.has("logout") else {
+            if args.has("no-state") { throw Arguments.UsageError(description: "--no-state applies only to --logout") }
+            return
+        }
+        switch (!args.all("state").isEmpty, args.has("no-state")) {
+        case (true, true): throw Arguments.UsageError(description: "--state and --no-state exclude each other")
+        case (false, false): throw Arguments.UsageError(description: "--logout needs the logout's --state S, or --no-state")
+        default: break
+        }
+        for option in ["issuer", "response-mode"] where args.all(option).count > 0 {
+            throw Arguments.UsageError(
+                description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
+        }
+        if !args.all("profile").isEmpty {
+            throw Arguments.UsageError(description: "--profile does not apply to --logout (profiles relax rules of login responses)")
+        }
+        if args.has("require-issuer") {
+            throw Arguments.UsageError(description: "--require-issuer does not apply to --logout")
+        }
+    }
+}

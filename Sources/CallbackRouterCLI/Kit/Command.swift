@@ -1,0 +1,87 @@
+/// What every command gets: its output streams and the environment it runs in.
+public struct CommandContext: Sendable {
+    /// Where the command writes its JSON (stdout) and its diagnostics (stderr).
+    public var output: any CommandOutput
+    /// The process environment (tests pass an isolated one).
+    public var environment: [String: String]
+    /// The helper's own absolute path, written into `.desktop` files by `register`.
+    public var executablePath: String
+    /// Where `--state-from-stdin` reads (0; tests pass one end of a pipe).
+    public var standardInput: Int32
+    /// The tool the command runs in (set by ``CallbackRouterTool/run(_:context:)``): how
+    /// `manpage` and `completions` learn the other commands without naming them.
+    var tool = ToolDescription(commands: [], help: "", version: "")
+
+    /// A context for one run; `standardInput` defaults to the process's own (descriptor 0).
+    public init(
+        output: any CommandOutput, environment: [String: String], executablePath: String,
+        standardInput: Int32 = 0
+    ) {
+        self.output = output
+        self.environment = environment
+        self.executablePath = executablePath
+        self.standardInput = standardInput
+    }
+
+    func printJSON(_ value: JSONValue) { output.writeOut(value.serialized + "\n") }
+    /// Prints a verdict's JSON; returns its exit code.
+    func print(_ verdict: (json: JSONValue, exit: Int32)) -> Int32 {
+        printJSON(verdict.json)
+        return verdict.exit
+    }
+    func printError(_ text: String) { output.writeErr("callback-router: " + text + "\n") }
+}
+
+/// One subcommand of `callback-router`.
+protocol Command: Sendable {
+    /// The word after `callback-router`.
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// The hand-written start of `--help`: OVERVIEW, USAGE, ARGUMENTS, OUTPUT...
+    static var overview: String { get }
+    /// Every option the command takes, declared once: its parsing, the OPTIONS part of
+    /// `--help`, completions and man page are made from these.
+    static var options: [OptionDeclaration] { get }
+    /// The hand-written rest of `--help`, after the options: prose, EXIT CODES, EXAMPLE...
+    static var discussion: String { get }
+    /// Runs with its arguments read (``main(_:context:)`` has answered `--help` and usage
+    /// errors); returns the exit code.
+    static func run(_ args: Arguments, context: CommandContext) -> Int32
+}
+
+extension Command {
+    /// The whole `--help` text: ``overview``, the options, ``discussion``.
+    static var help: String {
+        overview + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
+    }
+
+    /// Prints a usage error with a pointer to `--help`; returns 64.
+    static func usageError(_ message: String, context: CommandContext) -> Int32 {
+        context.printError("\(name): \(message)\nTry 'callback-router \(name) --help'.")
+        return ExitCode.usage
+    }
+
+    /// Runs with the arguments after the command's name: reads them by the command's
+    /// option declarations, answers `--help` and usage errors, else ``run(_:context:)``.
+    static func main(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+        let args: Arguments
+        do {
+            args = try Arguments(arguments, options: options.valueNames, flags: options.flagNames)
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        if args.wantsHelp {
+            context.output.writeOut(help)
+            return ExitCode.success
+        }
+        return run(args, context: context)
+    }
+}
+
+/// What `callback-router` is made of: its commands, its own `--help` and its version.
+struct ToolDescription: Sendable {
+    let commands: [any Command.Type]
+    let help: String
+    let version: String
+}

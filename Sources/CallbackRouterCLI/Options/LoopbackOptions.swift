@@ -1,0 +1,138 @@
+import CallbackLoopback
+import CallbackRouter
+
+/// The loopback receiver's options (RFC 8252 §7.3), shared by `loopback` and `login`: one
+/// declaration each, and the one reader of them into a receiver's configuration.
+enum LoopbackOptions {
+    /// The receiver's options listed under `group`, with what a command adds to the summary
+    /// of some of them (`notes`, by option name).
+    static func receiver(under group: OptionGroup = .main, notes: [String: String]) -> [OptionDeclaration] {
+        receiver.map { option in
+            option.listed(under: group).described(notes[option.name].map { option.summary + " " + $0 } ?? option.summary)
+        }
+    }
+
+    /// The options that shape the receiver (address, port, path, response mode, pages).
+    static let receiver: [OptionDeclaration] = [
+        .value(
+            "port", "N[,N…]",
+            "Port to bind (default 0: one the system picks); a list binds the first free one (providers that register fixed ports)."),
+        .value("path", "P", "Callback path, starting with '/' (default /callback)."),
+        .flag("ipv6", "Bind [::1] instead of 127.0.0.1."),
+        .value(
+            "host", "H",
+            "127.0.0.1 (default), ::1 (as --ipv6), or localhost: bind both 127.0.0.1 and ::1 on one port, answer only Host: localhost:PORT, and name localhost in the redirect URI (providers that register only that name).",
+            choices: ["127.0.0.1", "::1", "localhost"]),
+        .value(
+            "response-mode", "M",
+            "query (default: a GET with the parameters in the query) or form_post (OIDC Form Post: a POST with an application/x-www-form-urlencoded body, at most 16 KiB, read by the same parser and limits; a GET then never ends the wait).",
+            choices: ["query", "form_post"]),
+        .flag(
+            "accept-paste",
+            "Also accept the callback URL pasted on stdin (a terminal), one per line: for remote and SSH sessions where the browser cannot reach the port. Validated exactly as over HTTP; the first valid callback, pasted or requested, wins, exactly once."
+        ),
+        .value(
+            "success-url", "U", "After an accepted callback, redirect the browser to U (303) instead of the built-in page; http or https."),
+        .value("failure-url", "U", "After a provider error or a refused callback of this login, redirect the browser to U (303)."),
+        .flag(
+            "allow-other-users",
+            "Linux: also answer connections from processes of other users of this computer. Without it (the default) such a connection gets 403 before its request is read (its owner is looked up in /proc/net/tcp and tcp6; an owner not found is refused too), so another user can neither end the wait nor read a page. Only for a browser that runs as another user. Other systems (macOS) cannot tell: there every local process is answered."
+        ),
+    ]
+
+    static func readConfiguration(_ args: Arguments) throws(Arguments.UsageError) -> (LoopbackReceiver.Configuration, Duration, String) {
+        var configuration = LoopbackReceiver.Configuration()
+        configuration.host = args.has("ipv6") ? .ipv6 : .ipv4
+        if let host = try args.single("host") {
+            guard !args.has("ipv6") else { throw Arguments.UsageError(description: "--host and --ipv6 exclude each other") }
+            switch host {
+            case "127.0.0.1": configuration.host = .ipv4
+            case "::1", "[::1]": configuration.host = .ipv6
+            case "localhost": configuration.host = .localhost
+            default: throw Arguments.UsageError(description: "--host takes 127.0.0.1, ::1 or localhost")
+            }
+        }
+        if let ports = try args.single("port") {
+            let parsed = ports.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard !parsed.isEmpty, parsed.count <= 64, parsed.allSatisfy({ $0.map { (0 ... 65535).contains($0) } ?? false }) else {
+                throw Arguments.UsageError(description: "--port takes a port (0-65535) or a comma-separated list of at most 64")
+            }
+            configuration.ports = parsed.compactMap { $0 }
+        }
+        switch try args.single("response-mode") {
+        case nil, "query": configuration.responseMode = .query
+        case "form_post": configuration.responseMode = .formPost
+        default: throw Arguments.UsageError(description: "--response-mode takes query or form_post")
+        }
+        for (option, keyPath) in [
+            ("success-url", \LoopbackReceiver.Configuration.successURL),
+            ("failure-url", \LoopbackReceiver.Configuration.failureURL),
+        ] {
+            guard let url = try args.single(option) else { continue }
+            guard isRedirectTarget(url) else {
+                throw Arguments.UsageError(description: "--\(option) must be an absolute http or https URL")
+            }
+            configuration[keyPath: keyPath] = url
+        }
+        if let path = try args.single("path") {
+            guard isValidPath(path) else {
+                throw Arguments.UsageError(
+                    description:
+                        "--path must start with '/' and hold only URL path characters (no '?', '#', spaces or '%' that is not an escape)")
+            }
+            configuration.path = path
+        }
+        configuration.allowOtherUsers = args.has("allow-other-users")
+        if args.has("accept-paste") {
+            guard !args.has("state-from-stdin") else {
+                throw Arguments.UsageError(description: "--accept-paste and --state-from-stdin both read stdin: choose one")
+            }
+            configuration.pasteDescriptor = 0
+        }
+        let timeoutText = try args.single("timeout") ?? "300"
+        guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
+        }
+        return (configuration, .seconds(seconds), timeoutText)
+    }
+
+    /// Under SSH (`SSH_CONNECTION` set) the browser runs on another machine and cannot
+    /// reach our 127.0.0.1: say which `ssh -L` forwards the port, or to paste the URL.
+    static func sshForwardingHint(port: Int, environment: [String: String]) -> String? {
+        guard let connection = environment["SSH_CONNECTION"], !connection.isEmpty else { return nil }
+        // SSH_CONNECTION is "client-ip client-port server-ip server-port".
+        let parts = connection.split(separator: " ")
+        let server = parts.count == 4 ? String(parts[2]) : "THIS-HOST"
+        let sshPort = parts.count == 4 && parts[3] != "22" ? " -p \(parts[3])" : ""
+        return
+            "this is an SSH session: the browser must reach port \(port) here. On the machine with the browser, run: ssh -N -L \(port):127.0.0.1:\(port)\(sshPort) \(server)"
+    }
+
+    /// An absolute http/https URL without spaces or controls (it goes into `Location`).
+    static func isRedirectTarget(_ url: String) -> Bool {
+        guard url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+            let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http" || parsed.scheme == "https",
+            parsed.host?.text.isEmpty == false
+        else { return false }
+        return true
+    }
+
+    /// A path the URL parser reads back unchanged, with no query or fragment.
+    static func isValidPath(_ path: String) -> Bool { LoopbackReceiver.isValidPath(path) }
+
+    /// A loopback redirect URI is http: a dialect whose provider accepts only a custom scheme
+    /// (``Dialect/impliedPolicy``: Prelude, Clerk) refuses it, as `parse` refuses such a
+    /// `--redirect-uri` (`invalid_configuration`, exit 64). Nil when the dialect takes it.
+    static func refusal(of dialect: Dialect) -> CallbackError? {
+        guard let policy = dialect.impliedPolicy else { return nil }
+        do {
+            _ = try RedirectURI("http://127.0.0.1/callback", policy: policy, allowLocalhost: false)
+            return nil
+        } catch {
+            return CallbackError(
+                error.reason, at: nil,
+                "--dialect \(dialect.rawValue): a loopback redirect URI is http: " + error.detail
+                    + "; receive it on a registered scheme instead (listen --scheme, login --scheme)")
+        }
+    }
+}

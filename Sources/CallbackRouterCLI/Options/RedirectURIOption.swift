@@ -1,0 +1,24 @@
+import CallbackRouter
+
+/// A redirect URI given on the command line (`--redirect-uri`, `--post-logout-redirect-uri`),
+/// checked one way for every command that takes one.
+enum RedirectURIOption {
+    /// `text` as the policy accepts it, or its refusal with a detail that starts with
+    /// `label` (`--redirect-uri #2`, `--post-logout-redirect-uri`), never with the value.
+    /// `warn` is told when it is a private-use scheme that is no reverse domain name.
+    static func check(
+        _ text: String, label: String, policy: RedirectURIPolicy, allowLocalhost: Bool, warn: (String) -> Void
+    ) -> Result<RedirectURI, CallbackError> {
+        do {
+            let redirect = try RedirectURI(text, policy: policy, allowLocalhost: allowLocalhost)
+            if !redirect.isReverseDNS {
+                warn(
+                    "warning: \(label): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"
+                )
+            }
+            return .success(redirect)
+        } catch {
+            return .failure(CallbackError(error.reason, at: error.offset, "\(label): " + error.detail))
+        }
+    }
+}

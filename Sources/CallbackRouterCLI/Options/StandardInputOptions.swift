@@ -1,0 +1,24 @@
+extension Command {
+    /// Reads what `--WHAT-from-stdin` promises (a state, a verifier) from the first line of
+    /// stdin, waiting `seconds` (at least one). Returns nil with `exit` set once the refusal
+    /// is printed: the timeout rejection and 75, or a usage error. Never echoes the line.
+    static func readFromStandardInput(
+        _ what: String, seconds: Int, context: CommandContext,
+        exit: inout Int32
+    ) -> String? {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(max(seconds, 1)))
+        switch StandardInput.readLine(from: context.standardInput, until: deadline) {
+        case .success(let line):
+            return line
+        case .failure(.timedOut):
+            context.printJSON(
+                Rendering.rejectionJSON(
+                    reason: .timeout, detail: "no \(what) arrived on stdin within \(seconds) seconds",
+                    offset: nil))
+            exit = ExitCode.tryAgain
+        case .failure(let problem):
+            exit = usageError("--\(what)-from-stdin: " + problem.description(of: what), context: context)
+        }
+        return nil
+    }
+}

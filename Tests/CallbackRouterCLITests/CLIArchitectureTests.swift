@@ -1,0 +1,89 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The arrows between the CLI's folders (docs/architecture.md, "The CLI"), read from the
+/// sources: a file may name the types of its own folder and of the folders it points to,
+/// and no command names another command.
+@Suite struct CLIArchitectureTests {
+    /// Folder → the folders its files may use ("" is the top: CallbackRouterTool.swift).
+    static let allowed: [String: Set<String>] = [
+        "": ["Kit", "Rendering", "Options", "Packaging", "Commands"],
+        "Commands": ["Kit", "Rendering", "Options", "Packaging"],
+        "Packaging": ["Kit"],
+        "Options": ["Kit", "Rendering"],
+        "Rendering": ["Kit"],
+        "Kit": [],
+    ]
+
+    static var sourceRoot: String {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/Sources/CallbackRouterCLI"
+    }
+
+    struct SourceFile {
+        let folder: String
+        let name: String
+        let words: Set<String>
+        let declared: [String]
+    }
+
+    static func entries(_ directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Every Swift file, with the identifiers its code (comments aside) uses and the types
+    /// it declares at the top level.
+    static func files() -> [SourceFile] {
+        var files: [SourceFile] = []
+        for folder in [""] + allowed.keys.filter({ !$0.isEmpty }).sorted() {
+            let directory = folder.isEmpty ? sourceRoot : sourceRoot + "/" + folder
+            for name in entries(directory) where name.hasSuffix(".swift") {
+                var words: Set<String> = []
+                var declared: [String] = []
+                for line in (CLIReferenceTests.read(directory + "/" + name) ?? "").split(separator: "\n") {
+                    let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                    let tokens = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+                    words.formUnion(tokens)
+                    if let first = line.first, !first.isWhitespace,
+                        let index = tokens.firstIndex(where: { ["struct", "enum", "class", "protocol"].contains($0) }),
+                        index + 1 < tokens.count
+                    {
+                        declared.append(tokens[index + 1])
+                    }
+                }
+                files.append(SourceFile(folder: folder, name: name, words: words, declared: declared))
+            }
+        }
+        return files
+    }
+
+    @Test func everyFileUsesOnlyTheFoldersItPointsTo() {
+        let files = Self.files()
+        #expect(files.count > 20, "found \(files.count) files under \(Self.sourceRoot)")
+        var owner: [String: SourceFile] = [:]
+        for file in files { for type in file.declared { owner[type] = file } }
+        for file in files {
+            for word in file.words {
+                guard let declaring = owner[word], declaring.name != file.name else { continue }
+                if declaring.folder == "Commands" && file.folder == "Commands" {
+                    Issue.record("\(file.name) names \(word) of \(declaring.name): a command names another command")
+                } else if declaring.folder != file.folder && !(Self.allowed[file.folder] ?? []).contains(declaring.folder) {
+                    Issue.record("\(file.folder)/\(file.name) names \(word) of \(declaring.folder)/\(declaring.name)")
+                }
+            }
+        }
+    }
+}
