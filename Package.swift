@@ -33,11 +33,15 @@ let package = Package(
         .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
         // The only module that imports Foundation.
         .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        // The system layer (docs/architecture.md): the one module that imports the C library
+        // for the edge. Descriptors, deadlines, one SystemError, sockets, files, subprocess,
+        // threads, environment. Internal to the package (`package` access), no product.
+        .target(name: "CallbackSystem", swiftSettings: strict),
         // The loopback receiver as a library: typed, async, no Foundation.
-        .target(name: "CallbackLoopback", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .target(name: "CallbackLoopback", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process.
         // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
-        .target(name: "CallbackDesktop", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .target(name: "CallbackDesktop", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop"],
                 swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
@@ -55,8 +59,8 @@ let package = Package(
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
-        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback"], swiftSettings: strict),
-        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop"], swiftSettings: strict),
+        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem"], swiftSettings: strict),
+        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport"],
                     swiftSettings: strict),
     ],

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackRouter
+import CallbackSystem
 
 /// An app's custom URL scheme as the Linux desktop's `x-scheme-handler`: the desktop entry
 /// in `$XDG_DATA_HOME/applications` and the default in `$XDG_CONFIG_HOME/mimeapps.list`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackSystem
 
 /// One end of a TCP connection: an address (IPv4 as IPv4-mapped IPv6, `::ffff:a.b.c.d`, so
 /// that a row of `/proc/net/tcp` and one of `tcp6` compare alike) and a port.

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackRouter
+import CallbackSystem
 
 /// The loopback address a ``LoopbackReceiver`` binds: never a wildcard address.
 public struct LoopbackHost: Hashable, Sendable, CustomStringConvertible {
@@ -230,7 +226,7 @@ public final class LoopbackReceiver: Sendable {
         }
         self.configuration = configuration
         let ports = configuration.ports.isEmpty ? [0] : configuration.ports
-        var lastFailure: SocketError?
+        var lastFailure: SystemError?
         var bound: LoopbackServer?
         for port in ports {
             var settings = LoopbackConfiguration()
@@ -259,7 +255,7 @@ public final class LoopbackReceiver: Sendable {
         }
         guard let bound else {
             let listed = ports.map(String.init).joined(separator: ",")
-            throw LoopbackError(lastFailure ?? SocketError("bind", code: 0), address: configuration.host.description, ports: listed)
+            throw LoopbackError(lastFailure ?? SystemError("bind", code: 0), address: configuration.host.description, ports: listed)
         }
         server = bound
     }

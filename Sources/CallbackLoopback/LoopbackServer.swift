@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackRouter
+import CallbackSystem
 
 /// How the receiver listens and how long it waits.
 struct LoopbackConfiguration: Sendable {
@@ -112,11 +108,11 @@ final class LoopbackServer: @unchecked Sendable {
     /// What a browser following ``redirectURI`` sends as `Host`.
     var authority: String { "\(configuration.address.uriHost):\(port)" }
 
-    init(configuration: LoopbackConfiguration) throws(SocketError) {
+    init(configuration: LoopbackConfiguration) throws(SystemError) {
         self.configuration = configuration
         let (fds, port) = try Self.bind(configuration)
-        guard let wakeup = LoopbackSocket.makeWakeupPipe() else {
-            let failure = SocketError("pipe")
+        guard let wakeup = NonBlockingIO.makeWakeupPipe() else {
+            let failure = SystemError("pipe")
             for fd in fds { close(fd) }
             throw failure
         }
@@ -128,16 +124,16 @@ final class LoopbackServer: @unchecked Sendable {
     /// Binds the literal, or for `localhost` 127.0.0.1 and then ::1 on the same port (a
     /// kernel-picked port taken on ::1 is tried again with another, a few times). A system
     /// without IPv6 (`EADDRNOTAVAIL`, `EAFNOSUPPORT`) gets 127.0.0.1 alone.
-    private static func bind(_ configuration: LoopbackConfiguration) throws(SocketError) -> ([Int32], Int) {
+    private static func bind(_ configuration: LoopbackConfiguration) throws(SystemError) -> ([Int32], Int) {
         guard configuration.address == .localhost else {
-            let (fd, port) = try LoopbackSocket.listen(on: configuration.address, port: configuration.port)
+            let (fd, port) = try LoopbackTCP.listen(ipv6: configuration.address == .ipv6, port: configuration.port)
             return ([fd], port)
         }
-        var lastFailure = SocketError("bind", code: EADDRINUSE)
+        var lastFailure = SystemError("bind", code: EADDRINUSE)
         for _ in 0 ..< (configuration.port == 0 ? 8 : 1) {
-            let (v4, port) = try LoopbackSocket.listen(on: .ipv4, port: configuration.port)
+            let (v4, port) = try LoopbackTCP.listen(ipv6: false, port: configuration.port)
             do {
-                let (v6, _) = try LoopbackSocket.listen(on: .ipv6, port: port)
+                let (v6, _) = try LoopbackTCP.listen(ipv6: true, port: port)
                 return ([v4, v6], port)
             } catch {
                 if error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT { return ([v4], port) }
@@ -160,7 +156,7 @@ final class LoopbackServer: @unchecked Sendable {
     /// returns ``LoopbackResult/stopped(ignored:)`` unless a callback already ended it. A
     /// stop requested before the run starts ends it as soon as it starts.
     func requestStop() {
-        LoopbackSocket.signal(wakeup.write)
+        NonBlockingIO.signal(wakeup.write)
     }
 
     private func stopListening() {
@@ -503,7 +499,7 @@ final class LoopbackServer: @unchecked Sendable {
             let firstConnection = 1 + listening.count + (pasting == nil ? 0 : 1)
             if let pasting, fds[pasteIndex].revents != 0 {
                 let limit = configuration.maxHeadBytes
-                switch LoopbackSocket.readAvailable(pasting, into: &pasteBuffer, limit: 4096) {
+                switch NonBlockingIO.readAvailable(pasting, into: &pasteBuffer, limit: 4096) {
                 case .closed:
                     paste = nil
                     log("the terminal closed: pasted URLs are no longer read")
@@ -579,7 +575,7 @@ final class LoopbackServer: @unchecked Sendable {
             for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
                 for _ in 0 ..< configuration.maxConnections {
                     // A callback served above (or just now) closed the listeners.
-                    guard !listeners.isEmpty, case .connection(let fd) = LoopbackSocket.accept(listener) else { break }
+                    guard !listeners.isEmpty, case .connection(let fd) = LoopbackTCP.accept(listener) else { break }
                     serial += 1
                     var connection = Connection(
                         fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
@@ -667,7 +663,7 @@ final class LoopbackServer: @unchecked Sendable {
         case .readingBody(let head, let headLength, let bodyLength):
             let room = headLength + bodyLength - connection.buffer.count
             if room > 0 {
-                switch LoopbackSocket.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
+                switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
                 case .closed: return true
                 case .wouldBlock: return false
                 case .transferred: break
@@ -683,7 +679,7 @@ final class LoopbackServer: @unchecked Sendable {
             return serviceWrite(&connection, now: now)
         case .reading(var scanner):
             let room = configuration.maxHeadBytes + 1 - connection.buffer.count
-            switch LoopbackSocket.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
+            switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
             case .closed: return true
             case .wouldBlock: return false
             case .transferred: break
@@ -732,7 +728,7 @@ final class LoopbackServer: @unchecked Sendable {
             var discard: [UInt8] = []
             while true {
                 discard.removeAll(keepingCapacity: true)
-                switch LoopbackSocket.read(connection.fd, into: &discard, limit: 4096) {
+                switch NonBlockingIO.read(connection.fd, into: &discard, limit: 4096) {
                 case .closed: return true
                 case .wouldBlock: return false
                 case .transferred: continue
@@ -808,7 +804,7 @@ final class LoopbackServer: @unchecked Sendable {
     private func serviceWrite(_ connection: inout Connection, now: ContinuousClock.Instant) -> Bool {
         guard case .writing(let bytes, var sent) = connection.phase else { return false }
         while sent < bytes.count {
-            switch LoopbackSocket.write(connection.fd, bytes, from: sent) {
+            switch NonBlockingIO.write(connection.fd, bytes, from: sent) {
             case .closed: return true
             case .wouldBlock:
                 connection.phase = .writing(bytes, sent: sent)

@@ -1,5 +1,6 @@
 @testable import CallbackLoopback
 import CallbackRouter
+import CallbackSystem
 #if canImport(Glibc)
 import Glibc
 private let systemClose = Glibc.close

@@ -1,5 +1,6 @@
 @testable import CallbackLoopback
 import CallbackRouter
+import CallbackSystem
 import Testing
 
 /// OIDC Form Post Response Mode: the callback is a POSTed form, read by the same parser.

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackRouter
+import CallbackSystem
 
 /// `listen`'s side: a socket in the runtime directory that accepts, from processes of the
 /// same user only, the one callback meant for it.

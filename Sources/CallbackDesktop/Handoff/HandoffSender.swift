@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackSystem
 
 /// `open`'s side: offers a callback to the listeners of its scheme, delivers it to the one
 /// the routing rule picks, or spools it.

@@ -1,3 +1,5 @@
+import CallbackSystem
+
 /// The bytes `open` and `listen` exchange over the listener's socket.
 ///
 /// ```

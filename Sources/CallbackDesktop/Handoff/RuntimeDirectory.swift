@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackSystem
 
 /// The private directory where listeners' sockets and the spool live.
 ///

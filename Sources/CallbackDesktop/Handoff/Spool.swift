@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-private let systemRename = Glibc.rename
-#elseif canImport(Darwin)
-import Darwin
-private let systemRename = Darwin.rename
-#endif
 import CallbackRouter
+import CallbackSystem
 
 /// Callbacks that arrived while nobody was listening, kept for a while for the next
 /// matching `listen`, which takes each at most once.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackSystem
 
 /// Where the XDG Base Directory spec puts a user's data and configuration.
 package struct XDGDirectories {

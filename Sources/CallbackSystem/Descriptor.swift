@@ -1,18 +1,12 @@
 #if canImport(Glibc)
 import Glibc
-private let systemClose = Glibc.close
-private let systemWrite = Glibc.write
-private let systemRead = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
-private let systemClose = Darwin.close
-private let systemWrite = Darwin.write
-private let systemRead = Darwin.read
 #endif
 
 /// An open file descriptor, closed exactly once (by `close()` or when released).
 package final class Descriptor {
-    private(set) var rawValue: Int32
+    package private(set) var rawValue: Int32
 
     package init(_ rawValue: Int32) { self.rawValue = rawValue }
 

@@ -1,9 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-private let systemRename = Glibc.rename
 #elseif canImport(Darwin)
 import Darwin
-private let systemRename = Darwin.rename
 #endif
 
 /// What `lstat`/`fstat` say about a file, in the terms the checks need.
@@ -155,7 +153,10 @@ package enum FileSystem {
 }
 
 /// Joins path components with one `/`.
-package func joinPath(_ base: String, _ components: String...) -> String {
+package func joinPath(_ base: String, _ components: String...) -> String { joinPath(base, components) }
+
+/// Joins path components with one `/`.
+package func joinPath(_ base: String, _ components: [String]) -> String {
     var result = base
     for component in components {
         if !result.hasSuffix("/") { result += "/" }

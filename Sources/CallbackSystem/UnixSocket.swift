@@ -1,32 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-private let systemRename = Glibc.rename
-private let systemListen = Glibc.listen
-private let systemAccept = Glibc.accept
-private let systemConnect = Glibc.connect
-private let systemSend = Glibc.send
-/// SOCK_STREAM is an enum in glibc's headers; close-on-exec and non-blocking come with it.
-private let streamSocketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-/// A peer that went away must not raise SIGPIPE.
-private let noSignalFlag = Int32(MSG_NOSIGNAL)
-private func configureNewSocket(_ fd: Int32) -> Bool { true }
 #elseif canImport(Darwin)
 import Darwin
-private let systemRename = Darwin.rename
-private let systemListen = Darwin.listen
-private let systemAccept = Darwin.accept
-private let systemConnect = Darwin.connect
-private let systemSend = Darwin.send
-/// Darwin has no SOCK_CLOEXEC, SOCK_NONBLOCK or MSG_NOSIGNAL: configureNewSocket sets
-/// FD_CLOEXEC, O_NONBLOCK and SO_NOSIGPIPE on each socket instead.
-private let streamSocketType = SOCK_STREAM
-private let noSignalFlag: Int32 = 0
-private func configureNewSocket(_ fd: Int32) -> Bool {
-    var one: Int32 = 1
-    let flags = fcntl(fd, F_GETFL)
-    return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 && flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
-        && setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
-}
 #endif
 
 /// Who is at the other end of a Unix-domain socket, as the kernel recorded it at connect
@@ -35,6 +10,12 @@ package struct PeerCredentials: Equatable {
     package let pid: pid_t
     package let uid: uid_t
     package let gid: gid_t
+
+    package init(pid: pid_t, uid: uid_t, gid: gid_t) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
 }
 
 /// `struct ucred` sits behind `_GNU_SOURCE` in glibc's headers, so Swift does not see it;
@@ -114,12 +95,10 @@ package enum UnixSocket {
     package static func accept(_ listener: Descriptor, deadline: Deadline) throws(SystemError) -> Descriptor? {
         while true {
             // accept4 is hidden behind _GNU_SOURCE: accept, then set the flags.
-            let fd = systemAccept(listener.rawValue, nil, nil)
+            let fd = systemAccept(listener.rawValue)
             if fd >= 0 {
                 let accepted = Descriptor(fd)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                guard configureNewSocket(fd) else { throw SystemError("socket options") }
+                guard setFlags(fd), configureNewSocket(fd) else { throw SystemError("socket options") }
                 return accepted
             }
             switch errno {
@@ -174,7 +153,7 @@ package enum UnixSocket {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
-                systemSend(descriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset, noSignalFlag)
+                systemSend(descriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if sent >= 0 { offset += sent; continue }
             switch errno {

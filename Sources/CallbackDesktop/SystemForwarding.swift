@@ -1,0 +1,17 @@
+import CallbackSystem
+
+// The system layer moved to CallbackSystem (issue 26). The helper's CLI still names these
+// through CallbackDesktop; they forward until it imports CallbackSystem itself, then go.
+
+package typealias Clock = SystemClock
+package typealias Deadline = CallbackSystem.Deadline
+package typealias FileSystem = CallbackSystem.FileSystem
+package typealias PeerCredentials = CallbackSystem.PeerCredentials
+package typealias Subprocess = CallbackSystem.Subprocess
+package typealias UnixSocket = CallbackSystem.UnixSocket
+
+/// Joins path components with one `/` (``CallbackSystem/joinPath(_:_:)``).
+package func joinPath(_ base: String, _ components: String...) -> String { CallbackSystem.joinPath(base, components) }
+
+/// The directory part of a path (``CallbackSystem/parentDirectory(_:)``).
+package func parentDirectory(_ path: String) -> String { CallbackSystem.parentDirectory(path) }
