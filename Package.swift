@@ -54,14 +54,18 @@ let package = Package(
 
         // What the test targets share: reading test vectors (JSON) without Foundation, a seeded RNG.
         .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),
-        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport"], exclude: ["Vectors"],
+        // What the test targets share for the edge and for refusals: the raw HTTP client of
+        // the loopback tests, `expectRefusal`. Not a product.
+        .target(name: "CallbackTestSupport", dependencies: ["CallbackParsing", "CallbackSystem"], path: "Tests/CallbackTestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
-        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport"], exclude: ["Vectors"],
+        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
-        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem"], swiftSettings: strict),
+        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport"],
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -25,8 +25,10 @@ package func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) 
 package func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 
 #if canImport(Glibc)
-/// SOCK_STREAM is an enum in glibc's headers; close-on-exec and non-blocking come with it.
-package let streamSocketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+/// `SOCK_STREAM` as an `Int32` (an enum in glibc's headers): a plain blocking stream socket.
+package let plainStreamSocketType = Int32(SOCK_STREAM.rawValue)
+/// Close-on-exec and non-blocking come with the socket.
+package let streamSocketType = plainStreamSocketType | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
 /// A peer that went away must not raise SIGPIPE.
 package let noSignalFlag = Int32(MSG_NOSIGNAL)
 /// Nothing to do on Linux: `streamSocketType` already asked for it.
@@ -34,6 +36,7 @@ package func configureNewSocket(_ fd: Int32) -> Bool { true }
 #elseif canImport(Darwin)
 /// Darwin has no SOCK_CLOEXEC, SOCK_NONBLOCK or MSG_NOSIGNAL: configureNewSocket sets
 /// FD_CLOEXEC, O_NONBLOCK and SO_NOSIGPIPE on each socket instead.
+package let plainStreamSocketType = SOCK_STREAM
 package let streamSocketType = SOCK_STREAM
 package let noSignalFlag: Int32 = 0
 package func configureNewSocket(_ fd: Int32) -> Bool {

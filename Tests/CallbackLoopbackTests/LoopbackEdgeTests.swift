@@ -1,6 +1,7 @@
 @testable import CallbackLoopback
 import CallbackRouter
 import CallbackSystem
+import CallbackTestSupport
 #if canImport(Glibc)
 import Glibc
 private let systemClose = Glibc.close
