@@ -19,8 +19,12 @@ let package = Package(
         // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
         .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
         // Linux desktop integration: x-scheme-handler registration and the callback hand-off.
+        // It runs programs (posix_spawn), which tvOS and watchOS do not have: there it builds
+        // as an empty module (every file is inside #if !os(tvOS) && !os(watchOS)).
         .library(name: "CallbackDesktop", targets: ["CallbackDesktop"]),
         // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
+        // Linux only in use; it depends on CallbackDesktop, so on tvOS and watchOS it needs the
+        // same guard (not yet in its sources: docs/platforms.md says what was compiled where).
         .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
         .executable(name: "callback-bench", targets: ["callback-bench"]),

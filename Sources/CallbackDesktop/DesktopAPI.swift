@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
 import CallbackSystem
 
@@ -327,3 +329,5 @@ private struct Handover<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+#endif

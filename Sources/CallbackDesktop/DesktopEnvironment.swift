@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackSystem
 
 /// The environment the desktop integration reads (`HOME`, `XDG_*`, `PATH`), without Foundation.
@@ -5,3 +7,5 @@ public enum DesktopEnvironment {
     /// The environment variables of this process, read from `environ`.
     public static func current() -> [String: String] { Environment.current() }
 }
+
+#endif

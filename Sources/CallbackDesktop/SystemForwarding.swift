@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackSystem
 
 // The system layer moved to CallbackSystem (issue 26). The helper's CLI still names these
@@ -15,3 +17,5 @@ package func joinPath(_ base: String, _ components: String...) -> String { Callb
 
 /// The directory part of a path (``CallbackSystem/parentDirectory(_:)``).
 package func parentDirectory(_ path: String) -> String { CallbackSystem.parentDirectory(path) }
+
+#endif

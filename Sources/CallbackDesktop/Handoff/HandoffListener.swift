@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
 import CallbackSystem
 
@@ -165,3 +167,5 @@ package final class HandoffListener {
         }
     }
 }
+
+#endif

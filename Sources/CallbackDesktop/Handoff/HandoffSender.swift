@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackSystem
 
 /// `open`'s side: offers a callback to the listeners of its scheme, delivers it to the one
@@ -184,3 +186,5 @@ package struct HandoffSender {
         return offered
     }
 }
+
+#endif

@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
 import CallbackSystem
 
@@ -175,3 +177,5 @@ package struct Spool {
         return String(decoding: bytes[Self.header.count...], as: UTF8.self)
     }
 }
+
+#endif

@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackSystem
 
 /// Where the XDG Base Directory spec puts a user's data and configuration.
@@ -214,3 +216,5 @@ extension FileSystem {
         return stat(path, &info) == 0 ? FileStatus(info) : nil
     }
 }
+
+#endif
