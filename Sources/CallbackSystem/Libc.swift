@@ -24,6 +24,16 @@ package func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) 
 }
 package func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 
+/// Calls `body` with `address` (a `sockaddr_in`, `sockaddr_in6`, `sockaddr_un`) as the
+/// `sockaddr` pointer and length that `bind` and `connect` take.
+package func withSocketAddress<Address, Result>(
+    _ address: Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+) -> Result {
+    withUnsafePointer(to: address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Address>.size)) }
+    }
+}
+
 #if canImport(Glibc)
 /// `SOCK_STREAM` as an `Int32` (an enum in glibc's headers): a plain blocking stream socket.
 package let plainStreamSocketType = Int32(SOCK_STREAM.rawValue)

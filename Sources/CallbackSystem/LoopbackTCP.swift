@@ -37,25 +37,14 @@ package enum LoopbackTCP {
 
         let bound: Int32
         if !ipv6 {
-            var sin = sockaddr_in()
-            sin.sin_family = sa_family_t(AF_INET)
-            sin.sin_port = in_port_t(UInt16(port).bigEndian)
-            sin.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-            bound = withUnsafePointer(to: &sin) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            bound = withSocketAddress(Self.ipv4Address(port: port)) { bind(fd, $0, $1) }
         } else {
             // An IPv6-only socket: `::1` is not a dual-stack wildcard, but say so anyway.
             guard setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
                 throw SystemError("setsockopt(IPV6_V6ONLY)")
             }
-            var sin6 = sockaddr_in6()
-            sin6.sin6_family = sa_family_t(AF_INET6)
-            sin6.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, "::1", &sin6.sin6_addr) == 1 else { throw SystemError("inet_pton", code: EINVAL) }
-            bound = withUnsafePointer(to: &sin6) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            guard let address = Self.ipv6Address("::1", port: port) else { throw SystemError("inet_pton", code: EINVAL) }
+            bound = withSocketAddress(address) { bind(fd, $0, $1) }
         }
         guard bound == 0 else { throw SystemError("bind") }
         guard systemListen(fd, backlog) == 0 else { throw SystemError("listen") }
@@ -73,6 +62,24 @@ package enum LoopbackTCP {
         }
         succeeded = true
         return (fd, Int(UInt16(bigEndian: networkPort)))
+    }
+
+    /// `127.0.0.1`:`port`.
+    package static func ipv4Address(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+
+    /// An IPv6 literal (`::1`, `::ffff:127.0.0.1`) and `port`; nil when it is no literal.
+    package static func ipv6Address(_ literal: String, port: Int) -> sockaddr_in6? {
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = in_port_t(UInt16(port).bigEndian)
+        guard inet_pton(AF_INET6, literal, &address.sin6_addr) == 1 else { return nil }
+        return address
     }
 
     package enum AcceptResult {

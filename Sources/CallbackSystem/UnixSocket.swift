@@ -71,16 +71,12 @@ package enum UnixSocket {
     }
 
     private static func bindAndListen(_ path: String, backlog: Int32) throws(SystemError) -> Descriptor {
-        var address = try address(path)
+        let address = try address(path)
         let descriptor = try newSocket()
         // bind creates the file with 0777 & ~umask. Callers bind inside a 0700 directory of
         // their own, so nobody else can reach it before the chmod below; the umask is not
         // touched (it is process-wide, and tests run listeners on several threads).
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = withSocketAddress(address) { bind(descriptor.rawValue, $0, $1) }
         let bindErrno = errno
         guard bound == 0 else { throw SystemError("bind", path: path, code: bindErrno) }
         guard chmod(path, 0o600) == 0, systemListen(descriptor.rawValue, backlog) == 0 else {
@@ -113,12 +109,10 @@ package enum UnixSocket {
     /// Connects to the socket at `path` without blocking: a listener whose queue is full
     /// fails with EAGAIN instead of stalling the caller; no listener at all is ECONNREFUSED.
     package static func connect(to path: String) throws(SystemError) -> Descriptor {
-        var address = try address(path)
+        let address = try address(path)
         let descriptor = try newSocket()
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                retryingOnInterrupt { systemConnect(descriptor.rawValue, socketAddress, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+        let result = withSocketAddress(address) { pointer, length in
+            retryingOnInterrupt { systemConnect(descriptor.rawValue, pointer, length) }
         }
         guard result == 0 else { throw SystemError("connect", path: path) }
         return descriptor

@@ -36,8 +36,15 @@ public struct RawResponse {
 public struct RawClient {
     public let fd: Int32
 
+    /// Connects to `127.0.0.1`:`port`, or `::1` when `ipv6`.
     public init(port: Int, ipv6: Bool = false) throws {
-        let fd = socket(ipv6 ? AF_INET6 : AF_INET, plainStreamSocketType, 0)
+        try self.init(port: port, ipv6Literal: ipv6 ? "::1" : nil)
+    }
+
+    /// Connects to an IPv6 literal (`::ffff:127.0.0.1`: an IPv4-mapped address, which an
+    /// IPv4 listener answers), or to `127.0.0.1` when nil.
+    public init(port: Int, ipv6Literal: String?) throws {
+        let fd = socket(ipv6Literal != nil ? AF_INET6 : AF_INET, plainStreamSocketType, 0)
         guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
         #if canImport(Darwin) // no MSG_NOSIGNAL there
         var one: Int32 = 1
@@ -47,22 +54,11 @@ public struct RawClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected: Int32
-        if ipv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET6, "::1", &address.sin6_addr)
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+        if let ipv6Literal {
+            guard let address = LoopbackTCP.ipv6Address(ipv6Literal, port: port) else { throw HarnessError("not an IPv6 literal") }
+            connected = withSocketAddress(address) { connect(fd, $0, $1) }
         } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            connected = withSocketAddress(LoopbackTCP.ipv4Address(port: port)) { connect(fd, $0, $1) }
         }
         guard connected == 0 else {
             let code = errno
@@ -127,13 +123,7 @@ public final class PortSquatter {
     public init() throws {
         let fd = socket(AF_INET, plainStreamSocketType, 0)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let bound = withSocketAddress(LoopbackTCP.ipv4Address(port: 0)) { bind(fd, $0, $1) }
         guard bound == 0, listen(fd, 4) == 0 else { throw HarnessError("bind: \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         var named = sockaddr_in()
