@@ -26,6 +26,7 @@ enum LoopbackSocket {
     /// Binds one literal address (never `localhost`, which is two sockets) and listens.
     static func listen(on address: LoopbackAddress, port: Int) throws(SystemError) -> (fd: Int32, port: Int) {
         precondition(address != .localhost, "listen binds one literal; the server binds both for localhost")
-        return try LoopbackTCP.listen(ipv6: address == .ipv6, port: port)
+        let (descriptor, bound) = try LoopbackTCP.listen(ipv6: address == .ipv6, port: port)
+        return (descriptor.release(), bound)
     }
 }

@@ -90,8 +90,8 @@ extension LoopbackServer {
             }
 
             // The wake-up pipe first, then the listener while it is open, then the connections.
-            var fds: [pollfd] = [pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0)]
-            for listener in listeners { fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            var fds: [pollfd] = [pollfd(fd: wakeup.read.rawValue, events: Int16(POLLIN), revents: 0)]
+            for listener in listeners { fds.append(pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)) }
             let pasteIndex = fds.count
             let pasting = verdict == nil && !stopped ? paste : nil
             if let pasting { fds.append(pollfd(fd: pasting, events: Int16(POLLIN), revents: 0)) }
@@ -209,7 +209,7 @@ extension LoopbackServer {
             for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
                 for _ in 0 ..< configuration.maxConnections {
                     // A callback served above (or just now) closed the listeners.
-                    guard !listeners.isEmpty, case .connection(let fd) = LoopbackTCP.accept(listener) else { break }
+                    guard !listeners.isEmpty, case .connection(let fd) = LoopbackTCP.accept(listener.rawValue) else { break }
                     serial += 1
                     var connection = Connection(
                         fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),

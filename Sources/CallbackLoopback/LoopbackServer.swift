@@ -16,9 +16,9 @@ final class LoopbackServer: @unchecked Sendable {
     /// The port actually bound.
     let port: Int
     /// The listening sockets: one, or two for `localhost` (127.0.0.1 and ::1, one port).
-    var listeners: [Int32]
-    /// The self-pipe that wakes the loop for ``requestStop()``: [read end, write end].
-    let wakeup: (read: Int32, write: Int32)
+    var listeners: [Descriptor]
+    /// The self-pipe that wakes the loop for ``requestStop()``.
+    let wakeup: (read: Descriptor, write: Descriptor)
     let running = Locked(false)
     /// The one-time start link: `/start/<256 random bits, base64url>`.
     let startPath = "/start/" + AttemptSecrets.randomToken()
@@ -38,24 +38,19 @@ final class LoopbackServer: @unchecked Sendable {
 
     init(configuration: LoopbackConfiguration) throws(SystemError) {
         self.configuration = configuration
-        let (fds, port) = try Self.bind(configuration)
-        guard let wakeup = NonBlockingIO.makeWakeupPipe() else {
-            let failure = SystemError("pipe")
-            for fd in fds { close(fd) }
-            throw failure
-        }
-        self.listeners = fds
+        let (listeners, port) = try Self.bind(configuration)
+        self.wakeup = try NonBlockingIO.makeWakeupPipe()
+        self.listeners = listeners
         self.port = port
-        self.wakeup = wakeup
     }
 
     /// Binds the literal, or for `localhost` 127.0.0.1 and then ::1 on the same port (a
     /// kernel-picked port taken on ::1 is tried again with another, a few times). A system
     /// without IPv6 (`EADDRNOTAVAIL`, `EAFNOSUPPORT`) gets 127.0.0.1 alone.
-    static func bind(_ configuration: LoopbackConfiguration) throws(SystemError) -> ([Int32], Int) {
+    static func bind(_ configuration: LoopbackConfiguration) throws(SystemError) -> ([Descriptor], Int) {
         guard configuration.address == .localhost else {
-            let (fd, port) = try LoopbackTCP.listen(ipv6: configuration.address == .ipv6, port: configuration.port)
-            return ([fd], port)
+            let (listener, port) = try LoopbackTCP.listen(ipv6: configuration.address == .ipv6, port: configuration.port)
+            return ([listener], port)
         }
         var lastFailure = SystemError("bind", code: EADDRINUSE)
         for _ in 0 ..< (configuration.port == 0 ? 8 : 1) {
@@ -65,18 +60,11 @@ final class LoopbackServer: @unchecked Sendable {
                 return ([v4, v6], port)
             } catch {
                 if error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT { return ([v4], port) }
-                close(v4)
                 lastFailure = error
                 guard error.code == EADDRINUSE else { throw error }
             }
         }
         throw lastFailure
-    }
-
-    deinit {
-        for listener in listeners { close(listener) }
-        close(wakeup.read)
-        close(wakeup.write)
     }
 
     /// Ends a wait in progress from any thread: the listening socket is closed at once, a
@@ -87,8 +75,9 @@ final class LoopbackServer: @unchecked Sendable {
         NonBlockingIO.signal(wakeup.write)
     }
 
+    /// Closes the listening sockets now (a copy the loop holds must not keep them open).
     func stopListening() {
-        for listener in listeners { close(listener) }
+        for listener in listeners { listener.close() }
         listeners = []
     }
 }

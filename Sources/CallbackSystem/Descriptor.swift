@@ -12,6 +12,12 @@ package final class Descriptor {
 
     deinit { close() }
 
+    /// Gives up ownership: the caller closes the returned descriptor.
+    package func release() -> Int32 {
+        defer { rawValue = -1 }
+        return rawValue
+    }
+
     package func close() {
         if rawValue >= 0 {
             _ = systemClose(rawValue)

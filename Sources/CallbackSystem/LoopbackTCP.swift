@@ -22,12 +22,11 @@ package enum LoopbackTCP {
     /// keeps the loop busy, the kernel must not drop the browser's handshake (its client
     /// then believes it is connected and waits seconds for a retransmission). The loop's
     /// own limits, not the kernel's queue, decide which connection is closed.
-    package static func listen(ipv6: Bool, port: Int, backlog: Int32 = 1024) throws(SystemError) -> (fd: Int32, port: Int) {
+    package static func listen(ipv6: Bool, port: Int, backlog: Int32 = 1024) throws(SystemError) -> (descriptor: Descriptor, port: Int) {
         let family = ipv6 ? AF_INET6 : AF_INET
         let fd = socket(family, streamSocketType, 0)
         guard fd >= 0 else { throw SystemError("socket") }
-        var succeeded = false
-        defer { if !succeeded { close(fd) } }
+        let descriptor = Descriptor(fd) // closes the socket when a step below fails
         guard configureNewSocket(fd) else { throw SystemError("socket options") }
 
         var one: Int32 = 1
@@ -60,8 +59,7 @@ package enum LoopbackTCP {
                 ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
                 : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
         }
-        succeeded = true
-        return (fd, Int(UInt16(bigEndian: networkPort)))
+        return (descriptor, Int(UInt16(bigEndian: networkPort)))
     }
 
     /// `127.0.0.1`:`port`.

@@ -50,24 +50,18 @@ package enum NonBlockingIO {
 
     /// A pipe whose read end the loop polls and whose write end ``signal(_:)`` writes to:
     /// both ends non-blocking and close-on-exec.
-    package static func makeWakeupPipe() -> (read: Int32, write: Int32)? {
+    package static func makeWakeupPipe() throws(SystemError) -> (read: Descriptor, write: Descriptor) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for fd in ends {
-            let flags = fcntl(fd, F_GETFL)
-            guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0, flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
-                close(ends[0])
-                close(ends[1])
-                return nil
-            }
-        }
-        return (ends[0], ends[1])
+        guard pipe(&ends) == 0 else { throw SystemError("pipe") }
+        let pair = (read: Descriptor(ends[0]), write: Descriptor(ends[1]))
+        guard setFlags(ends[0]), setFlags(ends[1]) else { throw SystemError("pipe") }
+        return pair
     }
 
     /// Writes one byte to a wake-up pipe. A full pipe already holds a wake-up: nothing lost.
-    package static func signal(_ fd: Int32) {
+    package static func signal(_ pipe: Descriptor) {
         var byte: UInt8 = 1
-        while systemWrite(fd, &byte, 1) < 0 && errno == EINTR {}
+        while systemWrite(pipe.rawValue, &byte, 1) < 0 && errno == EINTR {}
     }
 
     /// Reads what a terminal or pipe has now (after `poll` said so), at most `limit` bytes.
