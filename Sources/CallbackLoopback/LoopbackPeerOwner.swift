@@ -165,18 +165,7 @@ enum LoopbackPeerOwner {
 
     /// The whole file, or nothing; at most 64 MiB (a table that large is refused, not cut).
     static func readFile(_ path: String) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? bytes : [] }
-            bytes += chunk[..<count]
-            if bytes.count > 64 << 20 { return [] }
-        }
+        ((try? FileSystem.readFile(path, limit: 64 << 20)) ?? nil) ?? []
     }
 
     /// The two ends of an accepted connection: (the peer's, ours).

@@ -52,6 +52,11 @@ package final class Descriptor {
         }
     }
 
+    /// Waits for an exclusive `flock`, held until the descriptor is closed.
+    package func lockExclusively() throws(SystemError) {
+        guard retryingOnInterrupt({ flock(rawValue, LOCK_EX) }) == 0 else { throw SystemError("flock") }
+    }
+
     package func status() throws(SystemError) -> FileStatus {
         var info = stat()
         guard fstat(rawValue, &info) == 0 else { throw SystemError("fstat") }

@@ -70,6 +70,14 @@ package enum FileSystem {
         return Descriptor(fd)
     }
 
+    /// Opens `path` for reading and writing, created with `mode` when missing; never through
+    /// a final symbolic link.
+    package static func openOrCreate(_ path: String, mode: mode_t) throws(SystemError) -> Descriptor {
+        let fd = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw SystemError("open", path: path) }
+        return Descriptor(fd)
+    }
+
     /// Creates a new file (never an existing one, never through a symbolic link).
     package static func createExclusive(_ path: String, mode: mode_t) throws(SystemError) -> Descriptor {
         let fd = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }

@@ -51,15 +51,11 @@ package struct Spool {
     /// when the descriptor is closed; nil when it cannot be had (then writers do not wait on
     /// each other, and two simultaneous copies of one URL remain possible).
     private func lockWriters() -> Descriptor? {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        let descriptor = Descriptor(fd)
-        guard let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate else {
-            return nil
-        }
-        var result: Int32
-        repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
-        return result == 0 ? descriptor : nil
+        guard let descriptor = try? FileSystem.openOrCreate(lockPath, mode: 0o600),
+            let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
+            (try? descriptor.lockExclusively()) != nil
+        else { return nil }
+        return descriptor
     }
 
     /// The live entry of `scheme` holding exactly `url` with the smallest name, if any.
