@@ -14,7 +14,8 @@ extension LoopbackServer {
     }
 
     struct Connection {
-        let fd: Int32
+        /// Closed at once where the loop drops the connection (and by its deinit otherwise).
+        let descriptor: Descriptor
         var buffer: [UInt8] = []
         var phase: Phase
         var deadline: ContinuousClock.Instant
@@ -27,6 +28,8 @@ extension LoopbackServer {
             default: return false
             }
         }
+
+        var fd: Int32 { descriptor.rawValue }
 
         /// Its answer is being sent or was sent: it only lingers until the peer closes.
         var isAnswered: Bool { !isReading }
@@ -68,7 +71,7 @@ extension LoopbackServer {
         var pasteBuffer: [UInt8] = []
         var discardingLongLine = false
         defer {
-            for connection in connections { close(connection.fd) }
+            for connection in connections { connection.descriptor.close() }
             stopListening()
         }
 
@@ -76,7 +79,7 @@ extension LoopbackServer {
             var now = clock.now
             connections.removeAll { connection in
                 guard now >= connection.deadline else { return false }
-                close(connection.fd)
+                connection.descriptor.close()
                 return true
             }
             if verdict != nil || stopped {
@@ -122,7 +125,7 @@ extension LoopbackServer {
                 // Only the pages already promised (accepted callbacks) are still finished.
                 connections.removeAll { connection in
                     if connection.isFinal { return false }
-                    close(connection.fd)
+                    connection.descriptor.close()
                     return true
                 }
                 continue
@@ -202,19 +205,19 @@ extension LoopbackServer {
                 }
             }
             for i in closed.reversed() {
-                close(connections[i].fd)
+                connections[i].descriptor.close()
                 connections.remove(at: i)
             }
             var tables: LoopbackPeerOwner.Tables?
             for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
                 for _ in 0 ..< configuration.maxConnections {
                     // A callback served above (or just now) closed the listeners.
-                    guard !listeners.isEmpty, case .connection(let fd) = LoopbackTCP.accept(listener.rawValue) else { break }
+                    guard !listeners.isEmpty, case .connection(let accepted) = LoopbackTCP.accept(listener.rawValue) else { break }
                     serial += 1
                     var connection = Connection(
-                        fd: fd, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
+                        descriptor: accepted, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
                         deadline: now.advanced(by: configuration.connectionTimeout), serial: serial)
-                    if let refusal = otherUserRefusal(fd, tables: &tables) {
+                    if let refusal = otherUserRefusal(accepted.rawValue, tables: &tables) {
                         // Answered before a byte of its request is read; it never reaches the
                         // judge, so it can neither end nor disturb the wait.
                         log(refusal.log)
@@ -222,7 +225,7 @@ extension LoopbackServer {
                     }
                     // A new connection is worth a read attempt now: browsers send at once.
                     if service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log) {
-                        close(connection.fd)
+                        connection.descriptor.close()
                     } else {
                         connections.append(connection)
                     }
@@ -250,7 +253,7 @@ extension LoopbackServer {
                         connections[$0].isAnswered == answered && !connections[$0].isFinal && connections[$0].serial != newest
                     }).min(by: { connections[$0].serial < connections[$1].serial })
                 else { break }
-                close(connections[oldest].fd)
+                connections[oldest].descriptor.close()
                 connections.remove(at: oldest)
                 count -= 1
             }

@@ -81,7 +81,7 @@ package enum LoopbackTCP {
     }
 
     package enum AcceptResult {
-        case connection(Int32)
+        case connection(Descriptor)
         /// Nothing more is waiting (EAGAIN).
         case none
         /// A transient failure (the peer gave up, out of descriptors): try again later.
@@ -93,11 +93,13 @@ package enum LoopbackTCP {
         while true {
             let fd = systemAccept(listener)
             if fd >= 0 {
+                let accepted = Descriptor(fd)
                 guard setFlags(fd), configureNewSocket(fd) else {
-                    close(fd)
-                    return .failed(errno)
+                    let failure = errno
+                    accepted.close()
+                    return .failed(failure)
                 }
-                return .connection(fd)
+                return .connection(accepted)
             }
             switch errno {
             case EINTR: continue
