@@ -43,10 +43,11 @@ let package = Package(
         .target(name: "CallbackSystem", swiftSettings: strict),
         // The loopback receiver as a library: typed, async, no Foundation.
         .target(name: "CallbackLoopback", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
-        // The helper binary's logic, as a library so that tests drive it in-process.
         // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
         .target(name: "CallbackDesktop", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop"],
+        // The helper binary's logic, as a library so that tests drive it in-process. It may use
+        // the system layer for its own system calls (docs/architecture.md).
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop", "CallbackSystem"],
                 swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
