@@ -68,6 +68,7 @@ let package = Package(
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
+        .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport"],
