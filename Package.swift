@@ -19,8 +19,12 @@ let package = Package(
         // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
         .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
         // Linux desktop integration: x-scheme-handler registration and the callback hand-off.
+        // It runs programs (posix_spawn), which tvOS and watchOS do not have: there it builds
+        // as an empty module (every file is inside #if !os(tvOS) && !os(watchOS)).
         .library(name: "CallbackDesktop", targets: ["CallbackDesktop"]),
         // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
+        // Linux only in use; it depends on CallbackDesktop, so on tvOS and watchOS it needs the
+        // same guard (not yet in its sources: docs/platforms.md says what was compiled where).
         .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
         .executable(name: "callback-bench", targets: ["callback-bench"]),
@@ -33,12 +37,17 @@ let package = Package(
         .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
         // The only module that imports Foundation.
         .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        // The system layer (docs/architecture.md): the one module that imports the C library
+        // for the edge. Descriptors, deadlines, one SystemError, sockets, files, subprocess,
+        // threads, environment. Internal to the package (`package` access), no product.
+        .target(name: "CallbackSystem", swiftSettings: strict),
         // The loopback receiver as a library: typed, async, no Foundation.
-        .target(name: "CallbackLoopback", dependencies: ["CallbackRouter"], swiftSettings: strict),
-        // The helper binary's logic, as a library so that tests drive it in-process.
+        .target(name: "CallbackLoopback", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
-        .target(name: "CallbackDesktop", dependencies: ["CallbackRouter"], swiftSettings: strict),
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop"],
+        .target(name: "CallbackDesktop", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
+        // The helper binary's logic, as a library so that tests drive it in-process. It may use
+        // the system layer for its own system calls (docs/architecture.md).
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop", "CallbackSystem"],
                 swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
@@ -50,14 +59,19 @@ let package = Package(
 
         // What the test targets share: reading test vectors (JSON) without Foundation, a seeded RNG.
         .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),
-        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport"], exclude: ["Vectors"],
+        // What the test targets share for the edge and for refusals: the raw HTTP client of
+        // the loopback tests, `expectRefusal`. Not a product.
+        .target(name: "CallbackTestSupport", dependencies: ["CallbackParsing", "CallbackSystem"], path: "Tests/CallbackTestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
-        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport"], exclude: ["Vectors"],
+        .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
-        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback"], swiftSettings: strict),
-        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport"],
+        .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem"], swiftSettings: strict),
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
+import CallbackSystem
 
 /// An app's custom URL scheme as the Linux desktop's `x-scheme-handler`: the desktop entry
 /// in `$XDG_DATA_HOME/applications` and the default in `$XDG_CONFIG_HOME/mimeapps.list`.
@@ -331,3 +329,5 @@ private struct Handover<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+#endif

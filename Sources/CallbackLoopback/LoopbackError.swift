@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackSystem
 
 /// Why a ``LoopbackReceiver`` could not be set up. One struct with static codes, so that
 /// codes can be added without breaking a `switch`; `catch LoopbackError.addressInUse` works.
@@ -60,7 +56,7 @@ public struct LoopbackError: Error, Hashable, Sendable, CustomStringConvertible 
     /// ``Code/invalidConfiguration``, for `catch LoopbackError.invalidConfiguration`.
     public static let invalidConfiguration = Code.invalidConfiguration
 
-    init(_ socketError: SocketError, address: String, ports: String) {
+    init(_ socketError: SystemError, address: String, ports: String) {
         let code: Code
         switch socketError.code {
         case EADDRINUSE: code = .addressInUse

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackSystem
 
 /// One end of a TCP connection: an address (IPv4 as IPv4-mapped IPv6, `::ffff:a.b.c.d`, so
 /// that a row of `/proc/net/tcp` and one of `tcp6` compare alike) and a port.
@@ -169,18 +165,7 @@ enum LoopbackPeerOwner {
 
     /// The whole file, or nothing; at most 64 MiB (a table that large is refused, not cut).
     static func readFile(_ path: String) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? bytes : [] }
-            bytes += chunk[..<count]
-            if bytes.count > 64 << 20 { return [] }
-        }
+        ((try? FileSystem.readFile(path, limit: 64 << 20)) ?? nil) ?? []
     }
 
     /// The two ends of an accepted connection: (the peer's, ours).

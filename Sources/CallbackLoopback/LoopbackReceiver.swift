@@ -1,103 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackRouter
-
-/// The loopback address a ``LoopbackReceiver`` binds: never a wildcard address.
-public struct LoopbackHost: Hashable, Sendable, CustomStringConvertible {
-    let address: LoopbackAddress
-
-    /// `127.0.0.1`, the default (RFC 8252 §7.3 prefers the IP literal).
-    public static let ipv4 = LoopbackHost(address: .ipv4)
-    /// `::1`; the redirect URI says `http://[::1]:PORT/…`.
-    public static let ipv6 = LoopbackHost(address: .ipv6)
-    /// Both `127.0.0.1` and `::1` on one port, and the redirect URI says
-    /// `http://localhost:PORT/…`, for providers that register only that name. Only
-    /// `Host: localhost:PORT` is answered (a DNS-rebinding page names another host). On a
-    /// system without IPv6, 127.0.0.1 alone.
-    public static let localhost = LoopbackHost(address: .localhost)
-
-    /// The host as the redirect URI writes it (`127.0.0.1`, `[::1]`).
-    public var description: String { address.uriHost }
-}
-
-/// How the provider sends the callback to the receiver.
-public struct LoopbackResponseMode: Hashable, Sendable, CustomStringConvertible {
-    let isFormPost: Bool
-
-    /// A GET with the parameters in the query: the authorization code flow's default.
-    public static let query = LoopbackResponseMode(isFormPost: false)
-    /// OpenID Connect Form Post Response Mode (Apple, Entra): the provider's page POSTs an
-    /// `application/x-www-form-urlencoded` form. The body is read by the same parser with
-    /// the same limits as a query; a body over ``LoopbackReceiver/Configuration/maxBodyBytes``
-    /// is refused (413) before it is read; a GET never ends the wait. Send
-    /// `response_mode=form_post` in the authorization request.
-    public static let formPost = LoopbackResponseMode(isFormPost: true)
-
-    /// `query` or `form_post`, the `response_mode` value.
-    public var description: String { isFormPost ? "form_post" : "query" }
-}
-
-/// What a callback must be to end a ``LoopbackReceiver``'s wait when no ``CallbackRouter``
-/// is involved: the checks of `callback-router parse`.
-public struct LoopbackExpectations: Sendable {
-    /// The provider dialect; `auto` picks by the parameters present.
-    public var dialect: Dialect
-    /// The `state` sent in the authorization request. Only a callback carrying exactly this
-    /// state ends the wait. Nil for dialects without state: then any valid callback ends
-    /// it, and any local process or web page can send one.
-    public var state: String?
-    /// The expected `iss` (RFC 9207), checked when present.
-    public var issuer: String?
-    /// Refuse a callback without `iss`.
-    public var requireIssuer: Bool
-    /// Parsing limits for the callback URL.
-    public var limits: ParsingLimits
-    /// The provider profiles the login opts into (``ProviderProfile``): each relaxes one
-    /// named rule for that provider's known quirk. Empty: every rule holds. Not for a logout.
-    public var profiles: [ProviderProfile]
-    /// What the wait is for. ``AttemptPurpose/login`` (the default): a login's callback.
-    /// ``AttemptPurpose/logout``: the provider's redirect to the post-logout redirect URI
-    /// (OpenID Connect RP-Initiated Logout 1.0), validated as
-    /// ``CallbackValidator/validateLogout(_:allowingNoState:)-(CallbackURL,_)`` with
-    /// ``state`` (`callback-router parse --logout`): the outcome is `logout_complete`, and
-    /// a callback carrying a login's parameter (`code`, `error`, `iss`…) is refused with
-    /// `invalid_parameter`, so a login's callback never completes a logout, nor a logout's
-    /// a login. Without ``state`` the logout is unbound (``CallbackOutcome/isUnbound``):
-    /// any local process or web page can end it. ``issuer`` and ``requireIssuer`` must
-    /// stay unset (a logout's callback carries no `iss`), else the wait is refused with
-    /// `invalid_configuration`.
-    public var purpose: AttemptPurpose
-
-    /// Expectations for a wait; `purpose` ``AttemptPurpose/logout`` waits for the end of a
-    /// logout instead of a login's callback.
-    public init(
-        dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
-        limits: ParsingLimits = .default, profiles: [ProviderProfile] = [], purpose: AttemptPurpose = .login
-    ) {
-        self.dialect = dialect
-        self.state = state
-        self.issuer = issuer
-        self.requireIssuer = requireIssuer
-        self.limits = limits
-        self.profiles = profiles
-        self.purpose = purpose
-    }
-}
-
-/// How a blocking wait (``LoopbackReceiver/receive(expecting:until:log:)``) ended.
-public enum LoopbackWaitResult: Sendable {
-    /// A callback ended the wait: its outcome (a provider failure such as
-    /// `authorization_error` too), or the refusal of a callback that carried this login's
-    /// state (such as `issuer_mismatch`): with the right state, the provider's final word.
-    case callback(Result<CallbackOutcome, CallbackError>)
-    /// The deadline passed; `ignoredRequests` reached the callback path without ending it.
-    case timedOut(ignoredRequests: Int)
-    /// ``LoopbackReceiver/close()`` or task cancellation ended the wait first.
-    case stopped
-}
+import CallbackSystem
 
 /// An RFC 8252 §7.3 loopback receiver: bound when made, so its ``redirectURI`` (with the
 /// port actually bound) goes into the authorization request; then it serves one wait.
@@ -230,7 +132,7 @@ public final class LoopbackReceiver: Sendable {
         }
         self.configuration = configuration
         let ports = configuration.ports.isEmpty ? [0] : configuration.ports
-        var lastFailure: SocketError?
+        var lastFailure: SystemError?
         var bound: LoopbackServer?
         for port in ports {
             var settings = LoopbackConfiguration()
@@ -259,7 +161,7 @@ public final class LoopbackReceiver: Sendable {
         }
         guard let bound else {
             let listed = ports.map(String.init).joined(separator: ",")
-            throw LoopbackError(lastFailure ?? SocketError("bind", code: 0), address: configuration.host.description, ports: listed)
+            throw LoopbackError(lastFailure ?? SystemError("bind", code: 0), address: configuration.host.description, ports: listed)
         }
         server = bound
     }
@@ -512,31 +414,6 @@ public final class LoopbackReceiver: Sendable {
         case .finished(let evaluation): return .callback(evaluation.result)
         case .timedOut(let ignored): return .timedOut(ignoredRequests: ignored)
         case .stopped: return .stopped
-        }
-    }
-}
-
-/// The result of the server's thread, awaited by the task that started it.
-final class LoopbackCompletion: Sendable {
-    private let state = Locked<(result: LoopbackResult?, waiter: CheckedContinuation<LoopbackResult, Never>?)>((nil, nil))
-
-    func finish(_ result: LoopbackResult) {
-        let waiter = state.withLock { state -> CheckedContinuation<LoopbackResult, Never>? in
-            state.result = result
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: result)
-    }
-
-    func value() async -> LoopbackResult {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> LoopbackResult? in
-                if let result = state.result { return result }
-                state.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
         }
     }
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CallbackDesktop
 import CallbackRouter
+import CallbackSystem
 import Testing
 
 /// A private temporary tree: HOME, XDG dirs and a 0700 runtime directory.

@@ -1,5 +1,6 @@
 @testable import CallbackLoopback
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 
 /// The example of docs/loopback.md and docs/getting-started.md, run against a fake browser.

@@ -1,16 +1,7 @@
 @testable import CallbackLoopback
 import CallbackRouter
-#if canImport(Glibc)
-import Glibc
-private let systemClose = Glibc.close
-private let streamSocketType = Int32(SOCK_STREAM.rawValue)
-private let noSignalFlag = Int32(MSG_NOSIGNAL)
-#elseif canImport(Darwin)
-import Darwin
-private let systemClose = Darwin.close
-private let streamSocketType = SOCK_STREAM
-private let noSignalFlag: Int32 = 0
-#endif
+import CallbackSystem
+import CallbackTestSupport
 import Testing
 
 /// The receiver where a login meets the other processes of the machine (issue 24): the
@@ -87,11 +78,11 @@ import Testing
     @Test func theUsersOwnConnectionsAreAnsweredOverIPv4IPv6AndMappedSockets() async throws {
         let v4 = try LoopbackReceiver()
         // An IPv6 socket connecting to ::ffff:127.0.0.1: the peer's row is in tcp6, mapped.
-        let mapped = try connectMapped(port: v4.port)
-        send(mapped, "GET /callback?code=m&state=\(Self.state) HTTP/1.1\r\nHost: 127.0.0.1:\(v4.port)\r\n\r\n")
+        let mapped = try RawClient(port: v4.port, ipv6Literal: "::ffff:127.0.0.1")
+        mapped.send("GET /callback?code=m&state=\(Self.state) HTTP/1.1\r\nHost: 127.0.0.1:\(v4.port)\r\n\r\n")
         #expect(try await v4.callback(expecting: .init(dialect: .oauth2, state: Self.state), timeout: .seconds(20)).value("code") == "m")
-        #expect(readAll(mapped).statusCode == 200)
-        _ = systemClose(mapped)
+        #expect(mapped.readAll().statusCode == 200)
+        mapped.close()
 
         guard let v6 = try? LoopbackReceiver(.init(host: .ipv6)) else { return } // no IPv6 here
         let client = try RawClient(port: v6.port, ipv6: true)
@@ -289,41 +280,3 @@ private func openConnections(port: Int, count: Int, request: String?) async thro
     }
     return try result.get()
 }
-
-#if os(Linux)
-/// An IPv6 socket connected to `::ffff:127.0.0.1`:`port` (an IPv4 listener answers it).
-private func connectMapped(port: Int) throws -> Int32 {
-    let fd = socket(AF_INET6, streamSocketType, 0)
-    guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in6()
-    address.sin6_family = sa_family_t(AF_INET6)
-    address.sin6_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET6, "::ffff:127.0.0.1", &address.sin6_addr)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-    }
-    guard connected == 0 else {
-        _ = systemClose(fd)
-        throw HarnessError("connect to ::ffff:127.0.0.1: \(errno)")
-    }
-    return fd
-}
-
-private func send(_ fd: Int32, _ text: String) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress!, $0.count, noSignalFlag) }
-}
-
-private func readAll(_ fd: Int32) -> RawResponse {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = chunk.withUnsafeMutableBufferPointer { recv(fd, $0.baseAddress!, $0.count, 0) }
-        if n <= 0 { break }
-        bytes += chunk[..<n]
-    }
-    return RawResponse(text: String(decoding: bytes, as: UTF8.self))
-}
-#endif

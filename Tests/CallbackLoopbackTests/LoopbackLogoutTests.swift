@@ -1,5 +1,6 @@
 @testable import CallbackLoopback
 import CallbackRouter
+import CallbackTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 @testable import CallbackLoopback
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 
 /// The app's own outcome pages (303) and the short start URL (302).

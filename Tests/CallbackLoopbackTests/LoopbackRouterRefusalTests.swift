@@ -1,4 +1,5 @@
 @_spi(Testing) import CallbackRouter
+import CallbackTestSupport
 import Testing
 
 @testable import CallbackLoopback

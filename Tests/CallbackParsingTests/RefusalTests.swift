@@ -1,4 +1,5 @@
 import CallbackParsing
+import CallbackTestSupport
 import Testing
 
 /// Every reason the parser gives, with the exact byte offset it reports.

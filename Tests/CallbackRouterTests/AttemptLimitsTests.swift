@@ -1,3 +1,4 @@
+import CallbackTestSupport
 import Testing
 @_spi(Testing) @testable import CallbackRouter
 

@@ -1,3 +1,4 @@
+import CallbackTestSupport
 import Testing
 import TestVectorSupport
 @testable import CallbackRouter

@@ -1,4 +1,5 @@
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 
 /// What the fuzzers under Fuzz/ found, each kept as a test named after the behaviour it

@@ -1,4 +1,5 @@
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 
 /// The profiles themselves: names, and what each one changes in a router beyond a single

@@ -1,4 +1,5 @@
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 import TestVectorSupport
 

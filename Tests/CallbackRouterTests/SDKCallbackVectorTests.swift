@@ -1,5 +1,6 @@
 import CallbackParsing
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 import TestVectorSupport
 

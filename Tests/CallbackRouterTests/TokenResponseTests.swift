@@ -1,3 +1,4 @@
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouter
 

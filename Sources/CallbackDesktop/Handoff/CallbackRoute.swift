@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
 
 /// What routing needs to know of a callback: its scheme and its `state`, if any.
@@ -78,3 +80,5 @@ package enum HandoffMatch {
         return .nobody
     }
 }
+
+#endif

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
+import CallbackSystem
 
 /// `listen`'s side: a socket in the runtime directory that accepts, from processes of the
 /// same user only, the one callback meant for it.
@@ -169,3 +167,5 @@ package final class HandoffListener {
         }
     }
 }
+
+#endif

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
+import CallbackSystem
 
 /// `open`'s side: offers a callback to the listeners of its scheme, delivers it to the one
 /// the routing rule picks, or spools it.
@@ -188,3 +186,5 @@ package struct HandoffSender {
         return offered
     }
 }
+
+#endif

@@ -1,3 +1,7 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
+import CallbackSystem
+
 /// The bytes `open` and `listen` exchange over the listener's socket.
 ///
 /// ```
@@ -101,3 +105,5 @@ package enum HandoffWire {
         Reply(rawValue: try UnixSocket.receive(connection, count: 1, deadline: deadline)[0])
     }
 }
+
+#endif

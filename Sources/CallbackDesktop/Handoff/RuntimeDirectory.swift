@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
+import CallbackSystem
 
 /// The private directory where listeners' sockets and the spool live.
 ///
@@ -19,15 +17,19 @@ package struct RuntimeDirectory {
     package let uid: uid_t
 
     /// Finds, creates and checks the directory. `uid` is the user it must belong to.
-    package static func resolve(environment: [String: String], uid: uid_t) throws(HelperFailure) -> RuntimeDirectory {
+    /// `temporaryDirectory` is where the fallback goes (`/tmp`; tests pass another).
+    package static func resolve(
+        environment: [String: String], uid: uid_t, temporaryDirectory: String = "/tmp"
+    ) throws(HelperFailure) -> RuntimeDirectory {
         let root: String
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty {
             guard base.hasPrefix("/") else { throw .permission("XDG_RUNTIME_DIR is not an absolute path") }
             try checkPrivateDirectory(base, uid: uid, what: "XDG_RUNTIME_DIR")
             root = joinPath(base, "callback-router")
         } else {
-            try checkTemporaryParent("/tmp", uid: uid)
-            root = "/tmp/callback-router-\(uid)"
+            let parent = temporaryParent(temporaryDirectory)
+            try checkTemporaryParent(parent, uid: uid)
+            root = joinPath(parent, "callback-router-\(uid)")
         }
         let directory = RuntimeDirectory(root: root, uid: uid)
         try directory.makePrivateDirectory(root)
@@ -65,6 +67,17 @@ package struct RuntimeDirectory {
         }
     }
 
+    /// Where the fallback goes: `path` itself, or the directory it points to when it is a
+    /// symbolic link that root owns. On macOS `/tmp` is root's link to `/private/tmp`, and
+    /// without this the fallback would always be refused there. A link anyone else owns is
+    /// not followed (and ``checkTemporaryParent(_:uid:)`` then refuses it: not a directory).
+    package static func temporaryParent(_ path: String) -> String {
+        guard let status = try? FileSystem.status(path), status.kind == .symbolicLink, status.owner == 0,
+            let resolved = FileSystem.canonicalPath(path)
+        else { return path }
+        return resolved
+    }
+
     /// The fallback lives in /tmp only if nobody else can rename things out of it: root's
     /// (or our) directory, and sticky when others may write to it.
     package static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
@@ -76,3 +89,5 @@ package struct RuntimeDirectory {
         }
     }
 }
+
+#endif

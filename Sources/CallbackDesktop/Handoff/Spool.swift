@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-private let systemRename = Glibc.rename
-#elseif canImport(Darwin)
-import Darwin
-private let systemRename = Darwin.rename
-#endif
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
+import CallbackSystem
 
 /// Callbacks that arrived while nobody was listening, kept for a while for the next
 /// matching `listen`, which takes each at most once.
@@ -55,15 +51,11 @@ package struct Spool {
     /// when the descriptor is closed; nil when it cannot be had (then writers do not wait on
     /// each other, and two simultaneous copies of one URL remain possible).
     private func lockWriters() -> Descriptor? {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        let descriptor = Descriptor(fd)
-        guard let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate else {
-            return nil
-        }
-        var result: Int32
-        repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
-        return result == 0 ? descriptor : nil
+        guard let descriptor = try? FileSystem.openOrCreate(lockPath, mode: 0o600),
+            let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
+            (try? descriptor.lockExclusively()) != nil
+        else { return nil }
+        return descriptor
     }
 
     /// The live entry of `scheme` holding exactly `url` with the smallest name, if any.
@@ -181,3 +173,5 @@ package struct Spool {
         return String(decoding: bytes[Self.header.count...], as: UTF8.self)
     }
 }
+
+#endif

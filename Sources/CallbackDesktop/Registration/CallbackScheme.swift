@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 import CallbackRouter
 
 /// A URL scheme the helper may handle: RFC 3986 syntax, lowercased, and not one that
@@ -67,3 +69,5 @@ package struct CallbackScheme: Hashable, CustomStringConvertible {
 
     package var description: String { name }
 }
+
+#endif

@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 /// The `.desktop` file `register` writes, and what `unregister` reads back from it.
 ///
 /// The file carries, in `X-CallbackRouter-*` keys, the scheme it was written for and how
@@ -184,3 +186,5 @@ extension DesktopEntry {
     /// Whether `Exec=` has to quote this path (xdg-open's generic path cannot run it then).
     package static func needsQuoting(_ path: String) -> Bool { path.contains(where: reserved.contains) }
 }
+
+#endif

@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 /// Edits of `$XDG_CONFIG_HOME/mimeapps.list` as pure functions over its text.
 ///
 /// Only the one line of the scheme's MIME type under `[Default Applications]` is touched;
@@ -129,3 +131,5 @@ package enum MimeAppsList {
         return first.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
+
+#endif

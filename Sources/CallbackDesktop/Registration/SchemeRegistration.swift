@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
+import CallbackSystem
 
 /// Where the XDG Base Directory spec puts a user's data and configuration.
 package struct XDGDirectories {
@@ -218,3 +216,5 @@ extension FileSystem {
         return stat(path, &info) == 0 ? FileStatus(info) : nil
     }
 }
+
+#endif

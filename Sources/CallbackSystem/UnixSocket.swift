@@ -1,32 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-private let systemRename = Glibc.rename
-private let systemListen = Glibc.listen
-private let systemAccept = Glibc.accept
-private let systemConnect = Glibc.connect
-private let systemSend = Glibc.send
-/// SOCK_STREAM is an enum in glibc's headers; close-on-exec and non-blocking come with it.
-private let streamSocketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-/// A peer that went away must not raise SIGPIPE.
-private let noSignalFlag = Int32(MSG_NOSIGNAL)
-private func configureNewSocket(_ fd: Int32) -> Bool { true }
 #elseif canImport(Darwin)
 import Darwin
-private let systemRename = Darwin.rename
-private let systemListen = Darwin.listen
-private let systemAccept = Darwin.accept
-private let systemConnect = Darwin.connect
-private let systemSend = Darwin.send
-/// Darwin has no SOCK_CLOEXEC, SOCK_NONBLOCK or MSG_NOSIGNAL: configureNewSocket sets
-/// FD_CLOEXEC, O_NONBLOCK and SO_NOSIGPIPE on each socket instead.
-private let streamSocketType = SOCK_STREAM
-private let noSignalFlag: Int32 = 0
-private func configureNewSocket(_ fd: Int32) -> Bool {
-    var one: Int32 = 1
-    let flags = fcntl(fd, F_GETFL)
-    return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 && flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
-        && setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
-}
 #endif
 
 /// Who is at the other end of a Unix-domain socket, as the kernel recorded it at connect
@@ -35,6 +10,12 @@ package struct PeerCredentials: Equatable {
     package let pid: pid_t
     package let uid: uid_t
     package let gid: gid_t
+
+    package init(pid: pid_t, uid: uid_t, gid: gid_t) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
 }
 
 /// `struct ucred` sits behind `_GNU_SOURCE` in glibc's headers, so Swift does not see it;
@@ -90,16 +71,12 @@ package enum UnixSocket {
     }
 
     private static func bindAndListen(_ path: String, backlog: Int32) throws(SystemError) -> Descriptor {
-        var address = try address(path)
+        let address = try address(path)
         let descriptor = try newSocket()
         // bind creates the file with 0777 & ~umask. Callers bind inside a 0700 directory of
         // their own, so nobody else can reach it before the chmod below; the umask is not
         // touched (it is process-wide, and tests run listeners on several threads).
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = withSocketAddress(address) { bind(descriptor.rawValue, $0, $1) }
         let bindErrno = errno
         guard bound == 0 else { throw SystemError("bind", path: path, code: bindErrno) }
         guard chmod(path, 0o600) == 0, systemListen(descriptor.rawValue, backlog) == 0 else {
@@ -114,12 +91,10 @@ package enum UnixSocket {
     package static func accept(_ listener: Descriptor, deadline: Deadline) throws(SystemError) -> Descriptor? {
         while true {
             // accept4 is hidden behind _GNU_SOURCE: accept, then set the flags.
-            let fd = systemAccept(listener.rawValue, nil, nil)
+            let fd = systemAccept(listener.rawValue)
             if fd >= 0 {
                 let accepted = Descriptor(fd)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                guard configureNewSocket(fd) else { throw SystemError("socket options") }
+                guard setFlags(fd), configureNewSocket(fd) else { throw SystemError("socket options") }
                 return accepted
             }
             switch errno {
@@ -134,12 +109,10 @@ package enum UnixSocket {
     /// Connects to the socket at `path` without blocking: a listener whose queue is full
     /// fails with EAGAIN instead of stalling the caller; no listener at all is ECONNREFUSED.
     package static func connect(to path: String) throws(SystemError) -> Descriptor {
-        var address = try address(path)
+        let address = try address(path)
         let descriptor = try newSocket()
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                retryingOnInterrupt { systemConnect(descriptor.rawValue, socketAddress, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+        let result = withSocketAddress(address) { pointer, length in
+            retryingOnInterrupt { systemConnect(descriptor.rawValue, pointer, length) }
         }
         guard result == 0 else { throw SystemError("connect", path: path) }
         return descriptor
@@ -174,7 +147,7 @@ package enum UnixSocket {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
-                systemSend(descriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset, noSignalFlag)
+                systemSend(descriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if sent >= 0 { offset += sent; continue }
             switch errno {

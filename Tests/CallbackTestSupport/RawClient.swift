@@ -1,33 +1,23 @@
-@testable import CallbackLoopback
-import CallbackRouter
-#if canImport(Glibc)
-import Glibc
-private let systemClose = Glibc.close
-private let systemSend = Glibc.send
-private let streamSocketType = Int32(SOCK_STREAM.rawValue)
-private let noSignalFlag = Int32(MSG_NOSIGNAL)
-#elseif canImport(Darwin)
-import Darwin
-private let systemClose = Darwin.close
-private let systemSend = Darwin.send
-private let streamSocketType = SOCK_STREAM
-private let noSignalFlag: Int32 = 0 // Darwin has no MSG_NOSIGNAL: RawClient sets SO_NOSIGPIPE
-#endif
+import CallbackSystem
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+// The raw HTTP client of the loopback tests (CallbackLoopbackTests, and the CLI's loopback
+// tests once they drop their copy): blocking sockets with timeouts, bytes exactly as written.
+
+public struct HarnessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A response as raw text, with its status code.
-struct RawResponse {
-    let text: String
-    var statusCode: Int? {
+public struct RawResponse {
+    public let text: String
+    public init(text: String) { self.text = text }
+    public var statusCode: Int? {
         let parts = text.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
         return Int(parts[1])
     }
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         for line in text.split(separator: "\r\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             if line[..<colon].lowercased() == name.lowercased() {
@@ -36,20 +26,27 @@ struct RawResponse {
         }
         return nil
     }
-    var body: String {
+    public var body: String {
         guard let range = text.firstRange(of: "\r\n\r\n") else { return "" }
         return String(text[range.upperBound...])
     }
 }
 
 /// A blocking client socket with 5-second timeouts, written for these tests.
-struct RawClient {
-    let fd: Int32
+public struct RawClient {
+    public let fd: Int32
 
-    init(port: Int, ipv6: Bool = false) throws {
-        let fd = socket(ipv6 ? AF_INET6 : AF_INET, streamSocketType, 0)
+    /// Connects to `127.0.0.1`:`port`, or `::1` when `ipv6`.
+    public init(port: Int, ipv6: Bool = false) throws {
+        try self.init(port: port, ipv6Literal: ipv6 ? "::1" : nil)
+    }
+
+    /// Connects to an IPv6 literal (`::ffff:127.0.0.1`: an IPv4-mapped address, which an
+    /// IPv4 listener answers), or to `127.0.0.1` when nil.
+    public init(port: Int, ipv6Literal: String?) throws {
+        let fd = socket(ipv6Literal != nil ? AF_INET6 : AF_INET, plainStreamSocketType, 0)
         guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
-        #if canImport(Darwin)
+        #if canImport(Darwin) // no MSG_NOSIGNAL there
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
@@ -57,22 +54,11 @@ struct RawClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected: Int32
-        if ipv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET6, "::1", &address.sin6_addr)
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+        if let ipv6Literal {
+            guard let address = LoopbackTCP.ipv6Address(ipv6Literal, port: port) else { throw HarnessError("not an IPv6 literal") }
+            connected = withSocketAddress(address) { connect(fd, $0, $1) }
         } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            connected = withSocketAddress(LoopbackTCP.ipv4Address(port: port)) { connect(fd, $0, $1) }
         }
         guard connected == 0 else {
             let code = errno
@@ -82,19 +68,19 @@ struct RawClient {
         self.fd = fd
     }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { systemSend(fd, $0.baseAddress! + offset, $0.count - offset, noSignalFlag) }
+            let n = bytes.withUnsafeBufferPointer { systemSend(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n <= 0 { return }
             offset += n
         }
     }
 
     /// Reads until the server closes (or 5 s pass).
-    func readAll() -> RawResponse {
+    public func readAll() -> RawResponse {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -105,10 +91,10 @@ struct RawClient {
         return RawResponse(text: String(decoding: bytes, as: UTF8.self))
     }
 
-    func close() { _ = systemClose(fd) }
+    public func close() { _ = systemClose(fd) }
 
     /// One request on a fresh connection; the response once the server closes.
-    static func exchange(port: Int, _ request: String, ipv6: Bool = false) throws -> RawResponse {
+    public static func exchange(port: Int, _ request: String, ipv6: Bool = false) throws -> RawResponse {
         let client = try RawClient(port: port, ipv6: ipv6)
         defer { client.close() }
         client.send(request)
@@ -116,34 +102,28 @@ struct RawClient {
     }
 
     /// `GET target` with the given fields (default: the right Host).
-    static func get(port: Int, _ target: String, method: String = "GET", fields: [String]? = nil) throws -> RawResponse {
+    public static func get(port: Int, _ target: String, method: String = "GET", fields: [String]? = nil) throws -> RawResponse {
         let lines = fields ?? ["Host: 127.0.0.1:\(port)"]
         return try exchange(port: port, "\(method) \(target) HTTP/1.1\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n")
     }
 }
 
 /// Whether anything accepts connections on 127.0.0.1:`port` (false: refused).
-func isListening(port: Int) -> Bool {
+public func isListening(port: Int) -> Bool {
     guard let client = try? RawClient(port: port) else { return false }
     client.close()
     return true
 }
 
 /// Holds a port taken by a plain listening socket, for tests of port lists.
-final class PortSquatter {
-    let fd: Int32
-    let port: Int
+public final class PortSquatter {
+    public let fd: Int32
+    public let port: Int
 
-    init() throws {
-        let fd = socket(AF_INET, streamSocketType, 0)
+    public init() throws {
+        let fd = socket(AF_INET, plainStreamSocketType, 0)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let bound = withSocketAddress(LoopbackTCP.ipv4Address(port: 0)) { bind(fd, $0, $1) }
         guard bound == 0, listen(fd, 4) == 0 else { throw HarnessError("bind: \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         var named = sockaddr_in()
@@ -158,7 +138,7 @@ final class PortSquatter {
 
 /// `RawClient.get` on a thread of its own: the blocking client must not hold one of the
 /// cooperative pool's few threads while the receiver's task still needs one to start.
-func fetch(port: Int, _ target: String, method: String = "GET", fields: [String]? = nil) async throws -> RawResponse {
+public func fetch(port: Int, _ target: String, method: String = "GET", fields: [String]? = nil) async throws -> RawResponse {
     let text: String? = await withCheckedContinuation { continuation in
         let started = DetachedThread.start {
             continuation.resume(returning: (try? RawClient.get(port: port, target, method: method, fields: fields))?.text)
@@ -171,7 +151,7 @@ func fetch(port: Int, _ target: String, method: String = "GET", fields: [String]
 
 /// Connects and sends a GET now (the kernel queues both until the receiver runs); read the
 /// answer with `readAll()` once the wait is over, then the connection is closed by the server.
-func sendRequest(port: Int, _ target: String) throws -> RawClient {
+public func sendRequest(port: Int, _ target: String) throws -> RawClient {
     let client = try RawClient(port: port)
     client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
     return client

@@ -1,3 +1,6 @@
+// posix_spawn is unavailable on tvOS and watchOS: no subprocess there (docs/platforms.md).
+#if !os(tvOS) && !os(watchOS)
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -98,3 +101,5 @@ package enum Subprocess {
         return spawned == 0 ? pid : nil
     }
 }
+
+#endif

@@ -1,3 +1,5 @@
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
+
 /// Why a registration or a hand-off did not happen. One struct with static codes, so that
 /// codes can be added without breaking a `switch`; `catch DesktopError.permission` works.
 /// `message` names paths and reasons, never a URL or a parameter value.
@@ -67,3 +69,5 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// The name the helper's code has always used.
 package typealias HelperFailure = DesktopError
+
+#endif

@@ -4,7 +4,7 @@ import Testing
 /// Expects `body` to be refused with `reason`. A rejection test names its reason: a check
 /// of the error's type alone passes for any refusal, the wrong one included.
 @discardableResult
-func expectRefusal<Value>(
+public func expectRefusal<Value>(
     _ reason: ReasonCode, _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> Value

@@ -1,22 +1,22 @@
 #if canImport(Glibc)
 import Glibc
-private let systemClose = Glibc.close
-private let systemWrite = Glibc.write
-private let systemRead = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
-private let systemClose = Darwin.close
-private let systemWrite = Darwin.write
-private let systemRead = Darwin.read
 #endif
 
 /// An open file descriptor, closed exactly once (by `close()` or when released).
 package final class Descriptor {
-    private(set) var rawValue: Int32
+    package private(set) var rawValue: Int32
 
     package init(_ rawValue: Int32) { self.rawValue = rawValue }
 
     deinit { close() }
+
+    /// Gives up ownership: the caller closes the returned descriptor.
+    package func release() -> Int32 {
+        defer { rawValue = -1 }
+        return rawValue
+    }
 
     package func close() {
         if rawValue >= 0 {
@@ -50,6 +50,11 @@ package final class Descriptor {
             if result.count + count > limit { throw SystemError("read", code: EFBIG) }
             result += chunk[..<count]
         }
+    }
+
+    /// Waits for an exclusive `flock`, held until the descriptor is closed.
+    package func lockExclusively() throws(SystemError) {
+        guard retryingOnInterrupt({ flock(rawValue, LOCK_EX) }) == 0 else { throw SystemError("flock") }
     }
 
     package func status() throws(SystemError) -> FileStatus {

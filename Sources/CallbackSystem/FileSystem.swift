@@ -1,9 +1,7 @@
 #if canImport(Glibc)
 import Glibc
-private let systemRename = Glibc.rename
 #elseif canImport(Darwin)
 import Darwin
-private let systemRename = Darwin.rename
 #endif
 
 /// What `lstat`/`fstat` say about a file, in the terms the checks need.
@@ -68,6 +66,14 @@ package enum FileSystem {
     /// Opens an existing file for reading without following a final symbolic link.
     package static func openForReading(_ path: String) throws(SystemError) -> Descriptor {
         let fd = retryingOnInterrupt { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { throw SystemError("open", path: path) }
+        return Descriptor(fd)
+    }
+
+    /// Opens `path` for reading and writing, created with `mode` when missing; never through
+    /// a final symbolic link.
+    package static func openOrCreate(_ path: String, mode: mode_t) throws(SystemError) -> Descriptor {
+        let fd = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw SystemError("open", path: path) }
         return Descriptor(fd)
     }
@@ -155,7 +161,10 @@ package enum FileSystem {
 }
 
 /// Joins path components with one `/`.
-package func joinPath(_ base: String, _ components: String...) -> String {
+package func joinPath(_ base: String, _ components: String...) -> String { joinPath(base, components) }
+
+/// Joins path components with one `/`.
+package func joinPath(_ base: String, _ components: [String]) -> String {
     var result = base
     for component in components {
         if !result.hasSuffix("/") { result += "/" }

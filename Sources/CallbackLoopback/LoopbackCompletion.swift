@@ -1,0 +1,26 @@
+import CallbackRouter
+
+/// The result of the server's thread, awaited by the task that started it.
+final class LoopbackCompletion: Sendable {
+    private let state = Locked<(result: LoopbackResult?, waiter: CheckedContinuation<LoopbackResult, Never>?)>((nil, nil))
+
+    func finish(_ result: LoopbackResult) {
+        let waiter = state.withLock { state -> CheckedContinuation<LoopbackResult, Never>? in
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func value() async -> LoopbackResult {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> LoopbackResult? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import CallbackRouter
+
+/// How the wait ended.
+enum LoopbackResult: Sendable {
+    /// A callback ended the wait (success, provider failure, or a refused answer that
+    /// carried the expected state).
+    case finished(LoopbackEvaluation)
+    /// The deadline passed; `ignored` requests reached the callback path without ending it.
+    case timedOut(ignored: Int)
+    /// ``LoopbackServer/requestStop()`` ended the wait (task cancellation, or the router
+    /// delivered the callback to its waiter).
+    case stopped(ignored: Int)
+}
