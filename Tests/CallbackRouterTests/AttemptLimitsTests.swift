@@ -13,7 +13,7 @@ private func makeRouter(
         Route(
             "op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
             attemptLifetime: attemptLifetime))
-    return try builder.build(clock: clock, maxPendingAttempts: maxPendingAttempts)
+    return try builder.build(clock: clock, maxPendingAttempts: maxPendingAttempts, maxRememberedEndings: maxPendingAttempts)
 }
 
 private func callback(_ attempt: LoginAttempt) -> String {

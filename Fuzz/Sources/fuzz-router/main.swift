@@ -68,7 +68,12 @@ let specs: [RouteSpec] = [
 ]
 let redirectURIs: [RedirectURI] = specs.map { try! RedirectURI($0.redirect) } // fixed, valid fixtures
 let maxPending = 12
-let lifetimes: [Duration?] = [nil, nil, .seconds(0), .milliseconds(500), .seconds(1), .seconds(5), .seconds(90), nil]
+// Zero, negative and longer than 30 days are refused (invalid_configuration): every lifetime
+// `begin` accepts must seal and restore (issue 24).
+let lifetimes: [Duration?] = [
+    nil, nil, .seconds(0), .milliseconds(500), .seconds(1), .seconds(5), .seconds(90), nil, .seconds(-1),
+    .seconds(31 * 24 * 3600),
+]
 let steps: [Duration] = [
     .milliseconds(100), .milliseconds(500), .milliseconds(999), .seconds(1), .seconds(5), .seconds(30),
     .seconds(59), .seconds(60), .seconds(300), .seconds(600), .seconds(1200), .nanoseconds(1),
@@ -138,7 +143,6 @@ struct ModelAttempt {
 struct Model {
     var attempts: [ModelAttempt] = []
     var lastStatelessEnding: [Int: (ending: Ending, forgetAt: ClockInstant)] = [:]
-    var nextSweep = ClockInstant(nanoseconds: .min)
     var delivered: Set<UInt64> = []
     /// Waiters resumed by the last operation, with the answer each must have got.
     var resumed: [(slot: WaitSlot, expected: Answer, why: String)] = []
@@ -158,9 +162,8 @@ struct Model {
         }
     }
 
+    /// The router sweeps what is due on every call (an agenda, issue 24), not once a second.
     mutating func sweep(now: ClockInstant) {
-        guard now >= nextSweep else { return }
-        nextSweep = now.advanced(by: .seconds(1))
         for i in attempts.indices where attempts[i].ending == nil && now >= attempts[i].attempt.expiresAt {
             end(i, as: .expired, now: now)
         }
@@ -334,6 +337,12 @@ func begin(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptC
     }
     guard routeIndex < specs.count else {
         guard case .failure(let error) = result, error.reason == .noRoute else { fatalError("begin on an unknown route: \(result)") }
+        return
+    }
+    if let lifetime, lifetime <= .zero || lifetime > SealedAttempt.maximumLifetime {
+        guard case .failure(let error) = result, error.reason == .invalidConfiguration else {
+            fatalError("begin should refuse the lifetime \(lifetime): \(result)")
+        }
         return
     }
     let now = clock.now()

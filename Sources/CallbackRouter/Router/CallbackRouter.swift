@@ -22,13 +22,13 @@ public final class CallbackRouter: Sendable {
     /// The book's state hasher, readable without the lock (it never changes).
     let stateHasher: SipHash128
 
-    init(routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int) {
+    init(routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int, maxRememberedEndings: Int) {
         self.routes = routes
         self.clock = clock
         self.limits = limits
         self.maxPendingAttempts = maxPendingAttempts
         self.stateHasher = SipHash128.random()
-        self.book = Locked(AttemptBook(hasher: stateHasher, maxEnded: maxPendingAttempts))
+        self.book = Locked(AttemptBook(hasher: stateHasher, maxEnded: maxRememberedEndings))
     }
 
     /// The ids of the registered routes, in registration order.

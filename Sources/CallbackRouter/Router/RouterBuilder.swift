@@ -52,19 +52,37 @@ public struct RouterBuilder: Sendable {
 
     /// Validates and returns the immutable router.
     ///
-    /// `maxPendingAttempts` bounds the logins in progress at once (one more is `conflict`)
-    /// and, as many again, the ended attempts the router remembers so that a repeated
-    /// callback is told `replayed` (past that, the oldest are forgotten early: see
-    /// ``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``). It must be at least 1.
+    /// `maxPendingAttempts` bounds the logins in progress at once (one more is `conflict`).
+    /// It must be at least 1. The router also remembers at most
+    /// ``defaultMaxRememberedEndings`` ended attempts (or `maxPendingAttempts`, if more) so
+    /// that a repeated callback is told `replayed`; past that, the oldest are forgotten early
+    /// (see ``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``).
     public func build(
         clock: any AttemptClock = SystemAttemptClock(), limits: ParsingLimits = .default,
         maxPendingAttempts: Int = 65_536
     ) throws(CallbackError) -> CallbackRouter {
-        guard maxPendingAttempts >= 1 else {
+        try build(
+            clock: clock, limits: limits, maxPendingAttempts: maxPendingAttempts,
+            maxRememberedEndings: max(maxPendingAttempts, Self.defaultMaxRememberedEndings))
+    }
+
+    /// The most ended attempts a router remembers by default: 65,536 (a million `begin` +
+    /// `cancel` in one lifetime kept a million, 1 GB, until issue 24).
+    public static let defaultMaxRememberedEndings = 65_536
+
+    /// ``build(clock:limits:maxPendingAttempts:)`` with its bound on remembered endings set
+    /// (tests: the bound without a million attempts).
+    @_spi(Testing) public func build(
+        clock: any AttemptClock = SystemAttemptClock(), limits: ParsingLimits = .default,
+        maxPendingAttempts: Int, maxRememberedEndings: Int
+    ) throws(CallbackError) -> CallbackRouter {
+        guard maxPendingAttempts >= 1, maxRememberedEndings >= 1 else {
             throw CallbackError(.invalidConfiguration, "maxPendingAttempts must be at least 1; it was \(maxPendingAttempts)")
         }
         try validate()
-        return CallbackRouter(routes: routes, clock: clock, limits: limits, maxPendingAttempts: maxPendingAttempts)
+        return CallbackRouter(
+            routes: routes, clock: clock, limits: limits, maxPendingAttempts: maxPendingAttempts,
+            maxRememberedEndings: maxRememberedEndings)
     }
 
     /// Whether one callback URL could match both registered URIs: same scheme, host and path,
