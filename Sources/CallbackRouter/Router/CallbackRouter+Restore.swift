@@ -23,7 +23,10 @@ extension CallbackRouter {
     ///   their lifetime; across processes only deleting the stored record prevents a second
     ///   restore.)
     /// - `conflict`: too many attempts pending, or the route's one stateless login (or
-    ///   stateless logout) is already pending.
+    ///   stateless logout) is already pending; or so many attempts ended here that the router
+    ///   forgot some early (it remembers at most 65,536 ended ones, or `maxPendingAttempts`
+    ///   if more) and the record expires no later than one of those (it could be that
+    ///   attempt's: fail closed).
     ///
     /// The attempt expires at the record's expiry, never later than its lifetime from now
     /// (a clock set back does not extend it).
