@@ -1,4 +1,17 @@
 // swift-tools-version:5.3
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The libFuzzer targets. A nested package because SwiftPM renames an executable target's
 // entry point, and libFuzzer brings its own `main`: each fuzzer is a plain target whose
 // main.swift holds `@_cdecl("LLVMFuzzerTestOneInput")` (shared/notes/swift-on-linux.md).

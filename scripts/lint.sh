@@ -17,6 +17,8 @@ paths=(Sources Tests Fuzz Benchmarks)
 if [ "${1:-}" = "--fix" ]; then
     swift format format --in-place --recursive --parallel "${paths[@]}"
 fi
+# Every Swift file starts with the project's license header (Apache-2.0, SPDX).
+python3 "$(dirname "$0")/license-headers.py" || exit 1
 start=$(date +%s)
 set +e
 swift format lint --strict --recursive --parallel "${paths[@]}" 2>"${TMPDIR:-/tmp}/swift-format-lint.$$"

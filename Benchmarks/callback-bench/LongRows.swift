@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The `long` row: the long redirects real authorization servers sent the interop suites
 // (Tests/CallbackRouterTests/Vectors/captured-long-redirects.json: the OpenID Connect hybrid
 // flow's signed ID token, 256- and 512-byte states, percent-encoded iss), read at start-up.

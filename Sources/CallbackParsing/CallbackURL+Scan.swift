@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What `CallbackRouter` reads in place, without closures per parameter or copies of the
 /// parameter table: the one-pass classifier and the redirect-URI match.
 /// `package`, not public: the offsets and flags are the parser's, not an API.

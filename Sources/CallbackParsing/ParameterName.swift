@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// How every diagnostic of the package shows a parameter name (descriptions, error details,
 /// the CLI's stderr): the one place that decides whether a name may be printed. A name is a
 /// secret as often as a value is: a bare `?SECRET` puts the secret in the name.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Where one `name=value` pair stands in the input. Offsets are into the whole URL: the
 /// name is `start ..< nameEnd`; the value follows the `=` at `nameEnd` and runs to `end`
 /// (empty when there is no `=`). Offsets fit in 31 bits (`ParsingLimits` caps lengths at

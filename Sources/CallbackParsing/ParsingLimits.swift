@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The limits every parse enforces. Past a limit the input is refused with a reason
 /// (`too_long`, `too_many_parameters`), never truncated.
 public struct ParsingLimits: Sendable, Hashable {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The `callback-router` helper, as a library: `main` only forwards to ``run(_:context:)``.
 public enum CallbackRouterTool {
     /// The helper's version, as `callback-router --version` prints it and the Debian package

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // fuzz-classify: any URL × any dialect, policy, response mode, redirect URIs, expected
 // state and issuer goes through `CallbackValidator` (policy, redirect match, dialect,
 // state, issuer) and gets exactly one answer: an outcome or a typed rejection.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // fuzz-cli: `callback-router parse` and `inspect`, in process (CallbackRouterTool.run with
 // CapturedOutput), over fuzzed argument lists and fuzzed callback URLs.
 //

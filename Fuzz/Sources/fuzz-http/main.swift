@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // fuzz-http: the loopback receiver's request pipeline on its own, without sockets: the
 // head scanner (all at once and one byte at a time must agree), the strict HTTP/1.x head
 // parser, the form_post body plan and limit, and the decision (LoopbackFuzzing.check).

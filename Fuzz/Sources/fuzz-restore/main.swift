@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // fuzz-restore: arbitrary sealed-attempt records go to `CallbackRouter.restore`, on a fresh
 // router with a stateful OAuth route, a stateless Prelude route and a route that accepts
 // logouts without state, its clock at the calendar time the seeds were sealed at.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // fuzz-router: a fuzzer-driven sequence of begin / handle / cancel / advance-clock /
 // pendingCount on a router with six routes (stateful and stateless dialects, a loopback
 // route, issuers, a fragment-mode route, routes with and without a handler), checked

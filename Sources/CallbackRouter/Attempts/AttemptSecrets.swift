@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The secrets one login attempt owns: the `state` that ties the callback to the attempt,
 /// the PKCE verifier/challenge that ties the code to this app, and the OIDC `nonce` that
 /// ties the ID token to this attempt.

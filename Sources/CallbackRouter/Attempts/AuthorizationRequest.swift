@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// An OAuth 2.0 / OpenID Connect authorization request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1)
 /// with PKCE (RFC 7636 §4.3): the URL an app opens in the browser to start a login.
 ///

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The URL- and filename-safe base64 alphabet (RFC 4648 §5: `-` and `_` instead of `+` and
 /// `/`), without `=` padding, as RFC 7636 Appendix A requires for PKCE and as states and
 /// nonces are written. Every output character is RFC 3986 unreserved, so the values need

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// SHA-256 (FIPS 180-4 §6.2), written here because the package takes no dependencies and
 /// the core may not import Foundation or CryptoKit. It exists for one job: the PKCE S256
 /// challenge (RFC 7636 §4.2). It is not constant-time with respect to the *length* of its

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// SipHash-2-4 with a 128-bit tag (Aumasson and Bernstein, "SipHash: a fast short-input
 /// PRF", 2012; the 128-bit variant of the reference implementation,
 /// github.com/veorq/SipHash), keyed with 128 bits.

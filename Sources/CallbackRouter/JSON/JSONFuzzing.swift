@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The JSON reader's invariants, for the fuzzer (`Fuzz/Sources/fuzz-json`). Not API.
 @_spi(Fuzzing) public enum JSONFuzzing {
     /// The reasons a refusal may carry; any other is a bug.

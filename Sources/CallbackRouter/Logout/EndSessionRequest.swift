@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// An OpenID Connect RP-Initiated Logout 1.0 request (§2): the URL an app opens in the
 /// browser to end the user's session at the provider, which then sends the browser back to
 /// the post-logout redirect URI with the request's `state`.

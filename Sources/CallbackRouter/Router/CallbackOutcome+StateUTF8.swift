@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 extension CallbackOutcome {
     /// Calls `body` with the UTF-8 bytes of the callback's `state` (the same bytes as
     /// ``state``), or returns nil when it has none. The bytes are valid only during the call.

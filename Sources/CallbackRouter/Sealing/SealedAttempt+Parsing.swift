@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A sealed record, read and checked by its own byte parser (no Foundation): every byte
 /// is accounted for, and anything that is not exactly what ``LoginAttempt/sealed()``
 /// writes is `invalid_record` (or `too_long`), never a guess.

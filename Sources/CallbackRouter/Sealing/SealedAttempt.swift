@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A pending attempt written down, so that a process that never began it can take its
 /// callback: the app seals the attempt when it begins it, keeps the record in the
 /// platform's secret store (Keychain, Secret Service), and after a relaunch hands it to

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// `application/x-www-form-urlencoded` serialisation (WHATWG URL Standard §5.2, the
 /// algorithm RFC 6749 Appendix B refers to): ASCII letters, digits and `*-._` stay raw, a
 /// space becomes `+`, every other byte of the UTF-8 is `%XX` (upper-case hex).

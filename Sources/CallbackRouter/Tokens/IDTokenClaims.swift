@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The claims of an ID token that passed OpenID Connect Core §3.1.3.7's checks, made only
 /// by ``TokenSet/checkIDToken(for:clientID:issuer:maxClockSkew:clock:)``: an ID token
 /// this package has not seen arrive in a token response cannot become one.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// An authorization server's metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2), read
 /// and checked against the issuer the app asked for.
 ///

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A token request (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.5; or a refresh, §6) as a value:
 /// the endpoint, the method, the headers and the exact body bytes, for any HTTP client to
 /// send. `CallbackRouterFoundation` sends it with `URLSession` (`exchange(_:)`).

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The heading a command's options are listed under: `OPTIONS`, or a named group such as
 /// `LOOPBACK OPTIONS` with a note on when it applies.
 struct OptionGroup: Sendable, Equatable {

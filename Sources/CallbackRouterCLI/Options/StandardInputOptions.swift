@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 extension Command {
     /// Reads what `--WHAT-from-stdin` promises (a state, a verifier) from the first line of
     /// stdin, waiting `seconds` (at least one). Returns nil with `exit` set once the refusal

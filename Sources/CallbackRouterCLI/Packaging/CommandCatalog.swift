@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What shell completions and man pages know about each command: its option declarations
 /// (the same ones its arguments are parsed with and its `--help` lists) and its hand-written
 /// help. Nothing here is a second list that could drift, and nothing is scraped from text

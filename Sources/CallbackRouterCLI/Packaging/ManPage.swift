@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Man pages (roff, section 1) made from what `--help` is made from, so that a page never
 /// says something the command's `--help` does not: `callback-router(1)` from the tool's help
 /// and `callback-router-COMMAND(1)` from each command's hand-written help and its option

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // A stand-in for Apple's SwiftUI, for scripts/check-samples.py on Linux (no Apple SDK here):
 // only what the documentation's samples use (`View`, `Text`, `onOpenURL`), with Apple's
 // signatures, so that those samples are type-checked. Never shipped.
