@@ -36,8 +36,14 @@ public enum Base64URL {
 
     /// The encoding of `bytes`, unpadded: 4 characters per 3 bytes, 2 or 3 for a tail.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        encode(bytes, alphabet: alphabet, padded: false)
+    }
+
+    /// The one base64 encoder (RFC 4648 §4 and §5 differ only in the alphabet and the `=`
+    /// padding): `Base64` (HTTP Basic credentials) uses it with the standard alphabet.
+    static func encode(_ bytes: some Collection<UInt8>, alphabet: [UInt8], padded: Bool) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
             let second = iterator.next()
@@ -45,8 +51,16 @@ public enum Base64URL {
             let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
             out.append(alphabet[Int(group >> 18 & 0x3F)])
             out.append(alphabet[Int(group >> 12 & 0x3F)])
-            if second != nil { out.append(alphabet[Int(group >> 6 & 0x3F)]) }
-            if third != nil { out.append(alphabet[Int(group & 0x3F)]) }
+            if second != nil {
+                out.append(alphabet[Int(group >> 6 & 0x3F)])
+            } else if padded {
+                out.append(UInt8(ascii: "="))
+            }
+            if third != nil {
+                out.append(alphabet[Int(group & 0x3F)])
+            } else if padded {
+                out.append(UInt8(ascii: "="))
+            }
         }
         return String(decoding: out, as: UTF8.self)
     }

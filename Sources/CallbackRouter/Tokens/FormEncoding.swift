@@ -48,18 +48,6 @@ enum Base64 {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = second == nil ? nil : iterator.next()
-            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            out.append(alphabet[Int(group >> 18 & 0x3F)])
-            out.append(alphabet[Int(group >> 12 & 0x3F)])
-            out.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 0x3F)])
-            out.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(group & 0x3F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Base64URL.encode(bytes, alphabet: alphabet, padded: true)
     }
 }
