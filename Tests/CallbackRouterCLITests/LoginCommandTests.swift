@@ -19,6 +19,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 
 /// `callback-router login ARGS` on a thread of its own, as the binary runs it.
@@ -70,7 +71,7 @@ final class RunningLogin: Sendable {
         let token = login.output.stderr[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         let start = try RawClient.get(port: port, "/start/" + token)
         #expect(start.statusCode == 302)
-        guard let location = start.field("location") else { throw HarnessError("no Location: \(start.text)") }
+        guard let location = start.header("location") else { throw HarnessError("no Location: \(start.text)") }
         return try CallbackURL(parsing: location)
     }
 

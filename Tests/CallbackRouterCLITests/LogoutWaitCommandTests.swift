@@ -18,6 +18,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 
 /// `loopback --logout` over real sockets on 127.0.0.1: the post-logout redirect, judged

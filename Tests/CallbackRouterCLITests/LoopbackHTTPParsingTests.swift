@@ -20,6 +20,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 
 /// The request-head parser and scanner on their own, and the server's per-connection bound.

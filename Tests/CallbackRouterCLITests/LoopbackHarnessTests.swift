@@ -14,6 +14,7 @@
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
 import CallbackRouter
+import CallbackTestSupport
 #if canImport(Glibc)
 import Glibc
 private let systemClose = Glibc.close
@@ -95,11 +96,6 @@ final class RunningLoopback: Sendable {
     var lastLine: String { stdoutLines.last ?? "" }
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 private final class ThreadBody {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -138,116 +134,6 @@ func startThread(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
 }
 
 /// An HTTP response as the raw client read it.
-struct RawResponse {
-    let text: String
-
-    var statusCode: Int? {
-        let parts = text.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.1") else { return nil }
-        return Int(parts[1])
-    }
-
-    var head: String {
-        guard let end = text.firstRange(of: "\r\n\r\n") else { return text }
-        return String(text[..<end.lowerBound])
-    }
-
-    var body: String {
-        guard let end = text.firstRange(of: "\r\n\r\n") else { return "" }
-        return String(text[end.upperBound...])
-    }
-
-    /// The value of a response field (case-insensitive name), first one.
-    func field(_ name: String) -> String? {
-        for line in head.split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            if line[..<colon].lowercased() == name.lowercased() {
-                return line[line.index(after: colon)...].trimmingPrefix(" ").description
-            }
-        }
-        return nil
-    }
-}
-
-/// A blocking client socket with 5-second timeouts, written for these tests.
-struct RawClient {
-    let fd: Int32
-
-    init(port: Int, ipv6: Bool = false) throws {
-        let fd = socket(ipv6 ? AF_INET6 : AF_INET, streamSocketType, 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
-        #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected: Int32
-        if ipv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET6, "::1", &address.sin6_addr)
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        }
-        guard connected == 0 else {
-            let code = errno
-            _ = systemClose(fd)
-            throw HarnessError("connect: \(String(cString: strerror(code)))")
-        }
-        self.fd = fd
-    }
-
-    func send(_ text: String) { send(Array(text.utf8)) }
-
-    func send(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { systemSend(fd, $0.baseAddress! + offset, $0.count - offset, noSignalFlag) }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
-
-    /// Reads until the server closes (or 5 s pass).
-    func readAll() -> RawResponse {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBufferPointer { recv(fd, $0.baseAddress!, $0.count, 0) }
-            if n <= 0 { break }
-            bytes += chunk[..<n]
-        }
-        return RawResponse(text: String(decoding: bytes, as: UTF8.self))
-    }
-
-    func close() { _ = systemClose(fd) }
-
-    /// One request on a fresh connection; the response once the server closes.
-    static func exchange(port: Int, _ request: String, ipv6: Bool = false) throws -> RawResponse {
-        let client = try RawClient(port: port, ipv6: ipv6)
-        defer { client.close() }
-        client.send(request)
-        return client.readAll()
-    }
-
-    /// `GET target` with the given fields (default: the right Host).
-    static func get(port: Int, _ target: String, method: String = "GET", fields: [String]? = nil) throws -> RawResponse {
-        let lines = fields ?? ["Host: 127.0.0.1:\(port)"]
-        return try exchange(port: port, "\(method) \(target) HTTP/1.1\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n")
-    }
-}
 
 @Suite struct LoopbackHarnessTests {
     @Test func harnessReadsTheRedirectURIAndPort() throws {

@@ -13,6 +13,7 @@
 
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackTestSupport
 import Testing
 
 /// "Prints the callback as parse does": the outcome line and exit code of `loopback` are

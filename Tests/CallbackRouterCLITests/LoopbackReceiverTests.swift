@@ -19,6 +19,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 
 /// The receiver over real sockets on 127.0.0.1: what ends the wait, what is answered and
@@ -36,9 +37,9 @@ import Testing
 
     /// Every answer: no caching, no referrer, no state, no code.
     func expectSafeAnswer(_ response: RawResponse, code: String = "the-code-123", sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(response.field("Cache-Control") == "no-store", sourceLocation: sourceLocation)
-        #expect(response.field("Referrer-Policy") == "no-referrer", sourceLocation: sourceLocation)
-        #expect(response.field("Connection") == "close", sourceLocation: sourceLocation)
+        #expect(response.header("Cache-Control") == "no-store", sourceLocation: sourceLocation)
+        #expect(response.header("Referrer-Policy") == "no-referrer", sourceLocation: sourceLocation)
+        #expect(response.header("Connection") == "close", sourceLocation: sourceLocation)
         #expect(!response.text.contains(Self.state), "the answer echoes the state", sourceLocation: sourceLocation)
         #expect(!response.text.contains(code), "the answer echoes the code", sourceLocation: sourceLocation)
         #expect(!response.body.lowercased().contains("<script"), sourceLocation: sourceLocation)
@@ -51,7 +52,7 @@ import Testing
         let response = try RawClient.get(port: run.port, validTarget())
         #expect(response.statusCode == 200)
         #expect(response.body.contains("received the sign-in response"))
-        #expect(response.field("Content-Type") == "text/html; charset=utf-8")
+        #expect(response.header("Content-Type") == "text/html; charset=utf-8")
         expectSafeAnswer(response)
         #expect(run.waitForExit() == ExitCode.success)
         let lines = run.stdoutLines
@@ -166,17 +167,17 @@ import Testing
         let head = try RawClient.get(port: run.port, validTarget(), method: "HEAD")
         #expect(head.statusCode == 200)
         #expect(head.body.isEmpty)
-        #expect(head.field("Cache-Control") == "no-store")
+        #expect(head.header("Cache-Control") == "no-store")
         let options = try RawClient.get(port: run.port, validTarget(), method: "OPTIONS")
         #expect(options.statusCode == 204)
-        #expect(options.field("Allow") == "GET, HEAD, OPTIONS")
-        #expect(options.field("Access-Control-Allow-Origin") == nil)
+        #expect(options.header("Allow") == "GET, HEAD, OPTIONS")
+        #expect(options.header("Access-Control-Allow-Origin") == nil)
         let star = try RawClient.get(port: run.port, "*", method: "OPTIONS")
         #expect(star.statusCode == 204)
         for method in ["POST", "PUT", "DELETE", "PATCH", "TRACE"] {
             let response = try RawClient.get(port: run.port, validTarget(), method: method)
             #expect(response.statusCode == 405, "\(method)")
-            #expect(response.field("Allow") == "GET, HEAD, OPTIONS")
+            #expect(response.header("Allow") == "GET, HEAD, OPTIONS")
         }
         usleep(50_000)
         #expect(run.isRunning)

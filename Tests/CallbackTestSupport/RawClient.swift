@@ -30,8 +30,15 @@ public struct RawResponse {
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
         return Int(parts[1])
     }
+    /// The status line and the fields, without the body.
+    public var head: String {
+        guard let end = text.firstRange(of: "\r\n\r\n") else { return text }
+        return String(text[..<end.lowerBound])
+    }
+    /// The value of a response field (case-insensitive name), the first one; never a line
+    /// of the body.
     public func header(_ name: String) -> String? {
-        for line in text.split(separator: "\r\n") {
+        for line in head.split(separator: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             if line[..<colon].lowercased() == name.lowercased() {
                 return String(line[line.index(after: colon)...].drop(while: { $0 == " " }))
