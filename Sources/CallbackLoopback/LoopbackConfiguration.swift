@@ -50,4 +50,6 @@ struct LoopbackConfiguration: Sendable {
     /// A descriptor (the terminal) from which pasted callback URLs are read, one per line,
     /// and judged exactly as a request's; nil: none.
     var pasteDescriptor: Int32?
+    /// What the built-in pages say about the app (its name, where the person returns).
+    var pages = LoopbackPages()
 }

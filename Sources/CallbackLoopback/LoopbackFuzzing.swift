@@ -82,7 +82,7 @@ import CallbackRouter
             body = Array(bytes[length ..< length + count])
         }
         let decision = server.decide(head, body: body, judge: LoopbackServer.judge(validation))
-        let response = decision.response.bytes
+        let response = decision.response.bytes(server.configuration.pages)
         precondition(response.starts(with: Array("HTTP/1.1 ".utf8)))
         if let verdict = decision.verdict {
             // Only a callback carrying the expected state ends a wait that expects one, and

@@ -78,6 +78,9 @@ public final class LoopbackReceiver: Sendable {
         /// systems (macOS) offer no such lookup: there the check does not run, and the
         /// one-time ``LoopbackReceiver/startURL`` is what keeps the login to its user.
         public var allowOtherUsers: Bool
+        /// What the built-in pages say about the app: its name and where the person
+        /// returns (``LoopbackPages``). The default names no app and says "return to the application".
+        public var pages = LoopbackPages()
         /// The user whose connections are answered; nil: this process's effective uid.
         /// Not API: lets a test that cannot switch users see its own connections refused.
         var acceptedUser: UInt32?
@@ -163,6 +166,7 @@ public final class LoopbackReceiver: Sendable {
             settings.pasteDescriptor = configuration.pasteDescriptor
             settings.allowOtherUsers = configuration.allowOtherUsers
             settings.acceptedUser = configuration.acceptedUser
+            settings.pages = configuration.pages
             do {
                 bound = try LoopbackServer(configuration: settings)
                 break

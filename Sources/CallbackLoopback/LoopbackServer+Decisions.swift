@@ -52,8 +52,9 @@ extension LoopbackServer {
                 log: "answered 400 to a request with \(hosts.count) Host headers")
         }
         guard isExpectedHost(hosts[0]) else {
+            let page = LoopbackPage.wrongHost(authority: authority, suggestLocalhost: configuration.address != .localhost)
             return Decision(
-                response: .refusal(.forbidden, "This server answers only requests addressed to \(authority)."),
+                response: LoopbackResponse(status: .forbidden, page: page),
                 log: "answered 403 to a request addressed to another host (DNS rebinding defence)")
         }
         // A cross-site subresource (img, fetch, script…) carries Sec-Fetch-Mode other than
@@ -151,13 +152,18 @@ extension LoopbackServer {
                         ?? LoopbackResponse(status: .ok, page: loggedOut ? .signedOut : .success))
             case .providerFailure:
                 let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
+                // The provider's own words, only for an answer bound to this login by its
+                // state: a stateless wait's error could come from any page that navigates here.
+                let outcome = try? evaluation.result.get()
+                let bound = evaluation.carriesExpectedState && outcome?.value("state") != nil
+                let description = bound ? LoopbackPage.displayableDescription(outcome?.value("error_description")) : nil
                 decision = Decision(
                     response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
-                        ?? LoopbackResponse(status: .ok, page: .providerError(code: code)))
+                        ?? LoopbackResponse(status: .ok, page: .providerError(code: code, description: description)))
             case .rejected:
                 decision = Decision(
                     response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
-                        ?? LoopbackResponse(status: .badRequest, page: .rejected),
+                        ?? LoopbackResponse(status: .badRequest, page: .rejected(reason: reasonOf(evaluation))),
                     log: "refused the callback for this login: \(reasonOf(evaluation))")
             }
             if ends { decision.verdict = evaluation } else { decision.accepted = true }
@@ -165,7 +171,7 @@ extension LoopbackServer {
         }
         let reason = reasonOf(evaluation)
         return Decision(
-            response: LoopbackResponse(status: .badRequest, page: .ignored), ignoredReason: reason,
+            response: LoopbackResponse(status: .badRequest, page: .ignored(reason: reason)), ignoredReason: reason,
             log: "ignored a callback that does not belong to this login (\(reason)); still waiting")
     }
 

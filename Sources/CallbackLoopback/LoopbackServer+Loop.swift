@@ -408,7 +408,7 @@ extension LoopbackServer {
 
     func startWriting(_ connection: inout Connection, _ response: LoopbackResponse) {
         connection.buffer = []
-        connection.phase = .writing(response.bytes, sent: 0)
+        connection.phase = .writing(response.bytes(configuration.pages), sent: 0)
     }
 
     func serviceWrite(_ connection: inout Connection, now: ContinuousClock.Instant) -> Bool {

@@ -122,11 +122,12 @@ import Testing
 
     @Test func everyPageIsStaticAndInert() {
         let pages: [LoopbackPage] = [
-            .success, .providerError(code: "access_denied"), .providerError(code: nil),
-            .rejected, .waiting, .ignored, .refusal("Not found."),
+            .success, .providerError(code: "access_denied", description: nil), .providerError(code: nil, description: nil),
+            .rejected(reason: "issuer_mismatch"), .waiting, .ignored(reason: "state_mismatch"),
+            .refusal(title: "Not found", text: "Not found."),
         ]
         for page in pages {
-            let html = page.html.lowercased()
+            let html = page.html(LoopbackPages()).lowercased()
             #expect(!html.contains("<script"))
             #expect(!html.contains("http:") && !html.contains("https:"), "no external resource")
             #expect(html.contains("<title>"))
@@ -134,14 +135,15 @@ import Testing
     }
 
     @Test func responseHeadersForbidCachingReferrersAndFraming() {
-        let text = String(decoding: LoopbackResponse(status: .ok, page: .success).bytes, as: UTF8.self)
+        let text = String(decoding: LoopbackResponse(status: .ok, page: .success).bytes(LoopbackPages()), as: UTF8.self)
         for field in [
             "Cache-Control: no-store", "Referrer-Policy: no-referrer", "X-Frame-Options: DENY", "Connection: close",
             "X-Content-Type-Options: nosniff", "frame-ancestors 'none'",
         ] {
             #expect(text.contains(field))
         }
-        let noContent = String(decoding: LoopbackResponse(status: .noContent, page: nil, allow: "GET").bytes, as: UTF8.self)
+        let noContent = String(
+            decoding: LoopbackResponse(status: .noContent, page: nil, allow: "GET").bytes(LoopbackPages()), as: UTF8.self)
         #expect(!noContent.contains("Content-Length"), "RFC 9110 §8.6: no Content-Length in a 204")
     }
 

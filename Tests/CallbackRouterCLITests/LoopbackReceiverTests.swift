@@ -102,8 +102,9 @@ import Testing
         let run = try start()
         let response = try RawClient.get(port: run.port, "/callback?error=access_denied&error_description=User+said+no&state=\(Self.state)")
         #expect(response.statusCode == 200)
-        #expect(response.body.contains("(access_denied)"))
-        #expect(!response.body.contains("User said no"), "error_description is never reflected")
+        #expect(response.body.contains("You declined the request"), "the code in words")
+        #expect(response.body.contains("<code>access_denied</code>"))
+        #expect(response.body.contains("The provider said: <q>User said no</q>"), "bound by the state: the provider's words, escaped")
         expectSafeAnswer(response)
         #expect(run.waitForExit() == ExitCode.providerFailure)
         #expect(run.lastLine.hasPrefix("{\"outcome\":\"authorization_error\""))
@@ -111,10 +112,12 @@ import Testing
 
     @Test func providerErrorThatIsNotAPlainTokenIsWithheldFromThePage() throws {
         let run = try start()
-        let response = try RawClient.get(port: run.port, "/callback?error=%3Cb%3Ehi%3C%2Fb%3E&state=\(Self.state)")
+        let response = try RawClient.get(
+            port: run.port, "/callback?error=%3Cb%3Ehi%3C%2Fb%3E&error_description=line%0Abreak%22&state=\(Self.state)")
         #expect(response.statusCode == 200)
         #expect(!response.body.contains("<b>"))
         #expect(!response.body.contains("hi</"))
+        #expect(!response.body.contains("break"), "a description that breaks its syntax is withheld")
         #expect(run.waitForExit() == ExitCode.providerFailure)
     }
 

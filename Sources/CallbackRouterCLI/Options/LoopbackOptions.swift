@@ -47,6 +47,10 @@ enum LoopbackOptions {
         .value(
             "success-url", "U", "After an accepted callback, redirect the browser to U (303) instead of the built-in page; http or https."),
         .value("failure-url", "U", "After a provider error or a refused callback of this login, redirect the browser to U (303)."),
+        .value(
+            "app-name", "NAME",
+            "The name the browser pages show (\"Signed in · NAME\"); default: login's --client-id, else callback-router. At most 64 characters, no control characters; shown as text, never markup."
+        ),
         .flag(
             "allow-other-users",
             "Linux: also answer connections from processes of other users of this computer. Without it (the default) such a connection gets 403 before its request is read (its owner is looked up in /proc/net/tcp and tcp6; an owner not found is refused too), so another user can neither end the wait nor read a page. Only for a browser that runs as another user. Other systems (macOS) cannot tell: there every local process is answered."
@@ -95,6 +99,7 @@ enum LoopbackOptions {
             }
             configuration.path = path
         }
+        configuration.pages = try pages(args)
         configuration.allowOtherUsers = args.has("allow-other-users")
         if args.has("accept-paste") {
             guard !args.has("state-from-stdin") else {
@@ -107,6 +112,24 @@ enum LoopbackOptions {
             throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
         }
         return (configuration, .seconds(seconds), timeoutText)
+    }
+
+    /// The pages name the app (`--app-name`; else login's client id when it can be shown as
+    /// is, else the tool) and send the person back to the terminal.
+    static func pages(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackPages {
+        if let name = try args.single("app-name") {
+            if try args.single("scheme") != nil {
+                throw Arguments.UsageError(description: "--app-name names the loopback pages: it cannot be used with --scheme")
+            }
+            do {
+                return try LoopbackPages(appName: name, returnTo: .terminal)
+            } catch {
+                throw Arguments.UsageError(description: "--app-name: \(error.detail)")
+            }
+        }
+        let clientID = (try? args.single("client-id")) ?? nil
+        if let clientID, let pages = try? LoopbackPages(appName: clientID, returnTo: .terminal) { return pages }
+        return (try? LoopbackPages(appName: "callback-router", returnTo: .terminal)) ?? LoopbackPages()
     }
 
     /// Under SSH (`SSH_CONNECTION` set) the browser runs on another machine and cannot
