@@ -208,8 +208,10 @@ browse denied "$(authorize_url "$state")"
 wait_exit "$LB_PID" 15
 check "a provider error with the right state exits 1" test "$EXIT_STATUS" = 1
 check "the outcome is authorization_error" contains "$LB_OUT" '"outcome":"authorization_error"'
-check "the page names the error code" contains "$work/denied.dom" "(access_denied)"
-check "the page does not reflect error_description" not_contains "$work/denied.dom" "denied</b>"
+check "the page names the error code" contains "$work/denied.dom" "<code>access_denied</code>"
+check "the page names the error in words" contains "$work/denied.dom" "You declined the request"
+check "the page shows error_description only as text" contains "$work/denied.dom" "The user &lt;b&gt;denied&lt;/b&gt; access"
+check "the page does not reflect error_description as markup" not_contains "$work/denied.dom" "denied</b>"
 
 # 5. A real browser's requests that must not consume the login: `localhost` as Host and a
 #    cross-site <img> pointing at the callback with the right state.
@@ -217,7 +219,8 @@ start_loopback hostile --state "$state" --timeout 60
 port=${REDIRECT_URI#http://127.0.0.1:}
 port=${port%%/*}
 browse localhost "http://localhost:$port/callback?code=e2e-code-localhost&state=$(urlencode "$state")"
-check "Host: localhost is refused (DNS rebinding defence)" contains "$work/localhost.dom" "only requests addressed to 127.0.0.1:$port"
+check "Host: localhost is refused (DNS rebinding defence)" contains "$work/localhost.dom" "only requests addressed to <code>127.0.0.1:$port</code>"
+check "... and the page names --host localhost" contains "$work/localhost.dom" "<code>--host localhost</code>"
 start_authorize hostile --redirect-uri "$REDIRECT_URI" --timeout 10
 browse attack "http://127.0.0.1:$AS_PORT/subresource-attack?target=$(urlencode "$REDIRECT_URI?code=e2e-code-img&state=$state")"
 check "the cross-site <img> request is refused (Sec-Fetch-Mode)" contains "$LB_ERR" "non-navigation request (Sec-Fetch-Mode)"
@@ -311,7 +314,7 @@ check "--host localhost names localhost in the redirect URI" \
 port=${REDIRECT_URI#http://localhost:}
 port=${port%%/*}
 browse localhost-literal "http://127.0.0.1:$port/callback?code=e2e-code-literal&state=$(urlencode "$state")"
-check "--host localhost refuses Host: 127.0.0.1:PORT" contains "$work/localhost-literal.dom" "only requests addressed to localhost:$port"
+check "--host localhost refuses Host: 127.0.0.1:PORT" contains "$work/localhost-literal.dom" "only requests addressed to <code>localhost:$port</code>"
 start_authorize localhost-host --redirect-uri "$REDIRECT_URI" --code "e2e-code-localhost-host"
 browse localhost-host "$(authorize_url "$state")"
 wait_exit "$LB_PID" 15
