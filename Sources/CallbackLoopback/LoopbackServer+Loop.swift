@@ -295,7 +295,7 @@ extension LoopbackServer {
         return (
             .refusal(
                 .forbidden,
-                "This sign-in receiver answers only the user who started it. This connection comes from another user of this computer (or one that could not be identified), so it was refused before its request was read. If your browser runs as another user on purpose, start the sign-in with the option that allows other users."
+                "This sign-in receiver answers only the user who started it. This connection comes from another user of this computer (or one that could not be identified), so it was refused before its request was read. If your browser runs as another user on purpose, start the sign-in with the option that allows other users (callback-router: --allow-other-users; the library: allowOtherUsers)."
             ),
             "answered 403 to a connection from \(who), not this user (\(me)), before reading its request; still waiting"
         )
