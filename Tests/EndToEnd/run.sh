@@ -6,7 +6,9 @@
 #
 # Each suite receives the helper as CALLBACK_ROUTER, prints its own "N passed, M failed"
 # line and exits non-zero on a failure. Suites run one after another (they share /tmp and
-# the machine's two cores with other work).
+# the machine's two cores with other work). Browser suites: loopback.sh needs chromium;
+# pages.sh also chromedriver and Debian's python3-selenium (/usr/bin/python3), as .ci/run
+# installs them; a missing tool fails its suite, never skips it.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
