@@ -199,6 +199,46 @@ enum IDTokens {
     }
 }
 
+extension RefreshCommandTests {
+    @Test func clientSecretPostSendsTheSecretInTheBodyOnStdinOnly() throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.answer("token", body: Self.tokens)
+        let run = runWithStdin(
+            [
+                "refresh", "--client-id", "app", "--token-endpoint", "https://op.example/token", "--client-secret-from-stdin",
+                "--client-auth", "client_secret_post",
+            ], environment: curl.environment, stdin: "RT-1\nposted-secret\n")
+        #expect(run.exit == 0)
+        let config = curl.read("stdin.0")
+        #expect(config.contains("&client_id=app&client_secret=posted-secret\""))
+        #expect(!config.contains("Authorization"))
+        #expect(!curl.read("argv.0").contains("posted-secret") && !curl.read("env.0").contains("posted-secret"))
+    }
+
+    @Test func clientAuthWithoutASecretIsAUsageError() {
+        let run = runWithStdin(
+            ["refresh", "--client-id", "app", "--token-endpoint", "https://op.example/token", "--client-auth", "client_secret_post"],
+            environment: ["PATH": "/nonexistent"], stdin: "RT-1\n")
+        #expect(run.exit == 64)
+        #expect(run.err.contains("--client-auth needs --client-secret-from-stdin"))
+    }
+
+    @Test(arguments: [(Int32(7), Int32(69), "transport_failed"), (28, 75, "timeout"), (60, 69, "transport_failed")])
+    func curlsFailureIsAReasonAndAnExitCode(_ curlExit: Int32, _ exit: Int32, _ reason: String) throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.write("", to: "token.response")
+        try curl.write("\(curlExit)", to: "token.exit")
+        let run = runWithStdin(
+            ["refresh", "--client-id", "app", "--token-endpoint", "https://op.example/token"], environment: curl.environment,
+            stdin: "RT-secret\n")
+        #expect(run.exit == exit)
+        #expect(run.out.contains("\"reason\":\"\(reason)\""), "\(run.out)")
+        #expect(!run.out.contains("RT-secret") && !run.err.contains("RT-secret"))
+    }
+}
+
 @Suite struct CurlTransportTests {
     @Test func configValuesAreQuotedSoNoValueAddsAnOption() throws {
         #expect(try CurlTransport.quoted(#"a"b\c"#) == #""a\"b\\c""#)
