@@ -356,6 +356,15 @@ extension RefreshCommandTests {
         #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"issuer_missing""#), "\(run.out)")
     }
 
+    @Test func aTokenEndpointWithOpenIDAndNoIssuerIsAUsageErrorBeforeTheBrowserOpens() {
+        let run = runWithStdin(
+            ["login", "--endpoint", "https://op.example/authorize", "--token-endpoint", "https://op.example/token", "--client-id", "app"],
+            environment: ["PATH": "/nonexistent"])
+        #expect(run.exit == 64)
+        #expect(run.err.contains("give --issuer"))
+        #expect(!run.err.contains("waiting for the callback"))
+    }
+
     @Test func issuerWithEndpointKeepsItsEarlierMeaning() throws {
         let curl = try FakeCurl()
         defer { curl.remove() }

@@ -106,6 +106,12 @@ struct TokenStep {
             secret = lines[0]
         }
         let expectsIDToken = scope?.split(separator: " ").contains("openid") ?? false
+        if expectsIDToken && expectations.issuer == nil {
+            return .ended(
+                command.usageError(
+                    "the scope has openid, so an ID token comes back and its iss is checked: give --issuer (or a scope without openid)",
+                    context: context))
+        }
         let prepared = prepare(
             args, for: command, clientID: clientID, issuer: expectations.issuer, secret: secret,
             expectsIDToken: expectsIDToken, context: context)
