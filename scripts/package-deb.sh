@@ -71,7 +71,10 @@ gzip -9n -c packaging/debian/changelog >"$doc/changelog.gz"
 gzip -9n -c README.md >"$doc/README.md.gz"
 for page in docs/*.md; do gzip -9n -c "$page" >"$doc/docs/$(basename "$page").gz"; done
 
-# Depends: what the binary links (libc6, …) as dpkg-shlibdeps states it.
+# Depends: what the binary links (libc6, …) as dpkg-shlibdeps states it. curl is a
+# Recommends (control.in), not a Depends: only the token step (login --issuer /
+# --token-endpoint, refresh) runs it, and every other command (open, the per-redirect
+# path) works without it; without curl those two refuse with transport_unavailable (69).
 mkdir -p "$stage/src/debian"
 printf 'Source: callback-router\n\nPackage: callback-router\nArchitecture: any\n' >"$stage/src/debian/control"
 depends=$(cd "$stage/src" && dpkg-shlibdeps -O "$helper" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')

@@ -30,6 +30,7 @@ public enum CallbackRouterTool {
         ListenCommand.self,
         LoopbackCommand.self,
         LoginCommand.self,
+        RefreshCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,
     ]

@@ -78,11 +78,13 @@ package enum Subprocess {
         return Result(status: exitStatus, standardOutput: String(decoding: output, as: UTF8.self))
     }
 
-    /// posix_spawn of `path` (no shell) with `environment`; stdin and stderr on /dev/null,
-    /// stdout on `standardOutput` (nil: /dev/null). The child's pid, or nil when it could
-    /// not be started. The caller waits for it, or leaves it to init (a browser).
+    /// posix_spawn of `path` (no shell) with `environment`; stdout on `standardOutput`,
+    /// stdin on `standardInput` and stderr on `standardError` (each nil: /dev/null). The
+    /// child's pid, or nil when it could not be started. The caller waits for it, or leaves
+    /// it to init (a browser).
     package static func spawn(
-        _ path: String, _ arguments: [String], environment: [String: String], standardOutput: Int32?
+        _ path: String, _ arguments: [String], environment: [String: String], standardOutput: Int32?,
+        standardInput: Int32? = nil, standardError: Int32? = nil
     ) -> pid_t? {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil // an opaque pointer on Darwin
@@ -91,13 +93,21 @@ package enum Subprocess {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if let standardOutput {
             posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let standardError {
+            posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
 
         let argv = ([path] + arguments).map { strdup($0) }
         let envp = environment.map { strdup($0.key + "=" + $0.value) }

@@ -26,7 +26,8 @@ import Darwin
     /// Folder → the folders its files may use ("" is the top: CallbackRouterTool.swift).
     static let allowed: [String: Set<String>] = [
         "": ["Kit", "Rendering", "Options", "Packaging", "Commands"],
-        "Commands": ["Kit", "Rendering", "Options", "Packaging"],
+        "Commands": ["Kit", "Rendering", "Options", "Packaging", "Tokens"],
+        "Tokens": ["Kit", "Rendering"],
         "Packaging": ["Kit"],
         "Options": ["Kit", "Rendering"],
         "Rendering": ["Kit"],

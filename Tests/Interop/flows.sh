@@ -298,8 +298,39 @@ flow_hybrid_long() {
     done
 }
 
+# login --issuer: the whole login through the product (issue 28): discovery of ISSUER,
+# the browser (Chromium, given the start URL by a $BROWSER that writes it down), the
+# callback, the token request through the system curl, the ID token's claims checked.
+flow_login_tokens() {
+    [ -n "$ISSUER" ] || return 0
+    step "login --issuer: discovery, Chromium, the token request through curl, the ID token checked"
+    printf '#!/bin/sh\nprintf "%%s\\n" "$1" >"%s"\n' "$work/login.start" >"$work/login-browser"
+    chmod 755 "$work/login-browser"
+    rm -f "$work/login.start"
+    BROWSER="$work/login-browser" "$cr" login --issuer "$ISSUER" --client-id "$CLIENT_ID" --scope "$SCOPE" \
+        --allow-http-loopback ${LOOPBACK_OPTIONS:-} --timeout 120 >"$work/login.out" 2>"$work/login.err" &
+    local pid=$! i
+    pids+=("$pid")
+    for i in $(seq 1 200); do [ -s "$work/login.start" ] && break; sleep 0.05; done
+    [ -s "$work/login.start" ] || { fail "login discovered the endpoints and started the browser" "$(cat "$work/login.out" "$work/login.err")"; return; }
+    pass "login discovered the endpoints and started the browser"
+    local start; start=$(head -1 "$work/login.start")
+    local callback="${start%%/start/*}/callback"
+    browse login-tokens --url "$start" --until "$callback" || { fail "Chromium signed in and consented" "$(tail -3 "$work/login-tokens.browser.err")"; return; }
+    wait_exit "$pid" 40
+    check "login exits 0" test "$EXIT_STATUS" = 0
+    local out; out=$(cat "$work/login.out")
+    check "one JSON object: the outcome, then the tokens" bash -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "^{\"outcome\":\"authorization_code\"" "$1"' _ "$work/login.out"
+    check "... with an access token and an ID token" \
+        bash -c '[ -n "$1" ] && [ -n "$2" ]' _ "$(json_field "$out" access_token)" "$(json_field "$out" id_token)"
+    check "... whose claims were checked: iss, aud, nonce matched" \
+        bash -c '[[ "$1" == *"\"iss\":\"$2\",\"aud\":["*"\"$3\""*"\"nonce_matched\":true}"* ]]' _ "$out" "$ISSUER" "$CLIENT_ID"
+    check "no token on stderr" bash -c '! grep -qF -- "$2" "$1"' _ "$work/login.err" "$(json_field "$out" access_token)"
+}
+
 run_flows() {
     flow_loopback
+    flow_login_tokens
     flow_denied_and_replay
     flow_scheme
     flow_non_ascii_state

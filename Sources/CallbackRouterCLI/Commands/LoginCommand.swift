@@ -43,7 +43,7 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value("endpoint", "URL", "The authorization endpoint (https)."),
+            .value("endpoint", "URL", "The authorization endpoint (https); without it, --issuer's discovery document names it."),
             .value("client-id", "ID", "The client id."),
             .value("scope", "S", "Space-separated scopes (default: openid)."),
             .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
@@ -52,7 +52,10 @@ enum LoginCommand: Command {
             .value("timeout", "SECONDS", "How long to wait for the callback (default 300)."),
             OptionValues.dialect.declaration(
                 then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
-            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
+            .value(
+                "issuer", "I",
+                "The expected 'iss' (RFC 9207), checked when the callback has one. Without --endpoint: the issuer whose discovery document names the endpoints, and the token step runs."
+            ),
             .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
         ] + OptionValues.limitDeclarations
@@ -61,7 +64,7 @@ enum LoginCommand: Command {
         + [
             .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup),
             .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup),
-        ]
+        ] + TokenStep.loginDeclarations
     static let discussion = """
         BROWSER:
           $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
@@ -86,14 +89,15 @@ enum LoginCommand: Command {
     static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
-        let endpoint: String, clientID: String, scope: String?, timeoutText: String
+        var endpoint: String, clientID: String, scope: String?, timeoutText: String
         var extra: [(String, String)] = []
         var expectations = LoopbackExpectations()
         let scheme: String?
         let loopback: LoopbackReceiver.Configuration
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            guard let endpointText = try args.single("endpoint") else { throw Arguments.UsageError(description: "--endpoint is required") }
+            let endpointText = try args.single("endpoint") ?? ""
+            if endpointText.isEmpty && !TokenStep.isRequested(args) { throw Arguments.UsageError(description: "--endpoint is required") }
             guard let clientText = try args.single("client-id") else { throw Arguments.UsageError(description: "--client-id is required") }
             endpoint = endpointText
             clientID = clientText
@@ -127,8 +131,22 @@ enum LoginCommand: Command {
                 throw Arguments.UsageError(description: "--redirect-uri goes with --scheme; the loopback receiver makes its own")
             }
             if loopback.responseMode == .formPost { extra.append(("response_mode", "form_post")) }
+            if args.has("client-secret-from-stdin") && loopback.pasteDescriptor != nil {
+                throw Arguments.UsageError(description: "--client-secret-from-stdin and --accept-paste both read stdin")
+            }
         } catch {
             return usageError(error.description, context: context)
+        }
+        var tokenStep: TokenStep?
+        if TokenStep.isRequested(args) {
+            switch TokenStep.prepareLogin(
+                args, for: Self.self, clientID: clientID, scope: scope, expectations: &expectations, context: context)
+            {
+            case .ready(let step):
+                tokenStep = step
+                if endpoint.isEmpty { endpoint = step.metadata?.authorizationEndpoint ?? "" }
+            case .ended(let exit): return exit
+            }
         }
         let seconds = Double(timeoutText) ?? 300
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
@@ -138,7 +156,7 @@ enum LoginCommand: Command {
         if let scheme {
             return runScheme(
                 scheme, args: args, endpoint: endpoint, clientID: clientID, scope: scope, extra: extra,
-                secrets: secrets, expectations: expectations, timeoutText: timeoutText, context: context)
+                secrets: secrets, expectations: expectations, timeoutText: timeoutText, tokenStep: tokenStep, context: context)
         }
 
         if let refusal = LoopbackOptions.refusal(of: expectations.dialect) {
@@ -182,6 +200,11 @@ enum LoginCommand: Command {
         ]
         switch result {
         case .callback(.success(let outcome)):
+            if let tokenStep {
+                return tokenStep.finish(
+                    outcome, secrets: secrets, redirectURI: receiver.redirectURI, printed: Rendering.outcomeJSON(outcome).appending(extras),
+                    context: context)
+            }
             context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         case .callback(.failure(let error)):
@@ -204,7 +227,7 @@ enum LoginCommand: Command {
     private static func runScheme(
         _ schemeText: String, args: Arguments, endpoint: String, clientID: String, scope: String?,
         extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
-        timeoutText: String, context: CommandContext
+        timeoutText: String, tokenStep: TokenStep? = nil, context: CommandContext
     ) -> Int32 {
         let scheme: CallbackScheme
         do { scheme = try CallbackScheme(validating: schemeText) } catch {
@@ -278,6 +301,11 @@ enum LoginCommand: Command {
         }
         do {
             let outcome = try validator.validate(CallbackURL(parsing: received, limits: expectations.limits))
+            if let tokenStep {
+                return tokenStep.finish(
+                    outcome, secrets: secrets, redirectURI: redirectText, printed: Rendering.outcomeJSON(outcome).appending(extras),
+                    context: context)
+            }
             context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         } catch let error as CallbackError {
