@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
         .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem"], swiftSettings: strict),
+        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport"],
                     swiftSettings: strict),
     ],
