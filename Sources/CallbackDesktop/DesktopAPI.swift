@@ -93,13 +93,18 @@ extension DesktopSchemeHandler.Report {
 /// process waiting for it, through a socket in `$XDG_RUNTIME_DIR` that only the same user
 /// can reach, or the spool when nobody waits yet.
 public enum CallbackHandoff {
-    /// What ``deliver(_:environment:spool:spoolTTLSeconds:)`` did with a URL.
-    public enum Delivery: Sendable, Equatable {
+    /// What ``deliver(_:environment:spool:spoolTTLSeconds:)`` did with a URL. (Not the
+    /// router's `Delivery`, a callback that reached its attempt: this one says where the URL went.)
+    public enum Receipt: Sendable, Equatable {
         /// A waiting receiver confirmed it has the callback.
         case delivered
         /// Nobody waits yet; the callback waits in the spool for the receiver to come.
         case spooled
     }
+
+    /// The old name of ``Receipt``, which shared its name with the router's `Delivery`.
+    @available(*, deprecated, renamed: "Receipt")
+    public typealias Delivery = Receipt
 
     /// What the handler executable does with the URL the desktop gives it (`open URL`):
     /// hands it to the one receiver waiting for its scheme and state, else spools it.
@@ -111,7 +116,7 @@ public enum CallbackHandoff {
     public static func deliver(
         _ url: String, environment: [String: String], spool: Bool = true,
         spoolTTLSeconds: Int = 600
-    ) throws(DesktopError) -> Delivery {
+    ) throws(DesktopError) -> Receipt {
         let route: CallbackRoute
         do {
             route = try CallbackRoute(CallbackURL(parsing: url))

@@ -51,9 +51,9 @@ struct LoopbackValidation: Sendable {
                 .invalidConfiguration, "a logout's callback carries no iss: expect no issuer when waiting for a logout")
         }
         self.expectations = expectations
-        self.redirectURI = try RedirectURI(redirectURI, policy: .native, allowLocalhost: allowLocalhost)
+        self.redirectURI = try RedirectURI(redirectURI, policy: .native, allowsLocalhost: allowLocalhost)
         validator = try CallbackValidator(
-            redirectURIs: [self.redirectURI], policy: .native, allowLocalhost: allowLocalhost, dialect: expectations.dialect,
+            redirectURIs: [self.redirectURI], policy: .native, allowsLocalhost: allowLocalhost, dialect: expectations.dialect,
             expecting: CallbackExpectations(
                 state: expectations.state, issuer: expectations.issuer,
                 requireIssuer: expectations.requireIssuer, responseMode: .query, profiles: expectations.profiles))

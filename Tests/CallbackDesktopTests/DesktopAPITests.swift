@@ -78,8 +78,8 @@ final class Sandbox {
 
 /// `open`'s side on a thread of its own: it blocks (up to 3 s per offer), and must not hold
 /// one of the cooperative pool's few threads that the receiver's task needs to start.
-func deliverOnThread(_ url: String, environment: [String: String]) async throws -> CallbackHandoff.Delivery {
-    let result: Result<CallbackHandoff.Delivery, DesktopError> = await withCheckedContinuation { continuation in
+func deliverOnThread(_ url: String, environment: [String: String]) async throws -> CallbackHandoff.Receipt {
+    let result: Result<CallbackHandoff.Receipt, DesktopError> = await withCheckedContinuation { continuation in
         let started = DetachedThread.start {
             continuation.resume(returning: Result { () throws(DesktopError) in try CallbackHandoff.deliver(url, environment: environment) })
         }

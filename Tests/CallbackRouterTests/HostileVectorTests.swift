@@ -96,12 +96,12 @@ import TestVectorSupport
     static func validate(_ testCase: Case) throws -> ReasonCode? {
         let policy: RedirectURIPolicy = testCase.policy == "custom-scheme-only" ? .customSchemeOnly : .native
         let redirects = try testCase.redirectURIs.map {
-            try RedirectURI($0, policy: policy, allowLocalhost: testCase.allowLocalhost)
+            try RedirectURI($0, policy: policy, allowsLocalhost: testCase.allowLocalhost)
         }
         let dialect = try #require(Dialect(rawValue: testCase.dialect))
         let mode = try #require(ResponseMode(rawValue: testCase.responseMode))
         let validator = try CallbackValidator(
-            redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
+            redirectURIs: redirects, policy: policy, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
                 state: testCase.state, issuer: testCase.issuer,
                 requireIssuer: testCase.requireIssuer, responseMode: mode))

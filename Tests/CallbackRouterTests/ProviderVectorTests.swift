@@ -121,10 +121,10 @@ import TestVectorSupport
     @Test(arguments: try loadCases())
     func comesOutRight(_ testCase: Case) throws {
         let redirects =
-            try testCase.redirectURI.map { [try RedirectURI($0, policy: .native, allowLocalhost: testCase.allowLocalhost)] } ?? []
+            try testCase.redirectURI.map { [try RedirectURI($0, policy: .native, allowsLocalhost: testCase.allowLocalhost)] } ?? []
         let dialect = try #require(Dialect(rawValue: testCase.dialect))
         let validator = try CallbackValidator(
-            redirectURIs: redirects, policy: .native, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
+            redirectURIs: redirects, policy: .native, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
                 state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query,
@@ -164,7 +164,7 @@ import TestVectorSupport
     @Test(arguments: try loadCases().filter { $0.router != nil })
     func routesThroughTheRouter(_ testCase: Case) throws {
         let redirectText = try #require(testCase.redirectURI)
-        let redirect = try RedirectURI(redirectText, policy: .native, allowLocalhost: testCase.allowLocalhost)
+        let redirect = try RedirectURI(redirectText, policy: .native, allowsLocalhost: testCase.allowLocalhost)
         let profiles = try Self.profiles(of: testCase)
         var builder = RouterBuilder()
         builder.add(

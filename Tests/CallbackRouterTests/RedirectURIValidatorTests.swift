@@ -74,9 +74,9 @@ import Testing
     }
 
     @Test func acceptsLocalhostWhenARegisteredURIAllowsIt() throws {
-        let validator = try CallbackValidator(redirectURIs: [RedirectURI("http://localhost/cb", allowLocalhost: true)])
+        let validator = try CallbackValidator(redirectURIs: [RedirectURI("http://localhost/cb", allowsLocalhost: true)])
         #expect(try validator.validate("http://localhost:8123/cb?code=x").code == "x")
-        #expect(try CallbackValidator(allowLocalhost: true).validate("http://localhost:8123/cb?code=x").code == "x")
+        #expect(try CallbackValidator(allowsLocalhost: true).validate("http://localhost:8123/cb?code=x").code == "x")
     }
 
     @Test func allowlistPolicyMatchesItsEntries() throws {

@@ -211,7 +211,7 @@ import TestVectorSupport
         var redirects: [RedirectURI] = []
         do throws(CallbackError) {
             if let redirectURI = testCase.redirectURI {
-                redirects.append(try RedirectURI(redirectURI, policy: policy, allowLocalhost: testCase.allowLocalhost))
+                redirects.append(try RedirectURI(redirectURI, policy: policy, allowsLocalhost: testCase.allowLocalhost))
             }
         } catch {
             guard case .refused(let reason, _, let rule) = testCase.expectation, reason == error.reason.rawValue else {
@@ -224,7 +224,7 @@ import TestVectorSupport
         }
         let url = try #require(testCase.url, "the redirect URI was expected to be refused")
         let validator = try CallbackValidator(
-            redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
+            redirectURIs: redirects, policy: policy, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
                 state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
@@ -288,7 +288,7 @@ import TestVectorSupport
     @Test(arguments: try loadCases().filter(unboundOnARoute))
     func isReportedByARouterWithoutEndingTheAttempt(_ testCase: Case) throws {
         let redirect = try RedirectURI(
-            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
+            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowsLocalhost: testCase.allowLocalhost)
         var builder = RouterBuilder()
         builder.add(
             Route(
@@ -310,7 +310,7 @@ import TestVectorSupport
     func isDeliveredOnceByARouter(_ testCase: Case) throws {
         guard case let .outcome(kind, fields, extra, withheld, _) = testCase.expectation, var url = testCase.url else { return }
         let redirect = try RedirectURI(
-            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
+            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowsLocalhost: testCase.allowLocalhost)
         var builder = RouterBuilder()
         builder.add(
             Route(

@@ -121,7 +121,7 @@ func checkCommonPath(_ url: CallbackURL, dialect: Dialect, expectations: Callbac
 enum Fixtures {
     static let redirectSets: [[RedirectURI]] = {
         func make(_ strings: [String], localhost: Bool = false) -> [RedirectURI] {
-            strings.map { try! RedirectURI($0, allowLocalhost: localhost) } // fixed, valid fixtures
+            strings.map { try! RedirectURI($0, allowsLocalhost: localhost) } // fixed, valid fixtures
         }
         return [
             [],

@@ -56,10 +56,20 @@ extension CallbackRouter {
     /// logins. A login's callback never completes a logout, nor a logout's a login.
     ///
     /// - Parameters:
+    ///   - routeID: the route whose redirect URI is the post-logout redirect URI (registered
+    ///     with the provider as such).
+    ///   - endSessionEndpoint: the provider's `end_session_endpoint` (discovery), absolute
+    ///     `https` (`http` only to a loopback IP literal); its own query is kept.
     ///   - idTokenHint: the ID token the provider issued at login (recommended: without it
     ///     most providers ask the user to confirm, and a redirect needs `clientID`).
+    ///   - clientID: `client_id`, needed when there is no `idTokenHint` (§2).
+    ///   - logoutHint: `logout_hint`, which user to log out (the provider decides its form).
+    ///   - uiLocales: `ui_locales`, space-separated BCP 47 tags for the provider's pages.
+    ///   - extraParameters: more query parameters, in order; one that would override a
+    ///     parameter above is `invalid_configuration`.
     ///   - style: ``EndSessionRequest/Style/auth0ReturnTo`` for Auth0's `/v2/logout`,
     ///     which returns no state: the route must set `acceptsLogoutWithoutState`.
+    ///   - lifetime: how long the logout stays pending; nil: the route's `attemptLifetime`.
     /// - Throws: `no_route` for an unknown route id; `invalid_configuration` for a bad
     ///   request (see ``EndSessionRequest``); `conflict` when too many attempts are pending,
     ///   or when the route accepts logouts without state and one is already pending.

@@ -130,7 +130,7 @@ extension Route {
         let registered = redirectURI
         let candidate: RedirectURI
         do {
-            candidate = try RedirectURI(exact, policy: .native, allowLocalhost: registered.allowsLocalhost)
+            candidate = try RedirectURI(exact, policy: .native, allowsLocalhost: registered.allowsLocalhost)
         } catch {
             throw CallbackError(.invalidConfiguration, "the redirect URI to send is not a valid one: \(error.detail)")
         }

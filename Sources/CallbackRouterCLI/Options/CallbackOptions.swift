@@ -68,7 +68,7 @@ struct CallbackOptions: Sendable {
         do {
             return .success(
                 try CallbackValidator(
-                    redirectURIs: accepted, policy: policy, allowLocalhost: allowLocalhost, dialect: dialect,
+                    redirectURIs: accepted, policy: policy, allowsLocalhost: allowLocalhost, dialect: dialect,
                     expecting: expectations))
         } catch {
             return .failure(error)
