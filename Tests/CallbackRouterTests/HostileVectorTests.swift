@@ -31,7 +31,7 @@ import TestVectorSupport
         let allowLocalhost: Bool
         let state: String?
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let responseMode: String
         let scenario: String?
         var testDescription: String { "#\(index) \(attackClass): \(note)" }
@@ -47,7 +47,7 @@ import TestVectorSupport
                 redirectURIs: entry["redirect_uris"]?.array?.compactMap(\.string) ?? [],
                 policy: try entry.string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
                 state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                requireIssuer: entry["require_issuer"] == .bool(true),
+                requiresIssuer: entry["require_issuer"] == .bool(true),
                 responseMode: entry["response_mode"]?.string ?? "query", scenario: entry["scenario"]?.string)
         }
     }
@@ -104,7 +104,7 @@ import TestVectorSupport
             redirectURIs: redirects, policy: policy, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
                 state: testCase.state, issuer: testCase.issuer,
-                requireIssuer: testCase.requireIssuer, responseMode: mode))
+                requiresIssuer: testCase.requiresIssuer, responseMode: mode))
         do {
             let outcome = try validator.validate(testCase.url)
             Issue.record("accepted as \(outcome)")

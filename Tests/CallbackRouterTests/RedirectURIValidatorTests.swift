@@ -20,7 +20,7 @@ import Testing
     @Test func validatesAFullOAuthCallback() throws {
         let validator = try CallbackValidator(
             redirectURIs: [RedirectURI("com.example.app:/oauth2redirect")], dialect: .oauth2,
-            expecting: CallbackExpectations(state: "af0ifjsldkj", issuer: "https://as.example", requireIssuer: true))
+            expecting: CallbackExpectations(state: "af0ifjsldkj", issuer: "https://as.example", requiresIssuer: true))
         let outcome = try validator.validate("com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj&iss=https://as.example")
         #expect(outcome.kind == .authorizationCode)
         #expect(outcome.code == "SplxlOBe")

@@ -62,7 +62,7 @@ import TestVectorSupport
         let logout: Bool
         let state: String?
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let sdkExpects: String
         let expectation: Expectation
         /// The query as `CallbackURL` decodes it, for the cases about the parser.
@@ -146,7 +146,7 @@ import TestVectorSupport
                 dialect: try entry.string("dialect"), responseMode: try entry.string("response_mode"), profiles: profiles,
                 logout: entry["logout"] == .bool(true),
                 state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                requireIssuer: entry["require_issuer"] == .bool(true), sdkExpects: try entry.string("sdk_expects"),
+                requiresIssuer: entry["require_issuer"] == .bool(true), sdkExpects: try entry.string("sdk_expects"),
                 expectation: expectation,
                 parameters: parameters, verdict: entry["difference"]?["verdict"]?.string,
                 why: entry["difference"]?["why"]?.string, fidelity: try entry.string("fidelity"))
@@ -226,7 +226,7 @@ import TestVectorSupport
         let validator = try CallbackValidator(
             redirectURIs: redirects, policy: policy, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
-                state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                state: testCase.state, issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
 
         func validate() throws(CallbackError) -> CallbackOutcome {
@@ -315,7 +315,7 @@ import TestVectorSupport
         builder.add(
             Route(
                 "sdk", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
-                issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
         let router = try builder.build(clock: ManualAttemptClock())
         let attempt = try router.begin(on: "sdk")

@@ -281,7 +281,7 @@ extension CallbackClassifier {
         if expectations.state != nil && !(scan.has(FieldID.state) && scan.stateMatches) { return }
         if scan.has(FieldID.iss) {
             if expectations.issuer != nil && !scan.issuerMatches { return }
-        } else if expectations.requireIssuer {
+        } else if expectations.requiresIssuer {
             return
         }
 

@@ -412,7 +412,7 @@ public final class CallbackRouter: Sendable {
     private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> IssuerVerdict {
         guard let expected = route.issuer else { return .accepted }
         guard let issuer = outcome.value("iss") else {
-            return route.requireIssuer ? .missing : .accepted
+            return route.requiresIssuer ? .missing : .accepted
         }
         return constantTimeEquals(issuer, expected) ? .accepted : .mismatched
     }

@@ -37,7 +37,7 @@ public struct Route: Sendable {
         let redirectURI: RedirectURI
         let dialect: Dialect
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let responseMode: ResponseMode
         let attemptLifetime: Duration
         let profiles: [ProviderProfile]
@@ -48,7 +48,7 @@ public struct Route: Sendable {
         let isStateless: Bool
 
         init(
-            id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String?, requireIssuer: Bool,
+            id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String?, requiresIssuer: Bool,
             responseMode: ResponseMode, attemptLifetime: Duration, profiles: [ProviderProfile],
             acceptsLogoutWithoutState: Bool, handler: CallbackHandler?, logoutHandler: CallbackHandler?
         ) {
@@ -56,7 +56,7 @@ public struct Route: Sendable {
             self.redirectURI = redirectURI
             self.dialect = dialect
             self.issuer = issuer
-            self.requireIssuer = requireIssuer
+            self.requiresIssuer = requiresIssuer
             self.responseMode = responseMode
             self.attemptLifetime = attemptLifetime
             self.profiles = profiles
@@ -64,7 +64,7 @@ public struct Route: Sendable {
             self.handler = handler
             self.logoutHandler = logoutHandler
             self.expectations = CallbackExpectations(
-                state: nil, issuer: nil, requireIssuer: false, responseMode: responseMode, profiles: profiles)
+                state: nil, issuer: nil, requiresIssuer: false, responseMode: responseMode, profiles: profiles)
             let relaxations = profiles.relaxations
             self.isStateless =
                 (dialect.isStateless && !relaxations.contains(.clerkHosted)) || relaxations.contains(.noState)
@@ -82,7 +82,7 @@ public struct Route: Sendable {
     /// The issuer expected in `iss` (RFC 9207); checked when present.
     public var issuer: String? { storage.issuer }
     /// Whether `iss` must be present (the server is known to send it).
-    public var requireIssuer: Bool { storage.requireIssuer }
+    public var requiresIssuer: Bool { storage.requiresIssuer }
     /// Where the response parameters arrive: the query (default) or the fragment.
     public var responseMode: ResponseMode { storage.responseMode }
     /// How long an attempt on this route stays valid. Default 10 minutes.
@@ -140,18 +140,41 @@ public struct Route: Sendable {
     /// Describes a route; `handler` receives its login callbacks and `logoutHandler` its
     /// logout callbacks (`logout_complete`), each only when no task awaits the attempt.
     /// ``RouterBuilder`` validates it with the others when it builds the
-    /// router (overlapping redirect URIs, duplicate ids, `auto`, `requireIssuer` without an
+    /// router (overlapping redirect URIs, duplicate ids, `auto`, `requiresIssuer` without an
     /// issuer are `invalid_configuration`).
     public init(
         _ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
-        requireIssuer: Bool = false, responseMode: ResponseMode = .query,
+        requiresIssuer: Bool = false, responseMode: ResponseMode = .query,
         attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
         acceptsLogoutWithoutState: Bool = false,
         handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil
     ) {
         storage = Storage(
-            id: id, redirectURI: redirectURI, dialect: dialect, issuer: issuer, requireIssuer: requireIssuer,
+            id: id, redirectURI: redirectURI, dialect: dialect, issuer: issuer, requiresIssuer: requiresIssuer,
             responseMode: responseMode, attemptLifetime: attemptLifetime, profiles: profiles,
             acceptsLogoutWithoutState: acceptsLogoutWithoutState, handler: handler, logoutHandler: logoutHandler)
     }
+
+    /// The old spelling of the initializer, whose `requireIssuer` is now `requiresIssuer`.
+    @available(
+        *, deprecated,
+        renamed:
+            "init(_:redirectURI:dialect:issuer:requiresIssuer:responseMode:attemptLifetime:profiles:acceptsLogoutWithoutState:handler:logoutHandler:)"
+    )
+    public init(
+        _ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
+        requireIssuer: Bool, responseMode: ResponseMode = .query,
+        attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
+        acceptsLogoutWithoutState: Bool = false,
+        handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil
+    ) {
+        self.init(
+            id, redirectURI: redirectURI, dialect: dialect, issuer: issuer, requiresIssuer: requireIssuer,
+            responseMode: responseMode, attemptLifetime: attemptLifetime, profiles: profiles,
+            acceptsLogoutWithoutState: acceptsLogoutWithoutState, handler: handler, logoutHandler: logoutHandler)
+    }
+
+    /// The old name of ``requiresIssuer``.
+    @available(*, deprecated, renamed: "requiresIssuer")
+    public var requireIssuer: Bool { requiresIssuer }
 }
