@@ -110,7 +110,7 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5), "refused at once, not after the timeout")
     }
 
-    @Test func aWaitBesideARunningOneSaysTheReceiverIsSingleUse() async throws {
+    @Test(.timeLimit(.minutes(1))) func aWaitBesideARunningOneSaysTheReceiverIsSingleUse() async throws {
         let receiver = try LoopbackReceiver()
         let first = Task { try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(60)) }
         // The first wait has taken the receiver once its task has run that far.
