@@ -21,7 +21,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "CallbackRouter",
-    // The oldest systems apps still ship to (shared/design.md). Nothing the libraries use may
+    // The oldest systems apps still ship to (docs/platforms.md). Nothing the libraries use may
     // be newer: scripts/check-availability.sh proves it on Linux, where the compiler ignores
     // Apple availability.
     platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
         .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem"], swiftSettings: strict),
+        .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport"],
                     swiftSettings: strict),
     ],

@@ -93,13 +93,18 @@ extension DesktopSchemeHandler.Report {
 /// process waiting for it, through a socket in `$XDG_RUNTIME_DIR` that only the same user
 /// can reach, or the spool when nobody waits yet.
 public enum CallbackHandoff {
-    /// What ``deliver(_:environment:spool:spoolTTLSeconds:)`` did with a URL.
-    public enum Delivery: Sendable, Equatable {
+    /// What ``deliver(_:environment:spool:spoolTTLSeconds:)`` did with a URL. (Not the
+    /// router's `Delivery`, a callback that reached its attempt: this one says where the URL went.)
+    public enum Receipt: Sendable, Equatable {
         /// A waiting receiver confirmed it has the callback.
         case delivered
         /// Nobody waits yet; the callback waits in the spool for the receiver to come.
         case spooled
     }
+
+    /// The old name of ``Receipt``, which shared its name with the router's `Delivery`.
+    @available(*, deprecated, renamed: "Receipt")
+    public typealias Delivery = Receipt
 
     /// What the handler executable does with the URL the desktop gives it (`open URL`):
     /// hands it to the one receiver waiting for its scheme and state, else spools it.
@@ -111,7 +116,7 @@ public enum CallbackHandoff {
     public static func deliver(
         _ url: String, environment: [String: String], spool: Bool = true,
         spoolTTLSeconds: Int = 600
-    ) throws(DesktopError) -> Delivery {
+    ) throws(DesktopError) -> Receipt {
         let route: CallbackRoute
         do {
             route = try CallbackRoute(CallbackURL(parsing: url))
@@ -147,6 +152,12 @@ public enum CallbackHandoff {
 /// started yet. Only processes of the same user reach the socket; a URL whose state is not
 /// `state`, or that has none while `state` is set (`myapp:x`, a forged `error=`), goes to
 /// another receiver (or the spool), never here: it does not end the wait.
+///
+/// Single use: ``callback(for:router:timeout:)-(LoginAttempt,_,_)`` closes the receiver when
+/// it returns; a second one, or a ``nextCallbackURL(timeout:)`` after it, throws at once
+/// `CallbackError(.invalidConfiguration)` whose detail says the receiver is single-use (a
+/// mistake in the app, which trying again never fixes; never `cancelled` or a timeout).
+/// Make a new receiver for the next login.
 public final class HandoffReceiver: Sendable {
     private struct State {
         var queue: [String] = []
@@ -157,6 +168,10 @@ public final class HandoffReceiver: Sendable {
         /// Set when the receiver stops (closed, conflict, socket failure): every later wait gets it.
         var ended: CallbackError?
         var stopRequested = false
+        /// Set by ``callback(for:router:timeout:)``: the receiver's one wait through a router.
+        var served = false
+        /// Why the receiver was closed, when not by ``close()`` (`cancelled`): the single-use refusal.
+        var closedBecause: CallbackError?
     }
 
     private let state = Locked(State())
@@ -190,8 +205,9 @@ public final class HandoffReceiver: Sendable {
     }
 
     /// The next callback URL for this receiver: from the spool, or delivered by `open`.
-    /// Throws `timeout`, `conflict` (two receivers could take it), or `cancelled` (task
-    /// cancellation or ``close()``). The URL is not validated here: hand it to a
+    /// Throws `timeout`, `conflict` (two receivers could take it), `cancelled` (task
+    /// cancellation or ``close()``), or `invalid_configuration` once a router's wait
+    /// (``callback(for:router:timeout:)-(LoginAttempt,_,_)``) has used the receiver. The URL is not validated here: hand it to a
     /// ``CallbackRouter`` or ``CallbackValidator``.
     public func nextCallbackURL(timeout: Duration) async throws(CallbackError) -> String {
         let token = state.withLock { state -> UInt64 in
@@ -201,6 +217,7 @@ public final class HandoffReceiver: Sendable {
         let result: Result<String, CallbackError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let immediate = state.withLock { state -> Result<String, CallbackError>? in
+                    if let closed = state.closedBecause { return .failure(closed) }
                     if !state.queue.isEmpty { return .success(state.queue.removeFirst()) }
                     if let ended = state.ended { return .failure(ended) }
                     if state.waiter != nil { return .failure(CallbackError(.conflict, "another task is already waiting on this receiver")) }
@@ -254,8 +271,13 @@ public final class HandoffReceiver: Sendable {
 
     /// Receives callbacks and hands each to `router` until the router delivers to
     /// `attempt` (exactly once, with its `timeout`, `cancelled`, `attempt_expired`); then
-    /// closes the receiver.
+    /// closes the receiver. Single-use: a second call throws `invalid_configuration` at once.
     public func callback(for attempt: LoginAttempt, router: CallbackRouter, timeout: Duration) async throws(CallbackError) -> Delivery {
+        let first = state.withLock { state in
+            defer { state.served = true }
+            return !state.served
+        }
+        guard first else { throw Self.singleUse }
         let feeding = Task { [self] in
             while !Task.isCancelled {
                 let url: String
@@ -265,7 +287,10 @@ public final class HandoffReceiver: Sendable {
         }
         let result: Result<Delivery, CallbackError>
         do { result = .success(try await router.callback(for: attempt, timeout: timeout)) } catch { result = .failure(error) }
-        close()
+        state.withLock { state in
+            state.closedBecause = Self.singleUse
+            state.stopRequested = true
+        }
         feeding.cancel()
         _ = await feeding.value
         return try result.get()
@@ -283,6 +308,14 @@ public final class HandoffReceiver: Sendable {
     /// wait).
     public func callback(for logout: LogoutAttempt, router: CallbackRouter, timeout: Duration) async throws(CallbackError) -> Delivery {
         try await callback(for: logout.attempt, router: router, timeout: timeout)
+    }
+
+    /// The refusal of a wait on a receiver a router's wait has used.
+    static var singleUse: CallbackError {
+        CallbackError(
+            .invalidConfiguration,
+            "this receiver is single-use: a wait through the router already used it and closed its socket; make a new HandoffReceiver for another login"
+        )
     }
 
     /// The receiver's thread: the spool first, then the socket, in slices of 100 ms so that
@@ -315,8 +348,10 @@ public final class HandoffReceiver: Sendable {
         do {
             if let spooled = try listener.takeFromSpool() { deliver(spooled) }
             while true {
-                if state.withLock({ $0.stopRequested }) {
-                    end(CallbackError(.cancelled, "the receiver was closed"))
+                if let closing = state.withLock({ state -> CallbackError? in
+                    state.stopRequested ? state.closedBecause ?? CallbackError(.cancelled, "the receiver was closed") : nil
+                }) {
+                    end(closing)
                     return
                 }
                 switch try listener.wait(until: .after(milliseconds: 100)) {

@@ -25,7 +25,7 @@ public struct LoopbackExpectations: Sendable {
     /// The expected `iss` (RFC 9207), checked when present.
     public var issuer: String?
     /// Refuse a callback without `iss`.
-    public var requireIssuer: Bool
+    public var requiresIssuer: Bool
     /// Parsing limits for the callback URL.
     public var limits: ParsingLimits
     /// The provider profiles the login opts into (``ProviderProfile``): each relaxes one
@@ -39,7 +39,7 @@ public struct LoopbackExpectations: Sendable {
     /// a callback carrying a login's parameter (`code`, `error`, `iss`…) is refused with
     /// `invalid_parameter`, so a login's callback never completes a logout, nor a logout's
     /// a login. Without ``state`` the logout is unbound (``CallbackOutcome/isUnbound``):
-    /// any local process or web page can end it. ``issuer`` and ``requireIssuer`` must
+    /// any local process or web page can end it. ``issuer`` and ``requiresIssuer`` must
     /// stay unset (a logout's callback carries no `iss`), else the wait is refused with
     /// `invalid_configuration`.
     public var purpose: AttemptPurpose
@@ -47,15 +47,33 @@ public struct LoopbackExpectations: Sendable {
     /// Expectations for a wait; `purpose` ``AttemptPurpose/logout`` waits for the end of a
     /// logout instead of a login's callback.
     public init(
-        dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
+        dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requiresIssuer: Bool = false,
         limits: ParsingLimits = .default, profiles: [ProviderProfile] = [], purpose: AttemptPurpose = .login
     ) {
         self.dialect = dialect
         self.state = state
         self.issuer = issuer
-        self.requireIssuer = requireIssuer
+        self.requiresIssuer = requiresIssuer
         self.limits = limits
         self.profiles = profiles
         self.purpose = purpose
+    }
+
+    /// The old name of ``requiresIssuer``.
+    @available(*, deprecated, renamed: "requiresIssuer")
+    public var requireIssuer: Bool {
+        get { requiresIssuer }
+        set { requiresIssuer = newValue }
+    }
+
+    /// The old spelling of ``init(dialect:state:issuer:requiresIssuer:limits:profiles:purpose:)``.
+    @available(*, deprecated, renamed: "init(dialect:state:issuer:requiresIssuer:limits:profiles:purpose:)")
+    public init(
+        dialect: Dialect = .auto, state: String? = nil, issuer: String? = nil, requireIssuer: Bool,
+        limits: ParsingLimits = .default, profiles: [ProviderProfile] = [], purpose: AttemptPurpose = .login
+    ) {
+        self.init(
+            dialect: dialect, state: state, issuer: issuer, requiresIssuer: requireIssuer, limits: limits, profiles: profiles,
+            purpose: purpose)
     }
 }

@@ -34,6 +34,16 @@ import CallbackSystem
 /// (or, on macOS, of any user) can connect to the port like the browser does; the state
 /// (or, with a router, the attempt's state) is what ties the callback to this login.
 /// Cancelling the waiting task closes the socket.
+///
+/// ## Single use
+///
+/// A receiver serves one wait, whichever of ``callback(for:router:timeout:log:)-(LoginAttempt,_,_,_)``,
+/// ``callback(expecting:timeout:log:)`` or ``receive(expecting:until:log:)`` it is: the wait
+/// closes the port when it ends. A second wait, after the first or beside it, throws at once
+/// `CallbackError(.invalidConfiguration)` whose detail says the receiver is single-use: a
+/// mistake in the app that waiting longer or trying again never fixes (as an attempt of
+/// another route is), not a `cancelled` or `timeout` a user caused. Make a new receiver for
+/// the next login; ``init(for:_:)`` binds a restored login's port again.
 public final class LoopbackReceiver: Sendable {
     /// How the receiver listens.
     public struct Configuration: Sendable {
@@ -114,6 +124,8 @@ public final class LoopbackReceiver: Sendable {
     /// The configuration the receiver was made with (its port list, path, limits, pages).
     public let configuration: Configuration
     let server: LoopbackServer
+    /// Set by the first wait: a receiver serves one (see "Single use").
+    let used = Locked(false)
 
     /// The port actually bound.
     public var port: Int { server.port }
@@ -183,6 +195,82 @@ public final class LoopbackReceiver: Sendable {
         server = bound
     }
 
+    /// Binds exactly the host, port and path of `redirectURI`, a loopback redirect URI a
+    /// login already sent (`http://127.0.0.1:49152/callback`): for a login restored after a
+    /// cold start (``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``), whose browser comes
+    /// back to the port the first receiver had. `configuration`'s host, ports and path are
+    /// replaced by the redirect URI's; its other settings apply.
+    ///
+    /// ✅ `http://127.0.0.1:49152/callback`, `http://[::1]:49152/cb`,
+    /// `http://localhost:49152/callback` (binds both literals, as ``LoopbackHost/localhost``).
+    /// ❌ `https://…`, another host (`http://example.com:80/…`, `http://127.0.0.2:…`), no
+    /// port or port 0 (the browser would go to port 80), userinfo, a query or a fragment.
+    ///
+    /// - Throws: ``LoopbackError/invalidConfiguration`` for a redirect URI that is not such a
+    ///   loopback one; ``LoopbackError/addressInUse`` when the port is taken (another
+    ///   program has it now: the login cannot be finished here), and as ``init(_:)``.
+    public convenience init(redirectURI: String, _ configuration: Configuration = Configuration()) throws(LoopbackError) {
+        try self.init(Self.configuration(binding: redirectURI, from: configuration))
+    }
+
+    /// Binds the port and path of `attempt`'s exact redirect URI
+    /// (``LoginAttempt/redirectURI``, as begun with ``CallbackRouter/begin(on:redirectURI:lifetime:)``
+    /// and kept by its sealed record): ``init(redirectURI:_:)`` with it. Then
+    /// ``callback(for:router:timeout:log:)-(LoginAttempt,_,_,_)`` serves the restored attempt.
+    ///
+    /// ```swift
+    /// let attempt = try router.restore(storedRecord)          // after a cold start
+    /// let receiver = try LoopbackReceiver(for: attempt)       // the same port as before
+    /// let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(300))
+    /// ```
+    ///
+    /// - Throws: ``LoopbackError/invalidConfiguration`` when the attempt's redirect URI is
+    ///   not loopback or names no port (begun with ``CallbackRouter/begin(on:lifetime:)``:
+    ///   begin with the receiver's redirect URI so that the port is kept); else as
+    ///   ``init(redirectURI:_:)``.
+    public convenience init(for attempt: LoginAttempt, _ configuration: Configuration = Configuration()) throws(LoopbackError) {
+        guard attempt.redirectURI.isLoopback else {
+            throw LoopbackError(
+                .invalidConfiguration,
+                "the attempt's redirect URI (\(attempt.redirectURI)) is not a loopback one: no receiver can listen for it")
+        }
+        guard attempt.redirectURI.url.port != nil else {
+            throw LoopbackError(
+                .invalidConfiguration,
+                "the attempt's redirect URI (\(attempt.redirectURI)) names no port, so the port its browser returns to is unknown: begin the login with router.begin(on:redirectURI: receiver.redirectURI)"
+            )
+        }
+        try self.init(redirectURI: attempt.redirectURI.url.string, configuration)
+    }
+
+    /// `configuration` with the host, the one port and the path of the loopback `redirectURI`.
+    static func configuration(binding redirectURI: String, from configuration: Configuration) throws(LoopbackError) -> Configuration {
+        func refuse(_ why: String) -> LoopbackError {
+            LoopbackError(.invalidConfiguration, "\(redirectURI) is not a loopback redirect URI a receiver can bind: \(why)")
+        }
+        guard let url = try? CallbackURL(parsing: redirectURI) else { throw refuse("it is not a valid URL") }
+        guard url.scheme == "http" else { throw refuse("a loopback redirect URI is http (RFC 8252 §7.3)") }
+        guard url.userinfo == nil else { throw refuse("it carries userinfo") }
+        let host: LoopbackHost
+        switch url.host {
+        case let literal? where literal.kind == .ipv4 && literal.addressBytes == [127, 0, 0, 1]: host = .ipv4
+        case let literal? where literal.kind == .ipv6 && literal.isLoopbackAddress: host = .ipv6
+        case let name? where name.kind == .registeredName && name.text == "localhost": host = .localhost
+        default: throw refuse("its host is not 127.0.0.1, [::1] or localhost")
+        }
+        guard let port = url.port, (1 ... 65535).contains(port) else {
+            throw refuse("it names no port (the browser returns to the port the login sent)")
+        }
+        guard url.query == nil, url.fragment == nil, isValidPath(url.path) else {
+            throw refuse("a receiver's redirect URI is a path, without query or fragment")
+        }
+        var configuration = configuration
+        configuration.host = host
+        configuration.ports = [port]
+        configuration.path = url.path
+        return configuration
+    }
+
     /// An absolute `http`/`https` URL our parser accepts (so no CR, LF or space can split
     /// the `Location` header it goes into).
     static func isRedirectTarget(_ url: String) -> Bool {
@@ -243,7 +331,8 @@ public final class LoopbackReceiver: Sendable {
         scope: String? = "openid",
         extraParameters: [(String, String)] = []
     ) throws(CallbackError) -> AuthorizationRequest {
-        try AuthorizationRequest(
+        try checkPort(of: attempt)
+        return try AuthorizationRequest(
             endpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: scope,
             state: attempt.state, pkce: attempt.pkce, nonce: attempt.nonce,
             extraParameters: extraParameters)
@@ -254,11 +343,13 @@ public final class LoopbackReceiver: Sendable {
     /// Serves until a callback for this login ends the wait, the deadline passes, or
     /// ``close()`` is called; blocks the calling thread (a command-line tool's main thread).
     /// `log` gets one line per request that did not end the wait, free of secrets.
+    /// A receiver is single-use: a second wait throws `invalid_configuration` at once.
     public func receive(
         expecting expectations: LoopbackExpectations, until deadline: ContinuousClock.Instant,
         log: (String) -> Void = { _ in }
     ) throws(CallbackError) -> LoopbackWaitResult {
         let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
+        try claimTheWait()
         return Self.waitResult(server.run(validation: validation, until: deadline, log: log))
     }
 
@@ -269,11 +360,15 @@ public final class LoopbackReceiver: Sendable {
     /// (the task was cancelled or ``close()`` was called: the socket is closed). Any
     /// `timeout` is accepted: zero or less times out at once, and one beyond about ten years
     /// (`.seconds(Int64.max)`, "forever") waits ten years.
+    ///
+    /// A receiver is single-use: a second wait (after this one, or beside it) throws
+    /// `invalid_configuration` at once, never `cancelled` or a timeout.
     public func callback(
         expecting expectations: LoopbackExpectations, timeout: Duration,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(CallbackError) -> CallbackOutcome {
         let validation = try LoopbackValidation(expectations, redirectURI: redirectURI, allowLocalhost: configuration.host == .localhost)
+        try claimTheWait()
         let deadline = ContinuousClock.now.advanced(by: Self.bounded(timeout))
         let result = await serve(judge: LoopbackServer.judge(validation), until: deadline, log: log)
         switch Self.waitResult(result) {
@@ -297,6 +392,11 @@ public final class LoopbackReceiver: Sendable {
     ///
     /// The attempt's route must have a loopback redirect URI with this receiver's host and
     /// path (any port matches, RFC 8252 §7.3); send ``authorizationRequest(for:endpoint:clientID:scope:extraParameters:)``.
+    /// An attempt begun with an exact redirect URI (``CallbackRouter/begin(on:redirectURI:lifetime:)``,
+    /// or restored from its sealed record) must name this receiver's port: its browser returns
+    /// there (``init(for:_:)`` binds it again after a cold start); another port is
+    /// `invalid_configuration`. A receiver is single-use: a second wait throws
+    /// `invalid_configuration` at once (see the type's "Single use").
     /// A callback for another attempt of the router is delivered to that attempt; one that
     /// reaches no attempt is answered and ignored. `timeout` is bounded as in
     /// ``callback(expecting:timeout:log:)``.
@@ -312,6 +412,8 @@ public final class LoopbackReceiver: Sendable {
                 "the attempt's redirect URI (\(attempt.redirectURI)) is not this receiver's (\(redirectURI)): the route needs a loopback redirect URI with the same host and path"
             )
         }
+        try checkPort(of: attempt)
+        try claimTheWait()
         let judge = Self.routerJudge(router, attempt: attempt)
         // The router ends the wait; the server's own deadline is only a backstop. The thread
         // starts here, synchronously: a child task could wait for a free cooperative thread
@@ -404,6 +506,31 @@ public final class LoopbackReceiver: Sendable {
                 return LoopbackJudgement(evaluation: evaluation, disposition: tied ? .accepted : .ignored)
             }
         }
+    }
+
+    // MARK: One wait
+
+    /// The detail of the refusal of a second wait (reason `invalid_configuration`).
+    static let singleUseDetail =
+        "this receiver is single-use: it already served a wait, which closed its port; make a new LoopbackReceiver for another wait (LoopbackReceiver(for: attempt) binds a restored login's port again)"
+
+    /// Takes the receiver's one wait; throws the single-use refusal when it is taken.
+    private func claimTheWait() throws(CallbackError) {
+        let first = used.withLock { used in
+            defer { used = true }
+            return !used
+        }
+        guard first else { throw CallbackError(.invalidConfiguration, Self.singleUseDetail) }
+    }
+
+    /// Refuses an attempt whose exact redirect URI names another port than this receiver's:
+    /// its browser goes there, and the token request must send what the authorization sent.
+    private func checkPort(of attempt: LoginAttempt) throws(CallbackError) {
+        guard let sent = attempt.redirectURI.url.port, sent != port else { return }
+        throw CallbackError(
+            .invalidConfiguration,
+            "the attempt was begun with the redirect URI \(attempt.redirectURI), whose browser returns to port \(sent), and this receiver listens on port \(port): bind that port with LoopbackReceiver(for: attempt)"
+        )
     }
 
     // MARK: Running the loop

@@ -46,17 +46,17 @@ struct LoopbackValidation: Sendable {
     /// - Throws: `invalid_configuration` if the redirect URI is not one the native policy
     ///   accepts (it always is: an IP loopback literal or `localhost` with a checked path).
     init(_ expectations: LoopbackExpectations, redirectURI: String, allowLocalhost: Bool = false) throws(CallbackError) {
-        if expectations.purpose == .logout && (expectations.issuer != nil || expectations.requireIssuer) {
+        if expectations.purpose == .logout && (expectations.issuer != nil || expectations.requiresIssuer) {
             throw CallbackError(
                 .invalidConfiguration, "a logout's callback carries no iss: expect no issuer when waiting for a logout")
         }
         self.expectations = expectations
-        self.redirectURI = try RedirectURI(redirectURI, policy: .native, allowLocalhost: allowLocalhost)
+        self.redirectURI = try RedirectURI(redirectURI, policy: .native, allowsLocalhost: allowLocalhost)
         validator = try CallbackValidator(
-            redirectURIs: [self.redirectURI], policy: .native, allowLocalhost: allowLocalhost, dialect: expectations.dialect,
+            redirectURIs: [self.redirectURI], policy: .native, allowsLocalhost: allowLocalhost, dialect: expectations.dialect,
             expecting: CallbackExpectations(
                 state: expectations.state, issuer: expectations.issuer,
-                requireIssuer: expectations.requireIssuer, responseMode: .query, profiles: expectations.profiles))
+                requiresIssuer: expectations.requiresIssuer, responseMode: .query, profiles: expectations.profiles))
     }
 
     /// Validates the callback URL the request makes (`http://127.0.0.1:PORT` + target, or

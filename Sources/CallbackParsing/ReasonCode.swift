@@ -14,7 +14,7 @@
 /// A stable, machine-readable reason for refusing a callback.
 ///
 /// Reason codes are the contract scripts and apps match on: they are added, never renamed
-/// (`shared/design.md`, "Reason codes"). The type is a struct with static members rather
+/// (every code is listed in the repository's docs/cli.md, "Reason codes"). The type is a struct with static members rather
 /// than an enum so that new codes do not break exhaustive `switch`es in users' code.
 ///
 /// Match a thrown error against a code with `catch`:

@@ -26,7 +26,7 @@ public struct CallbackError: ReasonCarrying, Hashable, Sendable, CustomStringCon
     /// The codes are ``ReasonCode``'s: one table for the parser and everything above it.
     public typealias Code = ReasonCode
 
-    /// The stable reason (shared/design.md's table), e.g. `state_mismatch`.
+    /// The stable reason (``ReasonCode``; every code is listed in docs/cli.md, "Reason codes"), e.g. `state_mismatch`.
     public let reason: ReasonCode
     /// The byte offset into the callback URL, when one applies.
     public let offset: Int?

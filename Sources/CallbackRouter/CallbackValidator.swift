@@ -35,7 +35,10 @@ public struct CallbackValidator: Sendable {
     public let policy: RedirectURIPolicy
     /// Whether an `http://localhost` callback passes the scheme policy (RFC 8252 §8.3 advises
     /// against it). Also true when a registered redirect URI allows localhost.
-    public let allowLocalhost: Bool
+    public let allowsLocalhost: Bool
+    /// The old name of ``allowsLocalhost``.
+    @available(*, deprecated, renamed: "allowsLocalhost")
+    public var allowLocalhost: Bool { allowsLocalhost }
     /// The provider dialect the callback is read in (`auto` picks one by its parameters).
     public let dialect: Dialect
     /// What the callback must carry: the expected state, issuer, response mode, profiles.
@@ -43,11 +46,12 @@ public struct CallbackValidator: Sendable {
 
     /// - Throws: `invalid_configuration` when a redirect URI breaks `policy`.
     public init(
-        redirectURIs: [RedirectURI] = [], policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
+        redirectURIs: [RedirectURI] = [], policy: RedirectURIPolicy = .native, allowsLocalhost: Bool = false,
         dialect: Dialect = .auto, expecting expectations: CallbackExpectations = CallbackExpectations()
     )
         throws(CallbackError)
     {
+        let allowLocalhost = allowsLocalhost
         for redirect in redirectURIs {
             if let violation = RedirectURI.violation(
                 of: redirect.url, policy: policy,
@@ -58,7 +62,7 @@ public struct CallbackValidator: Sendable {
         }
         self.redirectURIs = redirectURIs
         self.policy = policy
-        self.allowLocalhost = allowLocalhost || redirectURIs.contains(where: \.allowsLocalhost)
+        self.allowsLocalhost = allowLocalhost || redirectURIs.contains(where: \.allowsLocalhost)
         self.dialect = dialect
         self.expectations = expectations
     }
@@ -67,7 +71,7 @@ public struct CallbackValidator: Sendable {
     /// Returns the redirect URI it answers, nil when none is registered.
     @discardableResult
     public func checkRedirect(_ callback: CallbackURL) throws(CallbackError) -> RedirectURI? {
-        if let violation = policy.violation(of: callback, allowLocalhost: allowLocalhost) {
+        if let violation = policy.violation(of: callback, allowLocalhost: allowsLocalhost) {
             throw CallbackError(.schemeNotAllowed, at: nil, violation.detail)
         }
         try RedirectURI.checkUserinfo(callback)
@@ -82,6 +86,16 @@ public struct CallbackValidator: Sendable {
         return try CallbackClassifier.classify(callback, dialect: dialect, expecting: expectations)
     }
 
+    /// The old spelling of ``init(redirectURIs:policy:allowsLocalhost:dialect:expecting:)``.
+    @available(*, deprecated, renamed: "init(redirectURIs:policy:allowsLocalhost:dialect:expecting:)")
+    public init(
+        redirectURIs: [RedirectURI] = [], policy: RedirectURIPolicy = .native, allowLocalhost: Bool,
+        dialect: Dialect = .auto, expecting expectations: CallbackExpectations = CallbackExpectations()
+    ) throws(CallbackError) {
+        try self.init(
+            redirectURIs: redirectURIs, policy: policy, allowsLocalhost: allowLocalhost, dialect: dialect, expecting: expectations)
+    }
+
     /// Parses `string` (a parse failure keeps its syntax reason and offset), then validates.
     public func validate(_ string: String, limits: ParsingLimits = .default) throws(CallbackError) -> CallbackOutcome {
         let callback: CallbackURL
@@ -93,14 +107,27 @@ public struct CallbackValidator: Sendable {
 /// ``CallbackValidator`` in one call.
 public func validateCallback(
     _ callback: CallbackURL, redirectURIs: [RedirectURI] = [],
-    policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false,
+    policy: RedirectURIPolicy = .native, allowsLocalhost: Bool = false,
     dialect: Dialect = .auto,
     expecting expectations: CallbackExpectations = CallbackExpectations()
 )
     throws(CallbackError) -> CallbackOutcome
 {
     try CallbackValidator(
-        redirectURIs: redirectURIs, policy: policy, allowLocalhost: allowLocalhost,
+        redirectURIs: redirectURIs, policy: policy, allowsLocalhost: allowsLocalhost,
         dialect: dialect, expecting: expectations
     ).validate(callback)
+}
+
+/// The old spelling of ``validateCallback(_:redirectURIs:policy:allowsLocalhost:dialect:expecting:)``.
+@available(*, deprecated, renamed: "validateCallback(_:redirectURIs:policy:allowsLocalhost:dialect:expecting:)")
+public func validateCallback(
+    _ callback: CallbackURL, redirectURIs: [RedirectURI] = [],
+    policy: RedirectURIPolicy = .native, allowLocalhost: Bool,
+    dialect: Dialect = .auto,
+    expecting expectations: CallbackExpectations = CallbackExpectations()
+) throws(CallbackError) -> CallbackOutcome {
+    try validateCallback(
+        callback, redirectURIs: redirectURIs, policy: policy, allowsLocalhost: allowLocalhost, dialect: dialect,
+        expecting: expectations)
 }

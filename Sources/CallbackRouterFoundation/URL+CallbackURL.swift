@@ -90,9 +90,15 @@ extension CallbackRouter {
 }
 
 extension RedirectURI {
-    /// A redirect URI from a Foundation `URL`, validated as ``RedirectURI/init(_:policy:allowLocalhost:)`` does.
-    public init(_ url: URL, policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false) throws(CallbackError) {
-        try self.init(url.absoluteString, policy: policy, allowLocalhost: allowLocalhost)
+    /// A redirect URI from a Foundation `URL`, validated as ``RedirectURI/init(_:policy:allowsLocalhost:)`` does.
+    public init(_ url: URL, policy: RedirectURIPolicy = .native, allowsLocalhost: Bool = false) throws(CallbackError) {
+        try self.init(url.absoluteString, policy: policy, allowsLocalhost: allowsLocalhost)
+    }
+
+    /// The old spelling of ``init(_:policy:allowsLocalhost:)``.
+    @available(*, deprecated, renamed: "init(_:policy:allowsLocalhost:)")
+    public init(_ url: URL, policy: RedirectURIPolicy = .native, allowLocalhost: Bool) throws(CallbackError) {
+        try self.init(url, policy: policy, allowsLocalhost: allowLocalhost)
     }
 
     /// The redirect URI as a Foundation `URL` (nil only if Foundation would read it differently).

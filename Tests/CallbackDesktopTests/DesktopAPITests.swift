@@ -78,8 +78,8 @@ final class Sandbox {
 
 /// `open`'s side on a thread of its own: it blocks (up to 3 s per offer), and must not hold
 /// one of the cooperative pool's few threads that the receiver's task needs to start.
-func deliverOnThread(_ url: String, environment: [String: String]) async throws -> CallbackHandoff.Delivery {
-    let result: Result<CallbackHandoff.Delivery, DesktopError> = await withCheckedContinuation { continuation in
+func deliverOnThread(_ url: String, environment: [String: String]) async throws -> CallbackHandoff.Receipt {
+    let result: Result<CallbackHandoff.Receipt, DesktopError> = await withCheckedContinuation { continuation in
         let started = DetachedThread.start {
             continuation.resume(returning: Result { () throws(DesktopError) in try CallbackHandoff.deliver(url, environment: environment) })
         }
@@ -224,5 +224,37 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         #expect(delivery.outcome.value("code") == "c9")
         #expect(throws: CallbackError.self) { try router.handle(url) }
         #expect(await awaitNoSockets(sandbox), "the router's delivery closed the receiver")
+    }
+
+    /// Issue 29: a second wait on a used receiver said `cancelled`; it says the receiver is
+    /// single-use, at once, whether through the router or for the next URL.
+    @Test func aSecondWaitSaysTheReceiverIsSingleUseAtOnce() async throws {
+        let sandbox = Sandbox()
+        var builder = RouterBuilder()
+        builder.add(Route("desktop", redirectURI: try RedirectURI("myapp:/callback", policy: .native), dialect: .oauth2))
+        let router = try builder.build()
+        let attempt = try router.begin(on: "desktop")
+        let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: sandbox.environment)
+        let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
+        #expect(try await deliverOnThread("myapp:/callback?code=c9&state=\(attempt.state)", environment: sandbox.environment) == .delivered)
+        _ = try await waiting.value
+
+        let next = try router.begin(on: "desktop")
+        let started = ContinuousClock.now
+        for wait in 0 ..< 2 {
+            do {
+                if wait == 0 {
+                    _ = try await receiver.callback(for: next, router: router, timeout: .seconds(30))
+                } else {
+                    _ = try await receiver.nextCallbackURL(timeout: .seconds(30))
+                }
+                Issue.record("a used receiver served another wait")
+            } catch {
+                #expect(error.reason == .invalidConfiguration, "\(error)")
+                #expect(error.detail.contains("single-use"), "\(error)")
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "refused at once, not after the timeout")
+        #expect(router.pendingCount == 1, "the refused wait did not touch the next attempt")
     }
 }

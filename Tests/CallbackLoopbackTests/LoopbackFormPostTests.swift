@@ -105,9 +105,3 @@ import Testing
         #expect(delivery.outcome.value("code") == "routed")
     }
 }
-
-/// Moves a value that is used by one thread at a time into another thread.
-struct Handover<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

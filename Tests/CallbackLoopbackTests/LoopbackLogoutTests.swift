@@ -86,7 +86,7 @@ import Testing
 
     @Test(arguments: [
         LoopbackExpectations(state: "s", issuer: "https://id.example", purpose: .logout),
-        LoopbackExpectations(state: "s", requireIssuer: true, purpose: .logout),
+        LoopbackExpectations(state: "s", requiresIssuer: true, purpose: .logout),
     ])
     func anIssuerIsAConfigurationError(_ expectations: LoopbackExpectations) async throws {
         let receiver = try LoopbackReceiver()

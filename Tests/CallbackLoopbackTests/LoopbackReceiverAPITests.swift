@@ -95,14 +95,35 @@ import Testing
         await expectReason(.cancelled) { try await waiting.value }
     }
 
-    @Test func aReceiverServesOneWait() async throws {
+    /// Issue 29: a second wait used to throw `cancelled` (or wait out its timeout); it says
+    /// the receiver is single-use, at once.
+    @Test func aSecondWaitSaysTheReceiverIsSingleUseAtOnce() async throws {
         let receiver = try LoopbackReceiver()
         let request = try sendRequest(port: receiver.port, "/callback?code=c1&state=\(Self.state)")
         defer { request.close() }
         _ = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))
-        await expectReason(.cancelled) {
-            try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(1))
+        let started = ContinuousClock.now
+        await expectSingleUse { try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(30)) }
+        expectSyncSingleUse {
+            try receiver.receive(expecting: .init(state: Self.state), until: ContinuousClock.now.advanced(by: .seconds(30)))
         }
+        #expect(ContinuousClock.now - started < .seconds(5), "refused at once, not after the timeout")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aWaitBesideARunningOneSaysTheReceiverIsSingleUse() async throws {
+        let receiver = try LoopbackReceiver()
+        let first = Task { try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(60)) }
+        // The first wait has taken the receiver once its task has run that far.
+        while !receiver.used.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        await expectSingleUse { try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(30)) }
+        receiver.close()
+        await expectReason(.cancelled) { try await first.value }
+    }
+
+    @Test func aTimedOutReceiverIsSingleUseToo() async throws {
+        let receiver = try LoopbackReceiver()
+        await expectReason(.timeout) { try await receiver.callback(expecting: .init(state: Self.state), timeout: .milliseconds(100)) }
+        await expectSingleUse { try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(30)) }
     }
 
     @Test func blockingReceiveReportsTimeoutWithTheIgnoredCount() throws {
@@ -230,6 +251,18 @@ import Testing
         #expect(page.readAll().statusCode == 400)
     }
 
+    @Test func aSecondWaitThroughTheRouterSaysTheReceiverIsSingleUse() async throws {
+        let router = try Self.makeRouter()
+        let receiver = try LoopbackReceiver()
+        let attempt = try router.begin(on: "desktop", redirectURI: receiver.redirectURI)
+        let genuine = try sendRequest(port: receiver.port, "/callback?code=c1&state=\(attempt.state)")
+        defer { genuine.close() }
+        _ = try await receiver.callback(for: attempt, router: router, timeout: .seconds(20))
+        let next = try router.begin(on: "desktop", redirectURI: receiver.redirectURI)
+        await expectSingleUse { try await receiver.callback(for: next, router: router, timeout: .seconds(30)) }
+        #expect(router.pendingCount == 1, "the refused wait did not touch the next attempt")
+    }
+
     @Test func refusesAnAttemptWhoseRouteIsNotThisReceivers() async throws {
         let router = try Self.makeRouter(path: "/other")
         let receiver = try LoopbackReceiver()
@@ -263,5 +296,31 @@ func expectSyncReason<T>(_ reason: ReasonCode, sourceLocation: SourceLocation = 
         #expect(error.reason == reason, "\(error)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected \(reason), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Records an issue unless `body` throws the single-use refusal: `invalid_configuration`
+/// whose detail says so.
+func expectSingleUse<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T) async {
+    do {
+        _ = try await body()
+        Issue.record("a second wait was served", sourceLocation: sourceLocation)
+    } catch let error as CallbackError {
+        #expect(error.reason == .invalidConfiguration, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.detail.contains("single-use"), "\(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected the single-use refusal, got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+func expectSyncSingleUse<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) {
+    do {
+        _ = try body()
+        Issue.record("a second wait was served", sourceLocation: sourceLocation)
+    } catch let error as CallbackError {
+        #expect(error.reason == .invalidConfiguration, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.detail.contains("single-use"), "\(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected the single-use refusal, got \(error)", sourceLocation: sourceLocation)
     }
 }

@@ -124,7 +124,7 @@ import Testing
         var builder = RouterBuilder()
         builder.add(
             Route(
-                "cli", redirectURI: try RedirectURI("http://localhost/callback", policy: .native, allowLocalhost: true),
+                "cli", redirectURI: try RedirectURI("http://localhost/callback", policy: .native, allowsLocalhost: true),
                 dialect: .oauth2))
         let router = try builder.build()
         let receiver = try LoopbackReceiver(.init(host: .localhost))

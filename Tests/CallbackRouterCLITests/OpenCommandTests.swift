@@ -16,6 +16,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop

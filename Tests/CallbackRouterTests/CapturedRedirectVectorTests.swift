@@ -30,7 +30,7 @@ import TestVectorSupport
         let redirectURI: String
         let state: String?
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let outcome: String
         let fields: [String: String]
         let extra: [String: String]
@@ -56,20 +56,20 @@ import TestVectorSupport
             return Case(
                 index: entry.index, server: try entry.string("server"), flow: try entry.string("flow"),
                 url: try entry.string("url"), redirectURI: try entry.string("redirect_uri"), state: entry["state"]?.string,
-                issuer: entry["issuer"]?.string, requireIssuer: entry["require_issuer"] == .bool(true), outcome: outcome,
+                issuer: entry["issuer"]?.string, requiresIssuer: entry["require_issuer"] == .bool(true), outcome: outcome,
                 fields: try map(expect["fields"]), extra: try map(expect["extra"]))
         }
     }
 
     static func validator(
         for testCase: Case, dialect: Dialect = .oauth2, state: String? = nil, issuer: String? = nil,
-        requireIssuer: Bool? = nil
+        requiresIssuer: Bool? = nil
     ) throws -> CallbackValidator {
         try CallbackValidator(
             redirectURIs: [try RedirectURI(testCase.redirectURI, policy: .native)], policy: .native, dialect: dialect,
             expecting: CallbackExpectations(
                 state: state ?? testCase.state, issuer: issuer ?? testCase.issuer,
-                requireIssuer: requireIssuer ?? testCase.requireIssuer))
+                requiresIssuer: requiresIssuer ?? testCase.requiresIssuer))
     }
 
     @Test func theFileHoldsEveryCase() throws {
@@ -114,7 +114,7 @@ import TestVectorSupport
         expectRefusal(.stateMismatch) { try validator.validate(testCase.url) }
     }
 
-    @Test(arguments: try loadCases().filter { $0.requireIssuer })
+    @Test(arguments: try loadCases().filter { $0.requiresIssuer })
     func refusesItFromAnotherIssuer(_ testCase: Case) throws {
         let validator = try Self.validator(for: testCase, issuer: "https://mix-up.example/oauth")
         expectRefusal(.issuerMismatch) { try validator.validate(testCase.url) }
@@ -122,10 +122,10 @@ import TestVectorSupport
 
     /// django-oauth-toolkit 3.4.1 sends iss with a code but not with access_denied: an app
     /// that requires iss refuses that error rather than attribute it to its server.
-    @Test(arguments: try loadCases().filter { !$0.requireIssuer })
+    @Test(arguments: try loadCases().filter { !$0.requiresIssuer })
     func refusesARedirectWithoutIssWhenIssIsRequired(_ testCase: Case) throws {
         #expect(testCase.issuer != nil, "the server sends iss on its other redirects")
-        let validator = try Self.validator(for: testCase, requireIssuer: true)
+        let validator = try Self.validator(for: testCase, requiresIssuer: true)
         expectRefusal(.issuerMissing) { try validator.validate(testCase.url) }
     }
 }

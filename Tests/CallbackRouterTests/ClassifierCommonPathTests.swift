@@ -58,7 +58,7 @@ import TestVectorSupport
         CallbackExpectations(
             state: [nil, "s1", "a b"].randomElement(using: &random)!,
             issuer: [nil, "https://issuer.example/", "x"].randomElement(using: &random)!,
-            requireIssuer: Bool.random(using: &random),
+            requiresIssuer: Bool.random(using: &random),
             responseMode: Int.random(in: 0 ..< 8, using: &random) == 0 ? .fragment : .query,
             profiles: Int.random(in: 0 ..< 8, using: &random) == 0 ? [.supabase] : [])
     }

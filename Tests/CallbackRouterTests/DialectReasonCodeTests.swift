@@ -42,7 +42,7 @@ import Testing
         Example(reason: .unknownStatus, callback: "myapp://cb?status=pending", dialect: .zephr),
         Example(reason: .stateMissing, callback: "myapp://cb?code=x", expecting: CallbackExpectations(state: "s")),
         Example(reason: .stateMismatch, callback: "myapp://cb?code=x&state=t", expecting: CallbackExpectations(state: "s")),
-        Example(reason: .issuerMissing, callback: "myapp://cb?code=x", expecting: CallbackExpectations(requireIssuer: true)),
+        Example(reason: .issuerMissing, callback: "myapp://cb?code=x", expecting: CallbackExpectations(requiresIssuer: true)),
         Example(
             reason: .issuerMismatch, callback: "myapp://cb?code=x&iss=https://a.example",
             expecting: CallbackExpectations(issuer: "https://b.example")),

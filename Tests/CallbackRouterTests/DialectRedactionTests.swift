@@ -91,7 +91,7 @@ import Testing
 /// a validator.
 @Suite struct DialectExpectationsRedactionTests {
     @Test func expectationsAndValidatorsPrintNoState() throws {
-        let expecting = CallbackExpectations(state: "SECRETstate", issuer: "https://as.example", requireIssuer: true)
+        let expecting = CallbackExpectations(state: "SECRETstate", issuer: "https://as.example", requiresIssuer: true)
         let validator = try CallbackValidator(redirectURIs: [RedirectURI("myapp://cb")], expecting: expecting)
         var dumped = ""
         dump(validator, to: &dumped)
@@ -104,7 +104,7 @@ import Testing
         }
         #expect(
             expecting.description
-                == "CallbackExpectations(state: <redacted, 11 bytes>, issuer: https://as.example, requireIssuer: true, responseMode: query)"
+                == "CallbackExpectations(state: <redacted, 11 bytes>, issuer: https://as.example, requiresIssuer: true, responseMode: query)"
         )
     }
 }

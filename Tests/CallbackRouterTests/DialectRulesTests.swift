@@ -251,7 +251,7 @@ func expectRefused(_ testCase: Refused, sourceLocation: SourceLocation = #_sourc
         let url = "https://client.example/cb?code=x&state=s&iss=https%3A%2F%2Fhonest.as.example"
         let outcome = try classify(
             url, .oauth2,
-            CallbackExpectations(issuer: "https://honest.as.example", requireIssuer: true))
+            CallbackExpectations(issuer: "https://honest.as.example", requiresIssuer: true))
         #expect(outcome.issuer == "https://honest.as.example")
     }
 
@@ -269,8 +269,8 @@ func expectRefused(_ testCase: Refused, sourceLocation: SourceLocation = #_sourc
             "myapp://cb?code=x&iss=https%3A%2F%2FHONEST.as.example", CallbackExpectations(issuer: "https://honest.as.example"),
             .issuerMismatch
         ),
-        ("myapp://cb?code=x", CallbackExpectations(issuer: "https://honest.as.example", requireIssuer: true), .issuerMissing),
-        ("myapp://cb?code=x", CallbackExpectations(requireIssuer: true), .issuerMissing),
+        ("myapp://cb?code=x", CallbackExpectations(issuer: "https://honest.as.example", requiresIssuer: true), .issuerMissing),
+        ("myapp://cb?code=x", CallbackExpectations(requiresIssuer: true), .issuerMissing),
         (
             "myapp://cb?error=access_denied&iss=https%3A%2F%2Fattacker.example", CallbackExpectations(issuer: "https://honest.as.example"),
             .issuerMismatch
@@ -286,7 +286,7 @@ func expectRefused(_ testCase: Refused, sourceLocation: SourceLocation = #_sourc
     }
 
     @Test func checksStateBeforeIssuer() {
-        let expecting = CallbackExpectations(state: "s", issuer: "https://a.example", requireIssuer: true)
+        let expecting = CallbackExpectations(state: "s", issuer: "https://a.example", requiresIssuer: true)
         #expect(refusal { try classify("myapp://cb?code=x&state=t", .oauth2, expecting) }?.reason == .stateMismatch)
     }
 

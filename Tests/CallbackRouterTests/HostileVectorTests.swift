@@ -31,7 +31,7 @@ import TestVectorSupport
         let allowLocalhost: Bool
         let state: String?
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let responseMode: String
         let scenario: String?
         var testDescription: String { "#\(index) \(attackClass): \(note)" }
@@ -47,7 +47,7 @@ import TestVectorSupport
                 redirectURIs: entry["redirect_uris"]?.array?.compactMap(\.string) ?? [],
                 policy: try entry.string("policy"), allowLocalhost: entry["allow_localhost"] == .bool(true),
                 state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                requireIssuer: entry["require_issuer"] == .bool(true),
+                requiresIssuer: entry["require_issuer"] == .bool(true),
                 responseMode: entry["response_mode"]?.string ?? "query", scenario: entry["scenario"]?.string)
         }
     }
@@ -96,15 +96,15 @@ import TestVectorSupport
     static func validate(_ testCase: Case) throws -> ReasonCode? {
         let policy: RedirectURIPolicy = testCase.policy == "custom-scheme-only" ? .customSchemeOnly : .native
         let redirects = try testCase.redirectURIs.map {
-            try RedirectURI($0, policy: policy, allowLocalhost: testCase.allowLocalhost)
+            try RedirectURI($0, policy: policy, allowsLocalhost: testCase.allowLocalhost)
         }
         let dialect = try #require(Dialect(rawValue: testCase.dialect))
         let mode = try #require(ResponseMode(rawValue: testCase.responseMode))
         let validator = try CallbackValidator(
-            redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
+            redirectURIs: redirects, policy: policy, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
                 state: testCase.state, issuer: testCase.issuer,
-                requireIssuer: testCase.requireIssuer, responseMode: mode))
+                requiresIssuer: testCase.requiresIssuer, responseMode: mode))
         do {
             let outcome = try validator.validate(testCase.url)
             Issue.record("accepted as \(outcome)")

@@ -392,3 +392,82 @@ private final class Recorder: Sendable {
     }
     var kinds: [OutcomeKind] { results.withLock { $0 } }
 }
+
+/// Logins and logouts are claimed in one critical section (issue 26): callbacks of both kinds
+/// for one route, each sent by several racing threads at once, half of them awaited and half
+/// left to the handlers, reach their own attempt exactly once; every other copy is `replayed`.
+@Suite struct RouterClaimConcurrencyTests {
+    final class Counts: @unchecked Sendable {
+        private let lock = Locked([UInt64: Int]())
+        func add(_ result: Result<Delivery, CallbackError>) {
+            guard case .success(let delivery) = result else { return }
+            lock.withLock { $0[delivery.attempt.id, default: 0] += 1 }
+        }
+        var byAttempt: [UInt64: Int] { lock.withLock { $0 } }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func racingLoginAndLogoutCallbacksReachTheirAttemptExactlyOnce() async throws {
+        let handled = Counts()
+        let router = try makeRouter(handler: { handled.add($0) }, logoutHandler: { handled.add($0) })
+        let logins = try (0 ..< 150).map { _ in try router.begin(on: "op") }
+        let logouts = try (0 ..< 150).map { _ in try router.beginLogout(on: "op", endSessionEndpoint: endpoint, clientID: "abc") }
+        let callbacks =
+            logins.map { ("com.example.app:/oauth2redirect?code=c&state=\($0.state)", $0, false) }
+            + logouts.map { ("com.example.app:/oauth2redirect?state=\($0.attempt.state)", $0.attempt, true) }
+        let awaited = callbacks.enumerated().filter { $0.offset % 2 == 0 }.map(\.element.1)
+        let waits = Task {
+            await withTaskGroup(of: (UInt64, OutcomeKind?).self) { group in
+                for attempt in awaited {
+                    group.addTask { (attempt.id, try? await router.callback(for: attempt, timeout: .seconds(30)).outcome.kind) }
+                }
+                var kinds: [UInt64: OutcomeKind?] = [:]
+                for await (id, kind) in group { kinds[id] = kind }
+                return kinds
+            }
+        }
+        while !awaited.allSatisfy({ router.isWaiting(for: $0) }) { try await Task.sleep(for: .milliseconds(5)) }
+
+        // Four copies of every callback, shuffled, from as many threads as the pool has.
+        let copies = (callbacks + callbacks + callbacks + callbacks).shuffled()
+        let results = await withTaskGroup(of: (UInt64, Bool, ReasonCode?, OutcomeKind?).self) { group in
+            for (url, attempt, _) in copies {
+                group.addTask {
+                    do throws(CallbackError) {
+                        let delivery = try router.handle(url)
+                        return (attempt.id, delivery.attempt == attempt, nil, delivery.outcome.kind)
+                    } catch {
+                        return (attempt.id, false, error.reason, nil)
+                    }
+                }
+            }
+            var all: [(UInt64, Bool, ReasonCode?, OutcomeKind?)] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        let awaitedKinds = await waits.value
+
+        var delivered: [UInt64: Int] = [:]
+        for (id, toItsAttempt, reason, kind) in results {
+            if let reason {
+                #expect(reason == .replayed, "a repeated copy is replayed, got \(reason)")
+            } else {
+                #expect(toItsAttempt)
+                delivered[id, default: 0] += 1
+                let isLogout = logouts.contains { $0.attempt.id == id }
+                #expect(kind == (isLogout ? .logoutComplete : .authorizationCode))
+            }
+        }
+        for (_, attempt, _) in callbacks {
+            #expect(delivered[attempt.id] == 1, "each attempt's callback is accepted exactly once")
+        }
+        let handledCounts = handled.byAttempt
+        for attempt in awaited {
+            #expect((awaitedKinds[attempt.id] ?? nil) != nil, "an awaited attempt's task gets its delivery")
+            #expect(handledCounts[attempt.id] == nil, "an awaited delivery never also reaches a handler")
+        }
+        for (_, attempt, _) in callbacks where !awaited.contains(attempt) {
+            #expect(handledCounts[attempt.id] == 1, "an attempt nobody awaits reaches its handler once")
+        }
+        #expect(router.pendingCount == 0)
+    }
+}

@@ -39,7 +39,7 @@ import TestVectorSupport
         let allowLocalhost: Bool
         let state: String?
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let profiles: [String]
         let expectation: Expectation
         let router: String?
@@ -82,7 +82,7 @@ import TestVectorSupport
                 redirectURI: redirectURI, dialect: try entry.string("dialect"),
                 responseMode: try entry.string("response_mode"), allowLocalhost: entry["allow_localhost"] == .bool(true),
                 state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                requireIssuer: entry["require_issuer"] == .bool(true),
+                requiresIssuer: entry["require_issuer"] == .bool(true),
                 profiles: entry["profiles"]?.array?.compactMap(\.string) ?? [], expectation: expectation,
                 router: entry["router"]?.string, fidelity: try entry.string("fidelity"), source: try entry.string("source"))
         }
@@ -121,12 +121,12 @@ import TestVectorSupport
     @Test(arguments: try loadCases())
     func comesOutRight(_ testCase: Case) throws {
         let redirects =
-            try testCase.redirectURI.map { [try RedirectURI($0, policy: .native, allowLocalhost: testCase.allowLocalhost)] } ?? []
+            try testCase.redirectURI.map { [try RedirectURI($0, policy: .native, allowsLocalhost: testCase.allowLocalhost)] } ?? []
         let dialect = try #require(Dialect(rawValue: testCase.dialect))
         let validator = try CallbackValidator(
-            redirectURIs: redirects, policy: .native, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
+            redirectURIs: redirects, policy: .native, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
-                state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                state: testCase.state, issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query,
                 profiles: try Self.profiles(of: testCase)))
         switch testCase.expectation {
@@ -164,13 +164,13 @@ import TestVectorSupport
     @Test(arguments: try loadCases().filter { $0.router != nil })
     func routesThroughTheRouter(_ testCase: Case) throws {
         let redirectText = try #require(testCase.redirectURI)
-        let redirect = try RedirectURI(redirectText, policy: .native, allowLocalhost: testCase.allowLocalhost)
+        let redirect = try RedirectURI(redirectText, policy: .native, allowsLocalhost: testCase.allowLocalhost)
         let profiles = try Self.profiles(of: testCase)
         var builder = RouterBuilder()
         builder.add(
             Route(
                 "main", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
-                issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: profiles))
         let router = try builder.build(clock: ManualAttemptClock())
         let attempt = try router.begin(on: "main")

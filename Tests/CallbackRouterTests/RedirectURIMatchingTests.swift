@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func localhostAllowedMatchesAnyPort() throws {
-        let redirect = try RedirectURI("http://localhost/cb", allowLocalhost: true)
+        let redirect = try RedirectURI("http://localhost/cb", allowsLocalhost: true)
         #expect(redirect.matches(try CallbackURL(parsing: "http://LOCALHOST:5173/cb?code=x")))
         #expect(!redirect.matches(try CallbackURL(parsing: "http://127.0.0.1:5173/cb?code=x")))
     }

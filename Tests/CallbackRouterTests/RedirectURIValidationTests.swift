@@ -89,10 +89,10 @@ import Testing
     }
 
     @Test func claimedHTTPSOnLocalhostOnlyWhenAllowed() throws {
-        let redirect = try RedirectURI("https://localhost:8443/callback", allowLocalhost: true)
+        let redirect = try RedirectURI("https://localhost:8443/callback", allowsLocalhost: true)
         #expect(!redirect.isLoopback) // loopback means the http loopback flow (RFC 8252 §7.3)
         #expect(
-            refusal { try RedirectURI("https://127.0.0.1/cb", allowLocalhost: true) }?.detail
+            refusal { try RedirectURI("https://127.0.0.1/cb", allowsLocalhost: true) }?.detail
                 .hasPrefix("rule claimed_https_requires_domain: ") == true)
         _ = try RedirectURI("https://app.example.com./callback") // a fully qualified name is a domain
     }
@@ -100,7 +100,7 @@ import Testing
     @Test(arguments: ["http://localhost/callback", "http://localhost:8080/callback"])
     func acceptsLocalhostOnlyWhenAllowed(_ string: String) throws {
         #expect(refusal { try RedirectURI(string) }?.reason == .invalidConfiguration)
-        let redirect = try RedirectURI(string, allowLocalhost: true)
+        let redirect = try RedirectURI(string, allowsLocalhost: true)
         #expect(redirect.isLoopback)
         #expect(redirect.allowsLocalhost)
     }
@@ -110,7 +110,7 @@ import Testing
         "http://localhost/cb",
     ])
     func customSchemeOnlyRefusesHTTPWhateverItsCase(_ string: String) {
-        let error = refusal { try RedirectURI(string, policy: .customSchemeOnly, allowLocalhost: true) }
+        let error = refusal { try RedirectURI(string, policy: .customSchemeOnly, allowsLocalhost: true) }
         #expect(error?.reason == .invalidConfiguration)
         #expect(error?.detail.hasPrefix("rule custom_scheme_required: ") == true)
     }

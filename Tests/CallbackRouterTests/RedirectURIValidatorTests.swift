@@ -20,7 +20,7 @@ import Testing
     @Test func validatesAFullOAuthCallback() throws {
         let validator = try CallbackValidator(
             redirectURIs: [RedirectURI("com.example.app:/oauth2redirect")], dialect: .oauth2,
-            expecting: CallbackExpectations(state: "af0ifjsldkj", issuer: "https://as.example", requireIssuer: true))
+            expecting: CallbackExpectations(state: "af0ifjsldkj", issuer: "https://as.example", requiresIssuer: true))
         let outcome = try validator.validate("com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj&iss=https://as.example")
         #expect(outcome.kind == .authorizationCode)
         #expect(outcome.code == "SplxlOBe")
@@ -74,9 +74,9 @@ import Testing
     }
 
     @Test func acceptsLocalhostWhenARegisteredURIAllowsIt() throws {
-        let validator = try CallbackValidator(redirectURIs: [RedirectURI("http://localhost/cb", allowLocalhost: true)])
+        let validator = try CallbackValidator(redirectURIs: [RedirectURI("http://localhost/cb", allowsLocalhost: true)])
         #expect(try validator.validate("http://localhost:8123/cb?code=x").code == "x")
-        #expect(try CallbackValidator(allowLocalhost: true).validate("http://localhost:8123/cb?code=x").code == "x")
+        #expect(try CallbackValidator(allowsLocalhost: true).validate("http://localhost:8123/cb?code=x").code == "x")
     }
 
     @Test func allowlistPolicyMatchesItsEntries() throws {

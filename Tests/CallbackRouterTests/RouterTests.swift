@@ -18,14 +18,14 @@ import Testing
 /// A router with one stateful (OAuth 2.0) route and one stateless (Prelude) route.
 private func makeRouter(
     clock: ManualAttemptClock = ManualAttemptClock(), issuer: String? = nil,
-    requireIssuer: Bool = false,
+    requiresIssuer: Bool = false,
     handler: CallbackHandler? = nil
 ) throws -> CallbackRouter {
     var builder = RouterBuilder()
     builder.add(
         Route(
             "google", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-            issuer: issuer, requireIssuer: requireIssuer, handler: handler))
+            issuer: issuer, requiresIssuer: requiresIssuer, handler: handler))
     builder.add(
         Route(
             "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
@@ -138,7 +138,7 @@ private func expectReason(
     }
 
     @Test func checksTheIssuerOfTheAttempt() throws {
-        let router = try makeRouter(issuer: "https://issuer.example", requireIssuer: true)
+        let router = try makeRouter(issuer: "https://issuer.example", requiresIssuer: true)
         let good = try router.begin(on: "google")
         let delivery = try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(good.state)&iss=https%3A%2F%2Fissuer.example")
         #expect(delivery.outcome.kind == .authorizationCode)
@@ -161,7 +161,7 @@ private func expectReason(
         ("", "the callback has no 'iss' and the route requires it"),
     ])
     func explainsIssuerRejections(suffix: String, detail: String) throws {
-        let router = try makeRouter(issuer: "https://issuer.example", requireIssuer: true)
+        let router = try makeRouter(issuer: "https://issuer.example", requiresIssuer: true)
         let attempt = try router.begin(on: "google")
         do {
             try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)" + suffix)
@@ -287,15 +287,15 @@ private func expectReason(
         #expect(try router.handle("\(pair.forB)?code=c&state=\(second.state)").route == "second")
     }
 
-    /// `requireIssuer` without an `issuer` used to accept any callback without `iss`: it
+    /// `requiresIssuer` without an `issuer` used to accept any callback without `iss`: it
     /// fails closed now, at build time, naming the route.
     @Test func refusesARouteThatRequiresAnIssuerItDoesNotName() throws {
         var builder = RouterBuilder()
         builder.add(
             Route(
                 "ok", redirectURI: try RedirectURI("com.example.app:/ok"), dialect: .oauth2,
-                issuer: "https://issuer.example", requireIssuer: true))
-        builder.add(Route("google", redirectURI: try RedirectURI("com.example.app:/cb"), dialect: .oauth2, requireIssuer: true))
+                issuer: "https://issuer.example", requiresIssuer: true))
+        builder.add(Route("google", redirectURI: try RedirectURI("com.example.app:/cb"), dialect: .oauth2, requiresIssuer: true))
         let refusal = #expect(throws: CallbackError.self) { try builder.build() }
         #expect(refusal?.reason == .invalidConfiguration)
         #expect(refusal?.detail.contains("route 'google'") == true)

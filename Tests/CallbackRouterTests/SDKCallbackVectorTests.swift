@@ -62,7 +62,7 @@ import TestVectorSupport
         let logout: Bool
         let state: String?
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let sdkExpects: String
         let expectation: Expectation
         /// The query as `CallbackURL` decodes it, for the cases about the parser.
@@ -146,7 +146,7 @@ import TestVectorSupport
                 dialect: try entry.string("dialect"), responseMode: try entry.string("response_mode"), profiles: profiles,
                 logout: entry["logout"] == .bool(true),
                 state: entry["state"]?.string, issuer: entry["issuer"]?.string,
-                requireIssuer: entry["require_issuer"] == .bool(true), sdkExpects: try entry.string("sdk_expects"),
+                requiresIssuer: entry["require_issuer"] == .bool(true), sdkExpects: try entry.string("sdk_expects"),
                 expectation: expectation,
                 parameters: parameters, verdict: entry["difference"]?["verdict"]?.string,
                 why: entry["difference"]?["why"]?.string, fidelity: try entry.string("fidelity"))
@@ -211,7 +211,7 @@ import TestVectorSupport
         var redirects: [RedirectURI] = []
         do throws(CallbackError) {
             if let redirectURI = testCase.redirectURI {
-                redirects.append(try RedirectURI(redirectURI, policy: policy, allowLocalhost: testCase.allowLocalhost))
+                redirects.append(try RedirectURI(redirectURI, policy: policy, allowsLocalhost: testCase.allowLocalhost))
             }
         } catch {
             guard case .refused(let reason, _, let rule) = testCase.expectation, reason == error.reason.rawValue else {
@@ -224,9 +224,9 @@ import TestVectorSupport
         }
         let url = try #require(testCase.url, "the redirect URI was expected to be refused")
         let validator = try CallbackValidator(
-            redirectURIs: redirects, policy: policy, allowLocalhost: testCase.allowLocalhost, dialect: dialect,
+            redirectURIs: redirects, policy: policy, allowsLocalhost: testCase.allowLocalhost, dialect: dialect,
             expecting: CallbackExpectations(
-                state: testCase.state, issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                state: testCase.state, issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
 
         func validate() throws(CallbackError) -> CallbackOutcome {
@@ -288,7 +288,7 @@ import TestVectorSupport
     @Test(arguments: try loadCases().filter(unboundOnARoute))
     func isReportedByARouterWithoutEndingTheAttempt(_ testCase: Case) throws {
         let redirect = try RedirectURI(
-            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
+            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowsLocalhost: testCase.allowLocalhost)
         var builder = RouterBuilder()
         builder.add(
             Route(
@@ -310,12 +310,12 @@ import TestVectorSupport
     func isDeliveredOnceByARouter(_ testCase: Case) throws {
         guard case let .outcome(kind, fields, extra, withheld, _) = testCase.expectation, var url = testCase.url else { return }
         let redirect = try RedirectURI(
-            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowLocalhost: testCase.allowLocalhost)
+            try #require(testCase.redirectURI), policy: try Self.policy(of: testCase), allowsLocalhost: testCase.allowLocalhost)
         var builder = RouterBuilder()
         builder.add(
             Route(
                 "sdk", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
-                issuer: testCase.issuer, requireIssuer: testCase.requireIssuer,
+                issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
         let router = try builder.build(clock: ManualAttemptClock())
         let attempt = try router.begin(on: "sdk")

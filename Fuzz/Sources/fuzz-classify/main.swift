@@ -51,7 +51,7 @@ public func fuzzClassify(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let urlBytes = Array(input[3...])
 
     let mode: ResponseMode = config & 0x04 == 0 ? .query : .fragment
-    let requireIssuer = config & 0x08 != 0
+    let requiresIssuer = config & 0x08 != 0
     let redirects = Fixtures.redirectSets[Int(config >> 4) % Fixtures.redirectSets.count]
     let policy: RedirectURIPolicy
     switch config & 0x03 {
@@ -70,7 +70,7 @@ public func fuzzClassify(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let component = mode == .query ? url.queryParameters : url.fragmentParameters
     let state = pick(expect & 0x07, table: Fixtures.states, fromURL: component.values(named: "state").first)
     let issuer = pick(expect >> 3 & 0x07, table: Fixtures.issuers, fromURL: component.values(named: "iss").first)
-    let expectations = CallbackExpectations(state: state, issuer: issuer, requireIssuer: requireIssuer, responseMode: mode)
+    let expectations = CallbackExpectations(state: state, issuer: issuer, requiresIssuer: requiresIssuer, responseMode: mode)
 
     let validator: CallbackValidator
     do {
@@ -121,7 +121,7 @@ func checkCommonPath(_ url: CallbackURL, dialect: Dialect, expectations: Callbac
 enum Fixtures {
     static let redirectSets: [[RedirectURI]] = {
         func make(_ strings: [String], localhost: Bool = false) -> [RedirectURI] {
-            strings.map { try! RedirectURI($0, allowLocalhost: localhost) } // fixed, valid fixtures
+            strings.map { try! RedirectURI($0, allowsLocalhost: localhost) } // fixed, valid fixtures
         }
         return [
             [],
@@ -249,7 +249,7 @@ func checkOutcome(
     if let expected = expectations.state, !outcome.isUnbound || outcome.state != nil {
         check(outcome.state == expected, "an outcome whose state is not the expected one")
     }
-    if expectations.requireIssuer { check(outcome.issuer != nil, "an outcome without the required issuer") }
+    if expectations.requiresIssuer { check(outcome.issuer != nil, "an outcome without the required issuer") }
     if let expected = expectations.issuer, let issuer = outcome.issuer { check(issuer == expected, "an outcome with another issuer") }
 
     check(String(reflecting: outcome) == outcome.description, "debugDescription differs from description")

@@ -49,7 +49,7 @@ struct RouteSpec {
     let redirect: String
     let dialect: Dialect
     let issuer: String?
-    let requireIssuer: Bool
+    let requiresIssuer: Bool
     let mode: ResponseMode
     let lifetime: Duration
     let hasHandler: Bool
@@ -60,24 +60,24 @@ struct RouteSpec {
 let specs: [RouteSpec] = [
     RouteSpec(
         id: "oauth", redirect: "com.example.app:/oauth2redirect", dialect: .oauth2, issuer: "https://issuer.example",
-        requireIssuer: true, mode: .query, lifetime: .seconds(600), hasHandler: true, body: "code=SplxlOBeZQQYbYS6WxSbIA"),
+        requiresIssuer: true, mode: .query, lifetime: .seconds(600), hasHandler: true, body: "code=SplxlOBeZQQYbYS6WxSbIA"),
     RouteSpec(
         id: "loopback", redirect: "http://127.0.0.1/callback", dialect: .oauth2, issuer: "https://issuer.example",
-        requireIssuer: false, mode: .query, lifetime: .seconds(60), hasHandler: true, body: "code=4%2F0AX4XfWh"),
+        requiresIssuer: false, mode: .query, lifetime: .seconds(60), hasHandler: true, body: "code=4%2F0AX4XfWh"),
     RouteSpec(
         id: "clerk", redirect: "com.example.clerk://callback", dialect: .clerk, issuer: nil,
-        requireIssuer: false, mode: .query, lifetime: .seconds(120), hasHandler: false,
+        requiresIssuer: false, mode: .query, lifetime: .seconds(120), hasHandler: false,
         body: "rotating_token_nonce=rtn_1&created_session_id=sess_2"),
     RouteSpec(
         id: "prelude", redirect: "com.example.prelude://oauth-callback", dialect: .prelude, issuer: nil,
-        requireIssuer: false, mode: .query, lifetime: .seconds(30), hasHandler: true, body: "challenge_token=ct_9f8e7d"),
+        requiresIssuer: false, mode: .query, lifetime: .seconds(30), hasHandler: true, body: "challenge_token=ct_9f8e7d"),
     RouteSpec(
         id: "zephr", redirect: "com.example.zephr:/cb", dialect: .zephr, issuer: nil,
-        requireIssuer: false, mode: .fragment, lifetime: .seconds(300), hasHandler: true,
+        requiresIssuer: false, mode: .fragment, lifetime: .seconds(300), hasHandler: true,
         body: "action=login&status=success&session_id=s1&tracking_id=t1"),
     RouteSpec(
         id: "ory", redirect: "com.example.ory:/return", dialect: .ory, issuer: "https://ory.example",
-        requireIssuer: false, mode: .query, lifetime: .seconds(5), hasHandler: false, body: "code=ory_ac_1"),
+        requiresIssuer: false, mode: .query, lifetime: .seconds(5), hasHandler: false, body: "code=ory_ac_1"),
 ]
 let redirectURIs: [RedirectURI] = specs.map { try! RedirectURI($0.redirect) } // fixed, valid fixtures
 let maxPending = 12
@@ -223,7 +223,7 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         builder.add(
             Route(
                 spec.id, redirectURI: redirect, dialect: spec.dialect, issuer: spec.issuer,
-                requireIssuer: spec.requireIssuer, responseMode: spec.mode, attemptLifetime: spec.lifetime,
+                requiresIssuer: spec.requiresIssuer, responseMode: spec.mode, attemptLifetime: spec.lifetime,
                 handler: spec.hasHandler ? handler : nil))
     }
     let router: CallbackRouter
@@ -487,7 +487,7 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     if expected == nil, let issuer = spec.issuer {
         if let iss = outcome.issuer {
             expected = iss == issuer ? nil : .issuerMismatch
-        } else if spec.requireIssuer {
+        } else if spec.requiresIssuer {
             expected = .issuerMissing
         }
     }

@@ -50,7 +50,7 @@ public struct AttemptSecrets: Sendable, Equatable, CustomStringConvertible, Cust
 
     /// Secrets restored from storage. Throws `invalid_configuration` when `state` or
     /// `nonce` is empty or longer than 512 bytes, or when the nonce is not RFC 6749 VSCHAR
-    /// (%x20-7E). The state is the client's opaque value (shared/design.md): any characters
+    /// (%x20-7E). The state is the client's opaque value (RFC 6749 §4.1.1): any characters
     /// travel, percent-encoded as UTF-8, and come back byte for byte. (Whether they are
     /// random enough cannot be checked; generate them with ``init()`` unless a provider or
     /// an app's own protocol dictates otherwise.)

@@ -125,8 +125,11 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     /// browser would be sent to port 80, where no receiver listens. Begin such a login with
     /// ``CallbackRouter/begin(on:redirectURI:lifetime:)`` and the receiver's redirect URI, or
     /// build the request with the receiver (`LoopbackReceiver.authorizationRequest(for:…)`).
+    ///
+    /// `scope` is as ``AuthorizationRequest``'s: space-separated tokens (RFC 6749 §3.3), nil
+    /// to send none.
     public func authorizationRequest(
-        endpoint: String, clientID: String, scope: String = "openid",
+        endpoint: String, clientID: String, scope: String? = "openid",
         extraParameters: [(String, String)] = []
     ) throws(CallbackError) -> AuthorizationRequest {
         if redirectURI.isLoopback && redirectURI.url.port == nil {

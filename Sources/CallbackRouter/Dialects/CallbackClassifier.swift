@@ -326,7 +326,7 @@ public enum CallbackClassifier {
         _ expectations: CallbackExpectations
     ) throws(CallbackError) {
         guard let issuer = outcome.issuer else {
-            if expectations.requireIssuer {
+            if expectations.requiresIssuer {
                 throw CallbackError(
                     .issuerMissing, at: nil,
                     "the authorization server sends 'iss' (RFC 9207) and the callback has none")

@@ -183,7 +183,7 @@ public struct CallbackExpectations: Sendable, Hashable {
     public var issuer: String?
     /// Whether the authorization server always sends `iss` (its metadata says
     /// `authorization_response_iss_parameter_supported`): then none is `issuer_missing`.
-    public var requireIssuer: Bool
+    public var requiresIssuer: Bool
     /// Where the response parameters are expected; the other component must not carry them.
     public var responseMode: ResponseMode
     /// The provider profiles the route opts into (``ProviderProfile``): each relaxes one
@@ -193,14 +193,30 @@ public struct CallbackExpectations: Sendable, Hashable {
     /// Expectations with the given checks; the defaults check nothing beyond the dialect's
     /// own rules (no state, no issuer, parameters in the query, no profile).
     public init(
-        state: String? = nil, issuer: String? = nil, requireIssuer: Bool = false,
+        state: String? = nil, issuer: String? = nil, requiresIssuer: Bool = false,
         responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []
     ) {
         self.state = state
         self.issuer = issuer
-        self.requireIssuer = requireIssuer
+        self.requiresIssuer = requiresIssuer
         self.responseMode = responseMode
         self.profiles = profiles
+    }
+
+    /// The old name of ``requiresIssuer``.
+    @available(*, deprecated, renamed: "requiresIssuer")
+    public var requireIssuer: Bool {
+        get { requiresIssuer }
+        set { requiresIssuer = newValue }
+    }
+
+    /// The old spelling of ``init(state:issuer:requiresIssuer:responseMode:profiles:)``.
+    @available(*, deprecated, renamed: "init(state:issuer:requiresIssuer:responseMode:profiles:)")
+    public init(
+        state: String? = nil, issuer: String? = nil, requireIssuer: Bool,
+        responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []
+    ) {
+        self.init(state: state, issuer: issuer, requiresIssuer: requireIssuer, responseMode: responseMode, profiles: profiles)
     }
 }
 
@@ -208,7 +224,7 @@ extension CallbackExpectations: CustomStringConvertible, CustomDebugStringConver
     /// The expected state is a secret: shown as its length only.
     public var description: String {
         "CallbackExpectations(state: " + (state.map(redacted) ?? "nil") + ", issuer: " + (issuer ?? "nil")
-            + ", requireIssuer: \(requireIssuer), responseMode: \(responseMode.rawValue)"
+            + ", requiresIssuer: \(requiresIssuer), responseMode: \(responseMode.rawValue)"
             + (profiles.isEmpty ? "" : ", profiles: " + profiles.map(\.name).joined(separator: ",")) + ")"
     }
 

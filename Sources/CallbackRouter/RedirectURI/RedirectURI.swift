@@ -50,7 +50,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
 
     /// Validates `string` as a redirect URI under `policy`.
     /// - Throws: `invalid_configuration`, the detail starting with `rule <name>:`.
-    public init(_ string: String, policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false) throws(CallbackError) {
+    public init(_ string: String, policy: RedirectURIPolicy = .native, allowsLocalhost: Bool = false) throws(CallbackError) {
         let url: CallbackURL
         do {
             url = try CallbackURL(parsing: string)
@@ -59,12 +59,25 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
                 .invalidConfiguration, at: error.offset,
                 RuleViolation(rule: .syntax, explanation: "the redirect URI does not parse: \(error.detail)").detail)
         }
-        try self.init(url: url, policy: policy, allowLocalhost: allowLocalhost)
+        try self.init(url: url, policy: policy, allowsLocalhost: allowsLocalhost)
+    }
+
+    /// The old spelling of ``init(_:policy:allowsLocalhost:)``: the label now reads as the
+    /// ``allowsLocalhost`` property it sets.
+    @available(*, deprecated, renamed: "init(_:policy:allowsLocalhost:)")
+    public init(_ string: String, policy: RedirectURIPolicy = .native, allowLocalhost: Bool) throws(CallbackError) {
+        try self.init(string, policy: policy, allowsLocalhost: allowLocalhost)
+    }
+
+    /// The old spelling of ``init(url:policy:allowsLocalhost:)``.
+    @available(*, deprecated, renamed: "init(url:policy:allowsLocalhost:)")
+    public init(url: CallbackURL, policy: RedirectURIPolicy = .native, allowLocalhost: Bool) throws(CallbackError) {
+        try self.init(url: url, policy: policy, allowsLocalhost: allowLocalhost)
     }
 
     /// Validates an already parsed URI as a redirect URI under `policy`.
-    public init(url: CallbackURL, policy: RedirectURIPolicy = .native, allowLocalhost: Bool = false) throws(CallbackError) {
-        if let violation = RedirectURI.violation(of: url, policy: policy, allowLocalhost: allowLocalhost) {
+    public init(url: CallbackURL, policy: RedirectURIPolicy = .native, allowsLocalhost: Bool = false) throws(CallbackError) {
+        if let violation = RedirectURI.violation(of: url, policy: policy, allowLocalhost: allowsLocalhost) {
             throw CallbackError(.invalidConfiguration, at: nil, violation.detail)
         }
         self.url = url
@@ -74,9 +87,9 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
         isLoopback =
             scheme == "http"
             && url.host.map {
-                RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowLocalhost && RedirectURIPolicy.isLocalhost($0))
+                RedirectURIPolicy.isLoopbackIPLiteral($0) || (allowsLocalhost && RedirectURIPolicy.isLocalhost($0))
             } ?? false
-        allowsLocalhost = allowLocalhost
+        self.allowsLocalhost = allowsLocalhost
         plain = url.plainFoldedLength.map { (Array(url.string.utf8), $0) }
     }
 

@@ -295,12 +295,6 @@ struct AttemptBook: ~Copyable {
         return consume(entry, now: now)
     }
 
-    /// ``claim(key:state:routeIndex:logout:now:)`` for a state held as a `String`.
-    mutating func claim(key: StateKey, state: String, routeIndex: Int, logout: Bool, now: ClockInstant) -> Claim {
-        var state = state
-        return state.withUTF8 { claim(key: key, state: $0, routeIndex: routeIndex, logout: logout, now: now) }
-    }
-
     /// The state the callback carries against the attempt's, in constant time.
     private static func stateMatches(_ received: UnsafeBufferPointer<UInt8>, _ expected: String) -> Bool {
         // Borrowed in place (a native string is contiguous): copying it for `withUTF8`

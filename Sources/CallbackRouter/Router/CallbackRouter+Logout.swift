@@ -56,10 +56,20 @@ extension CallbackRouter {
     /// logins. A login's callback never completes a logout, nor a logout's a login.
     ///
     /// - Parameters:
+    ///   - routeID: the route whose redirect URI is the post-logout redirect URI (registered
+    ///     with the provider as such).
+    ///   - endSessionEndpoint: the provider's `end_session_endpoint` (discovery), absolute
+    ///     `https` (`http` only to a loopback IP literal); its own query is kept.
     ///   - idTokenHint: the ID token the provider issued at login (recommended: without it
     ///     most providers ask the user to confirm, and a redirect needs `clientID`).
+    ///   - clientID: `client_id`, needed when there is no `idTokenHint` (§2).
+    ///   - logoutHint: `logout_hint`, which user to log out (the provider decides its form).
+    ///   - uiLocales: `ui_locales`, space-separated BCP 47 tags for the provider's pages.
+    ///   - extraParameters: more query parameters, in order; one that would override a
+    ///     parameter above is `invalid_configuration`.
     ///   - style: ``EndSessionRequest/Style/auth0ReturnTo`` for Auth0's `/v2/logout`,
     ///     which returns no state: the route must set `acceptsLogoutWithoutState`.
+    ///   - lifetime: how long the logout stays pending; nil: the route's `attemptLifetime`.
     /// - Throws: `no_route` for an unknown route id; `invalid_configuration` for a bad
     ///   request (see ``EndSessionRequest``); `conflict` when too many attempts are pending,
     ///   or when the route accepts logouts without state and one is already pending.
@@ -125,34 +135,39 @@ extension CallbackRouter {
         }
         guard let outcome = logoutOutcome else { throw loginError }
         let now = clock.now()
-        let state = outcome.state
         let keepIfUnreceived = route.logoutHandler == nil
-        let (result, tied, waiter) = book.withLock { book -> (Result<Delivery, CallbackError>, Bool, AttemptBook.Waiter?) in
-            let claim =
-                if let state {
-                    book.claim(key: book.key(for: state), state: state, routeIndex: routeIndex, logout: true, now: now)
-                } else {
-                    book.claimUnboundLogout(routeIndex: routeIndex, now: now)
+        let boxed = Delivery.BoxedOutcome(outcome)
+        // The login's critical section (``settle(state:logout:routeIndex:boxed:issuer:keepIfUnreceived:now:)``),
+        // claiming logouts only. A logout has no issuer to check (RP-Initiated Logout 1.0 §3).
+        let settlement =
+            if var state = outcome.state {
+                state.withUTF8 {
+                    settle(
+                        state: $0, logout: true, routeIndex: routeIndex, boxed: boxed, issuer: .accepted,
+                        keepIfUnreceived: keepIfUnreceived, now: now)
                 }
-            switch claim {
-            case .rejected(let error):
-                return (.failure(error), false, nil)
-            case let .claimed(entry, waiter, late):
-                let result: Result<Delivery, CallbackError> =
-                    late ? .failure(AttemptBook.Ending.expired.error) : .success(Delivery(outcome: outcome, attempt: entry.attempt))
-                if waiter == nil, keepIfUnreceived { book.keepUnclaimed(result, in: entry) }
-                return (result, true, waiter)
+            } else {
+                settle(
+                    state: nil, logout: true, routeIndex: routeIndex, boxed: boxed, issuer: .accepted,
+                    keepIfUnreceived: keepIfUnreceived, now: now)
             }
-        }
-        if let waiter {
-            waiter.continuation.resume(returning: result)
-        } else if tied {
-            route.logoutHandler?(result)
-        } else if case .failure(let error) = result, error.reason == .unknownState {
+        Self.resumeExpired(settlement.expired)
+        let result: Result<Delivery, CallbackError>
+        switch settlement.result {
+        case .rejected(let error) where error.reason == .unknownState:
             // Answers no logout: the login reading's refusal, which says what is missing.
             throw CallbackError(
                 loginError.reason, at: loginError.offset,
                 loginError.detail + "; nor does it end a logout in progress (\(error.detail))")
+        case .rejected(let error):
+            throw error
+        case .tied(let tied):
+            result = tied
+        }
+        if let waiter = settlement.waiter {
+            waiter.continuation.resume(returning: result)
+        } else {
+            route.logoutHandler?(result)
         }
         return try result.get()
     }

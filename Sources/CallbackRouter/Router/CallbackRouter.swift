@@ -268,13 +268,13 @@ public final class CallbackRouter: Sendable {
         let settlement: Settlement
         if route.isStateless {
             settlement = settle(
-                state: nil, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
+                state: nil, logout: false, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
                 keepIfUnreceived: keepIfUnreceived, now: now)
         } else {
             guard
                 let settled = boxed.withStateBytes({
                     settle(
-                        state: $0, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
+                        state: $0, logout: false, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
                         keepIfUnreceived: keepIfUnreceived, now: now)
                 })
             else {
@@ -339,17 +339,21 @@ public final class CallbackRouter: Sendable {
     }
 
     /// Claims the callback's attempt by its state (`state` nil: the route's one stateless
-    /// attempt), decides the result, keeps it when nobody is there to receive it, and
-    /// sweeps: one critical section.
-    private func settle(
-        state: UnsafeBufferPointer<UInt8>?, routeIndex: Int, boxed: Delivery.BoxedOutcome,
+    /// login, or for a `logout` its one logout without state), decides the result, keeps it
+    /// when nobody is there to receive it, and sweeps: one critical section, the same for
+    /// logins and logouts (only the attempts a claim may take differ: a login's callback
+    /// never ends a logout, nor a logout's a login).
+    func settle(
+        state: UnsafeBufferPointer<UInt8>?, logout: Bool, routeIndex: Int, boxed: Delivery.BoxedOutcome,
         issuer: IssuerVerdict, keepIfUnreceived: Bool, now: ClockInstant
     ) -> Settlement {
         let key = state.map { StateKey(utf8: $0, hasher: stateHasher) }
         return book.withLock { book in
             let claim =
                 if let state, let key {
-                    book.claim(key: key, state: state, routeIndex: routeIndex, logout: false, now: now)
+                    book.claim(key: key, state: state, routeIndex: routeIndex, logout: logout, now: now)
+                } else if logout {
+                    book.claimUnboundLogout(routeIndex: routeIndex, now: now)
                 } else {
                     book.claimStateless(routeIndex: routeIndex, now: now)
                 }
@@ -408,7 +412,7 @@ public final class CallbackRouter: Sendable {
     private static func checkIssuer(of outcome: CallbackOutcome, route: Route) -> IssuerVerdict {
         guard let expected = route.issuer else { return .accepted }
         guard let issuer = outcome.value("iss") else {
-            return route.requireIssuer ? .missing : .accepted
+            return route.requiresIssuer ? .missing : .accepted
         }
         return constantTimeEquals(issuer, expected) ? .accepted : .mismatched
     }

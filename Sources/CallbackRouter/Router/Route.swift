@@ -23,48 +23,6 @@ public struct RouteID: RawRepresentable, Hashable, Sendable, CustomStringConvert
     public var description: String { rawValue }
 }
 
-/// A callback that reached its attempt: what it means and which login it answers.
-public struct Delivery: Sendable, CustomStringConvertible {
-    /// The outcome in an immutable box. A delivery is handed from the router's lock to a
-    /// waiter, a handler, a kept result and the caller, and copying the outcome (its
-    /// strings and its inline parameter table) cost ~600 instructions each time (issue 17).
-    /// The router boxes the outcome before it takes its lock, moving it in, and the
-    /// delivery is two references: this box and the attempt (itself one box).
-    final class BoxedOutcome: Sendable {
-        let value: CallbackOutcome
-        init(_ value: consuming CallbackOutcome) { self.value = value }
-
-        /// ``CallbackOutcome/withStateUTF8(_:)`` on the boxed outcome, read in place.
-        func withStateUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? { value.withStateUTF8(body) }
-
-        /// ``withStateUTF8(_:)`` for the router's claim, its result a concrete type (a generic
-        /// one was copied through runtime value witnesses); nil when there is no state.
-        func withStateBytes(
-            _ body: (UnsafeBufferPointer<UInt8>) -> CallbackRouter.Settlement
-        ) -> CallbackRouter.Settlement? { value.withStateUTF8(body) }
-    }
-
-    private let boxedOutcome: BoxedOutcome
-
-    init(outcome: CallbackOutcome, attempt: LoginAttempt) {
-        self.init(boxed: BoxedOutcome(outcome), attempt: attempt)
-    }
-
-    init(boxed: BoxedOutcome, attempt: LoginAttempt) {
-        boxedOutcome = boxed
-        self.attempt = attempt
-    }
-
-    /// What the callback means, read in the route's dialect and validated.
-    public var outcome: CallbackOutcome { boxedOutcome.value }
-    /// The login attempt the callback answered (its verifier redeems the code).
-    public let attempt: LoginAttempt
-    /// The route the callback arrived on: the attempt's route.
-    public var route: RouteID { attempt.route }
-    /// The outcome and the attempt, both redacted: no code, state or verifier shows.
-    public var description: String { "Delivery(\(outcome), to: \(attempt))" }
-}
-
 /// Where a route sends a callback when no task is awaiting its attempt.
 public typealias CallbackHandler = @Sendable (Result<Delivery, CallbackError>) -> Void
 
@@ -79,7 +37,7 @@ public struct Route: Sendable {
         let redirectURI: RedirectURI
         let dialect: Dialect
         let issuer: String?
-        let requireIssuer: Bool
+        let requiresIssuer: Bool
         let responseMode: ResponseMode
         let attemptLifetime: Duration
         let profiles: [ProviderProfile]
@@ -90,7 +48,7 @@ public struct Route: Sendable {
         let isStateless: Bool
 
         init(
-            id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String?, requireIssuer: Bool,
+            id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String?, requiresIssuer: Bool,
             responseMode: ResponseMode, attemptLifetime: Duration, profiles: [ProviderProfile],
             acceptsLogoutWithoutState: Bool, handler: CallbackHandler?, logoutHandler: CallbackHandler?
         ) {
@@ -98,7 +56,7 @@ public struct Route: Sendable {
             self.redirectURI = redirectURI
             self.dialect = dialect
             self.issuer = issuer
-            self.requireIssuer = requireIssuer
+            self.requiresIssuer = requiresIssuer
             self.responseMode = responseMode
             self.attemptLifetime = attemptLifetime
             self.profiles = profiles
@@ -106,7 +64,7 @@ public struct Route: Sendable {
             self.handler = handler
             self.logoutHandler = logoutHandler
             self.expectations = CallbackExpectations(
-                state: nil, issuer: nil, requireIssuer: false, responseMode: responseMode, profiles: profiles)
+                state: nil, issuer: nil, requiresIssuer: false, responseMode: responseMode, profiles: profiles)
             let relaxations = profiles.relaxations
             self.isStateless =
                 (dialect.isStateless && !relaxations.contains(.clerkHosted)) || relaxations.contains(.noState)
@@ -124,7 +82,7 @@ public struct Route: Sendable {
     /// The issuer expected in `iss` (RFC 9207); checked when present.
     public var issuer: String? { storage.issuer }
     /// Whether `iss` must be present (the server is known to send it).
-    public var requireIssuer: Bool { storage.requireIssuer }
+    public var requiresIssuer: Bool { storage.requiresIssuer }
     /// Where the response parameters arrive: the query (default) or the fragment.
     public var responseMode: ResponseMode { storage.responseMode }
     /// How long an attempt on this route stays valid. Default 10 minutes.
@@ -182,18 +140,41 @@ public struct Route: Sendable {
     /// Describes a route; `handler` receives its login callbacks and `logoutHandler` its
     /// logout callbacks (`logout_complete`), each only when no task awaits the attempt.
     /// ``RouterBuilder`` validates it with the others when it builds the
-    /// router (overlapping redirect URIs, duplicate ids, `auto`, `requireIssuer` without an
+    /// router (overlapping redirect URIs, duplicate ids, `auto`, `requiresIssuer` without an
     /// issuer are `invalid_configuration`).
     public init(
         _ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
-        requireIssuer: Bool = false, responseMode: ResponseMode = .query,
+        requiresIssuer: Bool = false, responseMode: ResponseMode = .query,
         attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
         acceptsLogoutWithoutState: Bool = false,
         handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil
     ) {
         storage = Storage(
-            id: id, redirectURI: redirectURI, dialect: dialect, issuer: issuer, requireIssuer: requireIssuer,
+            id: id, redirectURI: redirectURI, dialect: dialect, issuer: issuer, requiresIssuer: requiresIssuer,
             responseMode: responseMode, attemptLifetime: attemptLifetime, profiles: profiles,
             acceptsLogoutWithoutState: acceptsLogoutWithoutState, handler: handler, logoutHandler: logoutHandler)
     }
+
+    /// The old spelling of the initializer, whose `requireIssuer` is now `requiresIssuer`.
+    @available(
+        *, deprecated,
+        renamed:
+            "init(_:redirectURI:dialect:issuer:requiresIssuer:responseMode:attemptLifetime:profiles:acceptsLogoutWithoutState:handler:logoutHandler:)"
+    )
+    public init(
+        _ id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String? = nil,
+        requireIssuer: Bool, responseMode: ResponseMode = .query,
+        attemptLifetime: Duration = .seconds(600), profiles: [ProviderProfile] = [],
+        acceptsLogoutWithoutState: Bool = false,
+        handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil
+    ) {
+        self.init(
+            id, redirectURI: redirectURI, dialect: dialect, issuer: issuer, requiresIssuer: requireIssuer,
+            responseMode: responseMode, attemptLifetime: attemptLifetime, profiles: profiles,
+            acceptsLogoutWithoutState: acceptsLogoutWithoutState, handler: handler, logoutHandler: logoutHandler)
+    }
+
+    /// The old name of ``requiresIssuer``.
+    @available(*, deprecated, renamed: "requiresIssuer")
+    public var requireIssuer: Bool { requiresIssuer }
 }

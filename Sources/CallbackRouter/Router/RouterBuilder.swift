@@ -39,12 +39,12 @@ public struct RouterBuilder: Sendable {
             }
             _ = try SealedAttempt.checkLifetime(a.attemptLifetime, of: "the attemptLifetime of route '\(a.id)'")
             try a.validateConfiguration()
-            if a.requireIssuer && a.issuer == nil {
+            if a.requiresIssuer && a.issuer == nil {
                 // Fail closed: without an expected issuer, "required" could only mean "any
                 // `iss` at all", which a mix-up attacker's server sends too (RFC 9207).
                 throw CallbackError(
                     .invalidConfiguration,
-                    "route '\(a.id)' requires an issuer ('requireIssuer') but names none: set 'issuer' to the authorization server's issuer identifier (RFC 9207)"
+                    "route '\(a.id)' requires an issuer ('requiresIssuer') but names none: set 'issuer' to the authorization server's issuer identifier (RFC 9207)"
                 )
             }
             for b in routes[(i + 1)...] {
@@ -130,7 +130,7 @@ extension Route {
         let registered = redirectURI
         let candidate: RedirectURI
         do {
-            candidate = try RedirectURI(exact, policy: .native, allowLocalhost: registered.allowsLocalhost)
+            candidate = try RedirectURI(exact, policy: .native, allowsLocalhost: registered.allowsLocalhost)
         } catch {
             throw CallbackError(.invalidConfiguration, "the redirect URI to send is not a valid one: \(error.detail)")
         }

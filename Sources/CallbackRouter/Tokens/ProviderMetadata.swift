@@ -19,7 +19,7 @@
 /// // https://op.example.com/.well-known/openid-configuration; fetch it, then:
 /// let metadata = try ProviderMetadata(parsing: body, expectedIssuer: "https://op.example.com")
 /// Route("op", redirectURI: …, dialect: .oauth2, issuer: metadata.issuer,
-///       requireIssuer: metadata.authorizationResponseIssParameterSupported)
+///       requiresIssuer: metadata.authorizationResponseIssParameterSupported)
 /// ```
 ///
 /// Checked, each with its reason code:

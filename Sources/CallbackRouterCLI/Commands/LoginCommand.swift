@@ -109,8 +109,8 @@ enum LoginCommand: Command {
             expectations.dialect = try OptionValues.dialect.read(args)
             expectations.issuer = try args.single("issuer")
             if expectations.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-            expectations.requireIssuer = args.has("require-issuer")
-            if expectations.requireIssuer && expectations.issuer == nil {
+            expectations.requiresIssuer = args.has("require-issuer")
+            if expectations.requiresIssuer && expectations.issuer == nil {
                 throw Arguments.UsageError(description: "--require-issuer needs --issuer")
             }
             expectations.limits = try OptionValues.limits(args)
@@ -245,7 +245,7 @@ enum LoginCommand: Command {
                 redirectURIs: [redirect], policy: .native, dialect: expectations.dialect,
                 expecting: CallbackExpectations(
                     state: secrets.state, issuer: expectations.issuer,
-                    requireIssuer: expectations.requireIssuer, profiles: expectations.profiles))
+                    requiresIssuer: expectations.requiresIssuer, profiles: expectations.profiles))
             request = try AuthorizationRequest(
                 endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
                 secrets: secrets, extraParameters: extra)

@@ -218,7 +218,7 @@ enum LoopbackCommand: Command {
         settings.dialect = try OptionValues.dialect.read(args)
         settings.issuer = try args.single("issuer")
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-        settings.requireIssuer = args.has("require-issuer")
+        settings.requiresIssuer = args.has("require-issuer")
         settings.limits = try OptionValues.limits(args)
         settings.profiles = try OptionValues.profiles(args)
         if args.has("logout") {

@@ -15,6 +15,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import MachO // _NSGetExecutablePath is declared in <mach-o/dyld.h>, not in Darwin
 #endif
 import CallbackDesktop
 

@@ -46,7 +46,7 @@ struct CallbackOptions: Sendable {
         if issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
         expectations = CallbackExpectations(
             state: state, issuer: issuer,
-            requireIssuer: args.has("require-issuer"), responseMode: mode,
+            requiresIssuer: args.has("require-issuer"), responseMode: mode,
             profiles: try OptionValues.profiles(args))
         redirectURIs = args.all("redirect-uri")
         logout = args.has("logout")
@@ -68,7 +68,7 @@ struct CallbackOptions: Sendable {
         do {
             return .success(
                 try CallbackValidator(
-                    redirectURIs: accepted, policy: policy, allowLocalhost: allowLocalhost, dialect: dialect,
+                    redirectURIs: accepted, policy: policy, allowsLocalhost: allowLocalhost, dialect: dialect,
                     expecting: expectations))
         } catch {
             return .failure(error)

@@ -162,7 +162,7 @@ enum LoopbackOptions {
     static func refusal(of dialect: Dialect) -> CallbackError? {
         guard let policy = dialect.impliedPolicy else { return nil }
         do {
-            _ = try RedirectURI("http://127.0.0.1/callback", policy: policy, allowLocalhost: false)
+            _ = try RedirectURI("http://127.0.0.1/callback", policy: policy, allowsLocalhost: false)
             return nil
         } catch {
             return CallbackError(

@@ -23,7 +23,7 @@ enum RedirectURIOption {
         _ text: String, label: String, policy: RedirectURIPolicy, allowLocalhost: Bool, warn: (String) -> Void
     ) -> Result<RedirectURI, CallbackError> {
         do {
-            let redirect = try RedirectURI(text, policy: policy, allowLocalhost: allowLocalhost)
+            let redirect = try RedirectURI(text, policy: policy, allowsLocalhost: allowLocalhost)
             if !redirect.isReverseDNS {
                 warn(
                     "warning: \(label): the scheme '\(redirect.url.scheme)' is not a reverse domain name; RFC 8252 §7.1 recommends one (com.example.app) so that apps do not collide"

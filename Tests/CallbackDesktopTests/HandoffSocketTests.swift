@@ -18,8 +18,8 @@ import Darwin
 #endif
 import Testing
 import CallbackRouter
-@testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackTestSupport
 
 /// Real Unix sockets in a temporary runtime directory, listeners on real threads.
 @Suite struct HandoffSocketTests {
@@ -237,7 +237,7 @@ import CallbackRouter
         let waiting = BlockingThread { try? handover.value.wait(until: .after(milliseconds: 1500)) }
         #expect {
             try send("myapp://cb?challenge_token=ct", spool: false)
-        } throws: { ($0 as? HelperFailure)?.exitCode == ExitCode.permission }
+        } throws: { ($0 as? DesktopError)?.code == .permission }
         // Refused, and still waiting for the right peer.
         #expect(waiting.join() == .timedOut)
     }
@@ -250,6 +250,6 @@ import CallbackRouter
         let route = try CallbackRoute(CallbackURL(parsing: "myapp://cb?code=1"))
         #expect {
             try HandoffSender(runtime: other).send(url: "myapp://cb?code=1", route: route, spool: .init(enabled: false, ttlSeconds: 1))
-        } throws: { ($0 as? HelperFailure)?.exitCode == ExitCode.permission }
+        } throws: { ($0 as? DesktopError)?.code == .permission }
     }
 }

@@ -13,7 +13,6 @@
 
 import Testing
 import CallbackRouter
-@testable import CallbackRouterCLI
 @testable import CallbackDesktop
 
 @Suite struct HandoffRoutingTests {

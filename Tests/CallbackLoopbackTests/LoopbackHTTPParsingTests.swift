@@ -11,10 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-@testable import CallbackRouterCLI
-@testable import CallbackDesktop
 @testable import CallbackLoopback
 import CallbackRouter
+import CallbackSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -156,10 +155,11 @@ import Testing
         let validation = try LoopbackValidation(LoopbackExpectations(state: "st"), redirectURI: server.redirectURI)
         let box = ServerBox(server)
         let result = Locked<LoopbackResult?>(nil)
-        let thread = try startThread {
+        // The wait ends below, when the second request is answered (the loop waits for it).
+        let running = DetachedThread.start {
             let r = box.server.run(validation: validation); result.withLock { $0 = r }
         }
-        defer { pthread_join(thread, nil) }
+        try #require(running)
 
         let stalled = try RawClient(port: server.port)
         defer { stalled.close() }

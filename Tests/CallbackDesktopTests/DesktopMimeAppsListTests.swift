@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
-@testable import CallbackRouterCLI
 @testable import CallbackDesktop
 
 @Suite struct DesktopMimeAppsListTests {
@@ -96,18 +96,5 @@ import Testing
         let withMore = registered.text + "text/html=firefox.desktop\n"
         let restored = MimeAppsList.restore(withMore, mimeType: Self.mime, desktopFile: Self.ours, edit: registered.edit)
         #expect(restored.text == "[Default Applications]\ntext/html=firefox.desktop\n")
-    }
-}
-
-extension String {
-    /// Test helper: every occurrence of `target` replaced (no Foundation here).
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }
