@@ -41,7 +41,7 @@ extension Delivery {
         }
         let redirect: RedirectURI
         do {
-            redirect = try RedirectURI(redirectURI, policy: .native, allowLocalhost: true)
+            redirect = try RedirectURI(redirectURI, policy: .native, allowsLocalhost: true)
         } catch {
             throw CallbackError(.invalidConfiguration, "the redirect URI is not a valid native redirect URI (\(error.reason))")
         }

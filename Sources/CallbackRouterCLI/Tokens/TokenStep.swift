@@ -116,7 +116,7 @@ struct TokenStep {
             args, for: command, clientID: clientID, issuer: expectations.issuer, secret: secret,
             expectsIDToken: expectsIDToken, context: context)
         if case .ready(let step) = prepared, step.metadata?.authorizationResponseIssParameterSupported == true {
-            expectations.requireIssuer = true
+            expectations.requiresIssuer = true
         }
         return prepared
     }
