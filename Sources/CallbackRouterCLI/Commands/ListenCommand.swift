@@ -69,15 +69,17 @@ enum ListenCommand: Command {
 
         OUTPUT:
           Exactly what 'callback-router parse' prints for the URL with the same options;
-          on a timeout or a conflict, {"outcome":"rejected","reason":"timeout"|"conflict",…}.
+          on a timeout, a conflict or a signal,
+          {"outcome":"rejected","reason":"timeout"|"conflict"|"cancelled",…}.
 
         EXIT CODES:
           As parse (0, 1, 64, 65); 69 listening impossible; 75 timed out or conflict;
-          77 permission (the runtime directory's mode or owner).
+          77 permission (the runtime directory's mode or owner); 130 / 143 Ctrl-C (SIGINT) /
+          SIGTERM ended the wait (the outcome is the rejection "cancelled"; the socket is removed).
 
         EXAMPLE:
           url=$(callback-router authorize-url …); state=…
-          xdg-open "$url"; printf '%s\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
+          xdg-open "$url"; printf '%s\\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
 
         """
 
@@ -113,6 +115,7 @@ enum ListenCommand: Command {
         for (index, text) in options.redirectURIs.enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
             return usageError("--redirect-uri #\(index + 1) must use the scheme '\(scheme.name)'", context: context)
         }
+        context.interruption?.beginWaiting(output: context.output)
         if args.has("state-from-stdin") {
             guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
                 return exit
@@ -143,6 +146,8 @@ enum ListenCommand: Command {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: options.expectations.state)
             defer { listener.stop() }
+            let socketPath = listener.socketPath
+            context.interruption?.addCleanup { _ = unlink(socketPath) }
             // A callback of another redirect URI is not this login's: it does not end the wait.
             listener.accepts = { url in
                 guard case .failure(let refusal) = options.judge(url, with: validator) else { return true }
@@ -155,7 +160,7 @@ enum ListenCommand: Command {
                 case .received(let url):
                     received = url
                 case .conflict:
-                    context.printJSON(
+                    context.printOutcome(
                         Rendering.rejectionJSON(
                             reason: .conflict,
                             detail:
@@ -163,7 +168,7 @@ enum ListenCommand: Command {
                             offset: nil))
                     return ExitCode.tryAgain
                 case .timedOut:
-                    context.printJSON(
+                    context.printOutcome(
                         Rendering.rejectionJSON(
                             reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
                     return ExitCode.tryAgain
@@ -173,7 +178,9 @@ enum ListenCommand: Command {
             context.printError("\(name): \(error.message)")
             return error.exitCode
         }
-        return context.print(Rendering.verdict(options.judge(received, with: validator)))
+        let verdict = Rendering.verdict(options.judge(received, with: validator))
+        context.printOutcome(verdict.json)
+        return verdict.exit
     }
 
     /// `--logout` needs a state or `--no-state`, and takes none of a login's options;

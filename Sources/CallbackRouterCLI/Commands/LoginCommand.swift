@@ -73,7 +73,9 @@ enum LoginCommand: Command {
 
         EXIT CODES:
           As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
-          69 nothing to listen on; 75 timed out (or the port is taken); 77 permission.
+          69 nothing to listen on; 75 timed out (or the port is taken); 77 permission;
+          130 / 143 Ctrl-C (SIGINT) / SIGTERM ended the wait (the outcome is the rejection
+          "cancelled", with "code_verifier" and "redirect_uri" as always).
 
         EXAMPLE:
           callback-router login --endpoint https://example.auth0.com/authorize \\
@@ -161,6 +163,10 @@ enum LoginCommand: Command {
             context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
+        let extras: [(String, JSONValue)] = [
+            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
+        ]
+        context.interruption?.beginWaiting(output: context.output, extras: extras)
         if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
             context.printError("\(name): \(line)")
         }
@@ -172,31 +178,30 @@ enum LoginCommand: Command {
 
         let result: LoopbackWaitResult
         do {
-            result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            result = try context.stoppable(by: receiver.close) { () throws(CallbackError) -> LoopbackWaitResult in
+                try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            }
         } catch {
-            context.printJSON(Rendering.rejectionJSON(error))
+            context.printOutcome(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        let extras: [(String, JSONValue)] = [
-            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
-        ]
         switch result {
         case .callback(.success(let outcome)):
-            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            context.printOutcome(Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         case .callback(.failure(let error)):
-            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            context.printOutcome(Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
         case .timedOut:
-            context.printJSON(
+            context.printOutcome(
                 Rendering.rejectionJSON(
                     reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
                     offset: nil
                 ).appending(extras))
             return ExitCode.tryAgain
         case .stopped:
-            context.printJSON(Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
-            return ExitCode.tryAgain
+            context.printOutcome(context.stoppedJSON().appending(extras))
+            return context.stoppedExitCode()
         }
     }
 
@@ -236,6 +241,9 @@ enum LoginCommand: Command {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: secrets.state)
             defer { listener.stop() }
+            context.interruption?.beginWaiting(output: context.output, extras: extras)
+            let socketPath = listener.socketPath
+            context.interruption?.addCleanup { _ = unlink(socketPath) }
             // The routing rule already keeps callbacks without this state away; one of another
             // redirect URI is not this login's either: the wait goes on.
             let limits = expectations.limits
@@ -258,14 +266,14 @@ enum LoginCommand: Command {
                 switch try listener.wait(until: .after(milliseconds: milliseconds)) {
                 case .received(let url): received = url
                 case .conflict:
-                    context.printJSON(
+                    context.printOutcome(
                         Rendering.rejectionJSON(
                             reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
                             offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
                 case .timedOut:
-                    context.printJSON(
+                    context.printOutcome(
                         Rendering.rejectionJSON(
                             reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil
                         ).appending(extras))
@@ -278,14 +286,14 @@ enum LoginCommand: Command {
         }
         do {
             let outcome = try validator.validate(CallbackURL(parsing: received, limits: expectations.limits))
-            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            context.printOutcome(Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         } catch let error as CallbackError {
-            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            context.printOutcome(Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
         } catch let error as ParseError {
             let refusal = CallbackError(error)
-            context.printJSON(Rendering.rejectionJSON(refusal).appending(extras))
+            context.printOutcome(Rendering.rejectionJSON(refusal).appending(extras))
             return Rendering.exitCode(for: refusal)
         } catch {
             return ExitCode.rejected
