@@ -43,7 +43,7 @@ import CallbackRouter
             finished.withLock { $0 = code }
         }
         #expect(started)
-        for _ in 0 ..< 500 where !ready(output) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0 ..< 2000 where !ready(output) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(ready(output), "the command did not start waiting: \(output.stderr)")
         interruption.deliver(signal)
         for _ in 0 ..< 500 where finished.withLock({ $0 }) == nil && exited.withLock({ $0 }) == nil {
@@ -112,7 +112,7 @@ import CallbackRouter
             }
         }
         let result = try await interrupt(
-            ["listen", "--scheme", "myapp", "--state", "xyz", "--timeout", "3"], environment: isolatedEnvironment(runtime: runtime),
+            ["listen", "--scheme", "myapp", "--state", "xyz", "--timeout", "30"], environment: isolatedEnvironment(runtime: runtime),
             with: SIGINT
         ) { _ in socketCount() > 0 }
         #expect(result.code == ExitCode.interrupted)

@@ -98,7 +98,12 @@ public final class Interruption: Sendable {
     /// The outcome a command prints when a signal ended its wait.
     static func cancelledJSON(signal: Int32) -> JSONValue {
         let detail = signal == SIGTERM ? "stopped by SIGTERM" : "interrupted (SIGINT, Ctrl-C)"
-        return Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was \(detail)", offset: nil)
+        // The shape of every rejection (Rendering.rejectionJSON), built here: the signal
+        // thread's line must not wait for anything but this module.
+        return .object([
+            ("outcome", .string("rejected")), ("reason", .string(ReasonCode.cancelled.rawValue)),
+            ("detail", .string("the wait was \(detail)")), ("offset", .null),
+        ])
     }
 
     /// The wait begins: from now on a signal ends the command with the cancelled outcome
@@ -146,20 +151,6 @@ public final class Interruption: Sendable {
             state.finished = true
             terminate(Self.exitCode(for: signal))
         }
-    }
-}
-
-extension CommandContext {
-    /// The exit code for a wait that ended `.stopped`: 130 / 143 when a signal stopped it,
-    /// else 75 (``LoopbackReceiver/close()`` from elsewhere: try again).
-    func stoppedExitCode() -> Int32 {
-        interruption?.exitCode ?? ExitCode.tryAgain
-    }
-
-    /// The outcome for a wait that ended `.stopped`.
-    func stoppedJSON() -> JSONValue {
-        if let signal = interruption?.signal { return Interruption.cancelledJSON(signal: signal) }
-        return Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil)
     }
 }
 
