@@ -64,6 +64,8 @@ runtime="$work/run"
 mkdir -m 700 "$runtime"
 export XDG_RUNTIME_DIR="$runtime"
 export BROWSER=true
+# Under SSH login starts no browser; these checks are about a local terminal.
+export SSH_CONNECTION=
 
 # wait_for FILE TEXT: waits (10 s at most) until FILE contains TEXT.
 wait_for() {
@@ -149,6 +151,20 @@ check "Ctrl-C in a terminal: exit 130" test "$EXIT_STATUS" = 130
 # The terminal echoes ^C before the helper's next line.
 tr -d '\r' <"$work/pty.out" | grep -v '^callback-router:' | sed 's/^^C//' >"$work/pty.clean" || true
 check "Ctrl-C in a terminal: the last stdout line is the cancelled outcome" is_cancelled_last_line "$work/pty.clean"
+
+# login --scheme: the authorization URL (it holds the state) is shown on a terminal only.
+script -qec "$helper login --endpoint https://example.com/authorize --client-id e2e --scheme e2eapp --no-browser --timeout 1" /dev/null >"$work/scheme-pty.out" 2>&1 || true
+check "login --scheme on a terminal shows the authorization URL" grep -qF 'https://example.com/authorize?' "$work/scheme-pty.out"
+"$helper" login --endpoint https://example.com/authorize --client-id e2e --scheme e2eapp --no-browser --timeout 1 >/dev/null 2>"$work/scheme-log.err" || true
+check "login --scheme with stderr in a file keeps it out" bash -c '! grep -qF "https://example.com/authorize?" "$1"' _ "$work/scheme-log.err"
+
+# A browser command that fails (no display: xdg-open exits 3; here BROWSER=false) is
+# reported, the next entry is tried, the link is on stderr, and the wait goes on.
+BROWSER=false:true "$helper" login --endpoint https://example.com/authorize --client-id e2e --timeout 3 >"$work/browser.out" 2>"$work/browser.err" || true
+check "login shows the sign-in link every time" grep -qF 'the sign-in link (it works once): http://127.0.0.1:' "$work/browser.err"
+check "login reports a browser command that failed" grep -qF "the browser command 'false' failed (exit status 1)" "$work/browser.err"
+check "login notices that no browser fetched the link" grep -qF 'no browser has opened the link after 1 second' "$work/browser.err"
+check "login kept waiting until its deadline" grep -qF '"reason":"timeout"' "$work/browser.out"
 
 summarized=1
 echo "$passed passed, $failed failed"

@@ -38,7 +38,9 @@ enum ListenCommand: Command {
             .flag(
                 "state-from-stdin",
                 "Read that state from the first line of stdin instead, so it never appears in the process list (/proc/PID/cmdline)."),
-            .value("timeout", "SECONDS", "How long to wait (default 300, 0 to only look in the spool for a callback with this --state)."),
+            .value(
+                "timeout", "SECONDS",
+                "How long to wait (default 300; fractions allowed; 0 to only look in the spool for a callback with this --state)."),
             .flag(
                 "logout",
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, printed exactly as 'parse --logout' prints it ({\"outcome\":\"logout_complete\",...}). Needs the end-session request's state (--state S or --state-from-stdin), or --no-state. --dialect, --issuer, --require-issuer, --profile and --response-mode other than query are usage errors with it."
@@ -87,7 +89,7 @@ enum ListenCommand: Command {
         var exit: Int32 = 0
         let scheme: CallbackScheme
         var options: CallbackOptions
-        let timeout: Int
+        let timeout: Double
         do {
             try args.noPositionals()
             guard let text = try args.single("scheme") else { return usageError("--scheme is required", context: context) }
@@ -100,7 +102,7 @@ enum ListenCommand: Command {
             if stateOption != nil && args.has("state-from-stdin") {
                 return usageError("--state and --state-from-stdin exclude each other", context: context)
             }
-            timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
+            timeout = try Durations.seconds(args, allowZero: true)
             try checkLogoutOptions(args, hasState: stateOption != nil || args.has("state-from-stdin"))
             options = try CallbackOptions(args, state: stateOption)
         } catch {
@@ -117,7 +119,7 @@ enum ListenCommand: Command {
         }
         context.interruption?.beginWaiting(output: context.output)
         if args.has("state-from-stdin") {
-            guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
+            guard let state = readFromStandardInput("state", seconds: Int(timeout.rounded(.up)), context: context, exit: &exit) else {
                 return exit
             }
             options.expectations.state = state
@@ -139,7 +141,7 @@ enum ListenCommand: Command {
     /// Waits for the callback of `scheme` (from the spool, else on a socket of its own) and
     /// prints it judged as `parse` judges it.
     private static func listen(
-        scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Int, context: CommandContext
+        scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Double, context: CommandContext
     ) -> Int32 {
         let received: String
         do {
@@ -156,7 +158,7 @@ enum ListenCommand: Command {
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {
-                switch try listener.wait(until: .after(milliseconds: Int64(timeout) * 1000)) {
+                switch try listener.wait(until: .after(milliseconds: Int64(timeout * 1000))) {
                 case .received(let url):
                     received = url
                 case .conflict:
@@ -170,7 +172,8 @@ enum ListenCommand: Command {
                 case .timedOut:
                     context.printOutcome(
                         Rendering.rejectionJSON(
-                            reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
+                            reason: .timeout, detail: "no callback for '\(scheme)' within \(Durations.describe(seconds: timeout))",
+                            offset: nil))
                     return ExitCode.tryAgain
                 }
             }

@@ -48,8 +48,8 @@ enum LoginCommand: Command {
             .value("scope", "S", "Space-separated scopes (default: openid)."),
             .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
             .value("param", "NAME=VALUE", "An extra authorization parameter (repeatable), as authorize-url.", repeatable: true),
-            .flag("no-browser", "Do not start a browser: print on stderr the URL to open."),
-            .value("timeout", "SECONDS", "How long to wait for the callback (default 300)."),
+            .flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always)."),
+            .value("timeout", "SECONDS", "How long to wait for the callback (default 300; fractions allowed)."),
             OptionValues.dialect.declaration(
                 then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
             .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
@@ -64,12 +64,21 @@ enum LoginCommand: Command {
         ]
     static let discussion = """
         BROWSER:
-          $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
-          loopback receiver the browser is given the short start URL
+          The sign-in link is always shown on stderr. Each $BROWSER entry (':'-separated)
+          is tried in turn, then xdg-open: one that exits non-zero within 1.5 seconds is
+          reported and the next is tried; if none starts, or none has fetched the link after
+          a third of --timeout (15 seconds at most), stderr says so and the wait goes on.
+          For the loopback receiver the link is the short start URL
           http://127.0.0.1:PORT/start/<random>, which redirects to the authorization URL
           once: the state never appears in a command line, a second visit (or anyone else's)
           gets 410 without it, and on Linux other users' connections get 403.
-          Under SSH (SSH_CONNECTION set) stderr names the ssh -L command that forwards the port.
+          Under SSH (SSH_CONNECTION set) no browser is started on the server: stderr shows
+          the link to open on your computer with the ssh -L command that forwards the port,
+          and offers --accept-paste (paste the address the browser ends at).
+          With --scheme there is no start URL: the browser is given the authorization URL,
+          which holds this login's state; when no browser takes it, it is shown only when
+          stderr is a terminal (a person's screen, not a log). Elsewhere, use authorize-url
+          and listen.
 
         EXIT CODES:
           As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
@@ -88,7 +97,7 @@ enum LoginCommand: Command {
     static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
-        let endpoint: String, clientID: String, scope: String?, timeoutText: String
+        let endpoint: String, clientID: String, scope: String?, timeoutText: String, timeout: Duration
         var extra: [(String, String)] = []
         var expectations = LoopbackExpectations()
         let scheme: String?
@@ -113,7 +122,8 @@ enum LoginCommand: Command {
             }
             expectations.limits = try OptionValues.limits(args)
             expectations.profiles = try OptionValues.profiles(args)
-            var (configuration, _, text) = try LoopbackOptions.readConfiguration(args)
+            var (configuration, duration, text) = try LoopbackOptions.readConfiguration(args)
+            timeout = duration
             if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
             loopback = configuration
             timeoutText = text
@@ -132,15 +142,15 @@ enum LoginCommand: Command {
         } catch {
             return usageError(error.description, context: context)
         }
-        let seconds = Double(timeoutText) ?? 300
-        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = ContinuousClock.now.advanced(by: timeout)
         let secrets = AttemptSecrets()
         expectations.state = secrets.state
 
         if let scheme {
             return runScheme(
                 scheme, args: args, endpoint: endpoint, clientID: clientID, scope: scope, extra: extra,
-                secrets: secrets, expectations: expectations, timeoutText: timeoutText, context: context)
+                secrets: secrets, expectations: expectations, timeoutText: timeoutText, seconds: seconds, context: context)
         }
 
         if let refusal = LoopbackOptions.refusal(of: expectations.dialect) {
@@ -167,10 +177,10 @@ enum LoginCommand: Command {
             ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
         ]
         context.interruption?.beginWaiting(output: context.output, extras: extras)
-        if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
-            context.printError("\(name): \(line)")
-        }
-        openBrowser(receiver.startURL, noBrowser: args.has("no-browser"), context: context)
+        let presenting = BrowserLauncher.presentStartURL(
+            receiver, noBrowser: args.has("no-browser"), pasting: loopback.pasteDescriptor != nil, seconds: seconds, name: name,
+            context: context)
+        defer { presenting.withLock { $0 = true } }
         if loopback.pasteDescriptor != nil {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
@@ -195,7 +205,7 @@ enum LoginCommand: Command {
         case .timedOut:
             context.printOutcome(
                 Rendering.rejectionJSON(
-                    reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
+                    reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)",
                     offset: nil
                 ).appending(extras))
             return ExitCode.tryAgain
@@ -209,7 +219,7 @@ enum LoginCommand: Command {
     private static func runScheme(
         _ schemeText: String, args: Arguments, endpoint: String, clientID: String, scope: String?,
         extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
-        timeoutText: String, context: CommandContext
+        timeoutText: String, seconds: Double, context: CommandContext
     ) -> Int32 {
         let scheme: CallbackScheme
         do { scheme = try CallbackScheme(validating: schemeText) } catch {
@@ -256,13 +266,13 @@ enum LoginCommand: Command {
                 return true
             }
             // A custom scheme has no start URL: the browser gets the authorization URL itself.
-            openBrowser(request.url, noBrowser: args.has("no-browser"), showURL: false, context: context)
+            BrowserLauncher.presentAuthorizationURL(request.url, noBrowser: args.has("no-browser"), name: name, context: context)
             context.printError(
                 "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {
-                let milliseconds = Int64((Double(timeoutText) ?? 300) * 1000)
+                let milliseconds = Int64(seconds * 1000)
                 switch try listener.wait(until: .after(milliseconds: milliseconds)) {
                 case .received(let url): received = url
                 case .conflict:
@@ -275,7 +285,7 @@ enum LoginCommand: Command {
                 case .timedOut:
                     context.printOutcome(
                         Rendering.rejectionJSON(
-                            reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil
+                            reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)", offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
                 }
@@ -298,36 +308,6 @@ enum LoginCommand: Command {
         } catch {
             return ExitCode.rejected
         }
-    }
-
-    /// Starts `$BROWSER` (its first entry) or `xdg-open` with `url`, detached; or, with
-    /// `--no-browser` or when neither can be started, says on stderr what to open.
-    /// `showURL: false` (an authorization URL: it holds the state) keeps it off stderr.
-    static func openBrowser(_ url: String, noBrowser: Bool, showURL: Bool = true, context: CommandContext) {
-        if !noBrowser, let program = browserProgram(context.environment), spawnDetached(program, [url], environment: context.environment) {
-            context.printError("\(name): opening the browser…")
-            return
-        }
-        if showURL {
-            context.printError("\(name): open this URL in a browser on this machine: \(url)")
-        } else {
-            context.printError(
-                "\(name): no browser was started; open the authorization URL from 'callback-router authorize-url' instead, or drop --no-browser"
-            )
-        }
-    }
-
-    static func browserProgram(_ environment: [String: String]) -> String? {
-        if let browser = environment["BROWSER"], let first = browser.split(separator: ":").first, !first.isEmpty {
-            return Subprocess.find(String(first), environment: environment)
-        }
-        return Subprocess.find("xdg-open", environment: environment)
-    }
-
-    /// posix_spawn with stdin, stdout and stderr on /dev/null; the child is not waited for
-    /// (a browser may run for hours), so it is left to init when this process exits.
-    static func spawnDetached(_ path: String, _ arguments: [String], environment: [String: String]) -> Bool {
-        Subprocess.spawn(path, arguments, environment: environment, standardOutput: nil) != nil
     }
 }
 

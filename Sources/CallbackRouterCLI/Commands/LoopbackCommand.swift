@@ -163,7 +163,7 @@ enum LoopbackCommand: Command {
             case .failure(.timedOut):
                 context.printJSON(
                     Rendering.rejectionJSON(
-                        reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
+                        reason: .timeout, detail: "no state arrived on stdin within \(timeoutText)", offset: nil))
                 return ExitCode.tryAgain
             case .failure(let problem):
                 context.printJSON(
@@ -196,7 +196,7 @@ enum LoopbackCommand: Command {
             context.printJSON(
                 Rendering.rejectionJSON(
                     reason: .timeout,
-                    detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
+                    detail: "no callback for this login arrived within \(timeoutText)\(extra)",
                     offset: nil))
             return ExitCode.tryAgain
         case .stopped:

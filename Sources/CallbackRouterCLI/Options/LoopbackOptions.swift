@@ -102,11 +102,8 @@ enum LoopbackOptions {
             }
             configuration.pasteDescriptor = 0
         }
-        let timeoutText = try args.single("timeout") ?? "300"
-        guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-            throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
-        }
-        return (configuration, .seconds(seconds), timeoutText)
+        let seconds = try Durations.seconds(args)
+        return (configuration, .seconds(seconds), Durations.describe(seconds: seconds))
     }
 
     /// Under SSH (`SSH_CONNECTION` set) the browser runs on another machine and cannot
