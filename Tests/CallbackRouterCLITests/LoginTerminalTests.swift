@@ -84,4 +84,18 @@ import Testing
         #expect(!result.stderr.contains("https://example.com/authorize?"))
         #expect(result.stderr.contains("shown only when stderr is a terminal"))
     }
+
+    @Test(arguments: [false, true])
+    func theOutcomeCarriesTheNonceSent(_ scheme: Bool) throws {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        var environment = isolatedEnvironment(runtime: temporary.privateSubdirectory("run"))
+        environment["PATH"] = "/usr/bin:/bin"
+        let result = runTool(
+            Self.request + (scheme ? ["--scheme", "myapp"] : []) + ["--no-browser", "--timeout", "0.3"], environment: environment)
+        let nonce = try #require(result.stdout.firstRange(of: #""nonce":""#))
+        let value = result.stdout[nonce.upperBound...].prefix { $0 != "\"" }
+        #expect(value.count == 43, "a 32-byte base64url nonce")
+        #expect(!result.stderr.contains(String(value)), "the nonce stays off stderr")
+    }
 }

@@ -166,6 +166,14 @@ check "login reports a browser command that failed" grep -qF "the browser comman
 check "login notices that no browser fetched the link" grep -qF 'no browser has opened the link after 1 second' "$work/browser.err"
 check "login kept waiting until its deadline" grep -qF '"reason":"timeout"' "$work/browser.out"
 
+# The human last line: coloured on a terminal, plain with NO_COLOR, never in a file.
+script -qec "$helper login --endpoint https://example.com/authorize --client-id e2e --no-browser --timeout 1" /dev/null >"$work/colour.out" 2>&1 || true
+check "login's last line is coloured on a terminal" grep -qF $'\e[1;31m✗\e[0m Not signed in: timeout' "$work/colour.out"
+NO_COLOR=1 script -qec "$helper login --endpoint https://example.com/authorize --client-id e2e --no-browser --timeout 1" /dev/null >"$work/nocolour.out" 2>&1 || true
+check "NO_COLOR keeps it plain" bash -c 'grep -qF "✗ Not signed in: timeout" "$1" && ! grep -qF $'"'"'\e['"'"' "$1"' _ "$work/nocolour.out"
+"$helper" login --endpoint https://example.com/authorize --client-id e2e --no-browser --timeout 1 >/dev/null 2>"$work/plain.err" || true
+check "no colour when stderr is a file" bash -c 'grep -qF "✗ Not signed in: timeout" "$1" && ! grep -qF $'"'"'\e['"'"' "$1"' _ "$work/plain.err"
+
 summarized=1
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -37,8 +37,12 @@ enum LoginCommand: Command {
 
         OUTPUT (one JSON object on stdout):
           The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
-          of this login) and "redirect_uri" (the one sent): everything the token request needs.
-          Progress goes to stderr and never shows the state, the code or the verifier.
+          of this login) and "redirect_uri" (the one sent): everything the token request needs;
+          and "nonce" (the one sent), which the ID token's nonce claim must equal.
+          Progress goes to stderr and never shows the state, the code or the verifier; its
+          last line says what happened in words ("✓ Signed in at ISSUER-OR-HOST", "✗ Sign-in
+          cancelled at the provider: access_denied", "✗ Refused: REASON: …"), in colour only
+          when stderr is a terminal and NO_COLOR is unset or empty.
 
         """
     static let options: [OptionDeclaration] =
@@ -146,6 +150,7 @@ enum LoginCommand: Command {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let secrets = AttemptSecrets()
         expectations.state = secrets.state
+        let place = (SignInSummary.place(issuer: expectations.issuer, endpoint: endpoint), expected: expectations.issuer)
 
         if let scheme {
             return runScheme(
@@ -175,6 +180,7 @@ enum LoginCommand: Command {
         }
         let extras: [(String, JSONValue)] = [
             ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
+            ("nonce", .string(secrets.nonce)),
         ]
         context.interruption?.beginWaiting(output: context.output, extras: extras)
         let presenting = BrowserLauncher.presentStartURL(
@@ -192,25 +198,26 @@ enum LoginCommand: Command {
                 try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
             }
         } catch {
-            context.printOutcome(Rendering.rejectionJSON(error))
+            conclude(place: place, context: context, Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
         switch result {
         case .callback(.success(let outcome)):
-            context.printOutcome(Rendering.outcomeJSON(outcome).appending(extras))
+            conclude(place: place, context: context, Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         case .callback(.failure(let error)):
-            context.printOutcome(Rendering.rejectionJSON(error).appending(extras))
+            conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
         case .timedOut:
-            context.printOutcome(
+            conclude(
+                place: place, context: context,
                 Rendering.rejectionJSON(
                     reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)",
                     offset: nil
                 ).appending(extras))
             return ExitCode.tryAgain
         case .stopped:
-            context.printOutcome(context.stoppedJSON().appending(extras))
+            conclude(place: place, context: context, context.stoppedJSON().appending(extras))
             return context.stoppedExitCode()
         }
     }
@@ -221,6 +228,7 @@ enum LoginCommand: Command {
         extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
         timeoutText: String, seconds: Double, context: CommandContext
     ) -> Int32 {
+        let place = (SignInSummary.place(issuer: expectations.issuer, endpoint: endpoint), expected: expectations.issuer)
         let scheme: CallbackScheme
         do { scheme = try CallbackScheme(validating: schemeText) } catch {
             return usageError("--scheme: \(error.detail)", context: context)
@@ -245,7 +253,9 @@ enum LoginCommand: Command {
             context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        let extras: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText))]
+        let extras: [(String, JSONValue)] = [
+            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText)), ("nonce", .string(secrets.nonce)),
+        ]
         let received: String
         do {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
@@ -276,14 +286,16 @@ enum LoginCommand: Command {
                 switch try listener.wait(until: .after(milliseconds: milliseconds)) {
                 case .received(let url): received = url
                 case .conflict:
-                    context.printOutcome(
+                    conclude(
+                        place: place, context: context,
                         Rendering.rejectionJSON(
                             reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
                             offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
                 case .timedOut:
-                    context.printOutcome(
+                    conclude(
+                        place: place, context: context,
                         Rendering.rejectionJSON(
                             reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)", offset: nil
                         ).appending(extras))
@@ -296,18 +308,28 @@ enum LoginCommand: Command {
         }
         do {
             let outcome = try validator.validate(CallbackURL(parsing: received, limits: expectations.limits))
-            context.printOutcome(Rendering.outcomeJSON(outcome).appending(extras))
+            conclude(place: place, context: context, Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         } catch let error as CallbackError {
-            context.printOutcome(Rendering.rejectionJSON(error).appending(extras))
+            conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
         } catch let error as ParseError {
             let refusal = CallbackError(error)
-            context.printOutcome(Rendering.rejectionJSON(refusal).appending(extras))
+            conclude(place: place, context: context, Rendering.rejectionJSON(refusal).appending(extras))
             return Rendering.exitCode(for: refusal)
         } catch {
             return ExitCode.rejected
         }
+    }
+}
+
+extension LoginCommand {
+    /// Prints the final JSON, then on stderr the line a person reads (SignInSummary), in
+    /// colour only on a terminal and never with NO_COLOR set.
+    static func conclude(place: (String, expected: String?), context: CommandContext, _ json: JSONValue) {
+        context.printOutcome(json)
+        let colour = context.standardErrorIsTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+        context.output.writeErr(SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: colour) + "\n")
     }
 }
 
