@@ -115,6 +115,9 @@ enum LoginCommand: Command {
             scope = try OptionValues.scope(args)
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
+                if let hint = ExtraParameterHints.loginRefusal(of: String(pair[..<equals])) {
+                    throw Arguments.UsageError(description: hint)
+                }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
             }
             expectations.dialect = try OptionValues.dialect.read(args)
