@@ -117,6 +117,7 @@ enum ListenCommand: Command {
         for (index, text) in options.redirectURIs.enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
             return usageError("--redirect-uri #\(index + 1) must use the scheme '\(scheme.name)'", context: context)
         }
+        if let warning = HandlerCheck.warning(for: scheme, context: context) { context.printError("\(name): \(warning)") }
         context.interruption?.beginWaiting(output: context.output)
         if args.has("state-from-stdin") {
             guard let state = readFromStandardInput("state", seconds: Int(timeout.rounded(.up)), context: context, exit: &exit) else {

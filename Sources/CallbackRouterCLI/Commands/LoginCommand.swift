@@ -236,6 +236,7 @@ enum LoginCommand: Command {
         do { scheme = try CallbackScheme(validating: schemeText) } catch {
             return usageError("--scheme: \(error.detail)", context: context)
         }
+        if let warning = HandlerCheck.warning(for: scheme, context: context) { context.printError("\(name): \(warning)") }
         let redirectText = (try? args.single("redirect-uri")) ?? nil ?? scheme.name + ":/callback"
         let validator: CallbackValidator
         let request: AuthorizationRequest
