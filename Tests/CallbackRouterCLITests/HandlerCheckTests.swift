@@ -12,6 +12,13 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackDesktop
+@testable import CallbackSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// Checked before waiting: a scheme nobody hands to this helper is said at once, with the
@@ -47,5 +54,30 @@ import Testing
         #expect(registered.exit == 0, "\(registered.stderr)")
         let result = runTool(["listen", "--scheme", "myapp", "--state", "s", "--timeout", "0"], environment: environment)
         #expect(!result.stderr.contains("register"), "\(result.stderr)")
+    }
+}
+
+/// A second stateless listen for a scheme is refused at its start, not after the sign-in.
+@Suite struct SecondListenerTests {
+    @Test func aSecondStatelessListenIsRefusedAtOnce() {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let environment = isolatedEnvironment(runtime: temporary.privateSubdirectory("run"))
+        let first = BlockingThread { runTool(["listen", "--scheme", "myapp", "--timeout", "3"], environment: environment) }
+        let sockets = temporary.path + "/run/callback-router/listeners"
+        for _ in 0 ..< 500 {
+            let keys = (try? FileSystem.entries(sockets)) ?? []
+            if keys.contains(where: { !((try? FileSystem.entries(sockets + "/" + $0)) ?? []).isEmpty }) { break }
+            usleep(10_000)
+        }
+        let start = Clock.monotonicMilliseconds()
+        let second = runTool(["listen", "--scheme", "myapp", "--timeout", "3"], environment: environment)
+        #expect(Clock.monotonicMilliseconds() - start < 2000, "refused at once, not at the timeout")
+        #expect(second.exit == ExitCode.tryAgain)
+        #expect(second.stdout.hasPrefix(#"{"outcome":"rejected","reason":"conflict""#))
+        // One with a state does not compete with a stateless one: it starts.
+        let stateful = runTool(["listen", "--scheme", "myapp", "--state", "s", "--timeout", "0.2"], environment: environment)
+        #expect(stateful.stdout.contains(#""reason":"timeout""#))
+        _ = first.join()
     }
 }

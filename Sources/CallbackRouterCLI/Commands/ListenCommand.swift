@@ -64,8 +64,10 @@ enum ListenCommand: Command {
         the same uid can use. Routing: a callback with a state reaches only the listener that
         expects it; one without a state never reaches a listener with --state. A listener
         without --state is a candidate for any callback of its scheme that no listener expects
-        by state (two such listeners: a conflict, neither gets it), and takes from the spool
-        only a callback spooled after it started. A callback that parse would refuse as
+        by state (a second such listener is refused at its start with the rejection
+        "conflict", 75: two would make any callback a conflict that neither gets), and takes
+        from the spool only a callback spooled after it started. Without a registered
+        handler for S, stderr says at once which 'register' command to run. A callback that parse would refuse as
         another login's (redirect_uri_mismatch, state_missing, state_mismatch) is not this
         listener's: it keeps waiting.
 
@@ -145,8 +147,15 @@ enum ListenCommand: Command {
         scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Double, context: CommandContext
     ) -> Int32 {
         let received: String
-        do {
+        do throws(HelperFailure) {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
+            if options.expectations.state == nil, HandoffListener.statelessListenerIsWaiting(runtime: runtime, scheme: scheme) {
+                throw HelperFailure(
+                    .conflict,
+                    message:
+                        "another listen of '\(scheme)' without a state is already waiting: a callback could go to either, so neither would get it. End that one first, or give each login its own --state"
+                )
+            }
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: options.expectations.state)
             defer { listener.stop() }
             let socketPath = listener.socketPath
@@ -179,6 +188,11 @@ enum ListenCommand: Command {
                 }
             }
         } catch {
+            if error.code == .conflict {
+                // Refused at the start, in the shape a conflict after the wait has.
+                context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: error.message, offset: nil))
+                return ExitCode.tryAgain
+            }
             context.printError("\(name): \(error.message)")
             return error.exitCode
         }

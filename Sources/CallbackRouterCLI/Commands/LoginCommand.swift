@@ -261,7 +261,7 @@ enum LoginCommand: Command {
             ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText)), ("nonce", .string(secrets.nonce)),
         ]
         let received: String
-        do {
+        do throws(HelperFailure) {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: secrets.state)
             defer { listener.stop() }
@@ -307,6 +307,11 @@ enum LoginCommand: Command {
                 }
             }
         } catch {
+            if error.code == .conflict {
+                // Refused at the start, in the shape a conflict after the wait has.
+                context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: error.message, offset: nil))
+                return ExitCode.tryAgain
+            }
             context.printError("\(name): \(error.message)")
             return error.exitCode
         }
