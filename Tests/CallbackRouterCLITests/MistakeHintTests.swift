@@ -64,3 +64,16 @@ import Testing
         #expect(result.stdout == LoginCommand.help)
     }
 }
+
+/// Hints name the flags a command really has.
+@Suite struct RealFlagHintTests {
+    @Test(arguments: [
+        ["parse", "--redirect-uri", "http://localhost/cb", "http://localhost/cb?code=a"],
+        ["authorize-url", "--endpoint", "https://a.example/a", "--client-id", "c", "--redirect-uri", "http://localhost:8080/cb"],
+    ])
+    func localhostNamesTheFlag(_ arguments: [String]) {
+        let result = runTool(arguments, environment: [:])
+        #expect(result.exit == ExitCode.usage)
+        #expect(result.stdout.contains("or pass --allow-localhost"), "\(result.stdout)")
+    }
+}
