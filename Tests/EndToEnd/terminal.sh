@@ -166,6 +166,15 @@ check "login reports a browser command that failed" grep -qF "the browser comman
 check "login notices that no browser fetched the link" grep -qF 'no browser has opened the link after 1 second' "$work/browser.err"
 check "login kept waiting until its deadline" grep -qF '"reason":"timeout"' "$work/browser.out"
 
+# Over SSH no browser starts on the server: the link, the ssh -L line and the paste-back.
+printf '#!/bin/sh\ntouch "%s"\n' "$work/browser-ran" >"$work/marker-browser"
+chmod +x "$work/marker-browser"
+SSH_CONNECTION="10.0.0.5 51000 10.0.0.9 22" BROWSER="$work/marker-browser" "$helper" login --endpoint https://example.com/authorize --client-id e2e --timeout 2 >/dev/null 2>"$work/ssh.err" || true
+check "over SSH no browser is started on the server" test ! -e "$work/browser-ran"
+check "over SSH the link to open is shown" grep -qF '/start/' "$work/ssh.err"
+check "over SSH the ssh -L line is shown" grep -qE 'ssh -N -L ([0-9]+):127\.0\.0\.1:\1 10\.0\.0\.9' "$work/ssh.err"
+check "over SSH the paste-back is offered" grep -qF -- '--accept-paste' "$work/ssh.err"
+
 # The human last line: coloured on a terminal, plain with NO_COLOR, never in a file.
 script -qec "$helper login --endpoint https://example.com/authorize --client-id e2e --no-browser --timeout 1" /dev/null >"$work/colour.out" 2>&1 || true
 check "login's last line is coloured on a terminal" grep -qF $'\e[1;31m✗\e[0m Not signed in: timeout' "$work/colour.out"
