@@ -294,6 +294,10 @@ public final class LoopbackReceiver: Sendable {
     /// refused unless it runs as this user (``Configuration/allowOtherUsers``).
     public var startURL: String { "http://\(server.authority)\(server.startPath)" }
 
+    /// Whether the ``startURL`` has been followed (its one GET): a command that started a
+    /// browser can tell, after a while, that none came, and say so.
+    public var startURLWasUsed: Bool { server.startLink.withLock { $0.used } }
+
     /// The authorization URL the ``startURL`` redirects to.
     /// - Throws: `invalid_configuration` unless it is an absolute `http`/`https` URL.
     public func setAuthorizationURL(_ url: String) throws(CallbackError) {

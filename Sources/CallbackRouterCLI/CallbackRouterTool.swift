@@ -60,12 +60,14 @@ public enum CallbackRouterTool {
         text += """
 
             OPTIONS:
-              -h, --help   Show this help; 'callback-router <command> --help' for a command's.
+              -h, --help   Show this help; 'callback-router <command> --help' (or 'help <command>')
+                           for a command's.
               --version    Print the version.
 
             Output is one JSON object on stdout. Exit codes: 0 success, 1 the provider reported
             a failure, 64 usage, 65 rejected input, 69 nobody to deliver to, 75 timed out or
-            conflict (try again), 77 permission.
+            conflict (try again), 77 permission; 130 / 143 a waiting command (login, loopback,
+            listen) ended by Ctrl-C (SIGINT) / SIGTERM, its last line the outcome "cancelled".
 
             """
         return text
@@ -74,9 +76,24 @@ public enum CallbackRouterTool {
     /// The error for a first argument that is not a command. Never the argument itself: a
     /// callback URL or a state pasted without its command would put a secret on stderr. Its
     /// length is all it shows, so the message is the same for any argument of that length.
+    /// A word within a typo's distance of a command (`logn`) adds the command meant (the
+    /// word itself is still not shown).
     static func unknownCommand(_ argument: String) -> String {
-        "unknown command (\(argument.utf8.count) bytes, not shown); the commands are "
-            + commands.map { $0.name }.joined(separator: ", ")
+        let meant = Suggestion.closest(to: argument, among: commands.map { $0.name } + ["help"]).map { "; did you mean \($0)?" } ?? ""
+        return "unknown command (\(argument.utf8.count) bytes, not shown)\(meant) The commands are "
+            + commands.map { $0.name }.joined(separator: ", ") + "."
+    }
+
+    /// Whether an error about `word` names what was meant ("did you mean …?") because it is
+    /// within a typo's distance of one of `names`: such an error depends on the word's text
+    /// by design (fuzz-cli leaves these words out of its blind-twin comparison).
+    public static func isTypo(_ word: String, ofOneOf names: [String]) -> Bool {
+        Suggestion.closest(to: word, among: names) != nil
+    }
+
+    /// The names (without `--`) of the options `command` takes; empty for an unknown one.
+    public static func optionNames(of command: String) -> [String] {
+        commands.first { $0.name == command }?.options.map(\.name) ?? []
     }
 
     /// The tool as its commands see it (``CommandContext``).
@@ -91,6 +108,14 @@ public enum CallbackRouterTool {
             return ExitCode.usage
         }
         switch first {
+        case "help" where arguments.count == 2:
+            // `help login`: the command's own help, as `login --help`.
+            guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+                context.printError(unknownCommand(arguments[1]) + "\nTry 'callback-router --help'.")
+                return ExitCode.usage
+            }
+            context.output.writeOut(command.help)
+            return ExitCode.success
         case "-h", "--help", "help":
             context.output.writeOut(help)
             return ExitCode.success

@@ -21,9 +21,12 @@ import Darwin
 // Thin entry point: everything lives in CallbackRouterCLI so that tests drive it in-process.
 // No Foundation here: this binary starts once per redirect, so its start-up is user-visible.
 
-let context = CommandContext(
+// Before anything starts a thread: every later thread inherits the blocked SIGINT/SIGTERM.
+let interruption = Interruption.install()
+var context = CommandContext(
     output: StandardStreams(),
     environment: ProcessEnvironment.current(),
     executablePath: ProcessEnvironment.executablePath(fallback: CommandLine.arguments[0])
 )
+context.interruption = interruption
 exit(CallbackRouterTool.run(Array(CommandLine.arguments.dropFirst()), context: context))

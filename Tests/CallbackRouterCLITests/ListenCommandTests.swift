@@ -194,7 +194,7 @@ import Testing
         #expect(result.exit == ExitCode.tryAgain)
         #expect(
             result.stdout
-                == "{\"outcome\":\"rejected\",\"reason\":\"timeout\",\"detail\":\"no callback for 'myapp' within 1 seconds\",\"offset\":null}\n"
+                == "{\"outcome\":\"rejected\",\"reason\":\"timeout\",\"detail\":\"no callback for 'myapp' within 1 second\",\"offset\":null}\n"
         )
         #expect(Clock.monotonicMilliseconds() - start >= 990)
         #expect(listenerSockets() == 0)

@@ -294,7 +294,7 @@ exec timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-ru
 BROWSER
 chmod +x "$work/browser.sh"
 start_authorize login --redirect-uri-regex 'http://127\.0\.0\.1:[0-9]+/callback' --code "e2e-code-login"
-BROWSER="$work/browser.sh" "$helper" login --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e \
+SSH_CONNECTION= BROWSER="$work/browser.sh" "$helper" login --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e \
     --scope "openid email" --timeout 60 >"$work/login.out" 2>"$work/login.err" || login_status=$?
 check "login exits 0" test "${login_status:-0}" = 0
 check "login prints the code" contains "$work/login.out" '"code":"e2e-code-login"'
@@ -351,7 +351,7 @@ XDG_RUNTIME_DIR="$work/runtime" exec "$helper" open "\$location" >"$work/scheme-
 BROWSER
 chmod +x "$work/scheme-browser.sh"
 start_authorize scheme --redirect-uri "e2eapp:/callback" --code "e2e-code-scheme"
-XDG_RUNTIME_DIR="$work/runtime" BROWSER="$work/scheme-browser.sh" "$helper" login \
+SSH_CONNECTION= XDG_RUNTIME_DIR="$work/runtime" BROWSER="$work/scheme-browser.sh" "$helper" login \
     --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e --scheme e2eapp --timeout 30 \
     >"$work/scheme.out" 2>"$work/scheme.err" || scheme_status=$?
 check "login --scheme exits 0" test "${scheme_status:-0}" = 0

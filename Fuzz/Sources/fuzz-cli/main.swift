@@ -43,6 +43,13 @@ import CallbackRouterCLI
 import CallbackRouter
 import FuzzSupport
 
+/// Whether `word` or its blind twin is a typo of one of `names`: the error then names the
+/// name meant ("did you mean …?"), so the two errors may differ by design.
+func isTypo(_ word: [UInt8], of names: [String]) -> Bool {
+    CallbackRouterTool.isTypo(String(decoding: word, as: UTF8.self), ofOneOf: names)
+        || CallbackRouterTool.isTypo(String(decoding: word.map(blind), as: UTF8.self), ofOneOf: names)
+}
+
 let context = { (output: CapturedOutput) in
     CommandContext(output: output, environment: ["PATH": "/usr/bin:/bin"], executablePath: "/usr/local/bin/callback-router")
 }
@@ -291,19 +298,29 @@ func structured(_ bytes: [UInt8]) {
         // A fuzzed word, or a callback URL with a fuzzed code, where the command should be.
         let fuzzed = reader.take(Int(reader.next() % 32))
         let word = extras & 0x03 == 1 ? fuzzed : Array((plan.base + "?code=").utf8) + fuzzed
-        let known = CallbackRouterTool.commandWords.contains(String(decoding: word, as: UTF8.self))
+        let known =
+            CallbackRouterTool.commandWords.contains(String(decoding: word, as: UTF8.self))
+            || isTypo(word, of: CallbackRouterTool.commandWords.filter { !$0.hasPrefix("-") })
         if !known { plan.commandWord = Plan.Fuzzed(bytes: word, keep: false) }
     }
     if plan.command == "parse" && extras & 0x04 != 0 {
         let option = ["dialect", "policy", "response-mode"][Int(reader.next()) % 3]
         let value = reader.take(Int(reader.next() % 24))
-        let known = (dialects + ["native", "custom-scheme-only", "query", "fragment"]).contains(String(decoding: value, as: UTF8.self))
+        let names = dialects + ["native", "custom-scheme-only", "query", "fragment"]
+        let known = names.contains(String(decoding: value, as: UTF8.self)) || isTypo(value, of: names)
         plan.optionValues.append((option, Plan.Fuzzed(bytes: value, keep: known)))
         // The fuzzed value replaces the table's, which would make it "given more than once".
         if let index = plan.options.firstIndex(of: "--" + option) { plan.options.removeSubrange(index ... index + 1) }
     }
     if extras & 0x08 != 0 {
-        plan.unknownOption = Plan.Fuzzed(bytes: reader.take(Int(reader.next() % 24)), keep: false)
+        let option = reader.take(Int(reader.next() % 24))
+        // "--x-state" is a typo of --state: its error names both, unlike its blind twin's.
+        let names = CallbackRouterTool.optionNames(of: plan.command)
+        let typo =
+            isTypo(Array("x-".utf8) + option, of: names)
+            || isTypo(Array("x-".utf8) + option.prefix { $0 != UInt8(ascii: "=") }, of: names)
+            || isTypo(Array("x-".utf8) + option.map(blind).prefix { $0 != UInt8(ascii: "=") }, of: names)
+        plan.unknownOption = Plan.Fuzzed(bytes: option, keep: typo)
     }
 
     let original = run(plan.arguments(blinded: false))

@@ -70,7 +70,8 @@ package final class HandoffListener {
         try runtime.makePrivateDirectory(runtime.listenersDirectory)
         let directory = runtime.listenerDirectory(for: scheme)
         try runtime.makePrivateDirectory(directory)
-        let path = joinPath(directory, RandomName.hex(bytes: 8) + ".sock")
+        // Named apart: a stateless listener's socket says so (statelessListenerIsWaiting).
+        let path = joinPath(directory, (expectedState == nil ? Self.statelessPrefix : "") + RandomName.hex(bytes: 8) + ".sock")
         guard path.utf8.count <= UnixSocket.maxPathBytes else {
             throw .permission(
                 "the socket path '\(path)' is longer than a Unix socket allows (\(UnixSocket.maxPathBytes) bytes): use a shorter XDG_RUNTIME_DIR"
@@ -85,6 +86,26 @@ package final class HandoffListener {
     }
 
     deinit { stop() }
+
+    /// The start of a stateless listener's socket name.
+    static let statelessPrefix = "any-"
+
+    /// Whether a listener of `scheme` without an expected state is waiting (its socket
+    /// accepts connections; one left by a killed listener refuses them). Two such listeners
+    /// would both be candidates for the same callback, which then reaches neither: a
+    /// command refuses to start a second one instead of finding the conflict after the
+    /// sign-in.
+    package static func statelessListenerIsWaiting(runtime: RuntimeDirectory, scheme: CallbackScheme) -> Bool {
+        let directory = runtime.listenerDirectory(for: scheme)
+        let names = (try? FileSystem.entries(directory)) ?? []
+        for name in names where name.hasPrefix(statelessPrefix) && name.hasSuffix(".sock") {
+            if let connection = try? UnixSocket.connect(to: joinPath(directory, name)) {
+                connection.close()
+                return true
+            }
+        }
+        return false
+    }
 
     /// Removes the socket: no `open` can reach this listener afterwards.
     package func stop() {

@@ -38,7 +38,9 @@ enum ListenCommand: Command {
             .flag(
                 "state-from-stdin",
                 "Read that state from the first line of stdin instead, so it never appears in the process list (/proc/PID/cmdline)."),
-            .value("timeout", "SECONDS", "How long to wait (default 300, 0 to only look in the spool for a callback with this --state)."),
+            .value(
+                "timeout", "SECONDS",
+                "How long to wait (default 300; fractions allowed; 0 to only look in the spool for a callback with this --state)."),
             .flag(
                 "logout",
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, printed exactly as 'parse --logout' prints it ({\"outcome\":\"logout_complete\",...}). Needs the end-session request's state (--state S or --state-from-stdin), or --no-state. --dialect, --issuer, --require-issuer, --profile and --response-mode other than query are usage errors with it."
@@ -62,22 +64,26 @@ enum ListenCommand: Command {
         the same uid can use. Routing: a callback with a state reaches only the listener that
         expects it; one without a state never reaches a listener with --state. A listener
         without --state is a candidate for any callback of its scheme that no listener expects
-        by state (two such listeners: a conflict, neither gets it), and takes from the spool
-        only a callback spooled after it started. A callback that parse would refuse as
+        by state (a second such listener is refused at its start with the rejection
+        "conflict", 75: two would make any callback a conflict that neither gets), and takes
+        from the spool only a callback spooled after it started. Without a registered
+        handler for S, stderr says at once which 'register' command to run. A callback that parse would refuse as
         another login's (redirect_uri_mismatch, state_missing, state_mismatch) is not this
         listener's: it keeps waiting.
 
         OUTPUT:
           Exactly what 'callback-router parse' prints for the URL with the same options;
-          on a timeout or a conflict, {"outcome":"rejected","reason":"timeout"|"conflict",…}.
+          on a timeout, a conflict or a signal,
+          {"outcome":"rejected","reason":"timeout"|"conflict"|"cancelled",…}.
 
         EXIT CODES:
           As parse (0, 1, 64, 65); 69 listening impossible; 75 timed out or conflict;
-          77 permission (the runtime directory's mode or owner).
+          77 permission (the runtime directory's mode or owner); 130 / 143 Ctrl-C (SIGINT) /
+          SIGTERM ended the wait (the outcome is the rejection "cancelled"; the socket is removed).
 
         EXAMPLE:
           url=$(callback-router authorize-url …); state=…
-          xdg-open "$url"; printf '%s\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
+          xdg-open "$url"; printf '%s\\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
 
         """
 
@@ -85,7 +91,7 @@ enum ListenCommand: Command {
         var exit: Int32 = 0
         let scheme: CallbackScheme
         var options: CallbackOptions
-        let timeout: Int
+        let timeout: Double
         do {
             try args.noPositionals()
             guard let text = try args.single("scheme") else { return usageError("--scheme is required", context: context) }
@@ -98,7 +104,7 @@ enum ListenCommand: Command {
             if stateOption != nil && args.has("state-from-stdin") {
                 return usageError("--state and --state-from-stdin exclude each other", context: context)
             }
-            timeout = try args.integer("timeout", in: 0 ... 86_400) ?? 300
+            timeout = try Durations.seconds(args, allowZero: true)
             try checkLogoutOptions(args, hasState: stateOption != nil || args.has("state-from-stdin"))
             options = try CallbackOptions(args, state: stateOption)
         } catch {
@@ -113,8 +119,10 @@ enum ListenCommand: Command {
         for (index, text) in options.redirectURIs.enumerated() where text.prefix(while: { $0 != ":" }).lowercased() != scheme.name {
             return usageError("--redirect-uri #\(index + 1) must use the scheme '\(scheme.name)'", context: context)
         }
+        if let warning = HandlerCheck.warning(for: scheme, context: context) { context.printError("\(name): \(warning)") }
+        context.interruption?.beginWaiting(output: context.output)
         if args.has("state-from-stdin") {
-            guard let state = readFromStandardInput("state", seconds: timeout, context: context, exit: &exit) else {
+            guard let state = readFromStandardInput("state", seconds: Int(timeout.rounded(.up)), context: context, exit: &exit) else {
                 return exit
             }
             options.expectations.state = state
@@ -136,13 +144,22 @@ enum ListenCommand: Command {
     /// Waits for the callback of `scheme` (from the spool, else on a socket of its own) and
     /// prints it judged as `parse` judges it.
     private static func listen(
-        scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Int, context: CommandContext
+        scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Double, context: CommandContext
     ) -> Int32 {
         let received: String
-        do {
+        do throws(HelperFailure) {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
+            if options.expectations.state == nil, HandoffListener.statelessListenerIsWaiting(runtime: runtime, scheme: scheme) {
+                throw HelperFailure(
+                    .conflict,
+                    message:
+                        "another listen of '\(scheme)' without a state is already waiting: a callback could go to either, so neither would get it. End that one first, or give each login its own --state"
+                )
+            }
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: options.expectations.state)
             defer { listener.stop() }
+            let socketPath = listener.socketPath
+            context.interruption?.addCleanup { _ = unlink(socketPath) }
             // A callback of another redirect URI is not this login's: it does not end the wait.
             listener.accepts = { url in
                 guard case .failure(let refusal) = options.judge(url, with: validator) else { return true }
@@ -151,11 +168,11 @@ enum ListenCommand: Command {
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {
-                switch try listener.wait(until: .after(milliseconds: Int64(timeout) * 1000)) {
+                switch try listener.wait(until: .after(milliseconds: Int64(timeout * 1000))) {
                 case .received(let url):
                     received = url
                 case .conflict:
-                    context.printJSON(
+                    context.printOutcome(
                         Rendering.rejectionJSON(
                             reason: .conflict,
                             detail:
@@ -163,17 +180,25 @@ enum ListenCommand: Command {
                             offset: nil))
                     return ExitCode.tryAgain
                 case .timedOut:
-                    context.printJSON(
+                    context.printOutcome(
                         Rendering.rejectionJSON(
-                            reason: .timeout, detail: "no callback for '\(scheme)' within \(timeout) seconds", offset: nil))
+                            reason: .timeout, detail: "no callback for '\(scheme)' within \(Durations.describe(seconds: timeout))",
+                            offset: nil))
                     return ExitCode.tryAgain
                 }
             }
         } catch {
+            if error.code == .conflict {
+                // Refused at the start, in the shape a conflict after the wait has.
+                context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: error.message, offset: nil))
+                return ExitCode.tryAgain
+            }
             context.printError("\(name): \(error.message)")
             return error.exitCode
         }
-        return context.print(Rendering.verdict(options.judge(received, with: validator)))
+        let verdict = Rendering.verdict(options.judge(received, with: validator))
+        context.printOutcome(verdict.json)
+        return verdict.exit
     }
 
     /// `--logout` needs a state or `--no-state`, and takes none of a login's options;

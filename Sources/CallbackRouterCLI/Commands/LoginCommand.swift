@@ -37,8 +37,12 @@ enum LoginCommand: Command {
 
         OUTPUT (one JSON object on stdout):
           The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
-          of this login) and "redirect_uri" (the one sent): everything the token request needs.
-          Progress goes to stderr and never shows the state, the code or the verifier.
+          of this login) and "redirect_uri" (the one sent): everything the token request needs;
+          and "nonce" (the one sent), which the ID token's nonce claim must equal.
+          Progress goes to stderr and never shows the state, the code or the verifier; its
+          last line says what happened in words ("✓ Signed in at ISSUER-OR-HOST", "✗ Sign-in
+          cancelled at the provider: access_denied", "✗ Refused: REASON: …"), in colour only
+          when stderr is a terminal and NO_COLOR is unset or empty.
 
         """
     static let options: [OptionDeclaration] =
@@ -48,8 +52,8 @@ enum LoginCommand: Command {
             .value("scope", "S", "Space-separated scopes (default: openid)."),
             .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
             .value("param", "NAME=VALUE", "An extra authorization parameter (repeatable), as authorize-url.", repeatable: true),
-            .flag("no-browser", "Do not start a browser: print on stderr the URL to open."),
-            .value("timeout", "SECONDS", "How long to wait for the callback (default 300)."),
+            .flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always)."),
+            .value("timeout", "SECONDS", "How long to wait for the callback (default 300; fractions allowed)."),
             OptionValues.dialect.declaration(
                 then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
             .value(
@@ -67,16 +71,27 @@ enum LoginCommand: Command {
         ] + TokenStep.loginDeclarations
     static let discussion = """
         BROWSER:
-          $BROWSER (its first ':'-separated entry) is run with the URL, else xdg-open. For the
-          loopback receiver the browser is given the short start URL
+          The sign-in link is always shown on stderr. Each $BROWSER entry (':'-separated)
+          is tried in turn, then xdg-open: one that exits non-zero within 1.5 seconds is
+          reported and the next is tried; if none starts, or none has fetched the link after
+          a third of --timeout (15 seconds at most), stderr says so and the wait goes on.
+          For the loopback receiver the link is the short start URL
           http://127.0.0.1:PORT/start/<random>, which redirects to the authorization URL
           once: the state never appears in a command line, a second visit (or anyone else's)
           gets 410 without it, and on Linux other users' connections get 403.
-          Under SSH (SSH_CONNECTION set) stderr names the ssh -L command that forwards the port.
+          Under SSH (SSH_CONNECTION set) no browser is started on the server: stderr shows
+          the link to open on your computer with the ssh -L command that forwards the port,
+          and offers --accept-paste (paste the address the browser ends at).
+          With --scheme there is no start URL: the browser is given the authorization URL,
+          which holds this login's state; when no browser takes it, it is shown only when
+          stderr is a terminal (a person's screen, not a log). Elsewhere, use authorize-url
+          and listen.
 
         EXIT CODES:
           As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
-          69 nothing to listen on; 75 timed out (or the port is taken); 77 permission.
+          69 nothing to listen on; 75 timed out (or the port is taken); 77 permission;
+          130 / 143 Ctrl-C (SIGINT) / SIGTERM ended the wait (the outcome is the rejection
+          "cancelled", with "code_verifier" and "redirect_uri" as always).
 
         EXAMPLE:
           callback-router login --endpoint https://example.auth0.com/authorize \\
@@ -89,7 +104,7 @@ enum LoginCommand: Command {
     static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
-        var endpoint: String, clientID: String, scope: String?, timeoutText: String
+        var endpoint: String, clientID: String, scope: String?, timeoutText: String, timeout: Duration
         var extra: [(String, String)] = []
         var expectations = LoopbackExpectations()
         let scheme: String?
@@ -104,6 +119,9 @@ enum LoginCommand: Command {
             scope = try OptionValues.scope(args)
             for pair in args.all("param") {
                 guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
+                if let hint = ExtraParameterHints.loginRefusal(of: String(pair[..<equals])) {
+                    throw Arguments.UsageError(description: hint)
+                }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
             }
             expectations.dialect = try OptionValues.dialect.read(args)
@@ -115,7 +133,8 @@ enum LoginCommand: Command {
             }
             expectations.limits = try OptionValues.limits(args)
             expectations.profiles = try OptionValues.profiles(args)
-            var (configuration, _, text) = try LoopbackOptions.readConfiguration(args)
+            var (configuration, duration, text) = try LoopbackOptions.readConfiguration(args)
+            timeout = duration
             if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
             loopback = configuration
             timeoutText = text
@@ -148,15 +167,17 @@ enum LoginCommand: Command {
             case .ended(let exit): return exit
             }
         }
-        let seconds = Double(timeoutText) ?? 300
-        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = ContinuousClock.now.advanced(by: timeout)
         let secrets = AttemptSecrets()
         expectations.state = secrets.state
+        let place = (SignInSummary.place(issuer: expectations.issuer, endpoint: endpoint), expected: expectations.issuer)
 
         if let scheme {
             return runScheme(
                 scheme, args: args, endpoint: endpoint, clientID: clientID, scope: scope, extra: extra,
-                secrets: secrets, expectations: expectations, timeoutText: timeoutText, tokenStep: tokenStep, context: context)
+                secrets: secrets, expectations: expectations, timeoutText: timeoutText, seconds: seconds, tokenStep: tokenStep,
+                context: context)
         }
 
         if let refusal = LoopbackOptions.refusal(of: expectations.dialect) {
@@ -179,10 +200,15 @@ enum LoginCommand: Command {
             context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
-            context.printError("\(name): \(line)")
-        }
-        openBrowser(receiver.startURL, noBrowser: args.has("no-browser"), context: context)
+        let extras: [(String, JSONValue)] = [
+            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
+            ("nonce", .string(secrets.nonce)),
+        ]
+        context.interruption?.beginWaiting(output: context.output, extras: extras)
+        let presenting = BrowserLauncher.presentStartURL(
+            receiver, noBrowser: args.has("no-browser"), pasting: loopback.pasteDescriptor != nil, seconds: seconds, name: name,
+            context: context)
+        defer { presenting.withLock { $0 = true } }
         if loopback.pasteDescriptor != nil {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
@@ -190,36 +216,37 @@ enum LoginCommand: Command {
 
         let result: LoopbackWaitResult
         do {
-            result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            result = try context.stoppable(by: receiver.close) { () throws(CallbackError) -> LoopbackWaitResult in
+                try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            }
         } catch {
-            context.printJSON(Rendering.rejectionJSON(error))
+            conclude(place: place, context: context, Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        let extras: [(String, JSONValue)] = [
-            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
-        ]
         switch result {
         case .callback(.success(let outcome)):
             if let tokenStep {
                 return tokenStep.finish(
                     outcome, secrets: secrets, redirectURI: receiver.redirectURI, printed: Rendering.outcomeJSON(outcome).appending(extras),
-                    context: context)
+                    context: context
+                ) { conclude(place: place, context: context, $0) }
             }
-            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            conclude(place: place, context: context, Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         case .callback(.failure(let error)):
-            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
         case .timedOut:
-            context.printJSON(
+            conclude(
+                place: place, context: context,
                 Rendering.rejectionJSON(
-                    reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds",
+                    reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)",
                     offset: nil
                 ).appending(extras))
             return ExitCode.tryAgain
         case .stopped:
-            context.printJSON(Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil).appending(extras))
-            return ExitCode.tryAgain
+            conclude(place: place, context: context, context.stoppedJSON().appending(extras))
+            return context.stoppedExitCode()
         }
     }
 
@@ -227,12 +254,14 @@ enum LoginCommand: Command {
     private static func runScheme(
         _ schemeText: String, args: Arguments, endpoint: String, clientID: String, scope: String?,
         extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
-        timeoutText: String, tokenStep: TokenStep? = nil, context: CommandContext
+        timeoutText: String, seconds: Double, tokenStep: TokenStep? = nil, context: CommandContext
     ) -> Int32 {
+        let place = (SignInSummary.place(issuer: expectations.issuer, endpoint: endpoint), expected: expectations.issuer)
         let scheme: CallbackScheme
         do { scheme = try CallbackScheme(validating: schemeText) } catch {
             return usageError("--scheme: \(error.detail)", context: context)
         }
+        if let warning = HandlerCheck.warning(for: scheme, context: context) { context.printError("\(name): \(warning)") }
         let redirectText = (try? args.single("redirect-uri")) ?? nil ?? scheme.name + ":/callback"
         let validator: CallbackValidator
         let request: AuthorizationRequest
@@ -253,12 +282,17 @@ enum LoginCommand: Command {
             context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        let extras: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText))]
+        let extras: [(String, JSONValue)] = [
+            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText)), ("nonce", .string(secrets.nonce)),
+        ]
         let received: String
-        do {
+        do throws(HelperFailure) {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
             let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: secrets.state)
             defer { listener.stop() }
+            context.interruption?.beginWaiting(output: context.output, extras: extras)
+            let socketPath = listener.socketPath
+            context.interruption?.addCleanup { _ = unlink(socketPath) }
             // The routing rule already keeps callbacks without this state away; one of another
             // redirect URI is not this login's either: the wait goes on.
             let limits = expectations.limits
@@ -271,31 +305,38 @@ enum LoginCommand: Command {
                 return true
             }
             // A custom scheme has no start URL: the browser gets the authorization URL itself.
-            openBrowser(request.url, noBrowser: args.has("no-browser"), showURL: false, context: context)
+            BrowserLauncher.presentAuthorizationURL(request.url, noBrowser: args.has("no-browser"), name: name, context: context)
             context.printError(
                 "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
             if let spooled = try listener.takeFromSpool() {
                 received = spooled
             } else {
-                let milliseconds = Int64((Double(timeoutText) ?? 300) * 1000)
+                let milliseconds = Int64(seconds * 1000)
                 switch try listener.wait(until: .after(milliseconds: milliseconds)) {
                 case .received(let url): received = url
                 case .conflict:
-                    context.printJSON(
+                    conclude(
+                        place: place, context: context,
                         Rendering.rejectionJSON(
                             reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
                             offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
                 case .timedOut:
-                    context.printJSON(
+                    conclude(
+                        place: place, context: context,
                         Rendering.rejectionJSON(
-                            reason: .timeout, detail: "no callback for this login arrived within \(timeoutText) seconds", offset: nil
+                            reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)", offset: nil
                         ).appending(extras))
                     return ExitCode.tryAgain
                 }
             }
         } catch {
+            if error.code == .conflict {
+                // Refused at the start, in the shape a conflict after the wait has.
+                context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: error.message, offset: nil))
+                return ExitCode.tryAgain
+            }
             context.printError("\(name): \(error.message)")
             return error.exitCode
         }
@@ -304,50 +345,31 @@ enum LoginCommand: Command {
             if let tokenStep {
                 return tokenStep.finish(
                     outcome, secrets: secrets, redirectURI: redirectText, printed: Rendering.outcomeJSON(outcome).appending(extras),
-                    context: context)
+                    context: context
+                ) { conclude(place: place, context: context, $0) }
             }
-            context.printJSON(Rendering.outcomeJSON(outcome).appending(extras))
+            conclude(place: place, context: context, Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
         } catch let error as CallbackError {
-            context.printJSON(Rendering.rejectionJSON(error).appending(extras))
+            conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
         } catch let error as ParseError {
             let refusal = CallbackError(error)
-            context.printJSON(Rendering.rejectionJSON(refusal).appending(extras))
+            conclude(place: place, context: context, Rendering.rejectionJSON(refusal).appending(extras))
             return Rendering.exitCode(for: refusal)
         } catch {
             return ExitCode.rejected
         }
     }
+}
 
-    /// Starts `$BROWSER` (its first entry) or `xdg-open` with `url`, detached; or, with
-    /// `--no-browser` or when neither can be started, says on stderr what to open.
-    /// `showURL: false` (an authorization URL: it holds the state) keeps it off stderr.
-    static func openBrowser(_ url: String, noBrowser: Bool, showURL: Bool = true, context: CommandContext) {
-        if !noBrowser, let program = browserProgram(context.environment), spawnDetached(program, [url], environment: context.environment) {
-            context.printError("\(name): opening the browser…")
-            return
-        }
-        if showURL {
-            context.printError("\(name): open this URL in a browser on this machine: \(url)")
-        } else {
-            context.printError(
-                "\(name): no browser was started; open the authorization URL from 'callback-router authorize-url' instead, or drop --no-browser"
-            )
-        }
-    }
-
-    static func browserProgram(_ environment: [String: String]) -> String? {
-        if let browser = environment["BROWSER"], let first = browser.split(separator: ":").first, !first.isEmpty {
-            return Subprocess.find(String(first), environment: environment)
-        }
-        return Subprocess.find("xdg-open", environment: environment)
-    }
-
-    /// posix_spawn with stdin, stdout and stderr on /dev/null; the child is not waited for
-    /// (a browser may run for hours), so it is left to init when this process exits.
-    static func spawnDetached(_ path: String, _ arguments: [String], environment: [String: String]) -> Bool {
-        Subprocess.spawn(path, arguments, environment: environment, standardOutput: nil) != nil
+extension LoginCommand {
+    /// Prints the final JSON, then on stderr the line a person reads (SignInSummary), in
+    /// colour only on a terminal and never with NO_COLOR set.
+    static func conclude(place: (String, expected: String?), context: CommandContext, _ json: JSONValue) {
+        context.printOutcome(json)
+        let colour = context.standardErrorIsTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+        context.output.writeErr(SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: colour) + "\n")
     }
 }
 

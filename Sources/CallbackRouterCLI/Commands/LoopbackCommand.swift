@@ -94,7 +94,9 @@ enum LoopbackCommand: Command {
         EXIT CODES:
           0 success outcome; 1 the provider reported an error (with the right state);
           64 usage; 65 a callback with the right state was refused; 69 the address cannot be
-          bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges.
+          bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges;
+          130 / 143 Ctrl-C (SIGINT) / SIGTERM: the last line is the outcome
+          {"outcome":"rejected","reason":"cancelled",…}, never only line 1.
 
         EXAMPLE (bash; jq for brevity):
           coproc LB { callback-router loopback --state-from-stdin; }
@@ -144,6 +146,8 @@ enum LoopbackCommand: Command {
                 return ExitCode.usage
             }
         }
+        // From line 1 on, a signal's last line is the cancelled outcome, never line 1 alone.
+        context.interruption?.beginWaiting(output: context.output)
         context.printJSON(.object([("redirect_uri", .string(receiver.redirectURI))]))
         if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
             context.printError("\(name): \(line)")
@@ -159,7 +163,7 @@ enum LoopbackCommand: Command {
             case .failure(.timedOut):
                 context.printJSON(
                     Rendering.rejectionJSON(
-                        reason: .timeout, detail: "no state arrived on stdin within \(timeoutText) seconds", offset: nil))
+                        reason: .timeout, detail: "no state arrived on stdin within \(timeoutText)", offset: nil))
                 return ExitCode.tryAgain
             case .failure(let problem):
                 context.printJSON(
@@ -170,12 +174,16 @@ enum LoopbackCommand: Command {
 
         let result: LoopbackWaitResult
         do {
-            result = try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            result = try context.stoppable(by: receiver.close) { () throws(CallbackError) -> LoopbackWaitResult in
+                try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            }
         } catch {
             // Cannot happen for a loopback literal and a checked path; refuse rather than guess.
+            context.interruption?.finish()
             context.printError("\(name): the redirect URI is refused: \(error.detail)")
             return ExitCode.usage
         }
+        context.interruption?.finish()
         switch result {
         case .callback(.success(let outcome)):
             context.printJSON(Rendering.outcomeJSON(outcome))
@@ -188,12 +196,12 @@ enum LoopbackCommand: Command {
             context.printJSON(
                 Rendering.rejectionJSON(
                     reason: .timeout,
-                    detail: "no callback for this login arrived within \(timeoutText) seconds\(extra)",
+                    detail: "no callback for this login arrived within \(timeoutText)\(extra)",
                     offset: nil))
             return ExitCode.tryAgain
         case .stopped:
-            context.printJSON(Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil))
-            return ExitCode.tryAgain
+            context.printJSON(context.stoppedJSON())
+            return context.stoppedExitCode()
         }
     }
 

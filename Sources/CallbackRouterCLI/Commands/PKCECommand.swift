@@ -51,7 +51,7 @@ enum PKCECommand: Command {
         EXAMPLES:
           callback-router pkce --verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk
           {"code_verifier":"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk","code_challenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","code_challenge_method":"S256"}
-          printf '%s\n' "$verifier" | callback-router pkce --verifier-from-stdin
+          printf '%s\\n' "$verifier" | callback-router pkce --verifier-from-stdin
 
         """
 

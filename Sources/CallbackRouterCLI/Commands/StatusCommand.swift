@@ -42,7 +42,7 @@ enum StatusCommand: Command {
 
         EXIT CODES:
           0 registered, this helper's desktop file is the default and xdg-mime (if installed)
-          agrees; 69 otherwise; 64 usage; 77 a file could not be read.
+          agrees; 69 otherwise (stderr says what to run); 64 usage; 77 a file could not be read.
 
         EXAMPLE:
           callback-router status --scheme com.example.app
@@ -70,7 +70,21 @@ enum StatusCommand: Command {
                     ("xdg_mime_agrees", agrees.map { .bool($0) } ?? .null),
                     ("listeners", .int(listenerCount(registration.scheme, context: context))),
                 ]))
-            return entry != nil && isDefault && execIsThis && agrees != false ? ExitCode.success : ExitCode.unavailable
+            let scheme = registration.scheme.name
+            let register = "run 'callback-router register --scheme \(scheme)'"
+            if entry == nil || !isDefault {
+                context.printError("\(name): \(scheme): is not registered to this helper: \(register)")
+            } else if !execIsThis {
+                context.printError(
+                    "\(name): the desktop entry runs another callback-router than this one: \(register) with the one to use")
+            } else if agrees == false {
+                context.printError(
+                    "\(name): xdg-mime names another handler for \(scheme): (a system-wide default?): \(register) again, then check 'xdg-mime query default x-scheme-handler/\(scheme)'"
+                )
+            } else {
+                return ExitCode.success
+            }
+            return ExitCode.unavailable
         } catch {
             return report(error, context: context)
         }

@@ -40,7 +40,7 @@ struct Arguments {
             if argument == "--" { onlyPositionals = true; continue }
             guard argument.hasPrefix("--") else {
                 if argument == "-h" { self.flags.insert("help"); continue }
-                throw Arguments.unknownOption(argument, position: position)
+                throw Arguments.unknownOption(argument, position: position, known: options.union(flags))
             }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
@@ -59,7 +59,7 @@ struct Arguments {
                 }
                 values[name, default: []].append(value)
             } else {
-                throw Arguments.unknownOption(argument, position: position)
+                throw Arguments.unknownOption(argument, position: position, known: options.union(flags))
             }
         }
     }
@@ -71,8 +71,14 @@ struct Arguments {
     /// `--stat=SECRET`, or a token pasted where an option was expected, must not reach
     /// stderr, and an innocent typo (`--frobnicate`) cannot be told from a secret by its
     /// bytes. The command's `--help` lists the options it takes.
-    static func unknownOption(_ argument: String, position: Int) -> UsageError {
-        UsageError(description: "argument \(position) is an unknown option (\(argument.utf8.count) bytes, not shown)")
+    /// One exception: a name within a typo's distance of a declared option is a typo of it
+    /// (`--scopes`), so it is named with the option meant (its value, after `=`, never is).
+    static func unknownOption(_ argument: String, position: Int, known: Set<String> = []) -> UsageError {
+        let name = String(argument.drop { $0 == "-" }.prefix { $0 != "=" })
+        if argument.hasPrefix("--"), let meant = Suggestion.closest(to: name, among: known) {
+            return UsageError(description: "unknown option --\(name); did you mean --\(meant)?")
+        }
+        return UsageError(description: "argument \(position) is an unknown option (\(argument.utf8.count) bytes, not shown)")
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }

@@ -21,6 +21,9 @@ public struct CommandContext: Sendable {
     public var executablePath: String
     /// Where `--state-from-stdin` reads (0; tests pass one end of a pipe).
     public var standardInput: Int32
+    /// What SIGINT and SIGTERM do to a waiting command (``Interruption/install()``); nil:
+    /// nothing is set up (in-process tests), the signals keep their default action.
+    public var interruption: Interruption?
     /// The tool the command runs in (set by ``CallbackRouterTool/run(_:context:)``): how
     /// `manpage` and `completions` learn the other commands without naming them.
     var tool = ToolDescription(commands: [], help: "", version: "")

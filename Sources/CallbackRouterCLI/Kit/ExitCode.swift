@@ -27,4 +27,8 @@ public enum ExitCode {
     public static let tryAgain: Int32 = 75
     /// Permission: wrong peer, bad modes (EX_NOPERM).
     public static let permission: Int32 = 77
+    /// A waiting command ended by SIGINT (Ctrl-C): 128 + 2, as a shell reports it.
+    public static let interrupted: Int32 = 130
+    /// A waiting command ended by SIGTERM: 128 + 15.
+    public static let terminated: Int32 = 143
 }

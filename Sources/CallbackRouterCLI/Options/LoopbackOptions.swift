@@ -107,11 +107,8 @@ enum LoopbackOptions {
             }
             configuration.pasteDescriptor = 0
         }
-        let timeoutText = try args.single("timeout") ?? "300"
-        guard let seconds = Double(timeoutText), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-            throw Arguments.UsageError(description: "--timeout takes a number of seconds greater than 0 and at most 86400")
-        }
-        return (configuration, .seconds(seconds), timeoutText)
+        let seconds = try Durations.seconds(args)
+        return (configuration, .seconds(seconds), Durations.describe(seconds: seconds))
     }
 
     /// The pages name the app (`--app-name`; else login's client id when it can be shown as

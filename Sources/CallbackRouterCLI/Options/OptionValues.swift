@@ -61,7 +61,11 @@ struct OptionChoices<Value: Sendable>: Sendable {
     /// given twice or is not one of ``names``.
     func read(_ args: Arguments) throws(Arguments.UsageError) -> Value {
         let name = try args.single(option) ?? defaultName
-        guard let value = value(named: name) else { throw Arguments.UsageError(description: expectation) }
+        guard let value = value(named: name) else {
+            // A value this close to a choice's name is a typo of it (`oath2`), not a secret.
+            let meant = Suggestion.closest(to: name, among: choices.map(\.name)).map { "; did you mean \($0)?" } ?? ""
+            throw Arguments.UsageError(description: expectation + meant)
+        }
         return value
     }
 

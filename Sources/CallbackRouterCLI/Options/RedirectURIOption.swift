@@ -31,7 +31,12 @@ enum RedirectURIOption {
             }
             return .success(redirect)
         } catch {
-            return .failure(CallbackError(error.reason, at: error.offset, "\(label): " + error.detail))
+            // The library's "allow localhost explicitly" is, on the command line, a flag.
+            var detail = error.detail
+            if detail.hasSuffix(", or allow localhost explicitly") {
+                detail = String(detail.dropLast(", or allow localhost explicitly".count)) + ", or pass --allow-localhost"
+            }
+            return .failure(CallbackError(error.reason, at: error.offset, "\(label): " + detail))
         }
     }
 }

@@ -26,7 +26,7 @@ extension Command {
         case .failure(.timedOut):
             context.printJSON(
                 Rendering.rejectionJSON(
-                    reason: .timeout, detail: "no \(what) arrived on stdin within \(seconds) seconds",
+                    reason: .timeout, detail: "no \(what) arrived on stdin within \(Durations.describe(seconds: Double(max(seconds, 1))))",
                     offset: nil))
             exit = ExitCode.tryAgain
         case .failure(let problem):

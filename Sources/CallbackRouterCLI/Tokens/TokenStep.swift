@@ -209,11 +209,14 @@ struct TokenStep {
     /// Redeems the code of `outcome` (login's success branches call this) and prints one
     /// JSON object: `printed` (today's fields) plus the tokens and the checked claims; or
     /// the token error, or the refusal. Other outcomes are printed as they were.
+    /// Every final line goes through `conclude` (login's: the interruption rule and the
+    /// human line on stderr).
     func finish(
-        _ outcome: CallbackOutcome, secrets: AttemptSecrets, redirectURI: String, printed: JSONValue, context: CommandContext
+        _ outcome: CallbackOutcome, secrets: AttemptSecrets, redirectURI: String, printed: JSONValue, context: CommandContext,
+        conclude: (JSONValue) -> Void
     ) -> Int32 {
         guard outcome.kind == .authorizationCode else {
-            context.printJSON(printed)
+            conclude(printed)
             return Rendering.exitCode(for: outcome)
         }
         do throws(StepFailure) {
@@ -229,7 +232,7 @@ struct TokenStep {
             }
             switch try exchange(request, context: context) {
             case .error(let tokenError):
-                context.printJSON(
+                conclude(
                     TokenStep.errorJSON(tokenError).appending(TokenStep.members(of: printed, named: ["code_verifier", "redirect_uri"])))
                 return ExitCode.providerFailure
             case .tokens(let tokens):
@@ -246,11 +249,12 @@ struct TokenStep {
                         throw StepFailure(error, step: "id_token")
                     }
                 }
-                context.printJSON(printed.appending(TokenStep.tokenMembers(tokens, claims: claims)))
+                conclude(printed.appending(TokenStep.tokenMembers(tokens, claims: claims)))
                 return ExitCode.success
             }
         } catch {
-            return error.print(context: context, appending: TokenStep.members(of: printed, named: ["code_verifier", "redirect_uri"]))
+            conclude(error.json(appending: TokenStep.members(of: printed, named: ["code_verifier", "redirect_uri"])))
+            return error.exit
         }
     }
 
@@ -341,8 +345,13 @@ struct StepFailure: Error {
 
     /// Prints `{"outcome":"rejected","reason":…,"detail":…,"offset":null,"step":…}` and returns the exit code.
     func print(context: CommandContext, appending extra: [(String, JSONValue)] = []) -> Int32 {
-        context.printJSON(Rendering.rejectionJSON(reason: reason, detail: detail, offset: nil).appending([("step", .string(step))] + extra))
+        context.printJSON(json(appending: extra))
         return exit
+    }
+
+    /// `{"outcome":"rejected","reason":…,"detail":…,"offset":null,"step":…}` with `extra` after.
+    func json(appending extra: [(String, JSONValue)] = []) -> JSONValue {
+        Rendering.rejectionJSON(reason: reason, detail: detail, offset: nil).appending([("step", .string(step))] + extra)
     }
 }
 

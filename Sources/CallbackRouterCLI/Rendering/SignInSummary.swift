@@ -1,0 +1,87 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CallbackRouter
+
+/// `login`'s last stderr line, for the person at the terminal: what happened, in words,
+/// from the JSON it just printed. Only public things appear: the outcome, a reason code and
+/// its detail (details never hold a secret), a provider's error code, an issuer.
+enum SignInSummary {
+    /// `✓ Signed in at https://issuer.example` / `✗ Sign-in cancelled at the provider:
+    /// access_denied` / `✗ Refused: issuer_mismatch: …`; `place` is where this login was
+    /// sent (the expected issuer, else the endpoint's host), used when the callback names
+    /// no issuer.
+    ///
+    /// An `issuer_mismatch` names the expected issuer (public, and this login's own); the
+    /// server's `iss` is not shown: the library's refusals never carry a callback's value
+    /// (DialectRedactionTests), an issuer included.
+    static func line(for json: JSONValue, place: String, expectedIssuer: String? = nil, colour: Bool) -> String {
+        guard case .object(let members) = json.storage else { return "" }
+        func member(_ name: String) -> String? {
+            guard let value = members.first(where: { $0.0 == name })?.1, case .string(let text) = value.storage else { return nil }
+            return printable(text)
+        }
+        let outcome = member("outcome") ?? ""
+        let good = colour ? "\u{1B}[1;32m✓\u{1B}[0m" : "✓"
+        let bad = colour ? "\u{1B}[1;31m✗\u{1B}[0m" : "✗"
+        switch outcome {
+        case "rejected":
+            let reason = member("reason") ?? "rejected"
+            let detail = member("detail").map { ": " + $0 } ?? ""
+            switch reason {
+            case ReasonCode.timeout.rawValue, ReasonCode.cancelled.rawValue, ReasonCode.conflict.rawValue:
+                return "\(bad) Not signed in: \(reason)\(detail)"
+            case ReasonCode.issuerMismatch.rawValue:
+                let expected = expectedIssuer.map { "; expected \(printable($0))" } ?? ""
+                return "\(bad) Refused: \(reason)\(detail)\(expected)"
+            default:
+                return "\(bad) Refused: \(reason)\(detail)"
+            }
+        case OutcomeKind.authorizationError.rawValue:
+            let code = member("error") ?? "error"
+            if code == AuthorizationErrorCode.accessDenied.rawValue {
+                return "\(bad) Sign-in cancelled at the provider: \(code)"
+            }
+            return "\(bad) The provider refused the sign-in: \(code)"
+        case "token_error":
+            return "\(bad) The token endpoint refused the code: \(member("error") ?? "error")"
+        default:
+            if OutcomeKind(rawValue: outcome).isProviderFailure {
+                return "\(bad) The provider reported a failure: \(outcome)"
+            }
+            return "\(good) Signed in at \(member("iss") ?? printable(place))"
+        }
+    }
+
+    /// `text` with controls and non-ASCII escaped and its length bounded: it goes to a
+    /// terminal, where an escape sequence from a callback must not act.
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(200) {
+            if scalar.value >= 0x20 && scalar.value < 0x7F {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        return text.unicodeScalars.count > 200 ? result + "…" : result
+    }
+
+    /// Where a login was sent, for the success line: the expected issuer, else the
+    /// authorization endpoint's host.
+    static func place(issuer: String?, endpoint: String) -> String {
+        if let issuer { return issuer }
+        if let url = try? CallbackURL(parsing: endpoint), let host = url.host?.text { return host }
+        return "the provider"
+    }
+}

@@ -1,0 +1,104 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+@testable import CallbackRouterCLI
+import CallbackTestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+
+/// login's last stderr line: what a person reads, from the outcome it printed.
+@Suite struct SignInSummaryTests {
+    /// Runs login against its own loopback receiver: follows the start link as a browser
+    /// would, then sends the callback `query` (with `STATE` replaced by the real state).
+    func login(issuer: String, query: String) throws -> (exit: Int32, stdout: String, stderr: String) {
+        let output = CapturedOutput()
+        let context = CommandContext(output: output, environment: ["PATH": "/nonexistent"], executablePath: "/x")
+        let arguments = [
+            "login", "--endpoint", "https://a.example/authorize", "--client-id", "abc", "--issuer", issuer, "--no-browser",
+            "--timeout", "20",
+        ]
+        let thread = BlockingThread { CallbackRouterTool.run(arguments, context: context) }
+        let marker = "the sign-in link (it works once): http://127.0.0.1:"
+        for _ in 0 ..< 2000 where !output.stderr.contains("waiting for the callback") { usleep(10_000) }
+        let start = try #require(output.stderr.firstRange(of: marker))
+        let rest = output.stderr[start.upperBound...]
+        let port = try #require(Int(rest.prefix { $0.isNumber }))
+        let path = String(rest.drop { $0.isNumber }.prefix { !$0.isWhitespace })
+        let location = try #require(try RawClient.get(port: port, path).header("Location"))
+        let stateStart = try #require(location.firstRange(of: "state="))
+        let state = location[stateStart.upperBound...].prefix { $0 != "&" }
+        _ = try RawClient.get(port: port, "/callback?" + query.replacingOccurrences("STATE", with: String(state)))
+        let exit = thread.join()
+        return (exit, output.stdout, output.stderr)
+    }
+
+    static func lastLine(_ text: String) -> String {
+        text.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    @Test func aSuccessNamesTheIssuer() throws {
+        let result = try login(issuer: "https://a.example", query: "code=c1&state=STATE&iss=https%3A%2F%2Fa.example")
+        #expect(result.exit == 0)
+        #expect(Self.lastLine(result.stderr) == "✓ Signed in at https://a.example")
+    }
+
+    @Test func aRefusalAtTheProviderSaysSoInWords() throws {
+        let result = try login(issuer: "https://a.example", query: "error=access_denied&state=STATE")
+        #expect(result.exit == ExitCode.providerFailure)
+        #expect(Self.lastLine(result.stderr) == "✗ Sign-in cancelled at the provider: access_denied")
+    }
+
+    @Test func anIssuerMismatchShowsBothIssuers() throws {
+        let result = try login(issuer: "https://a.example", query: "code=c1&state=STATE&iss=https%3A%2F%2Fa.example%2F")
+        #expect(result.exit == ExitCode.rejected)
+        #expect(
+            Self.lastLine(result.stderr)
+                == "✗ Refused: issuer_mismatch: the 'iss' parameter is not the expected issuer (RFC 9207); expected https://a.example")
+        #expect(!result.stderr.contains("c1"), "the code stays off stderr")
+    }
+
+    @Test(arguments: [
+        (JSONValue.object([("outcome", .string("authorization_code")), ("code", .string("x"))]), "✓ Signed in at idp.example"),
+        (
+            JSONValue.object([("outcome", .string("rejected")), ("reason", .string("timeout")), ("detail", .string("no callback"))]),
+            "✗ Not signed in: timeout: no callback"
+        ),
+        (
+            JSONValue.object([("outcome", .string("authorization_error")), ("error", .string("server_error"))]),
+            "✗ The provider refused the sign-in: server_error"
+        ),
+        (
+            JSONValue.object([("outcome", .string("token_error")), ("error", .string("invalid_grant"))]),
+            "✗ The token endpoint refused the code: invalid_grant"
+        ),
+    ])
+    func linesFromOutcomes(_ value: JSONValue, _ expected: String) {
+        #expect(SignInSummary.line(for: value, place: "idp.example", colour: false) == expected)
+    }
+
+    @Test func coloursOnlyWhenAsked() {
+        let value = JSONValue.object([("outcome", .string("authorization_code"))])
+        #expect(SignInSummary.line(for: value, place: "p", colour: true).contains("\u{1B}["))
+        #expect(!SignInSummary.line(for: value, place: "p", colour: false).contains("\u{1B}"))
+    }
+
+    @Test func anEscapeSequenceFromACallbackDoesNotReachTheTerminal() {
+        let value = JSONValue.object([("outcome", .string("authorization_code")), ("iss", .string("https://x\u{1B}]0;pwned\u{07}"))])
+        let line = SignInSummary.line(for: value, place: "p", colour: false)
+        #expect(!line.contains("\u{1B}") && !line.contains("\u{07}"))
+    }
+}
