@@ -21,12 +21,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-helper=${1:-${CALLBACK_ROUTER:-}}
-if [[ -z "$helper" ]]; then
-    (cd "$root" && swift build --product callback-router >&2)
-    helper="$root/.build/debug/callback-router"
-fi
-helper=$(cd "$(dirname "$helper")" && pwd)/$(basename "$helper")
+# shellcheck source=suite.bash
+source "$here/suite.bash"
+find_helper "${1:-}"
 
 passed=0
 failed=0
@@ -134,21 +131,6 @@ authorize_url() { # STATE
     echo "http://127.0.0.1:$AS_PORT/authorize?response_type=code&client_id=e2e&redirect_uri=$(urlencode "$REDIRECT_URI")&state=$(urlencode "$1")"
 }
 
-# wait_exit PID SECONDS: sets EXIT_STATUS to the exit status of PID, or 124 when it is
-# still running after SECONDS. (Not in a command substitution: only this shell can
-# `wait` for its own children.)
-wait_exit() {
-    local i
-    EXIT_STATUS=124
-    for i in $(seq 1 $(($2 * 20))); do
-        if ! kill -0 "$1" 2>/dev/null; then
-            EXIT_STATUS=0
-            wait "$1" || EXIT_STATUS=$?
-            return 0
-        fi
-        sleep 0.05
-    done
-}
 
 check() { # DESCRIPTION COMMAND…
     local description=$1

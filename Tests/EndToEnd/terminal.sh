@@ -12,12 +12,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-helper=${1:-${CALLBACK_ROUTER:-}}
-if [[ -z "$helper" ]]; then
-    (cd "$root" && swift build --product callback-router >&2)
-    helper="$root/.build/debug/callback-router"
-fi
-helper=$(cd "$(dirname "$helper")" && pwd)/$(basename "$helper")
+# shellcheck source=suite.bash
+source "$here/suite.bash"
+find_helper "${1:-}"
 
 passed=0
 failed=0
@@ -77,19 +74,6 @@ wait_for() {
     return 1
 }
 
-# wait_exit PID SECONDS: sets EXIT_STATUS (124 when still running after SECONDS).
-wait_exit() {
-    local i
-    EXIT_STATUS=124
-    for i in $(seq 1 $(($2 * 20))); do
-        if ! kill -0 "$1" 2>/dev/null; then
-            EXIT_STATUS=0
-            wait "$1" || EXIT_STATUS=$?
-            return 0
-        fi
-        sleep 0.05
-    done
-}
 
 is_cancelled_last_line() { # FILE
     [[ $(tail -n 1 "$1") == '{"outcome":"rejected","reason":"cancelled"'* ]]

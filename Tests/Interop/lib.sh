@@ -3,6 +3,8 @@
 # A suite sets SUITE before sourcing this file.
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../EndToEnd/suite.bash
+source "$here/../EndToEnd/suite.bash"
 root=$(cd "$here/../.." && pwd)
 passed=0
 failed=0
@@ -101,19 +103,6 @@ print("" if v is None else v)' "$1" "$2"
 }
 urlencode() { "$SYSTEM_PYTHON" -c 'import sys,urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
 
-# wait_exit PID SECONDS: sets EXIT_STATUS to PID's exit status, 124 when still running.
-wait_exit() {
-    local i
-    EXIT_STATUS=124
-    for i in $(seq 1 $(($2 * 20))); do
-        if ! kill -0 "$1" 2>/dev/null; then
-            EXIT_STATUS=0
-            wait "$1" || EXIT_STATUS=$?
-            return 0
-        fi
-        sleep 0.05
-    done
-}
 
 # waitline FILE SECONDS: waits until FILE has a complete first line; prints it.
 waitline() {
