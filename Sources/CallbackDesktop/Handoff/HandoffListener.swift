@@ -60,7 +60,13 @@ package final class HandoffListener {
         case timedOut
     }
 
-    package init(runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?) throws(HelperFailure) {
+    /// - Parameter refusingSecondStateless: without an expected state, refuse (`conflict`)
+    ///   when another stateless listener of `scheme` is already waiting. The check and the
+    ///   bind happen under one `flock` on `stateless.lock` in the scheme's listener
+    ///   directory, so two such listeners started at the same instant cannot both start.
+    package init(
+        runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?, refusingSecondStateless: Bool = false
+    ) throws(HelperFailure) {
         self.runtime = runtime
         self.scheme = scheme
         self.expectedState = expectedState
@@ -70,6 +76,18 @@ package final class HandoffListener {
         try runtime.makePrivateDirectory(runtime.listenersDirectory)
         let directory = runtime.listenerDirectory(for: scheme)
         try runtime.makePrivateDirectory(directory)
+        var lock: Descriptor?
+        defer { lock?.close() }
+        if expectedState == nil && refusingSecondStateless {
+            lock = Self.lockStatelessStart(in: directory, uid: runtime.uid)
+            if Self.statelessListenerIsWaiting(runtime: runtime, scheme: scheme) {
+                throw HelperFailure(
+                    .conflict,
+                    message:
+                        "another listen of '\(scheme)' without a state is already waiting: a callback could go to either, so neither would get it. End that one first, or give each login its own --state"
+                )
+            }
+        }
         // Named apart: a stateless listener's socket says so (statelessListenerIsWaiting).
         let path = joinPath(directory, (expectedState == nil ? Self.statelessPrefix : "") + RandomName.hex(bytes: 8) + ".sock")
         guard path.utf8.count <= UnixSocket.maxPathBytes else {
@@ -105,6 +123,20 @@ package final class HandoffListener {
             }
         }
         return false
+    }
+
+    /// An exclusive `flock` on the private `stateless.lock` of a scheme's listener directory,
+    /// released when the descriptor is closed; nil when it cannot be had (then the check
+    /// still runs, without the guarantee for two starts at the same instant).
+    private static func lockStatelessStart(in directory: String, uid: uid_t) -> Descriptor? {
+        guard let descriptor = try? FileSystem.openOrCreate(joinPath(directory, "stateless.lock"), mode: 0o600) else { return nil }
+        guard let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
+            (try? descriptor.lockExclusively()) != nil
+        else {
+            descriptor.close()
+            return nil
+        }
+        return descriptor
     }
 
     /// Removes the socket: no `open` can reach this listener afterwards.

@@ -149,14 +149,10 @@ enum ListenCommand: Command {
         let received: String
         do throws(HelperFailure) {
             let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
-            if options.expectations.state == nil, HandoffListener.statelessListenerIsWaiting(runtime: runtime, scheme: scheme) {
-                throw HelperFailure(
-                    .conflict,
-                    message:
-                        "another listen of '\(scheme)' without a state is already waiting: a callback could go to either, so neither would get it. End that one first, or give each login its own --state"
-                )
-            }
-            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: options.expectations.state)
+            // A second stateless listen is refused here, at its start (atomically: HandoffListener
+            // checks and binds under one lock), not after the sign-in.
+            let listener = try HandoffListener(
+                runtime: runtime, scheme: scheme, expectedState: options.expectations.state, refusingSecondStateless: true)
             defer { listener.stop() }
             let socketPath = listener.socketPath
             context.interruption?.addCleanup { _ = unlink(socketPath) }
