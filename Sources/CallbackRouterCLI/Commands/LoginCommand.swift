@@ -135,7 +135,11 @@ enum LoginCommand: Command {
             expectations.profiles = try OptionValues.profiles(args)
             var (configuration, duration, text) = try LoopbackOptions.readConfiguration(args)
             timeout = duration
-            if configuration.pasteDescriptor != nil { configuration.pasteDescriptor = context.standardInput }
+            if configuration.pasteDescriptor != nil {
+                configuration.pasteDescriptor = context.standardInput
+            } else if context.offersPasteBack, try args.single("scheme") == nil, !args.has("client-secret-from-stdin") {
+                configuration.pasteDescriptor = context.standardInput
+            }
             loopback = configuration
             timeoutText = text
             scheme = try args.single("scheme")

@@ -29,4 +29,16 @@ extension CommandContext {
     var isSSHSession: Bool {
         environment["SSH_CONNECTION"].map { !$0.isEmpty } ?? false
     }
+
+    /// Over SSH with stdin a terminal, `login` takes a pasted callback URL without being
+    /// asked (`--accept-paste`): the browser is on another machine, and a port that could
+    /// not be forwarded would otherwise mean starting again. Linux only: on macOS `poll`
+    /// reports a terminal as invalid, so there only `--accept-paste` turns it on.
+    var offersPasteBack: Bool {
+        #if os(Linux)
+        return isSSHSession && isatty(standardInput) == 1
+        #else
+        return false
+        #endif
+    }
 }
