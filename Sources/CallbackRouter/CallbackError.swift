@@ -51,3 +51,31 @@ public struct CallbackError: ReasonCarrying, Hashable, Sendable, CustomStringCon
         return "\(reason.rawValue): \(detail)"
     }
 }
+
+extension CallbackError {
+    /// An `issuer_mismatch` naming both issuers. An issuer identifier is public (RFC 9207
+    /// §2: the authorization server's identifier, published in its metadata), so it is the
+    /// one callback value a detail shows; both are escaped and bounded by
+    /// ``printableIssuer(_:)``, since the received one is whatever the callback carried.
+    static func issuerMismatch(received: String, expected: String, at offset: Int? = nil) -> CallbackError {
+        CallbackError(
+            .issuerMismatch, at: offset,
+            "the server said \(printableIssuer(received)), expected \(printableIssuer(expected)) (the 'iss' parameter, RFC 9207)"
+        )
+    }
+
+    /// `text` with controls, non-ASCII and backslashes escaped (`\u{…}`) and at most 200
+    /// scalars kept (then `…`): a detail may reach a terminal, where an escape sequence from
+    /// a callback must not act, and a log, which a long value must not flood.
+    static func printableIssuer(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(200) {
+            if scalar.value >= 0x20 && scalar.value < 0x7F && scalar != "\\" {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        return text.unicodeScalars.count > 200 ? result + "…" : result
+    }
+}

@@ -28,13 +28,14 @@ final class RunningLogin: Sendable {
     private let exitCode = Locked<Int32?>(nil)
     let port: Int
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], standardInput: Int32 = 0) throws {
         let output = output
         let exitCode = exitCode
         _ = try startThread {
             let code = CallbackRouterTool.run(
                 ["login"] + arguments,
-                context: CommandContext(output: output, environment: environment, executablePath: "/nonexistent"))
+                context: CommandContext(
+                    output: output, environment: environment, executablePath: "/nonexistent", standardInput: standardInput))
             exitCode.withLock { $0 = code }
         }
         var port = 0

@@ -381,3 +381,42 @@ extension RefreshCommandTests {
         #expect(curl.read("argv.0").isEmpty, "curl never ran")
     }
 }
+
+extension LoginTokenStepTests {
+    /// `login --client-secret-from-stdin` itself (not only `refresh`): the secret read from
+    /// stdin reaches curl on its stdin only, as the Basic header, never its argv or
+    /// environment, nor the tool's stdout or stderr.
+    @Test func loginsClientSecretFromStdinReachesCurlsStdinOnly() throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.answer("discovery", body: Self.metadata)
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        let secret = "login-client-secret-9"
+        let basic = "YXBwOmxvZ2luLWNsaWVudC1zZWNyZXQtOQ==" // base64 of app:login-client-secret-9
+        let line = Array((secret + "\n").utf8)
+        _ = line.withUnsafeBytes { Glibc.write(ends[1], $0.baseAddress, $0.count) }
+        close(ends[1])
+        defer { close(ends[0]) }
+        let login = try RunningLogin(
+            ["--issuer", Self.issuer, "--client-id", "app", "--no-browser", "--timeout", "20", "--client-secret-from-stdin"],
+            environment: curl.environment, standardInput: ends[0])
+        let request = try LoginCommandTests.authorizationURL(login)
+        let state = try #require(try request.queryParameters.value(named: "state"))
+        let nonce = try #require(try request.queryParameters.value(named: "nonce"))
+        try curl.answer("token", body: Self.tokens(IDTokens.make(IDTokens.claims(nonce: nonce))))
+        _ = try RawClient.get(port: login.port, "/callback?code=CODE-abc&state=\(state)")
+        #expect(login.waitForExit() == 0, "\(login.output.stdout) \(login.output.stderr)")
+        let config = curl.read("stdin.1")
+        #expect(config.contains(#"header = "Authorization: Basic \#(basic)""#), "the secret as client_secret_basic")
+        #expect(config.contains("grant_type=authorization_code&code=CODE-abc&redirect_uri="))
+        for name in ["argv.0", "env.0", "stdin.0", "argv.1", "env.1"] {
+            let text = curl.read(name)
+            #expect(!text.contains(secret) && !text.contains(basic), "no secret in curl's \(name)")
+        }
+        for text in [login.output.stdout, login.output.stderr] {
+            #expect(!text.contains(secret) && !text.contains(basic), "no secret in the tool's output")
+        }
+        #expect(login.output.stdout.contains(#""access_token":"AT-login-1""#))
+    }
+}

@@ -73,7 +73,11 @@ import Testing
         let cases: [(String, CallbackExpectations)] = [
             ("myapp://cb?code=SECRET%0A", CallbackExpectations()),
             ("myapp://cb?code=a&state=SECRETx", CallbackExpectations(state: "SECRETy")),
-            ("myapp://cb?code=a&iss=SECRETiss", CallbackExpectations(issuer: "SECRETother")),
+            // An issuer is public (RFC 9207) and shown on a mismatch; nothing else is.
+            (
+                "myapp://cb?code=SECRETcode&state=SECRETstate&iss=https%3A%2F%2Fevil.example",
+                CallbackExpectations(state: "SECRETstate", issuer: "https://good.example")
+            ),
             ("myapp://cb?status=SECRETstatus", CallbackExpectations()),
             ("myapp://cb?SECRET/x=1&SECRET/x=2", CallbackExpectations()),
             ("myapp://cb?code=a#SECRET", CallbackExpectations()),
@@ -84,6 +88,22 @@ import Testing
             #expect(error?.detail.contains("SECRET") == false, "\(String(describing: error))")
             #expect(error?.description.contains("SECRET") == false)
         }
+    }
+
+    /// `iss` is the one value a detail shows (an issuer identifier is public, RFC 9207):
+    /// both issuers, escaped (a backslash too, so an escape reads as one), and no other
+    /// value beside them. Controls and non-ASCII never get that far: `iss` is VSCHAR.
+    @Test func anIssuerMismatchNamesBothIssuersAndNothingElse() {
+        let error = refusal {
+            try classify(
+                "myapp://cb?code=SECRETcode&state=SECRETstate&iss=https%3A%2F%2Fa.example%2F%5C",
+                .auto, CallbackExpectations(state: "SECRETstate", issuer: "https://a.example"))
+        }
+        #expect(error?.reason == .issuerMismatch)
+        #expect(
+            error?.detail
+                == "the server said https://a.example/\\u{5c}, expected https://a.example (the 'iss' parameter, RFC 9207)")
+        #expect(error?.description.contains("SECRET") == false)
     }
 }
 

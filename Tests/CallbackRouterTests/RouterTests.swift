@@ -157,7 +157,15 @@ private func expectReason(
 
     /// The issuer rejections' details are part of the contract (the CLI prints them).
     @Test(arguments: [
-        ("&iss=https%3A%2F%2Fevil.example", "the callback's issuer is not the one this login was sent to"),
+        (
+            "&iss=https%3A%2F%2Fevil.example",
+            "the server said https://evil.example, expected https://issuer.example (the 'iss' parameter, RFC 9207)"
+        ),
+        (
+            "&iss=https%3A%2F%2Fevil.example%5C" + String(repeating: "a", count: 300),
+            "the server said https://evil.example\\u{5c}" + String(repeating: "a", count: 179)
+                + "…, expected https://issuer.example (the 'iss' parameter, RFC 9207)"
+        ),
         ("", "the callback has no 'iss' and the route requires it"),
     ])
     func explainsIssuerRejections(suffix: String, detail: String) throws {

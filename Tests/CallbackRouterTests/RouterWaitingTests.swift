@@ -92,7 +92,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
             Issue.record("the kept rejection was not handed over")
         } catch {
             #expect(error.reason == .issuerMismatch)
-            #expect(error.detail == "the callback's issuer is not the one this login was sent to")
+            #expect(error.detail == "the server said https://evil.example, expected https://issuer.example (the 'iss' parameter, RFC 9207)")
         }
         #expect(await reason { try await router.callback(for: attempt, timeout: .seconds(1)) } == .replayed)
     }

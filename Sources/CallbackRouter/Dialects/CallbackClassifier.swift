@@ -335,9 +335,8 @@ public enum CallbackClassifier {
         }
         // RFC 9207 §2.4: simple string comparison, no normalization.
         if let expected = expectations.issuer, issuer != expected {
-            throw CallbackError(
-                .issuerMismatch, at: response.item("iss")?.valueOffset,
-                "the 'iss' parameter is not the expected issuer (RFC 9207)")
+            throw CallbackError.issuerMismatch(
+                received: issuer, expected: expected, at: response.item("iss")?.valueOffset)
         }
     }
 }

@@ -366,7 +366,7 @@ public final class CallbackRouter: Sendable {
                 let result: Result<Delivery, CallbackError> =
                     if late {
                         .failure(AttemptBook.Ending.expired.error)
-                    } else if let issuerError = issuer.error {
+                    } else if let issuerError = issuer.error(boxed, expected: routes[routeIndex].issuer) {
                         .failure(issuerError)
                     } else {
                         .success(Delivery(boxed: boxed, attempt: entry.attempt))
@@ -399,12 +399,14 @@ public final class CallbackRouter: Sendable {
     enum IssuerVerdict {
         case accepted, missing, mismatched
 
-        /// The rejection, made only when there is one.
-        var error: CallbackError? {
+        /// The rejection, made only when there is one; a mismatch names both issuers
+        /// (public identifiers, RFC 9207), read from the callback and the route.
+        func error(_ boxed: Delivery.BoxedOutcome, expected: String?) -> CallbackError? {
             switch self {
             case .accepted: nil
             case .missing: CallbackError(.issuerMissing, "the callback has no 'iss' and the route requires it")
-            case .mismatched: CallbackError(.issuerMismatch, "the callback's issuer is not the one this login was sent to")
+            case .mismatched:
+                CallbackError.issuerMismatch(received: boxed.value.value("iss") ?? "", expected: expected ?? "")
             }
         }
     }

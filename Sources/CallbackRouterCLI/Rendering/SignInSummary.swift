@@ -22,9 +22,8 @@ enum SignInSummary {
     /// sent (the expected issuer, else the endpoint's host), used when the callback names
     /// no issuer.
     ///
-    /// An `issuer_mismatch` names the expected issuer (public, and this login's own); the
-    /// server's `iss` is not shown: the library's refusals never carry a callback's value
-    /// (DialectRedactionTests), an issuer included.
+    /// An `issuer_mismatch` shows both issuers (public identifiers, RFC 9207): the library's
+    /// detail names them, the one callback value a detail may carry (DialectRedactionTests).
     static func line(for json: JSONValue, place: String, expectedIssuer: String? = nil, colour: Bool) -> String {
         guard case .object(let members) = json.storage else { return "" }
         func member(_ name: String) -> String? {
@@ -42,7 +41,10 @@ enum SignInSummary {
             case ReasonCode.timeout.rawValue, ReasonCode.cancelled.rawValue, ReasonCode.conflict.rawValue:
                 return "\(bad) Not signed in: \(reason)\(detail)"
             case ReasonCode.issuerMismatch.rawValue:
-                let expected = expectedIssuer.map { "; expected \(printable($0))" } ?? ""
+                // The library's detail names both issuers; the expected one is added only
+                // to a detail that does not already show it.
+                let expected =
+                    expectedIssuer.map(printable).flatMap { detail.contains("expected \($0)") ? nil : "; expected \($0)" } ?? ""
                 return "\(bad) Refused: \(reason)\(detail)\(expected)"
             default:
                 return "\(bad) Refused: \(reason)\(detail)"
