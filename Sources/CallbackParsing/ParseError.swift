@@ -16,7 +16,7 @@
 /// The `detail` is written for people and never contains a parameter value: at most a
 /// component name and the offending byte when it is not a letter or digit of a value.
 public struct ParseError: ReasonCarrying, Hashable, Sendable, CustomStringConvertible {
-    /// The stable reason (design.md's syntax codes).
+    /// The stable reason (the syntax codes of docs/parsing.md).
     public let reason: ReasonCode
     /// The byte offset into the input where the problem is, when one applies.
     public let offset: Int?

@@ -32,7 +32,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The wire name, as the CLI's JSON prints it.
     public var description: String { rawValue }
 
-    /// Every code of design.md's table, in its order.
+    /// Every code of the reason-code table (docs/parsing.md), in its order.
     public static let allCases: [ReasonCode] = [
         .emptyInput, .tooLong, .invalidCharacter, .invalidScheme, .relativeReference,
         .invalidAuthority, .invalidHost, .invalidPort, .invalidPercentEncoding, .invalidUTF8,
@@ -42,7 +42,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         .implicitGrantNotSupported, .unknownStatus, .stateMissing, .stateMismatch,
         .issuerMissing, .issuerMismatch,
         .unknownState, .replayed, .attemptExpired, .conflict, .cancelled, .timeout, .noRoute,
-        // Added after design.md's first table (codes are added, never renamed):
+        // Added after the first table (codes are added, never renamed):
         .parametersInQuery, .invalidRecord,
         // Added with the token endpoint, the ID token and discovery (docs/tokens.md):
         .unsupportedTokenType, .nonceMismatch, .audienceMismatch, .tokenExpired, .tokenHashMismatch,

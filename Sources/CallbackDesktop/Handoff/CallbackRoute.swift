@@ -70,7 +70,7 @@ package enum HandoffMatch {
     /// What `open` does once every listener of the scheme has answered.
     package enum Decision: Equatable {
         case deliver(to: Int)
-        /// Two or more could take it: delivered to none (design.md: `conflict`).
+        /// Two or more could take it: delivered to none (the reason `conflict`; docs/linux-desktop.md).
         case conflict(candidates: [Int])
         /// A listener did not answer in time and could have been the one: try again.
         case busy

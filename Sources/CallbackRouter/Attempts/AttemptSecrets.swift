@@ -23,7 +23,7 @@
 /// ```
 ///
 /// Sizes: 32 bytes (256 bits) each. RFC 6749 §10.10 requires a guessing probability of at
-/// most 2^-128 for generated credentials (and recommends 2^-160); design.md asks ≥128 bits
+/// most 2^-128 for generated credentials (and recommends 2^-160); this project asks ≥128 bits
 /// of state. Base64url without padding, so every value is
 /// RFC 3986 unreserved and VSCHAR. Drawn from ``SecureRandom`` (the system CSPRNG).
 ///

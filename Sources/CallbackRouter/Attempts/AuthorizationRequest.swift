@@ -217,7 +217,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         }
     }
 
-    /// The rules every ``RedirectURIPolicy`` shares (design.md, "Redirect URIs"). The policy
+    /// The rules every ``RedirectURIPolicy`` shares (docs/redirect-uris.md). The policy
     /// itself (native, custom scheme only, allowlist) is ``RedirectURI``'s job, done where
     /// the redirect URI is registered; the string is then sent exactly as given, because
     /// providers compare `redirect_uri` by exact string (RFC 9700 §2.1).

@@ -164,7 +164,7 @@ extension CallbackClassifier {
         return outcomeWithExtras(url, reading.kind, reading.dialect, reading.known)
     }
 
-    /// Extras: strings now, known fields in ID order (design.md's), extras in URL order.
+    /// Extras: strings now, known fields in ID order (the documented order, docs/dialects.md), extras in URL order.
     @inline(never)
     private static func outcomeWithExtras(_ url: CallbackURL, _ kind: UInt8, _ dialect: UInt8, _ known: UInt32) -> CallbackOutcome {
         let query = url.queryParameters

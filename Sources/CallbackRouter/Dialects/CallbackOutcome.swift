@@ -125,7 +125,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
         }
     }
 
-    /// The known fields, in design.md's order.
+    /// The known fields, in the order docs/dialects.md lists them.
     var knownFields: [Field] {
         if let strings { return strings.known }
         var fields: [Field] = []
@@ -196,7 +196,7 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     }
 
     /// The known wire fields present (`code`, `state`, `iss`, `session_id`…), in the order
-    /// design.md lists them. Withheld fields are not here (see ``withheldFields``).
+    /// docs/dialects.md lists them. Withheld fields are not here (see ``withheldFields``).
     public var fields: [(name: String, value: String)] { knownFields.map { ($0.name, $0.value) } }
 
     /// Every other decoded parameter, in the order of the URL (the dialect does not

@@ -147,7 +147,7 @@ public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// (``CallbackOutcome/isUnbound``: not tied to any request).
     public static let logoutComplete = OutcomeKind(rawValue: "logout_complete")
 
-    /// Every kind, in design.md's order (the logins' kinds, then `logout_complete`, then the
+    /// Every kind, in the order docs/dialects.md lists them (the logins' kinds, then `logout_complete`, then the
     /// kinds added in the third round).
     public static let allCases: [OutcomeKind] = [
         .authorizationCode, .challengeToken, .sessionTokenExchangeCode, .loginSuccess,

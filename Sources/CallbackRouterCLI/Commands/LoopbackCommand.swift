@@ -236,7 +236,7 @@ enum LoopbackCommand: Command {
         return settings
     }
 
-    /// A state is the client's own opaque value (shared/design.md): any non-empty text,
+    /// A state is the client's own opaque value (RFC 6749 §4.1.1): any non-empty text,
     /// judged only by equality with what the provider echoes (a real server echoes
     /// `état-✓-東京` byte for byte).
     static func isPlausibleState(_ value: String) -> Bool {

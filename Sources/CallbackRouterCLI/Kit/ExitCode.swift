@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The helper's exit codes (sysexits.h), as design.md fixes them.
+/// The helper's exit codes (sysexits.h), as docs/cli.md documents them.
 public enum ExitCode {
     /// A success outcome.
     public static let success: Int32 = 0

@@ -14,7 +14,7 @@
 import CallbackDesktop
 
 extension DesktopError {
-    /// The helper's exit code for this failure (design.md): 77, 69, 64 or 65.
+    /// The helper's exit code for this failure (docs/cli.md): 77, 69, 64 or 65.
     var exitCode: Int32 {
         switch code {
         case .permission: return ExitCode.permission

@@ -13,13 +13,13 @@
 
 import CallbackRouter
 
-/// design.md's JSON for an outcome or a refusal, and its exit code: what `parse` prints,
+/// The JSON (docs/cli.md) for an outcome or a refusal, and its exit code: what `parse` prints,
 /// and what `listen`, `loopback` and `login` print "as parse does". Every command renders
 /// its outcomes and refusals here, so the shape and the exit codes have one definition.
 enum Rendering {
     /// `{"outcome":…,"dialect":…,…fields…,"withheld":[…],"extra":{…}}`.
     ///
-    /// Fields are the known wire parameters present, under their wire names, in design.md's
+    /// Fields are the known wire parameters present, under their wire names, in docs/dialects.md's
     /// order; `"withheld"` (only when not empty) names the human-text fields whose value
     /// broke its syntax and was not passed through; `"unbound":true` (only when so) marks an
     /// outcome with no state and no secret (``CallbackOutcome/isUnbound``: a provider error a

@@ -55,7 +55,7 @@ struct CurlTransport {
     }
 
     /// Why no response: a reason code (as every refusal), a detail free of secrets, and
-    /// the exit code design.md's contract gives it.
+    /// the exit code docs/cli.md's contract gives it.
     struct Failure: Error, CustomStringConvertible {
         let reason: ReasonCode
         let detail: String
