@@ -61,12 +61,12 @@ enum BenchRouter {
         var builder = RouterBuilder()
         builder.add(Route("app", redirectURI: try! RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2))
         let router = try! builder.build(maxPendingAttempts: pending + 10_000)
-        for _ in 0 ..< pending { _ = try! router.begin(on: "app") }
+        for _ in 0 ..< pending { _ = try! router.beginLogin(on: "app") }
         let batch = 200
         var samples: [Double] = []
         var allocsPerCallback = 0.0
         for round in 0 ..< repetitions * 5 {
-            let attempts = (0 ..< batch).map { _ in try! router.begin(on: "app") }
+            let attempts = (0 ..< batch).map { _ in try! router.beginLogin(on: "app") }
             let urls = attempts.map { "com.example.app:/oauth2redirect?code=c0de&state=\($0.state)" }
             let allocBefore = malloc_counter_allocations()
             let start = nanoseconds()

@@ -241,7 +241,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let router = try! builder.build(maxPendingAttempts: count + 10)
         let handle = CommandLine.arguments.contains("--route")
         for _ in 0 ..< count {
-            let attempt = try! router.begin(on: "app")
+            let attempt = try! router.beginLogin(on: "app")
             let url = "com.example.app:/oauth2redirect?code=c0de&state=" + attempt.state
             if handle { consume((try? router.handle(url)) == nil ? 0 : 1) } else { consume(url.utf8.count) }
         }

@@ -141,7 +141,7 @@ public enum CallbackHandoff {
 /// delivered to it or found in the spool.
 ///
 /// ```swift
-/// let attempt = try router.begin(on: "desktop")                  // route: myapp:/callback
+/// let attempt = try router.beginLogin(on: "desktop")                  // route: myapp:/callback
 /// let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: env)
 /// openBrowser(try attempt.authorizationRequest(endpoint: authorize, clientID: id).url)
 /// let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(300))

@@ -19,7 +19,7 @@ import CallbackSystem
 ///
 /// ```swift
 /// let receiver = try LoopbackReceiver()                 // http://127.0.0.1:PORT/callback
-/// let attempt = try router.begin(on: "desktop")         // route: http://127.0.0.1/callback
+/// let attempt = try router.beginLogin(on: "desktop")         // route: http://127.0.0.1/callback
 /// let request = try receiver.authorizationRequest(for: attempt, endpoint: authorize, clientID: id)
 /// openBrowser(request.url)
 /// let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(300))
@@ -214,7 +214,7 @@ public final class LoopbackReceiver: Sendable {
     }
 
     /// Binds the port and path of `attempt`'s exact redirect URI
-    /// (``LoginAttempt/redirectURI``, as begun with ``CallbackRouter/begin(on:redirectURI:lifetime:)``
+    /// (``LoginAttempt/redirectURI``, as begun with ``CallbackRouter/beginLogin(on:redirectURI:lifetime:)``
     /// and kept by its sealed record): ``init(redirectURI:_:)`` with it. Then
     /// ``callback(for:router:timeout:log:)-(LoginAttempt,_,_,_)`` serves the restored attempt.
     ///
@@ -225,7 +225,7 @@ public final class LoopbackReceiver: Sendable {
     /// ```
     ///
     /// - Throws: ``LoopbackError/invalidConfiguration`` when the attempt's redirect URI is
-    ///   not loopback or names no port (begun with ``CallbackRouter/begin(on:lifetime:)``:
+    ///   not loopback or names no port (begun with ``CallbackRouter/beginLogin(on:lifetime:)``:
     ///   begin with the receiver's redirect URI so that the port is kept); else as
     ///   ``init(redirectURI:_:)``.
     public convenience init(for attempt: LoginAttempt, _ configuration: Configuration = Configuration()) throws(LoopbackError) {
@@ -237,7 +237,7 @@ public final class LoopbackReceiver: Sendable {
         guard attempt.redirectURI.url.port != nil else {
             throw LoopbackError(
                 .invalidConfiguration,
-                "the attempt's redirect URI (\(attempt.redirectURI)) names no port, so the port its browser returns to is unknown: begin the login with router.begin(on:redirectURI: receiver.redirectURI)"
+                "the attempt's redirect URI (\(attempt.redirectURI)) names no port, so the port its browser returns to is unknown: begin the login with router.beginLogin(on:redirectURI: receiver.redirectURI)"
             )
         }
         try self.init(redirectURI: attempt.redirectURI.url.string, configuration)
@@ -396,7 +396,7 @@ public final class LoopbackReceiver: Sendable {
     ///
     /// The attempt's route must have a loopback redirect URI with this receiver's host and
     /// path (any port matches, RFC 8252 §7.3); send ``authorizationRequest(for:endpoint:clientID:scope:extraParameters:)``.
-    /// An attempt begun with an exact redirect URI (``CallbackRouter/begin(on:redirectURI:lifetime:)``,
+    /// An attempt begun with an exact redirect URI (``CallbackRouter/beginLogin(on:redirectURI:lifetime:)``,
     /// or restored from its sealed record) must name this receiver's port: its browser returns
     /// there (``init(for:_:)`` binds it again after a cold start); another port is
     /// `invalid_configuration`. A receiver is single-use: a second wait throws

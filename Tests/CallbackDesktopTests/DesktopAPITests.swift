@@ -213,7 +213,7 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         var builder = RouterBuilder()
         builder.add(Route("desktop", redirectURI: try RedirectURI("myapp:/callback", policy: .native), dialect: .oauth2))
         let router = try builder.build()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: sandbox.environment)
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
         let url = "myapp:/callback?code=c9&state=\(attempt.state)"
@@ -233,13 +233,13 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         var builder = RouterBuilder()
         builder.add(Route("desktop", redirectURI: try RedirectURI("myapp:/callback", policy: .native), dialect: .oauth2))
         let router = try builder.build()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: sandbox.environment)
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
         #expect(try await deliverOnThread("myapp:/callback?code=c9&state=\(attempt.state)", environment: sandbox.environment) == .delivered)
         _ = try await waiting.value
 
-        let next = try router.begin(on: "desktop")
+        let next = try router.beginLogin(on: "desktop")
         let started = ContinuousClock.now
         for wait in 0 ..< 2 {
             do {

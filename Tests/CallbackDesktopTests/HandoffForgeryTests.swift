@@ -68,7 +68,7 @@ import Testing
             Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .native), dialect: .prelude))
         let router = try builder.build()
         #expect(try CallbackHandoff.deliver("myapp://oauth-callback?challenge_token=planted", environment: sandbox.environment) == .spooled)
-        let attempt = try router.begin(on: "prelude")
+        let attempt = try router.beginLogin(on: "prelude")
         let receiver = try HandoffReceiver(scheme: "myapp", state: nil, environment: sandbox.environment)
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
         try await Task.sleep(for: .milliseconds(300))

@@ -63,7 +63,7 @@ import Testing
     @Test func aLogoutsRedirectNeverCompletesALogin() async throws {
         let sandbox = Sandbox()
         let router = try makeRouter()
-        let login = try router.begin(on: "desktop")
+        let login = try router.beginLogin(on: "desktop")
         let receiver = try HandoffReceiver(scheme: "myapp", state: login.state, environment: sandbox.environment)
         let waiting = Task { try await receiver.callback(for: login, router: router, timeout: .seconds(20)) }
         #expect(try await deliverOnThread("myapp:/callback?state=\(login.state)", environment: sandbox.environment) == .delivered)

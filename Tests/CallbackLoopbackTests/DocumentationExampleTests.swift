@@ -23,7 +23,7 @@ import Testing
         builder.add(Route("cli", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2))
         let router = try builder.build()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "cli")
+        let attempt = try router.beginLogin(on: "cli")
         let request = try receiver.authorizationRequest(
             for: attempt, endpoint: "https://example.auth0.com/authorize",
             clientID: "abc123", scope: "openid profile")

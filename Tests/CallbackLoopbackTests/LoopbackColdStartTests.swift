@@ -35,7 +35,7 @@ import Testing
             let router = try Self.makeRouter()
             let receiver = try LoopbackReceiver()
             port = receiver.port
-            original = try router.begin(on: "desktop", redirectURI: receiver.redirectURI)
+            original = try router.beginLogin(on: "desktop", redirectURI: receiver.redirectURI)
             record = original.sealed()
         } // the receiver is released here: its socket is closed, as the killed process's was
         #expect(!isListening(port: port))
@@ -101,7 +101,7 @@ import Testing
 
     @Test func refusesAnAttemptWithoutPortToRebind() throws {
         let router = try Self.makeRouter()
-        let attempt = try router.begin(on: "desktop") // the route's redirect URI: no port
+        let attempt = try router.beginLogin(on: "desktop") // the route's redirect URI: no port
         do {
             _ = try LoopbackReceiver(for: attempt)
             Issue.record("bound a receiver for an attempt that names no port")
@@ -114,7 +114,7 @@ import Testing
     @Test func aReceiverOnAnotherPortRefusesTheAttemptItCannotServe() async throws {
         let router = try Self.makeRouter()
         let first = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop", redirectURI: first.redirectURI)
+        let attempt = try router.beginLogin(on: "desktop", redirectURI: first.redirectURI)
         let other = try LoopbackReceiver()
         // Its browser returns to `first`'s port: another receiver would wait in vain.
         await expectReason(.invalidConfiguration) {

@@ -157,7 +157,7 @@ import Testing
 
         let router = try LoopbackRouterTests.makeRouter()
         let routed = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let delivery = Task { try await routed.callback(for: attempt, router: router, timeout: .seconds(Int64.max)) }
         let routedPage = try await patientFetch(port: routed.port, "/callback?code=routed&state=\(attempt.state)")
         if routedPage.statusCode != 200 { router.cancel(attempt) }
@@ -173,7 +173,7 @@ import Testing
         }
         let router = try LoopbackRouterTests.makeRouter()
         let routed = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         // No clock is asserted: the test pool is shared with blocking suites. A wait that
         // read the timeout as a long one would not end at all.
         await expectReason(.timeout) { try await routed.callback(for: attempt, router: router, timeout: timeout) }

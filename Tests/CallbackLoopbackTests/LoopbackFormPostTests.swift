@@ -98,7 +98,7 @@ import Testing
         builder.add(Route("web", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2))
         let router = try builder.build()
         let receiver = try Self.formPostReceiver()
-        let attempt = try router.begin(on: "web")
+        let attempt = try router.beginLogin(on: "web")
         let client = try RawClient(port: receiver.port)
         client.send(Self.post(port: receiver.port, body: "code=routed&state=\(attempt.state)"))
         let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(20))

@@ -144,7 +144,7 @@ import Testing
     @Test func deliversTheLogoutOnceAndNeverToALoginsCallback() async throws {
         let router = try makeRouter()
         let receiver = try LoopbackReceiver()
-        let login = try router.begin(on: "desktop")
+        let login = try router.beginLogin(on: "desktop")
         let logout = try router.beginLogout(on: "desktop", endSessionEndpoint: "https://id.example/logout", clientID: "app")
         // The login's callback goes to the login, never to the logout.
         let loginCallback = try sendRequest(port: receiver.port, "/callback?code=c1&state=\(login.state)")

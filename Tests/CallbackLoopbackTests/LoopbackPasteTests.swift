@@ -89,7 +89,7 @@ import Testing
         let tty = Self.terminal()
         defer { close(tty.read); close(tty.write) }
         let receiver = try LoopbackReceiver(.init(pasteDescriptor: tty.read))
-        let attempt = try router.begin(on: "cli")
+        let attempt = try router.beginLogin(on: "cli")
         Self.type("http://127.0.0.1:\(receiver.port)/callback?code=routed&state=\(attempt.state)\n", into: tty.write)
         let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(20))
         #expect(delivery.outcome.value("code") == "routed")

@@ -188,7 +188,7 @@ import Testing
     @Test func deliversTheAttemptsCallbackExactlyOnce() async throws {
         let router = try Self.makeRouter()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let request = try receiver.authorizationRequest(for: attempt, endpoint: "https://id.example/authorize", clientID: "app")
         #expect(request.url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A\(receiver.port)%2Fcallback"))
         let unknown = try sendRequest(port: receiver.port, "/callback?code=x&state=not-a-login")
@@ -206,7 +206,7 @@ import Testing
     @Test func timeoutEndsTheAttemptAndClosesTheSocket() async throws {
         let router = try Self.makeRouter()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         await expectReason(.timeout) {
             try await receiver.callback(for: attempt, router: router, timeout: .milliseconds(200))
         }
@@ -217,7 +217,7 @@ import Testing
     @Test func taskCancellationEndsTheAttemptAndClosesTheSocket() async throws {
         let router = try Self.makeRouter()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(60)) }
         waiting.cancel()
         let result = await waiting.result
@@ -229,7 +229,7 @@ import Testing
     @Test func routerCancelEndsTheWait() async throws {
         let router = try Self.makeRouter()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(60)) }
         // The waiter may register after the cancel: either way the attempt ends as cancelled.
         router.cancel(attempt)
@@ -245,7 +245,7 @@ import Testing
                 issuer: "https://id.example"))
         let router = try builder.build()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let page = try sendRequest(port: receiver.port, "/callback?code=c&state=\(attempt.state)&iss=https%3A%2F%2Fevil.example")
         await expectReason(.issuerMismatch) { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
         #expect(page.readAll().statusCode == 400)
@@ -254,11 +254,11 @@ import Testing
     @Test func aSecondWaitThroughTheRouterSaysTheReceiverIsSingleUse() async throws {
         let router = try Self.makeRouter()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop", redirectURI: receiver.redirectURI)
+        let attempt = try router.beginLogin(on: "desktop", redirectURI: receiver.redirectURI)
         let genuine = try sendRequest(port: receiver.port, "/callback?code=c1&state=\(attempt.state)")
         defer { genuine.close() }
         _ = try await receiver.callback(for: attempt, router: router, timeout: .seconds(20))
-        let next = try router.begin(on: "desktop", redirectURI: receiver.redirectURI)
+        let next = try router.beginLogin(on: "desktop", redirectURI: receiver.redirectURI)
         await expectSingleUse { try await receiver.callback(for: next, router: router, timeout: .seconds(30)) }
         #expect(router.pendingCount == 1, "the refused wait did not touch the next attempt")
     }
@@ -266,7 +266,7 @@ import Testing
     @Test func refusesAnAttemptWhoseRouteIsNotThisReceivers() async throws {
         let router = try Self.makeRouter(path: "/other")
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         await expectReason(.invalidConfiguration) {
             try await receiver.callback(for: attempt, router: router, timeout: .seconds(1))
         }

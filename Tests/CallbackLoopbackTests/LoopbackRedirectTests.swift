@@ -128,7 +128,7 @@ import Testing
                 dialect: .oauth2))
         let router = try builder.build()
         let receiver = try LoopbackReceiver(.init(host: .localhost))
-        let attempt = try router.begin(on: "cli")
+        let attempt = try router.beginLogin(on: "cli")
         let browser = try Self.request(receiver.port, host: "localhost:\(receiver.port)", state: attempt.state)
         let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(20))
         #expect(delivery.attempt == attempt)

@@ -31,7 +31,7 @@ import Testing
     func aRefusedCallbackWithTheAttemptsStateEndsTheWait(query: String) async throws {
         let router = try Self.makeRouter()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(60)) }
         while !router.isWaiting(for: attempt) { try await Task.sleep(for: .milliseconds(5)) }
         let target = "/callback?" + query + attempt.state
@@ -49,7 +49,7 @@ import Testing
     @Test func aRefusedCallbackWithAnotherStateLeavesTheWait() async throws {
         let router = try Self.makeRouter()
         let receiver = try LoopbackReceiver()
-        let attempt = try router.begin(on: "desktop")
+        let attempt = try router.beginLogin(on: "desktop")
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(60)) }
         while !router.isWaiting(for: attempt) { try await Task.sleep(for: .milliseconds(5)) }
         _ = try RawClient.get(port: receiver.port, "/callback?code=%FF&state=not-\(attempt.state)")

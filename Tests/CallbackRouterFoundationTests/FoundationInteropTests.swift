@@ -71,7 +71,7 @@ let interopVectors: [String] = [
         var builder = RouterBuilder()
         builder.add(Route("app", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2))
         let router = try builder.build()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         let url = try #require(URL(string: "com.example.app:/oauth2redirect?code=c&state=\(attempt.state)"))
         let delivery = try router.handle(url)
         #expect(delivery.attempt == attempt)
@@ -81,7 +81,7 @@ let interopVectors: [String] = [
         let redirect = try RedirectURI(try #require(URL(string: "com.example.app:/oauth2redirect")))
         var builder = RouterBuilder()
         builder.add(Route("app", redirectURI: redirect, dialect: .oauth2))
-        let attempt = try builder.build().begin(on: "app")
+        let attempt = try builder.build().beginLogin(on: "app")
         let request = try attempt.authorizationRequest(
             endpoint: "https://login.example.com/authorize?audience=api",
             clientID: "client id+1", scope: "openid profile")

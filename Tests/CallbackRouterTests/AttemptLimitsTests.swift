@@ -43,7 +43,7 @@ private func callback(_ attempt: LoginAttempt) -> String {
     @Test(arguments: unsealable)
     func beginRefusesALifetimeItsRecordCouldNotCarry(_ lifetime: Duration) throws {
         let router = try makeRouter()
-        expectRefusal(.invalidConfiguration) { try router.begin(on: "op", lifetime: lifetime) }
+        expectRefusal(.invalidConfiguration) { try router.beginLogin(on: "op", lifetime: lifetime) }
         expectRefusal(.invalidConfiguration) {
             try router.beginLogout(on: "op", endSessionEndpoint: "https://op.example.com/logout", lifetime: lifetime)
         }
@@ -59,7 +59,7 @@ private func callback(_ attempt: LoginAttempt) -> String {
     func everyLifetimeBeginAcceptsSealsAndRestores(_ lifetime: Duration) throws {
         let clock = ManualAttemptClock()
         let first = try makeRouter(clock: clock)
-        let attempt = try first.begin(on: "op", lifetime: lifetime)
+        let attempt = try first.beginLogin(on: "op", lifetime: lifetime)
         #expect(attempt.expiresAt > attempt.createdAt)
         let second = try makeRouter(clock: clock)
         let restored = try second.restore(attempt.sealed())
@@ -71,7 +71,7 @@ private func callback(_ attempt: LoginAttempt) -> String {
     @Test func theLongestLifetimeDoesNotExpireAtOnce() throws {
         let clock = ManualAttemptClock(start: ClockInstant(nanoseconds: Int64.max - 1_000))
         let router = try makeRouter(clock: clock)
-        let attempt = try router.begin(on: "op", lifetime: SealedAttempt.maximumLifetime)
+        let attempt = try router.beginLogin(on: "op", lifetime: SealedAttempt.maximumLifetime)
         #expect(attempt.expiresAt.nanoseconds == Int64.max, "saturated, not wrapped into the past")
         #expect(try router.handle(callback(attempt)).attempt.id == attempt.id)
     }
@@ -98,7 +98,7 @@ private func callback(_ attempt: LoginAttempt) -> String {
     @Test(arguments: timeouts)
     func aForeverTimeoutWaitsUntilTheAttemptExpires(_ timeout: Duration) async throws {
         let router = try makeRouter(clock: SystemAttemptClock())
-        let attempt = try router.begin(on: "op", lifetime: .milliseconds(200))
+        let attempt = try router.beginLogin(on: "op", lifetime: .milliseconds(200))
         do {
             _ = try await router.callback(for: attempt, timeout: timeout)
             Issue.record("the wait returned a delivery")
@@ -111,7 +111,7 @@ private func callback(_ attempt: LoginAttempt) -> String {
     @Test(arguments: [Duration.seconds(Int64.min), .nanoseconds(-1), .zero])
     func aNegativeTimeoutEndsTheWaitAtOnce(_ timeout: Duration) async throws {
         let router = try makeRouter(clock: SystemAttemptClock())
-        let attempt = try router.begin(on: "op")
+        let attempt = try router.beginLogin(on: "op")
         do {
             _ = try await router.callback(for: attempt, timeout: timeout)
             Issue.record("the wait returned a delivery")
@@ -122,7 +122,7 @@ private func callback(_ attempt: LoginAttempt) -> String {
 
     @Test func aForeverWaitStillGetsItsCallback() async throws {
         let router = try makeRouter(clock: SystemAttemptClock())
-        let attempt = try router.begin(on: "op")
+        let attempt = try router.beginLogin(on: "op")
         async let delivery = router.callback(for: attempt, timeout: .seconds(Int64.max))
         while !router.isWaiting(for: attempt) { await Task.yield() }
         _ = try router.handle(callback(attempt))
@@ -138,7 +138,7 @@ private func callback(_ attempt: LoginAttempt) -> String {
         var first: LoginAttempt?
         var last: LoginAttempt?
         for _ in 0 ..< 20_000 {
-            let attempt = try router.begin(on: "op")
+            let attempt = try router.beginLogin(on: "op")
             router.cancel(attempt)
             if first == nil { first = attempt }
             last = attempt
@@ -155,24 +155,24 @@ private func callback(_ attempt: LoginAttempt) -> String {
     @Test func aRecordOfAForgottenEndingIsNotRestoredAgain() throws {
         let clock = ManualAttemptClock()
         let router = try makeRouter(clock: clock, maxPendingAttempts: 4)
-        let cancelled = try router.begin(on: "op")
+        let cancelled = try router.beginLogin(on: "op")
         let record = cancelled.sealed()
         router.cancel(cancelled)
         expectRefusal(.cancelled) { try router.restore(record) }
-        for _ in 0 ..< 20 { router.cancel(try router.begin(on: "op")) }
+        for _ in 0 ..< 20 { router.cancel(try router.beginLogin(on: "op")) }
         // Its tombstone is gone, yet the record must not bring the login back.
         expectRefusal(.conflict) { try router.restore(record) }
         // A record of a login begun later than every forgotten one still restores.
         let other = try makeRouter(clock: clock)
         clock.advance(by: .seconds(1))
-        let fresh = try other.begin(on: "op")
+        let fresh = try other.beginLogin(on: "op")
         #expect(try router.restore(fresh.sealed()).state == fresh.state)
     }
 
     @Test func expiredAttemptsAreSweptWithoutAScan() throws {
         let clock = ManualAttemptClock()
         let router = try makeRouter(clock: clock)
-        for _ in 0 ..< 1_000 { _ = try router.begin(on: "op", lifetime: .seconds(10)) }
+        for _ in 0 ..< 1_000 { _ = try router.beginLogin(on: "op", lifetime: .seconds(10)) }
         clock.advance(by: .seconds(11))
         #expect(router.pendingCount == 0)
         clock.advance(by: .seconds(11))

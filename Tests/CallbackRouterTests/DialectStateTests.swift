@@ -121,7 +121,7 @@ import Testing
         var builder = RouterBuilder()
         builder.add(Route("app", redirectURI: try RedirectURI("com.example.app:/cb"), dialect: .oauth2))
         let router = try builder.build(clock: ManualAttemptClock())
-        _ = try router.begin(on: "app")
+        _ = try router.beginLogin(on: "app")
         let error = refusal { try router.handle("com.example.app:/cb?code=c&state=%C3%A9tat-%E2%9C%93-%E6%9D%B1%E4%BA%AC") }
         #expect(error?.reason == .unknownState)
         #expect(router.pendingCount == 1)

@@ -28,7 +28,7 @@ private func makeRouter(clock: any AttemptClock = ManualAttemptClock()) throws -
     @Test func aLoopbackLoginKeepsItsPortFromRequestToRestore() throws {
         let clock = ManualAttemptClock()
         let router = try makeRouter(clock: clock)
-        let attempt = try router.begin(on: "cli", redirectURI: "http://127.0.0.1:49152/callback")
+        let attempt = try router.beginLogin(on: "cli", redirectURI: "http://127.0.0.1:49152/callback")
         #expect(attempt.redirectURI.url.string == "http://127.0.0.1:49152/callback")
         let request = try attempt.authorizationRequest(endpoint: "https://as.example/authorize", clientID: "c")
         #expect(request.url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A49152%2Fcallback"), "\(request.url)")
@@ -44,7 +44,7 @@ private func makeRouter(clock: any AttemptClock = ManualAttemptClock()) throws -
     }
 
     @Test func aLoopbackRequestWithoutAPortIsRefusedWhenBuilt() throws {
-        let attempt = try makeRouter().begin(on: "cli")
+        let attempt = try makeRouter().beginLogin(on: "cli")
         expectRefusal(.invalidConfiguration) {
             try attempt.authorizationRequest(endpoint: "https://as.example/authorize", clientID: "c")
         }
@@ -61,15 +61,15 @@ private func makeRouter(clock: any AttemptClock = ManualAttemptClock()) throws -
     ])
     func refusesARedirectURIThatIsNotTheRoutes(_ exact: String) throws {
         let router = try makeRouter()
-        expectRefusal(.invalidConfiguration) { try router.begin(on: "cli", redirectURI: exact) }
+        expectRefusal(.invalidConfiguration) { try router.beginLogin(on: "cli", redirectURI: exact) }
         #expect(router.pendingCount == 0)
     }
 
     @Test func aCustomSchemeRouteTakesOnlyItsOwnRedirectURI() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "app", redirectURI: "COM.EXAMPLE.APP:/oauth2redirect?tenant=a")
+        let attempt = try router.beginLogin(on: "app", redirectURI: "COM.EXAMPLE.APP:/oauth2redirect?tenant=a")
         #expect(attempt.redirectURI.url.string == "COM.EXAMPLE.APP:/oauth2redirect?tenant=a")
-        expectRefusal(.invalidConfiguration) { try router.begin(on: "app", redirectURI: "com.example.app:/oauth2redirect?tenant=b") }
-        expectRefusal(.invalidConfiguration) { try router.begin(on: "app", redirectURI: "com.example.app:/other?tenant=a") }
+        expectRefusal(.invalidConfiguration) { try router.beginLogin(on: "app", redirectURI: "com.example.app:/oauth2redirect?tenant=b") }
+        expectRefusal(.invalidConfiguration) { try router.beginLogin(on: "app", redirectURI: "com.example.app:/other?tenant=a") }
     }
 }

@@ -40,7 +40,7 @@ import Testing
 
         // The user starts a login with the attacker's server; the attacker forwards the
         // request to the honest server, whose response comes back on the honest route.
-        let attackerLogin = try router.begin(on: "attacker")
+        let attackerLogin = try router.beginLogin(on: "attacker")
         let mixedUp = "com.example.app:/honest?code=honest_code&state=\(attackerLogin.state)&iss=https%3A%2F%2Fhonest.example"
         expectRefusal(.unknownState) { try router.handle(mixedUp) }
         do { try router.handle(mixedUp) } catch { #expect(error.reason == .unknownState) }
@@ -58,7 +58,7 @@ import Testing
         builder.add(Route("a", redirectURI: try RedirectURI("com.example.app:/a"), dialect: .oauth2))
         builder.add(Route("b", redirectURI: try RedirectURI("com.example.app:/b"), dialect: .clerk))
         let router = try builder.build(clock: ManualAttemptClock())
-        let attempt = try router.begin(on: "a")
+        let attempt = try router.beginLogin(on: "a")
         do {
             try router.handle("com.example.app:/b?rotating_token_nonce=n&state=\(attempt.state)")
             Issue.record("a state of route a was accepted on route b")

@@ -134,7 +134,7 @@ import TestVectorSupport
             builder.add(Route("other", redirectURI: try RedirectURI("com.example.app:/other"), dialect: .oauth2))
         }
         let router = try builder.build(clock: clock)
-        let attempt = try router.begin(on: "main")
+        let attempt = try router.beginLogin(on: "main")
         let url = testCase.url.replacingState(with: attempt.state)
 
         switch scenario {
@@ -142,7 +142,7 @@ import TestVectorSupport
         case "expired": clock.advance(by: .seconds(601))
         case "cancelled": router.cancel(attempt)
         case "conflict":
-            do { _ = try router.begin(on: "main"); return nil } catch { return error.reason }
+            do { _ = try router.beginLogin(on: "main"); return nil } catch { return error.reason }
         default: break
         }
         do {

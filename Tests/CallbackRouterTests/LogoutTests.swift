@@ -266,7 +266,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
 
     @Test func aLogoutCallbackNeverCompletesALogin() throws {
         let router = try makeRouter()
-        let login = try router.begin(on: "op")
+        let login = try router.beginLogin(on: "op")
         #expect(reason { try router.handle("com.example.app:/oauth2redirect?state=\(login.state)") } == .missingParameter)
         #expect(router.pendingCount == 1, "the login stays pending")
         let delivery = try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(login.state)")
@@ -276,7 +276,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
 
     @Test func loginsAndLogoutsOnOneRouteKeepTheirOwnCallbacks() throws {
         let router = try makeRouter()
-        let login = try router.begin(on: "op")
+        let login = try router.beginLogin(on: "op")
         let logout = try router.beginLogout(on: "op", endSessionEndpoint: endpoint, clientID: "abc")
         #expect(try router.handle("com.example.app:/oauth2redirect?state=\(logout.attempt.state)").attempt == logout.attempt)
         #expect(try router.handle("com.example.app:/oauth2redirect?code=c&state=\(login.state)").attempt == login)
@@ -325,7 +325,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
 
     @Test func logoutsOnAStatelessLoginRouteAreStillBoundByState() throws {
         let router = try makeRouter()
-        let login = try router.begin(on: "prelude")
+        let login = try router.beginLogin(on: "prelude")
         let logout = try router.beginLogout(on: "prelude", endSessionEndpoint: endpoint, clientID: "abc")
         #expect(try router.handle("myapp://oauth-callback?state=\(logout.attempt.state)").outcome.kind == .logoutComplete)
         #expect(try router.handle("myapp://oauth-callback?challenge_token=ct").attempt == login)
@@ -334,7 +334,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
     @Test func theLogoutHandlerGetsLogoutsAndTheHandlerLogins() throws {
         let logins = Recorder(), logouts = Recorder()
         let router = try makeRouter(handler: logins.append, logoutHandler: logouts.append)
-        let login = try router.begin(on: "op")
+        let login = try router.beginLogin(on: "op")
         let logout = try router.beginLogout(on: "op", endSessionEndpoint: endpoint, clientID: "abc")
         try router.handle("com.example.app:/oauth2redirect?state=\(logout.attempt.state)")
         try router.handle("com.example.app:/oauth2redirect?code=c&state=\(login.state)")
@@ -344,7 +344,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
 
     @Test func aFragmentRouteTakesItsLogoutInTheQuery() throws {
         let router = try makeFragmentRouter()
-        let login = try router.begin(on: "spa")
+        let login = try router.beginLogin(on: "spa")
         let logout = try router.beginLogout(on: "spa", endSessionEndpoint: endpoint, clientID: "abc")
         #expect(reason { try router.handle("com.example.app:/fragment?state=forged") } == .parametersInQuery)
         #expect(reason { try router.handle("com.example.app:/fragment?code=c&state=\(login.state)") } == .parametersInQuery)
@@ -409,7 +409,7 @@ private final class Recorder: Sendable {
     @Test(.timeLimit(.minutes(1))) func racingLoginAndLogoutCallbacksReachTheirAttemptExactlyOnce() async throws {
         let handled = Counts()
         let router = try makeRouter(handler: { handled.add($0) }, logoutHandler: { handled.add($0) })
-        let logins = try (0 ..< 150).map { _ in try router.begin(on: "op") }
+        let logins = try (0 ..< 150).map { _ in try router.beginLogin(on: "op") }
         let logouts = try (0 ..< 150).map { _ in try router.beginLogout(on: "op", endSessionEndpoint: endpoint, clientID: "abc") }
         let callbacks =
             logins.map { ("com.example.app:/oauth2redirect?code=c&state=\($0.state)", $0, false) }

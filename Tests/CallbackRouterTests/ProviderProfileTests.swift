@@ -65,8 +65,8 @@ import Testing
                 "supabase", redirectURI: try RedirectURI("com.example.app://login-callback"), dialect: .oauth2,
                 profiles: [.supabase]))
         let router = try builder.build(clock: ManualAttemptClock())
-        _ = try router.begin(on: "supabase")
-        expectRefusal(.conflict) { try router.begin(on: "supabase") }
+        _ = try router.beginLogin(on: "supabase")
+        expectRefusal(.conflict) { try router.beginLogin(on: "supabase") }
     }
 
     @Test func anUnboundErrorReachesNoHandlerAndEndsNoAttempt() throws {
@@ -77,7 +77,7 @@ import Testing
                 "supabase", redirectURI: try RedirectURI("com.example.app://login-callback"), dialect: .oauth2,
                 profiles: [.supabase], handler: { _ in calls.withLock { $0 += 1 } }))
         let router = try builder.build(clock: ManualAttemptClock())
-        let attempt = try router.begin(on: "supabase")
+        let attempt = try router.beginLogin(on: "supabase")
         let refusal = expectRefusal(.stateMissing) {
             try router.handle(
                 "com.example.app://login-callback#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired"
@@ -95,7 +95,7 @@ import Testing
         var builder = RouterBuilder()
         builder.add(Route("plain", redirectURI: try RedirectURI("com.example.app://login-callback"), dialect: .oauth2))
         let router = try builder.build(clock: ManualAttemptClock())
-        _ = try router.begin(on: "plain")
+        _ = try router.beginLogin(on: "plain")
         expectRefusal(.parametersInFragment) {
             try router.handle("com.example.app://login-callback#error=access_denied&error_description=x")
         }

@@ -173,7 +173,7 @@ import TestVectorSupport
                 issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: profiles))
         let router = try builder.build(clock: ManualAttemptClock())
-        let attempt = try router.begin(on: "main")
+        let attempt = try router.beginLogin(on: "main")
 
         // The attempt's fresh state takes the place of the one the provider echoed.
         var url = testCase.url

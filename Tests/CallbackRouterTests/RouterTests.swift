@@ -48,7 +48,7 @@ private func expectReason(
 @Suite struct RouterDeliveryTests {
     @Test func deliversTheCallbackToTheAttemptWithItsState() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         let delivery = try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .authorizationCode)
@@ -58,7 +58,7 @@ private func expectReason(
 
     @Test func refusesASecondDeliveryAsReplayed() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         let url = "com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)"
         try router.handle(url)
         expectReason(.replayed) { try router.handle(url) }
@@ -66,20 +66,20 @@ private func expectReason(
 
     @Test func refusesAnUnknownState() throws {
         let router = try makeRouter()
-        _ = try router.begin(on: "google")
+        _ = try router.beginLogin(on: "google")
         expectReason(.unknownState) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=forged") }
         #expect(router.pendingCount == 1, "a forged callback must not end the login in progress")
     }
 
     @Test func refusesACallbackWithoutStateOnAStatefulRoute() throws {
         let router = try makeRouter()
-        _ = try router.begin(on: "google")
+        _ = try router.beginLogin(on: "google")
         expectReason(.stateMissing) { try router.handle("com.example.app:/oauth2redirect?code=abc") }
     }
 
     @Test func refusesAForgedErrorResponseWithoutTheRightState() throws {
         let router = try makeRouter()
-        _ = try router.begin(on: "google")
+        _ = try router.beginLogin(on: "google")
         expectReason(.unknownState) { try router.handle("com.example.app:/oauth2redirect?error=access_denied&state=nope") }
         expectReason(.stateMissing) { try router.handle("com.example.app:/oauth2redirect?error=access_denied") }
         #expect(router.pendingCount == 1)
@@ -87,7 +87,7 @@ private func expectReason(
 
     @Test func deliversAnErrorResponseWithTheRightState() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         let delivery = try router.handle("com.example.app:/oauth2redirect?error=access_denied&state=\(attempt.state)")
         #expect(delivery.outcome.kind == .authorizationError)
         #expect(router.pendingCount == 0)
@@ -96,7 +96,7 @@ private func expectReason(
     @Test func refusesALateCallbackAsExpired() throws {
         let clock = ManualAttemptClock()
         let router = try makeRouter(clock: clock)
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         clock.advance(by: .seconds(601))
         expectReason(.attemptExpired) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
         expectReason(.attemptExpired) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
@@ -105,14 +105,14 @@ private func expectReason(
     @Test func acceptsACallbackJustBeforeTheDeadline() throws {
         let clock = ManualAttemptClock()
         let router = try makeRouter(clock: clock)
-        let attempt = try router.begin(on: "google", lifetime: .seconds(30))
+        let attempt = try router.beginLogin(on: "google", lifetime: .seconds(30))
         clock.advance(by: .seconds(29))
         #expect(throws: Never.self) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
     }
 
     @Test func refusesACallbackOfACancelledAttempt() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         router.cancel(attempt)
         expectReason(.cancelled) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)") }
         #expect(router.pendingCount == 0)
@@ -120,10 +120,10 @@ private func expectReason(
 
     @Test func refusesACallbackNoRouteMatches() throws {
         let router = try makeRouter()
-        _ = try router.begin(on: "google")
+        _ = try router.beginLogin(on: "google")
         expectReason(.noRoute) { try router.handle("com.example.app:/other?code=abc&state=x") }
         expectReason(.noRoute) { try router.handle("com.evil.app:/oauth2redirect?code=abc&state=x") }
-        expectReason(.noRoute) { _ = try router.begin(on: "nonexistent") }
+        expectReason(.noRoute) { _ = try router.beginLogin(on: "nonexistent") }
     }
 
     @Test func refusesUserinfoInACallback() throws {
@@ -139,11 +139,11 @@ private func expectReason(
 
     @Test func checksTheIssuerOfTheAttempt() throws {
         let router = try makeRouter(issuer: "https://issuer.example", requiresIssuer: true)
-        let good = try router.begin(on: "google")
+        let good = try router.beginLogin(on: "google")
         let delivery = try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(good.state)&iss=https%3A%2F%2Fissuer.example")
         #expect(delivery.outcome.kind == .authorizationCode)
 
-        let mixedUp = try router.begin(on: "google")
+        let mixedUp = try router.beginLogin(on: "google")
         expectReason(.issuerMismatch) {
             try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(mixedUp.state)&iss=https%3A%2F%2Fevil.example")
         }
@@ -151,7 +151,7 @@ private func expectReason(
         expectReason(.replayed) {
             try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(mixedUp.state)&iss=https%3A%2F%2Fissuer.example")
         }
-        let missing = try router.begin(on: "google")
+        let missing = try router.beginLogin(on: "google")
         expectReason(.issuerMissing) { try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(missing.state)") }
     }
 
@@ -170,7 +170,7 @@ private func expectReason(
     ])
     func explainsIssuerRejections(suffix: String, detail: String) throws {
         let router = try makeRouter(issuer: "https://issuer.example", requiresIssuer: true)
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         do {
             try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)" + suffix)
             Issue.record("accepted a callback with a bad issuer")
@@ -182,7 +182,7 @@ private func expectReason(
     @Test func handsTheCallbackToTheRouteHandlerWhenNobodyWaits() throws {
         let received = Box()
         let router = try makeRouter(handler: { result in received.append(result) })
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         try router.handle("com.example.app:/oauth2redirect?code=abc&state=\(attempt.state)")
         #expect(received.count == 1)
     }
@@ -191,21 +191,21 @@ private func expectReason(
 @Suite struct StatelessRouteTests {
     @Test func allowsOnePendingAttemptPerRoute() throws {
         let router = try makeRouter()
-        _ = try router.begin(on: "prelude")
-        expectReason(.conflict) { _ = try router.begin(on: "prelude") }
+        _ = try router.beginLogin(on: "prelude")
+        expectReason(.conflict) { _ = try router.beginLogin(on: "prelude") }
         // A stateful route next to it is not affected.
-        #expect(throws: Never.self) { try router.begin(on: "google") }
+        #expect(throws: Never.self) { try router.beginLogin(on: "google") }
     }
 
     @Test func deliversToTheSinglePendingAttempt() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "prelude")
+        let attempt = try router.beginLogin(on: "prelude")
         let delivery = try router.handle("myapp://oauth-callback?challenge_token=tok")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .challengeToken)
         expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
         // The route is free again.
-        #expect(throws: Never.self) { try router.begin(on: "prelude") }
+        #expect(throws: Never.self) { try router.beginLogin(on: "prelude") }
     }
 
     @Test func refusesACallbackWhenNoAttemptIsPending() throws {
@@ -215,7 +215,7 @@ private func expectReason(
 
     @Test func refusesACallbackOfACancelledStatelessAttempt() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "prelude")
+        let attempt = try router.beginLogin(on: "prelude")
         router.cancel(attempt)
         expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
     }
@@ -290,7 +290,7 @@ private func expectReason(
         builder.add(Route("first", redirectURI: try RedirectURI(pair.a), dialect: .oauth2))
         builder.add(Route("second", redirectURI: try RedirectURI(pair.b), dialect: .oauth2))
         let router = try builder.build()
-        let first = try router.begin(on: "first"), second = try router.begin(on: "second")
+        let first = try router.beginLogin(on: "first"), second = try router.beginLogin(on: "second")
         #expect(try router.handle("\(pair.forA)?code=c&state=\(first.state)").route == "first")
         #expect(try router.handle("\(pair.forB)?code=c&state=\(second.state)").route == "second")
     }
@@ -325,7 +325,7 @@ private func expectReason(
 @Suite struct LoginAttemptTests {
     @Test func makesFreshSecretsForEveryAttempt() throws {
         let router = try makeRouter()
-        let a = try router.begin(on: "google"), b = try router.begin(on: "google")
+        let a = try router.beginLogin(on: "google"), b = try router.beginLogin(on: "google")
         #expect(a.state != b.state && a.nonce != b.nonce && a.pkce.verifier != b.pkce.verifier)
         #expect(a.state.utf8.count >= 22, "at least 128 bits, base64url")
         #expect(
@@ -335,7 +335,7 @@ private func expectReason(
 
     @Test func neverPrintsItsSecrets() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         var dumped = ""
         dump(attempt, to: &dumped)
         for text in [attempt.description, attempt.debugDescription, dumped, String(describing: attempt)] {
@@ -347,7 +347,7 @@ private func expectReason(
 
     @Test func buildsItsAuthorizationRequest() throws {
         let router = try makeRouter()
-        let attempt = try router.begin(on: "google")
+        let attempt = try router.beginLogin(on: "google")
         let request = try attempt.authorizationRequest(endpoint: "https://accounts.example/authorize", clientID: "client-1")
         let url = try CallbackURL(parsing: request.url)
         #expect(try url.queryParameters.value(named: "state") == attempt.state)
@@ -371,7 +371,7 @@ final class Box: Sendable {
         let registered = "com.Example.App://Example.auth0.com/ios/com.Example.App/callback"
         var builder = RouterBuilder()
         builder.add(Route("auth0", redirectURI: try RedirectURI(registered), dialect: .oauth2))
-        let attempt = try builder.build().begin(on: "auth0")
+        let attempt = try builder.build().beginLogin(on: "auth0")
         let request = try attempt.authorizationRequest(endpoint: "https://example.auth0.com/authorize", clientID: "c")
         let url = try CallbackURL(parsing: request.url)
         #expect(try url.queryParameters.value(named: "redirect_uri") == registered)
@@ -379,7 +379,7 @@ final class Box: Sendable {
 }
 
 /// Issue 25: every seed provider (shared/seeds: Prelude, Ory, Zephr, Clerk, Auth0) through the
-/// path apps call: `router.begin(on:)`, then `router.handle` with the provider's success, its
+/// path apps call: `router.beginLogin(on:)`, then `router.handle` with the provider's success, its
 /// cancel or failure, and a forged callback, delivered (or not) to the attempt.
 @Suite struct RouterSeedProviderTests {
     static func router(_ routes: [Route], clock: ManualAttemptClock = ManualAttemptClock()) throws -> CallbackRouter {
@@ -398,7 +398,7 @@ final class Box: Sendable {
 
     @Test func clerkSignsInWithTheNonceAlone() throws {
         let router = try Self.clerk()
-        let attempt = try router.begin(on: "clerk")
+        let attempt = try router.beginLogin(on: "clerk")
         let delivery = try router.handle(Self.clerkRedirect + "?rotating_token_nonce=rtn_2b8c4d5e")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .rotatingTokenNonce)
@@ -409,8 +409,8 @@ final class Box: Sendable {
 
     @Test func clerkAllowsOneLoginAtATime() throws {
         let router = try Self.clerk()
-        _ = try router.begin(on: "clerk")
-        expectReason(.conflict) { _ = try router.begin(on: "clerk") }
+        _ = try router.beginLogin(on: "clerk")
+        expectReason(.conflict) { _ = try router.beginLogin(on: "clerk") }
     }
 
     static let unboundClerkCallbacks = [
@@ -430,7 +430,7 @@ final class Box: Sendable {
     @Test(arguments: unboundClerkCallbacks)
     func clerkReportsAnUnboundCallbackAndTheNonceStillCompletes(_ query: String) throws {
         let router = try Self.clerk()
-        let attempt = try router.begin(on: "clerk")
+        let attempt = try router.beginLogin(on: "clerk")
         let refusal = expectRefusal(.stateMissing) { try router.handle(Self.clerkRedirect + query) }
         #expect(refusal.map { "\($0)".contains("no login was ended") } == true)
         #expect(!"\(String(describing: refusal))".contains("something_else"), "the raw code is never shown")
@@ -444,7 +444,7 @@ final class Box: Sendable {
     /// cancels the attempt (a real failure) or keeps waiting.
     @Test func clerkWaiterSurvivesAForgedFailureAndEndsWhenTheAppCancels() async throws {
         let router = try Self.clerk()
-        let attempt = try router.begin(on: "clerk")
+        let attempt = try router.beginLogin(on: "clerk")
         let waiter = Task { () -> ReasonCode? in
             do throws(CallbackError) {
                 _ = try await router.callback(for: attempt, timeout: .seconds(30))
@@ -464,7 +464,7 @@ final class Box: Sendable {
 
     @Test func clerkMagicLinkIsDeliveredToThePendingAttempt() throws {
         let router = try Self.clerk()
-        let attempt = try router.begin(on: "clerk")
+        let attempt = try router.beginLogin(on: "clerk")
         let delivery = try router.handle(Self.clerkRedirect + "?flow_id=flw_1&approval_token=apt_secret_1")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .magicLink)
@@ -487,8 +487,8 @@ final class Box: Sendable {
 
     @Test func clerkHostedAuthIsMatchedByState() throws {
         let router = try Self.clerk(profiles: [.clerkHosted])
-        let first = try router.begin(on: "clerk")
-        let second = try router.begin(on: "clerk") // not stateless: no conflict
+        let first = try router.beginLogin(on: "clerk")
+        let second = try router.beginLogin(on: "clerk") // not stateless: no conflict
         expectReason(.missingParameter) {
             try router.handle(Self.clerkRedirect + "?state=\(first.state)&rotating_token_nonce=n1")
         }
@@ -536,13 +536,13 @@ final class Box: Sendable {
         let router = try Self.router([route])
         // Nothing pending: a forged token reaches no login.
         expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=ct_forged") }
-        let attempt = try router.begin(on: "prelude")
+        let attempt = try router.beginLogin(on: "prelude")
         let delivery = try router.handle("myapp://oauth-callback?challenge_token=ct_9f8e7d6c5b4a")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.challengeToken == "ct_9f8e7d6c5b4a")
         expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=ct_9f8e7d6c5b4a") }
         // A dismissed page is a cancellation: the app cancels, a late callback is refused.
-        let second = try router.begin(on: "prelude")
+        let second = try router.beginLogin(on: "prelude")
         router.cancel(second)
         expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=ct_late") }
     }
@@ -552,7 +552,7 @@ final class Box: Sendable {
     @Test func orySuccessFailureAndForgery() throws {
         let route = Route("ory", redirectURI: try RedirectURI("https://app.example.com/auth/callback"), dialect: .ory)
         let router = try Self.router([route])
-        let attempt = try router.begin(on: "ory")
+        let attempt = try router.beginLogin(on: "ory")
         // A failed registration redirects with the code and the flow: delivered, and only the
         // exchange says it failed (a 422 with the flow).
         let delivery = try router.handle("https://app.example.com/auth/callback?code=ory_ret_1&flow=f7c1d2e3")
@@ -568,11 +568,11 @@ final class Box: Sendable {
     @Test func zephrSuccessFailureAndForgery() throws {
         let route = Route("zephr", redirectURI: try RedirectURI("my-app:/oauthRedirect"), dialect: .zephr)
         let router = try Self.router([route])
-        let attempt = try router.begin(on: "zephr")
+        let attempt = try router.beginLogin(on: "zephr")
         let delivery = try router.handle("my-app:/oauthRedirect?action=login&status=success&tracking_id=1234&session_id=1234")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .loginSuccess)
-        let second = try router.begin(on: "zephr")
+        let second = try router.beginLogin(on: "zephr")
         let failure = try router.handle("my-app:/oauthRedirect?action=login&status=failure&message=Denied")
         #expect(failure.attempt == second)
         #expect(failure.outcome.kind.isProviderFailure)
@@ -585,14 +585,14 @@ final class Box: Sendable {
         let redirect = try RedirectURI.auth0(bundleID: "com.example.app", domain: "example.us.auth0.com")
         let router = try Self.router([Route("auth0", redirectURI: redirect, dialect: .oauth2)])
         let base = "com.example.app://example.us.auth0.com/ios/com.example.app/callback"
-        let attempt = try router.begin(on: "auth0")
+        let attempt = try router.beginLogin(on: "auth0")
         expectReason(.unknownState) { try router.handle(base + "?code=forged&state=forged") }
         expectReason(.stateMissing) { try router.handle(base + "?error=access_denied") }
         #expect(router.pendingCount == 1)
         let cancel = try router.handle(base + "?error=access_denied&state=\(attempt.state)")
         #expect(cancel.attempt == attempt)
         #expect(cancel.outcome.error == .accessDenied)
-        let second = try router.begin(on: "auth0")
+        let second = try router.beginLogin(on: "auth0")
         let delivery = try router.handle(base + "?code=6hPhnk2jAybMZ7Nq&state=\(second.state)")
         #expect(delivery.attempt == second)
         #expect(delivery.outcome.code == "6hPhnk2jAybMZ7Nq")

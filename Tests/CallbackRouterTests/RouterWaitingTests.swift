@@ -55,7 +55,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
 @Suite(.timeLimit(.minutes(1))) struct RouterWaitingTests {
     @Test func resumesTheWaiterWithItsCallback() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         async let waited = router.callback(for: attempt, timeout: .seconds(30))
         // Deliver once the waiter is registered (a callback before any waiter: the next test).
         while !router.isWaiting(for: attempt) { await Task.yield() }
@@ -67,7 +67,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
 
     @Test func returnsACallbackThatArrivedBeforeAnyoneWaited() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         try router.handle("com.example.app:/oauth2redirect?code=early&state=\(attempt.state)")
         let delivery = try await router.callback(for: attempt, timeout: .seconds(5))
         #expect(delivery.outcome.value("code") == "early")
@@ -84,7 +84,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
                 "app", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
                 issuer: "https://issuer.example"))
         let router = try builder.build()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         let url = "com.example.app:/oauth2redirect?code=c&state=\(attempt.state)&iss=https%3A%2F%2Fevil.example"
         #expect(throws: CallbackError.self) { try router.handle(url) }
         do {
@@ -99,7 +99,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
 
     @Test func timesOutAndLeavesNothingPending() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         #expect(await reason { try await router.callback(for: attempt, timeout: .milliseconds(50)) } == .timeout)
         #expect(router.pendingCount == 0)
         let late = #expect(throws: CallbackError.self) {
@@ -110,7 +110,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
 
     @Test func resumesWithCancelledWhenTheTaskIsCancelled() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
         while !router.isWaiting(for: attempt) { await Task.yield() }
         task.cancel()
@@ -120,7 +120,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
 
     @Test func resumesWithCancelledWhenTheAttemptIsCancelled() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
         while !router.isWaiting(for: attempt) { await Task.yield() }
         router.cancel(attempt)
@@ -129,7 +129,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
 
     @Test func refusesASecondWaiter() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         let first = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
         while !router.isWaiting(for: attempt) { await Task.yield() }
         #expect(await reason { try await router.callback(for: attempt, timeout: .seconds(1)) } == .conflict)
@@ -140,7 +140,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     @Test func resumesAnExpiredAttemptsWaiterWithAttemptExpired() async throws {
         let clock = ManualAttemptClock()
         let router = try oauthRouter(clock: clock)
-        let attempt = try router.begin(on: "app", lifetime: .seconds(10))
+        let attempt = try router.beginLogin(on: "app", lifetime: .seconds(10))
         let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(30)) } }
         while !router.isWaiting(for: attempt) { await Task.yield() }
         clock.advance(by: .seconds(11))
@@ -154,7 +154,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     @Test(.timeLimit(.minutes(1))) func aLateSecondWaiterOnAnExpiredAttemptResumesTheFirstToo() async throws {
         let clock = ManualAttemptClock()
         let router = try oauthRouter(clock: clock)
-        let attempt = try router.begin(on: "app", lifetime: .seconds(10))
+        let attempt = try router.beginLogin(on: "app", lifetime: .seconds(10))
         let first = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(3600)) } }
         while !router.isWaiting(for: attempt) { await Task.yield() }
         clock.advance(by: .seconds(11)) // expired; no sweep has run
@@ -169,7 +169,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     @Test(.timeLimit(.minutes(1)), arguments: [Duration.zero, .nanoseconds(-1), .seconds(-30)])
     func aZeroOrNegativeTimeoutReturnsTimeoutAtOnce(timeout: Duration) async throws {
         let router = try oauthRouter()
-        let attempts = try (0 ..< 2_000).map { _ in try router.begin(on: "app") }
+        let attempts = try (0 ..< 2_000).map { _ in try router.beginLogin(on: "app") }
         let reasons = await withTaskGroup(of: ReasonCode?.self) { group in
             for attempt in attempts {
                 group.addTask { await reason { try await router.callback(for: attempt, timeout: timeout) } }
@@ -195,7 +195,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     @Test(.timeLimit(.minutes(1))) func aTimerFiringBeforeTheWaiterRegistersStillEndsTheWait() async throws {
         let clock = RendezvousClock()
         let router = try oauthRouter(clock: clock)
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         clock.arm()
         #expect(await reason { try await router.callback(for: attempt, timeout: .zero) } == .timeout)
         #expect(!router.isWaiting(for: attempt))
@@ -205,7 +205,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     /// A kept result is still handed over by a zero-timeout wait: it is a poll.
     @Test func aZeroTimeoutStillReturnsACallbackThatAlreadyArrived() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         try router.handle("com.example.app:/oauth2redirect?code=early&state=\(attempt.state)")
         let delivery = try await router.callback(for: attempt, timeout: .zero)
         #expect(delivery.outcome.value("code") == "early")
@@ -218,8 +218,8 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     func handleEndsExpiredAttemptsAndResumesTheirWaiters(trigger: String) async throws {
         let clock = ManualAttemptClock()
         let router = try oauthRouter(clock: clock)
-        let attempt = try router.begin(on: "app", lifetime: .seconds(10))
-        let other = try router.begin(on: "app", lifetime: .seconds(60))
+        let attempt = try router.beginLogin(on: "app", lifetime: .seconds(10))
+        let other = try router.beginLogin(on: "app", lifetime: .seconds(60))
         let task = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(3600)) } }
         while !router.isWaiting(for: attempt) { await Task.yield() }
         clock.advance(by: .seconds(11))
@@ -239,7 +239,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     /// end the first waiter's wait (waits are told apart by a token, not by the attempt).
     @Test(.timeLimit(.minutes(1))) func cancellingARefusedSecondWaiterLeavesTheFirstWaiting() async throws {
         let router = try oauthRouter()
-        let attempt = try router.begin(on: "app")
+        let attempt = try router.beginLogin(on: "app")
         let first = Task { await reason { try await router.callback(for: attempt, timeout: .seconds(3600)) } }
         while !router.isWaiting(for: attempt) { await Task.yield() }
         // The second task is cancelled before it asks, so its cancellation handler runs
@@ -260,7 +260,7 @@ private func reason(of body: () async throws -> Delivery) async -> ReasonCode? {
     @Test func deliversTenThousandCallbacksExactlyOnceUnderConcurrency() async throws {
         let router = try oauthRouter()
         let count = 10_000
-        let attempts = try (0 ..< count).map { _ in try router.begin(on: "app") }
+        let attempts = try (0 ..< count).map { _ in try router.beginLogin(on: "app") }
         #expect(router.pendingCount == count)
 
         enum Report: Sendable {

@@ -295,7 +295,7 @@ import TestVectorSupport
                 "sdk", redirectURI: redirect, dialect: try #require(Dialect(rawValue: testCase.dialect)),
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
         let router = try builder.build(clock: ManualAttemptClock())
-        let attempt = try router.begin(on: "sdk")
+        let attempt = try router.beginLogin(on: "sdk")
         let url = try #require(testCase.url)
         expectRefusal(.stateMissing) { try router.handle(url) }
         #expect(router.pendingCount == 1)
@@ -318,7 +318,7 @@ import TestVectorSupport
                 issuer: testCase.issuer, requiresIssuer: testCase.requiresIssuer,
                 responseMode: testCase.responseMode == "fragment" ? .fragment : .query, profiles: testCase.profiles))
         let router = try builder.build(clock: ManualAttemptClock())
-        let attempt = try router.begin(on: "sdk")
+        let attempt = try router.beginLogin(on: "sdk")
         var expectedFields = fields
         if let state = testCase.state {
             // The attempt's fresh state takes the place of the one the SDK's test echoed.

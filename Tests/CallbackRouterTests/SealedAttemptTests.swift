@@ -44,7 +44,7 @@ private struct ColdStart {
 
     init(route: RouteID = "op", lifetime: Duration = .seconds(600)) throws {
         let first = try makeRouter(clock: clock)
-        attempt = try first.begin(on: route, lifetime: lifetime)
+        attempt = try first.beginLogin(on: route, lifetime: lifetime)
         sealed = attempt.sealed()
         router = try makeRouter(clock: clock)
     }
@@ -123,7 +123,7 @@ private struct ColdStart {
     @Test func anAttemptStillPendingHereIsNotRestoredAgain() throws {
         let clock = ManualAttemptClock()
         let router = try makeRouter(clock: clock)
-        let attempt = try router.begin(on: "op")
+        let attempt = try router.beginLogin(on: "op")
         #expect(reason { try router.restore(attempt.sealed()) } == .replayed)
         router.cancel(attempt)
         #expect(reason { try router.restore(attempt.sealed()) } == .cancelled)
@@ -145,7 +145,7 @@ private struct ColdStart {
 
     @Test func aClockSetBackDoesNotExtendTheAttempt() throws {
         let clock = ManualAttemptClock()
-        let attempt = try makeRouter(clock: clock).begin(on: "op", lifetime: .seconds(60))
+        let attempt = try makeRouter(clock: clock).beginLogin(on: "op", lifetime: .seconds(60))
         // The relaunched process's calendar is an hour behind: the record looks fresh for 61 minutes.
         let behind = ManualAttemptClock(wallClockStart: 1_767_225_600_000_000_000 - 3_600_000_000_000)
         let router = try makeRouter(clock: behind)
@@ -155,7 +155,7 @@ private struct ColdStart {
 
     @Test func aRecordForAnUnknownOrChangedRouteIsNoRoute() throws {
         let clock = ManualAttemptClock()
-        let sealed = try makeRouter(clock: clock).begin(on: "op").sealed()
+        let sealed = try makeRouter(clock: clock).beginLogin(on: "op").sealed()
         var builder = RouterBuilder()
         builder.add(Route("other", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2))
         #expect(reason { try builder.build(clock: clock).restore(sealed) } == .noRoute)
@@ -165,7 +165,7 @@ private struct ColdStart {
 
     @Test func aStatelessRouteStillHoldsOneLogin() throws {
         let cold = try ColdStart(route: "prelude")
-        _ = try cold.router.begin(on: "prelude")
+        _ = try cold.router.beginLogin(on: "prelude")
         #expect(reason { try cold.router.restore(cold.sealed) } == .conflict)
     }
 
@@ -184,7 +184,7 @@ private struct ColdStart {
     @Test func restoresAcrossRoutersOnTheSystemClocks() throws {
         // The real monotonic and calendar clocks, as in two processes: no wall-clock
         // assertion, only that the record is fresh and restores with time left.
-        let sealed = try makeRouter(clock: SystemAttemptClock()).begin(on: "op").sealed()
+        let sealed = try makeRouter(clock: SystemAttemptClock()).beginLogin(on: "op").sealed()
         let clock = SystemAttemptClock()
         let restored = try makeRouter(clock: clock).restore(sealed)
         #expect(restored.expiresAt > clock.now())
@@ -194,7 +194,7 @@ private struct ColdStart {
     @Test func aFullRouterRefusesWithConflict() throws {
         let cold = try ColdStart()
         let router = try makeRouter(clock: cold.clock, maxPendingAttempts: 1)
-        _ = try router.begin(on: "op")
+        _ = try router.beginLogin(on: "op")
         #expect(reason { try router.restore(cold.sealed) } == .conflict)
     }
 
@@ -221,7 +221,7 @@ private struct ColdStart {
 @Suite struct RestoreRefusalTests {
     static let record: String = {
         let clock = ManualAttemptClock()
-        return (try? makeRouter(clock: clock).begin(on: "op").sealed().text) ?? ""
+        return (try? makeRouter(clock: clock).beginLogin(on: "op").sealed().text) ?? ""
     }()
 
     private func refusal(_ text: String, key: [UInt8]? = nil) -> CallbackError? {
@@ -323,7 +323,7 @@ private struct ColdStart {
             begun.append(
                 index % 3 == 2
                     ? try first.beginLogout(on: "op", endSessionEndpoint: "https://op.example.com/logout", clientID: "c").attempt
-                    : try first.begin(on: "op"))
+                    : try first.beginLogin(on: "op"))
         }
         let attempts = begun
         let deliveries = Deliveries()

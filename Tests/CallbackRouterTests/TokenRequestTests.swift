@@ -30,7 +30,7 @@ import Testing
         builder.add(
             Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly), dialect: .prelude))
         let router = try builder.build(clock: ManualAttemptClock())
-        let attempt = try router.begin(on: route)
+        let attempt = try router.beginLogin(on: route)
         let base =
             switch route {
             case "loopback": "http://127.0.0.1:49152/callback"

@@ -346,7 +346,7 @@ func begin(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptC
     let routeIndex = Int(routeChoice) % (specs.count + 1)
     let lifetime = lifetimes[Int(lifetimeChoice) % lifetimes.count]
     let result = Result { () throws(CallbackError) in
-        try router.begin(on: routeIndex < specs.count ? specs[routeIndex].id : "no-such-route", lifetime: lifetime)
+        try router.beginLogin(on: routeIndex < specs.count ? specs[routeIndex].id : "no-such-route", lifetime: lifetime)
     }
     guard routeIndex < specs.count else {
         guard case .failure(let error) = result, error.reason == .noRoute else { fatalError("begin on an unknown route: \(result)") }

@@ -14,7 +14,7 @@
 /// One login (or logout) the app started: the secrets that tie its callback to it, and its
 /// deadline.
 ///
-/// Made by ``CallbackRouter/begin(on:lifetime:)``, which registers it as pending, by
+/// Made by ``CallbackRouter/beginLogin(on:lifetime:)``, which registers it as pending, by
 /// ``CallbackRouter/beginLogout(on:endSessionEndpoint:idTokenHint:clientID:logoutHint:uiLocales:extraParameters:style:lifetime:)``
 /// (``purpose`` ``AttemptPurpose/logout``), or by ``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``.
 /// The state, PKCE verifier and nonce are fresh CSPRNG output for every attempt;
@@ -84,7 +84,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     public var nonce: String { storage.nonce }
     /// The redirect URI to send as `redirect_uri`, in the authorization request and the
     /// token request alike: the route's, or the exact one the login was begun with
-    /// (``CallbackRouter/begin(on:redirectURI:lifetime:)``: a loopback redirect URI with its
+    /// (``CallbackRouter/beginLogin(on:redirectURI:lifetime:)``: a loopback redirect URI with its
     /// port). A sealed record keeps it, so a restored attempt has it too.
     public var redirectURI: RedirectURI { storage.redirectURI }
     /// How the callback is read: the route's provider dialect.
@@ -123,7 +123,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     ///
     /// Throws `invalid_configuration` for a loopback redirect URI without a port: the
     /// browser would be sent to port 80, where no receiver listens. Begin such a login with
-    /// ``CallbackRouter/begin(on:redirectURI:lifetime:)`` and the receiver's redirect URI, or
+    /// ``CallbackRouter/beginLogin(on:redirectURI:lifetime:)`` and the receiver's redirect URI, or
     /// build the request with the receiver (`LoopbackReceiver.authorizationRequest(for:…)`).
     ///
     /// `scope` is as ``AuthorizationRequest``'s: space-separated tokens (RFC 6749 §3.3), nil
@@ -135,7 +135,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
         if redirectURI.isLoopback && redirectURI.url.port == nil {
             throw CallbackError(
                 .invalidConfiguration,
-                "the loopback redirect URI \(redirectURI) has no port: begin the login with router.begin(on:redirectURI:) and the receiver's redirect URI (with its port), or build the request with the receiver"
+                "the loopback redirect URI \(redirectURI) has no port: begin the login with router.beginLogin(on:redirectURI:) and the receiver's redirect URI (with its port), or build the request with the receiver"
             )
         }
         return try AuthorizationRequest(

@@ -80,8 +80,8 @@ public final class CallbackRouter: Sendable {
     /// `invalid_configuration` for a lifetime (this one or the route's) that is not more than
     /// zero and at most ``SealedAttempt/maximumLifetime`` (30 days), so that every attempt
     /// seals and restores.
-    public func begin(on routeID: RouteID, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
-        try begin(on: routeID, sending: nil, lifetime: lifetime)
+    public func beginLogin(on routeID: RouteID, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        try start(on: routeID, sending: nil, lifetime: lifetime)
     }
 
     /// Starts a login that sends `redirectURI`, the exact redirect URI of this login: the
@@ -95,12 +95,25 @@ public final class CallbackRouter: Sendable {
     ///
     /// Throws `invalid_configuration` when `redirectURI` is not one the route's registered
     /// redirect URI answers (another scheme, host, path or query; another port unless the
-    /// route is loopback), or is loopback without a port; otherwise as ``begin(on:lifetime:)``.
-    public func begin(on routeID: RouteID, redirectURI: String, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
-        try begin(on: routeID, sending: redirectURI, lifetime: lifetime)
+    /// route is loopback), or is loopback without a port; otherwise as ``beginLogin(on:lifetime:)``.
+    public func beginLogin(on routeID: RouteID, redirectURI: String, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        try start(on: routeID, sending: redirectURI, lifetime: lifetime)
     }
 
-    private func begin(on routeID: RouteID, sending: String?, lifetime: Duration?) throws(CallbackError) -> LoginAttempt {
+    /// The old name of ``beginLogin(on:lifetime:)``: a login begins as a logout does
+    /// (``beginLogout(on:endSessionEndpoint:idTokenHint:clientID:logoutHint:uiLocales:extraParameters:style:lifetime:)``), by its name.
+    @available(*, deprecated, renamed: "beginLogin(on:lifetime:)")
+    public func begin(on routeID: RouteID, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        try beginLogin(on: routeID, lifetime: lifetime)
+    }
+
+    /// The old name of ``beginLogin(on:redirectURI:lifetime:)``.
+    @available(*, deprecated, renamed: "beginLogin(on:redirectURI:lifetime:)")
+    public func begin(on routeID: RouteID, redirectURI: String, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        try beginLogin(on: routeID, redirectURI: redirectURI, lifetime: lifetime)
+    }
+
+    private func start(on routeID: RouteID, sending: String?, lifetime: Duration?) throws(CallbackError) -> LoginAttempt {
         let index = try routeIndex(of: routeID)
         let route = routes[index]
         let redirectURI = try sending.map { (exact) throws(CallbackError) in try route.exactRedirectURI(exact) } ?? route.redirectURI

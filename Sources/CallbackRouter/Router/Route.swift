@@ -17,7 +17,7 @@ public struct RouteID: RawRepresentable, Hashable, Sendable, CustomStringConvert
     public let rawValue: String
     /// Names a route.
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// Names a route with a literal: `router.begin(on: "google")`.
+    /// Names a route with a literal: `router.beginLogin(on: "google")`.
     public init(stringLiteral value: String) { rawValue = value }
     /// The route's name.
     public var description: String { rawValue }
@@ -73,7 +73,7 @@ public struct Route: Sendable {
 
     private let storage: Storage
 
-    /// The name the app gives the route, unique within a router (`begin(on:)` takes it).
+    /// The name the app gives the route, unique within a router (`beginLogin(on:)` takes it).
     public var id: RouteID { storage.id }
     /// The registered redirect URI this route's callbacks must match exactly.
     public var redirectURI: RedirectURI { storage.redirectURI }
