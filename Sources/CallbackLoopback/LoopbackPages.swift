@@ -37,6 +37,7 @@ public struct LoopbackPages: Hashable, Sendable {
         /// "You can close this tab and return to the terminal.": a command-line tool.
         public static let terminal = Destination(isTerminal: true)
 
+        /// `terminal` or `application`, as logs and test names show it.
         public var description: String { isTerminal ? "terminal" : "application" }
     }
 

@@ -12,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 /// Why a callback, a registration or an attempt was refused: one struct for every layer
-/// above the parser, carrying a stable ``ReasonCode``.
+/// above the parser, carrying a stable [`ReasonCode`](/documentation/callbackparsing/reasoncode)
+/// (CallbackParsing's, re-exported; the link works in the one site `scripts/build-docs.sh` builds).
 ///
 /// ```swift
 /// do { let outcome = try router.handle(url) }
@@ -23,7 +24,7 @@
 /// `detail` is a sentence for people; it never contains a code, token, state, session id
 /// or verifier.
 public struct CallbackError: ReasonCarrying, Hashable, Sendable, CustomStringConvertible {
-    /// The codes are ``ReasonCode``'s: one table for the parser and everything above it.
+    /// The codes are [`ReasonCode`](/documentation/callbackparsing/reasoncode)'s: one table for the parser and everything above it.
     public typealias Code = ReasonCode
 
     /// The stable reason (``ReasonCode``; every code is listed in docs/cli.md, "Reason codes"), e.g. `state_mismatch`.
