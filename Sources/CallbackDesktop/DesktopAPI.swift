@@ -46,6 +46,12 @@ public struct DesktopSchemeHandler: Sendable {
     public var scheme: String { registration.scheme.name }
     /// The desktop file this handler writes.
     public var desktopFilePath: String { registration.desktopFilePath }
+    /// The desktop file's name (`ID.desktop`), as `mimeapps.list` names the default handler.
+    public var desktopFileName: String { registration.desktopFileName }
+    /// The `mimeapps.list` this handler edits (`$XDG_CONFIG_HOME/mimeapps.list`).
+    public var mimeAppsListPath: String { registration.directories.mimeAppsList }
+    /// The scheme as a validated value (``scheme`` is its name).
+    public var callbackScheme: CallbackScheme { registration.scheme }
 
     /// - Parameters:
     ///   - scheme: the scheme (`myapp`); `http`, `https` and the browser's own are refused.
@@ -55,10 +61,24 @@ public struct DesktopSchemeHandler: Sendable {
     public init(scheme: String, id: String? = nil, environment: [String: String]) throws(DesktopError) {
         let parsed: CallbackScheme
         do { parsed = try CallbackScheme(validating: scheme) } catch { throw .usage("scheme: \(error.detail)") }
-        let desktopID = id ?? parsed.defaultDesktopID
+        try self.init(scheme: parsed, id: id, environment: environment)
+    }
+
+    /// The handler of a scheme validated already (``CallbackScheme/init(validating:)``).
+    ///
+    /// - Parameters:
+    ///   - scheme: the scheme.
+    ///   - id: the desktop file's name without `.desktop` (default
+    ///     ``CallbackScheme/defaultDesktopID``): letters, digits, `-`, `_`, `.`, not starting
+    ///     with a digit or a dot.
+    ///   - environment: where `HOME` and the `XDG_*` variables come from.
+    /// - Throws: ``DesktopError/usage`` for a bad id, or when neither `HOME` nor the `XDG_*`
+    ///   variables say where to write.
+    public init(scheme: CallbackScheme, id: String? = nil, environment: [String: String]) throws(DesktopError) {
+        let desktopID = id ?? scheme.defaultDesktopID
         try SchemeRegistration.validateID(desktopID)
         registration = SchemeRegistration(
-            scheme: parsed, id: desktopID, directories: try XDGDirectories(environment: environment),
+            scheme: scheme, id: desktopID, directories: try XDGDirectories(environment: environment),
             environment: environment)
     }
 

@@ -22,9 +22,16 @@ import CallbackRouter
 /// up `x-scheme-handler/` with the scheme as the URL spells it, and browsers lowercase it).
 /// ❌ `http`, `https` (registering would capture every web link), `javascript`, `data`,
 /// `file`, `vbscript`, `about`, `blob`; `my_app` (not scheme syntax); `x-scheme-handler/myapp`.
-package struct CallbackScheme: Hashable, CustomStringConvertible {
+///
+/// Validate once, then hand the value to ``DesktopSchemeHandler`` or ``HandoffReceiver``:
+///
+/// ```swift
+/// let scheme = try CallbackScheme(validating: "com.example.app")
+/// let handler = try DesktopSchemeHandler(scheme: scheme, environment: env)
+/// ```
+public struct CallbackScheme: Hashable, Sendable, CustomStringConvertible {
     /// The scheme, lowercased.
-    package let name: String
+    public let name: String
 
     package static let maxLength = 128
 
@@ -34,7 +41,13 @@ package struct CallbackScheme: Hashable, CustomStringConvertible {
         "ftp", "ws", "wss", "mailto",
     ]
 
-    package init(validating text: String) throws(CallbackError) {
+    /// Validates `text` as a scheme a callback can be registered for.
+    ///
+    /// - Throws: `CallbackError` `invalid_scheme` (empty, longer than 128 bytes, or not RFC 3986
+    ///   §3.1 syntax, with the offending byte's offset) or `scheme_not_allowed` (`http`,
+    ///   `https`, `file`, `javascript`, `data`, `vbscript`, `about`, `blob`, `ftp`, `ws`, `wss`,
+    ///   `mailto`).
+    public init(validating text: String) throws(CallbackError) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { throw CallbackError(.invalidScheme, "the scheme is empty") }
         guard bytes.count <= Self.maxLength else {
@@ -59,10 +72,10 @@ package struct CallbackScheme: Hashable, CustomStringConvertible {
     }
 
     /// The MIME type desktops associate with the scheme.
-    package var mimeType: String { "x-scheme-handler/" + name }
+    public var mimeType: String { "x-scheme-handler/" + name }
 
     /// The desktop file ID `register` uses unless told otherwise (`+` is not allowed in IDs).
-    package var defaultDesktopID: String {
+    public var defaultDesktopID: String {
         "callback-router-" + String(name.map { $0 == "+" ? "_" : $0 })
     }
 
@@ -80,7 +93,8 @@ package struct CallbackScheme: Hashable, CustomStringConvertible {
         return String(name.prefix(15)) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    package var description: String { name }
+    /// The scheme, lowercased (a scheme is no secret).
+    public var description: String { name }
 }
 
 #endif

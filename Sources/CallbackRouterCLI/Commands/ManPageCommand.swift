@@ -16,7 +16,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CallbackDesktop
+import CallbackSystem
 
 /// `callback-router manpage [COMMAND]`: print a man page rendered from `--help`.
 enum ManPageCommand: Command {

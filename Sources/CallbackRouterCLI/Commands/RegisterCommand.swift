@@ -50,18 +50,18 @@ enum RegisterCommand: Command {
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         do {
-            let registration = try RegistrationOptions.read(args, context: context).registration
-            let report = try registration.register(executablePath: context.executablePath)
-            if DesktopEntry.needsQuoting(context.executablePath) {
+            let handler = try RegistrationOptions.read(args, context: context).handler
+            let report = try handler.register(executablePath: context.executablePath)
+            if DesktopSchemeHandler.executablePathNeedsQuoting(context.executablePath) {
                 context.printError(
                     "\(name): note: the helper's path needs quoting in Exec=; gio honours it, xdg-open's generic path does not (install it under a path without spaces)"
                 )
             }
             context.printJSON(
                 .object([
-                    ("scheme", .string(registration.scheme.name)),
-                    ("desktop_file", .string(registration.desktopFilePath)),
-                    ("mimeapps_list", .string(registration.directories.mimeAppsList)),
+                    ("scheme", .string(handler.scheme)),
+                    ("desktop_file", .string(handler.desktopFilePath)),
+                    ("mimeapps_list", .string(handler.mimeAppsListPath)),
                     ("changed", .bool(report.changedDesktopFile || report.changedMimeApps)),
                     ("mime_cache_refreshed", .bool(report.mimeCacheRefreshed)),
                 ]))

@@ -12,11 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 import CallbackDesktop
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `callback-router status --scheme S [--id ID]`: what is registered, and does xdg-mime agree.
 enum StatusCommand: Command {
@@ -51,33 +46,36 @@ enum StatusCommand: Command {
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         do {
-            let registration = try RegistrationOptions.read(args, context: context).registration
-            let entry = try registration.readOurEntry()
-            let mimeDefault = try registration.currentDefault()
-            let xdgMime = registration.xdgMimeDefault()
-            let isDefault = mimeDefault == registration.desktopFileName
-            let execIsThis = entry.map { sameFile($0.executablePath, context.executablePath) } ?? false
-            let agrees: Bool? = xdgMime.map { $0 == registration.desktopFileName }
+            let handler = try RegistrationOptions.read(args, context: context).handler
+            let status = try handler.status(executablePath: context.executablePath)
+            let xdgMimeDefault: JSONValue
+            let agrees: JSONValue
+            switch status.systemDefault {
+            case .unknown: (xdgMimeDefault, agrees) = (.null, .null)
+            case .none: (xdgMimeDefault, agrees) = (.null, .bool(false))
+            case .desktopFile(let file): (xdgMimeDefault, agrees) = (.string(file), .bool(file == handler.desktopFileName))
+            }
+            let listeners = try? CallbackHandoff.waitingReceiverCount(scheme: handler.callbackScheme, environment: context.environment)
             context.printJSON(
                 .object([
-                    ("scheme", .string(registration.scheme.name)),
-                    ("desktop_file", .string(registration.desktopFilePath)),
-                    ("registered", .bool(entry != nil && isDefault)),
-                    ("exec", .string(entry?.executablePath)),
-                    ("exec_is_this_helper", .bool(execIsThis)),
-                    ("mimeapps_default", .string(mimeDefault)),
-                    ("xdg_mime_default", xdgMime.map { .string($0) } ?? .null),
-                    ("xdg_mime_agrees", agrees.map { .bool($0) } ?? .null),
-                    ("listeners", .int(listenerCount(registration.scheme, context: context))),
+                    ("scheme", .string(handler.scheme)),
+                    ("desktop_file", .string(handler.desktopFilePath)),
+                    ("registered", .bool(status.isDefault)),
+                    ("exec", .string(status.entryExecutable)),
+                    ("exec_is_this_helper", .bool(status.entryRunsExecutable)),
+                    ("mimeapps_default", .string(status.mimeAppsDefault)),
+                    ("xdg_mime_default", xdgMimeDefault),
+                    ("xdg_mime_agrees", agrees),
+                    ("listeners", .int(listeners)),
                 ]))
-            let scheme = registration.scheme.name
+            let scheme = handler.scheme
             let register = "run 'callback-router register --scheme \(scheme)'"
-            if entry == nil || !isDefault {
+            if !status.isDefault {
                 context.printError("\(name): \(scheme): is not registered to this helper: \(register)")
-            } else if !execIsThis {
+            } else if !status.entryRunsExecutable {
                 context.printError(
                     "\(name): the desktop entry runs another callback-router than this one: \(register) with the one to use")
-            } else if agrees == false {
+            } else if agrees == .bool(false) {
                 context.printError(
                     "\(name): xdg-mime names another handler for \(scheme): (a system-wide default?): \(register) again, then check 'xdg-mime query default x-scheme-handler/\(scheme)'"
                 )
@@ -88,16 +86,5 @@ enum StatusCommand: Command {
         } catch {
             return report(error, context: context)
         }
-    }
-
-    private static func sameFile(_ a: String, _ b: String) -> Bool {
-        guard let x = FileSystem.status(ifExists: a), let y = FileSystem.status(ifExists: b) else { return a == b }
-        return x.device == y.device && x.inode == y.inode
-    }
-
-    private static func listenerCount(_ scheme: CallbackScheme, context: CommandContext) -> Int? {
-        guard let runtime = try? RuntimeDirectory.resolve(environment: context.environment, uid: getuid()) else { return nil }
-        let names = (try? FileSystem.entries(runtime.listenerDirectory(for: scheme))) ?? []
-        return names.filter { $0.hasSuffix(".sock") }.count
     }
 }

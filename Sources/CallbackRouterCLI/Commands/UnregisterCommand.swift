@@ -44,14 +44,14 @@ enum UnregisterCommand: Command {
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         do {
-            let registration = try RegistrationOptions.read(args, context: context).registration
-            let report = try registration.unregister()
+            let handler = try RegistrationOptions.read(args, context: context).handler
+            let report = try handler.unregister()
             if let report, !report.defaultWasOurs {
-                context.printError("\(name): the default for \(registration.scheme.mimeType) was changed since register; left as it is")
+                context.printError("\(name): the default for \(handler.callbackScheme.mimeType) was changed since register; left as it is")
             }
             context.printJSON(
                 .object([
-                    ("scheme", .string(registration.scheme.name)),
+                    ("scheme", .string(handler.scheme)),
                     ("was_registered", .bool(report != nil)),
                     ("mimeapps_restored", .bool(report?.defaultWasOurs ?? false)),
                     ("mime_cache_refreshed", .bool(report?.mimeCacheRefreshed ?? false)),

@@ -20,15 +20,13 @@ enum HandlerCheck {
     /// scheme's default handler. A wait still begins: `open` may be run by other means
     /// (a script, a test, a handler of one's own).
     static func warning(for scheme: CallbackScheme, context: CommandContext) -> String? {
-        guard let directories = try? XDGDirectories(environment: context.environment) else { return nil }
-        let registration = SchemeRegistration(
-            scheme: scheme, id: scheme.defaultDesktopID, directories: directories, environment: context.environment)
+        guard let handler = try? DesktopSchemeHandler(scheme: scheme, environment: context.environment) else { return nil }
         let register = "run 'callback-router register --scheme \(scheme.name)' first"
-        guard let current = try? registration.currentDefault() else {
+        guard let current = try? handler.currentDefault() else {
             return
                 "no handler is registered for \(scheme.name): URLs (the desktop would not hand the callback to this wait): \(register)"
         }
-        guard current == registration.desktopFileName else {
+        guard current == handler.desktopFileName else {
             return
                 "\(scheme.name): URLs go to \(current), not to callback-router: \(register) (or make that handler run 'callback-router open')"
         }

@@ -14,11 +14,11 @@
 import CallbackDesktop
 /// `--scheme S [--id ID]`, shared by register, unregister and status.
 struct RegistrationOptions {
-    let registration: SchemeRegistration
+    let handler: DesktopSchemeHandler
 
     static let options: Set<String> = ["scheme", "id"]
 
-    static func read(_ args: Arguments, context: CommandContext) throws(HelperFailure) -> RegistrationOptions {
+    static func read(_ args: Arguments, context: CommandContext) throws(DesktopError) -> RegistrationOptions {
         let schemeText: String?
         let idText: String?
         do {
@@ -26,17 +26,13 @@ struct RegistrationOptions {
             schemeText = try args.single("scheme")
             idText = try args.single("id")
         } catch {
-            throw .usage(error.description)
+            throw DesktopError(.usage, message: error.description)
         }
-        guard let schemeText else { throw .usage("--scheme is required") }
+        guard let schemeText else { throw DesktopError(.usage, message: "--scheme is required") }
         let scheme: CallbackScheme
-        do { scheme = try CallbackScheme(validating: schemeText) } catch { throw .usage("--scheme: \(error.detail)") }
-        let id = idText ?? scheme.defaultDesktopID
-        try SchemeRegistration.validateID(id)
-        let directories = try XDGDirectories(environment: context.environment)
-        return RegistrationOptions(
-            registration: SchemeRegistration(
-                scheme: scheme, id: id, directories: directories,
-                environment: context.environment))
+        do { scheme = try CallbackScheme(validating: schemeText) } catch {
+            throw DesktopError(.usage, message: "--scheme: \(error.detail)")
+        }
+        return RegistrationOptions(handler: try DesktopSchemeHandler(scheme: scheme, id: idText, environment: context.environment))
     }
 }

@@ -166,7 +166,7 @@ struct HelpText: Sendable {
     /// The OVERVIEW text, its lines joined.
     var overview: String {
         guard let section = section("OVERVIEW") else { return "" }
-        return ([section.inline] + section.lines).map { $0.trimmingSpaces }.filter { !$0.isEmpty }.joined(separator: " ")
+        return ([section.inline] + section.lines).map { $0.withoutSurroundingSpaces }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The USAGE text, as written (continuation lines included).
@@ -194,12 +194,12 @@ struct HelpText: Sendable {
         var entries: [(term: String, description: [String])] = []
         for line in lines {
             let indent = line.prefix { $0 == " " }.count
-            let text = line.trimmingSpaces
+            let text = line.withoutSurroundingSpaces
             if text.isEmpty { continue }
             if indent <= 2 || entries.isEmpty {
                 // Term and description are separated by a run of two or more spaces.
                 if let gap = text.locate("  ") {
-                    entries.append((String(text[..<gap.lowerBound]), [text[gap.upperBound...].trimmingSpaces]))
+                    entries.append((String(text[..<gap.lowerBound]), [text[gap.upperBound...].withoutSurroundingSpaces]))
                 } else {
                     entries.append((text, []))
                 }

@@ -132,7 +132,7 @@ struct ManPage {
         }
         if base != title {
             // The parenthesised part of the heading (`OUTPUT (two lines on stdout)`).
-            let note = String(title.dropFirst(base.count)).trimmingSpaces.dropFirst().dropLast()
+            let note = String(title.dropFirst(base.count)).withoutSurroundingSpaces.dropFirst().dropLast()
             roff += filled([note.prefix(1).uppercased() + note.dropFirst() + "."]) + ".PP\n"
         }
         if !section.inline.isEmpty { roff += filled([section.inline]) }
@@ -166,7 +166,7 @@ struct ManPage {
         }
         var code = false
         for line in lines {
-            let text = line.trimmingSpaces
+            let text = line.withoutSurroundingSpaces
             if text.isEmpty { flush(); code = false; continue }
             // Shapes and columns are kept as written: a JSON line, its indented continuation,
             // or a line aligned in columns (a run of three spaces inside it).
@@ -191,7 +191,7 @@ struct ManPage {
     }
 
     static func filled(_ lines: [String]) -> String {
-        let text = lines.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.joined(separator: " ")
+        let text = lines.map { $0.withoutSurroundingSpaces }.filter { !$0.isEmpty }.joined(separator: " ")
         return text.isEmpty ? "" : lineSafe(escaped(text)) + "\n"
     }
 
@@ -219,7 +219,7 @@ struct ManPage {
 
     /// The lines without the indentation they share.
     static func dedented(_ lines: [String]) -> [String] {
-        let indent = lines.filter { !$0.trimmingSpaces.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+        let indent = lines.filter { !$0.withoutSurroundingSpaces.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
         return lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }
     }
 

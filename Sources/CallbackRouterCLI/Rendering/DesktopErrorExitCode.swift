@@ -29,7 +29,7 @@ extension DesktopError {
 
 extension Command {
     /// Prints a failure: usage ones with the pointer to --help.
-    static func report(_ failure: HelperFailure, context: CommandContext) -> Int32 {
+    static func report(_ failure: DesktopError, context: CommandContext) -> Int32 {
         if failure.exitCode == ExitCode.usage { return usageError(failure.message, context: context) }
         context.printError("\(name): \(failure.message)")
         return failure.exitCode
