@@ -38,6 +38,11 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let conflict = Code(rawValue: "conflict")
         /// `busy`: a receiver did not answer and may have been the one (75).
         public static let busy = Code(rawValue: "busy")
+        /// `unconfirmed`: a receiver took the callback but did not confirm it; it is not sent
+        /// again (at most once), so it may or may not have arrived (75).
+        public static let unconfirmed = Code(rawValue: "unconfirmed")
+        /// `no_receiver`: no receiver takes the callback and spooling is off (69).
+        public static let noReceiver = Code(rawValue: "no_receiver")
 
         /// Lets `catch DesktopError.permission` match by code.
         public static func ~= (code: Code, error: any Error) -> Bool {
@@ -68,6 +73,10 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let conflict = Code.conflict
     /// ``Code/busy``, for `catch DesktopError.busy`.
     public static let busy = Code.busy
+    /// ``Code/unconfirmed``, for `catch DesktopError.unconfirmed`.
+    public static let unconfirmed = Code.unconfirmed
+    /// ``Code/noReceiver``, for `catch DesktopError.noReceiver`.
+    public static let noReceiver = Code.noReceiver
 
     /// A bad mode or owner, a foreign peer or socket.
     package static func permission(_ message: String) -> DesktopError { DesktopError(.permission, message: message) }

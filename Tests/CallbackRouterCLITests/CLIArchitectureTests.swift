@@ -110,7 +110,6 @@ import Darwin
     static let knownPackageUses: [String: Set<String>] = [
         "Commands/ListenCommand.swift": ["HandoffListener", "HelperFailure", "RuntimeDirectory"],
         "Commands/LoginCommand.swift": ["HandoffListener", "HelperFailure", "RuntimeDirectory"],
-        "Commands/OpenCommand.swift": ["CallbackRoute", "HandoffSender", "RuntimeDirectory", "Spool"],
     ]
 
     static var desktopRoot: String {

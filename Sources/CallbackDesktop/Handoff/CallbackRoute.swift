@@ -20,7 +20,7 @@ import CallbackRouter
 /// The state is read with the project's parser from the query, or from the fragment when
 /// the query has none (`response_mode=fragment`). A duplicated `state` is refused
 /// (`duplicate_parameter`): routing must not pick one of two.
-package struct CallbackRoute {
+package struct CallbackRoute: Sendable {
     package let scheme: CallbackScheme
     package let state: String?
 

@@ -11,11 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackDesktop
 import CallbackRouter
 
@@ -68,51 +63,47 @@ enum OpenCommand: Command {
         let ttl: Int
         do {
             text = try args.onePositional("URL")
-            ttl = try args.integer("spool-ttl", in: 1 ... 86_400) ?? Spool.defaultTTLSeconds
+            ttl = try args.integer("spool-ttl", in: 1 ... 86_400) ?? CallbackHandoff.defaultSpoolTTLSeconds
         } catch {
             return usageError(error.description, context: context)
         }
-        let route: CallbackRoute
+        let url: HandoffURL
         do {
-            route = try CallbackRoute(CallbackURL(parsing: text))
-        } catch let error as ParseError {
-            return reject(error.reason, error.detail, offset: error.offset, exit: ExitCode.rejected, context: context)
-        } catch let error as CallbackError {
-            return reject(error.reason, error.detail, offset: error.offset, exit: ExitCode.rejected, context: context)
+            url = try HandoffURL(validating: text)
         } catch {
-            return reject(.invalidCharacter, "the URL was refused", offset: nil, exit: ExitCode.rejected, context: context)
+            return reject(error.reason, error.detail, offset: error.offset, exit: ExitCode.rejected, context: context)
         }
         do {
-            let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
-            let sender = HandoffSender(runtime: runtime)
-            let policy = HandoffSender.SpoolPolicy(enabled: !args.has("no-spool"), ttlSeconds: ttl)
-            switch try sender.send(url: text, route: route, spool: policy) {
-            case .delivered, .takenFromSpool:
+            switch try CallbackHandoff.deliver(url, environment: context.environment, spool: !args.has("no-spool"), spoolTTLSeconds: ttl) {
+            case .delivered:
                 context.printJSON(.object([("outcome", .string("delivered"))]))
-                return ExitCode.success
             case .spooled:
                 context.printJSON(.object([("outcome", .string("spooled")), ("expires_in", .int(ttl))]))
-                return ExitCode.success
+            }
+            return ExitCode.success
+        } catch {
+            let scheme = url.scheme.name
+            switch error.code {
             case .conflict:
                 return reject(
-                    .conflict, "two or more listeners of '\(route.scheme)' could take this callback; it was delivered to none",
+                    .conflict, "two or more listeners of '\(scheme)' could take this callback; it was delivered to none",
                     offset: nil, exit: ExitCode.tryAgain, context: context)
             case .busy:
                 return reject(
-                    .timeout, "a listener of '\(route.scheme)' did not answer in time; nothing was delivered",
+                    .timeout, "a listener of '\(scheme)' did not answer in time; nothing was delivered",
                     offset: nil, exit: ExitCode.tryAgain, context: context)
             case .unconfirmed:
                 return reject(
                     .timeout, "the listener did not confirm the delivery; it is not retried",
                     offset: nil, exit: ExitCode.tryAgain, context: context)
-            case .nobody:
+            case .noReceiver:
                 return reject(
-                    .noRoute, "no listener of '\(route.scheme)' takes this callback and spooling is off",
+                    .noRoute, "no listener of '\(scheme)' takes this callback and spooling is off",
                     offset: nil, exit: ExitCode.unavailable, context: context)
+            default:
+                context.printError("\(name): \(error.message)")
+                return error.exitCode
             }
-        } catch {
-            context.printError("\(name): \(error.message)")
-            return error.exitCode
         }
     }
 

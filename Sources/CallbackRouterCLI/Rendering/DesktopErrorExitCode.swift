@@ -21,7 +21,8 @@ extension DesktopError {
         case .unavailable: return ExitCode.unavailable
         case .usage: return ExitCode.usage
         case .rejected: return ExitCode.rejected
-        case .conflict, .busy: return ExitCode.tryAgain
+        case .conflict, .busy, .unconfirmed: return ExitCode.tryAgain
+        case .noReceiver: return ExitCode.unavailable
         default: return ExitCode.unavailable
         }
     }
