@@ -108,8 +108,7 @@ import Darwin
     /// does an entry that is no longer true, so that moving a command to the public API
     /// removes its line here.
     static let knownPackageUses: [String: Set<String>] = [
-        "Commands/ListenCommand.swift": ["HandoffListener", "HelperFailure", "RuntimeDirectory"],
-        "Commands/LoginCommand.swift": ["HandoffListener", "HelperFailure", "RuntimeDirectory"],
+        "Commands/LoginCommand.swift": ["HandoffListener", "HelperFailure", "RuntimeDirectory"]
     ]
 
     static var desktopRoot: String {

@@ -147,41 +147,36 @@ enum ListenCommand: Command {
         scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Double, context: CommandContext
     ) -> Int32 {
         let received: String
-        do throws(HelperFailure) {
-            let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
-            // A second stateless listen is refused here, at its start (atomically: HandoffListener
-            // checks and binds under one lock), not after the sign-in.
-            let listener = try HandoffListener(
-                runtime: runtime, scheme: scheme, expectedState: options.expectations.state, refusingSecondStateless: true)
-            defer { listener.stop() }
-            let socketPath = listener.socketPath
+        do throws(DesktopError) {
+            // A second stateless listen is refused here, at its start (atomically: the check
+            // and the bind happen under one lock), not after the sign-in. A callback of
+            // another redirect URI is not this login's: it does not end the wait.
+            let receiver = try BlockingHandoffReceiver(
+                scheme: scheme, state: options.expectations.state, environment: context.environment, refusingSecondStateless: true,
+                accepting: { url in
+                    guard case .failure(let refusal) = options.judge(url, with: validator) else { return true }
+                    return !notMineReasons.contains(refusal.reason)
+                })
+            defer { receiver.close() }
+            let socketPath = receiver.socketPath
             context.interruption?.addCleanup { _ = unlink(socketPath) }
-            // A callback of another redirect URI is not this login's: it does not end the wait.
-            listener.accepts = { url in
-                guard case .failure(let refusal) = options.judge(url, with: validator) else { return true }
-                return !notMineReasons.contains(refusal.reason)
-            }
-            if let spooled = try listener.takeFromSpool() {
-                received = spooled
-            } else {
-                switch try listener.wait(until: .after(milliseconds: Int64(timeout * 1000))) {
-                case .received(let url):
-                    received = url
-                case .conflict:
-                    context.printOutcome(
-                        Rendering.rejectionJSON(
-                            reason: .conflict,
-                            detail:
-                                "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
-                            offset: nil))
-                    return ExitCode.tryAgain
-                case .timedOut:
-                    context.printOutcome(
-                        Rendering.rejectionJSON(
-                            reason: .timeout, detail: "no callback for '\(scheme)' within \(Durations.describe(seconds: timeout))",
-                            offset: nil))
-                    return ExitCode.tryAgain
-                }
+            switch try receiver.wait(timeout: .milliseconds(Int64(timeout * 1000))) {
+            case .callback(let url):
+                received = url
+            case .conflict:
+                context.printOutcome(
+                    Rendering.rejectionJSON(
+                        reason: .conflict,
+                        detail:
+                            "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
+                        offset: nil))
+                return ExitCode.tryAgain
+            case .timedOut:
+                context.printOutcome(
+                    Rendering.rejectionJSON(
+                        reason: .timeout, detail: "no callback for '\(scheme)' within \(Durations.describe(seconds: timeout))",
+                        offset: nil))
+                return ExitCode.tryAgain
             }
         } catch {
             if error.code == .conflict {
