@@ -290,50 +290,45 @@ enum LoginCommand: Command {
             ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText)), ("nonce", .string(secrets.nonce)),
         ]
         let received: String
-        do throws(HelperFailure) {
-            let runtime = try RuntimeDirectory.resolve(environment: context.environment, uid: getuid())
-            let listener = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: secrets.state)
-            defer { listener.stop() }
-            context.interruption?.beginWaiting(output: context.output, extras: extras)
-            let socketPath = listener.socketPath
-            context.interruption?.addCleanup { _ = unlink(socketPath) }
+        do throws(DesktopError) {
             // The routing rule already keeps callbacks without this state away; one of another
             // redirect URI is not this login's either: the wait goes on.
             let limits = expectations.limits
-            listener.accepts = { url in
-                do {
-                    _ = try validator.validate(CallbackURL(parsing: url, limits: limits))
-                } catch let error as CallbackError {
-                    return ![ReasonCode.redirectURIMismatch, .stateMissing, .stateMismatch].contains(error.reason)
-                } catch {}
-                return true
-            }
+            let receiver = try BlockingHandoffReceiver(
+                scheme: scheme, state: secrets.state, environment: context.environment,
+                accepting: { url in
+                    do {
+                        _ = try validator.validate(CallbackURL(parsing: url, limits: limits))
+                    } catch let error as CallbackError {
+                        return ![ReasonCode.redirectURIMismatch, .stateMissing, .stateMismatch].contains(error.reason)
+                    } catch {}
+                    return true
+                })
+            defer { receiver.close() }
+            context.interruption?.beginWaiting(output: context.output, extras: extras)
+            let socketPath = receiver.socketPath
+            context.interruption?.addCleanup { _ = unlink(socketPath) }
             // A custom scheme has no start URL: the browser gets the authorization URL itself.
             BrowserLauncher.presentAuthorizationURL(request.url, noBrowser: args.has("no-browser"), name: name, context: context)
             context.printError(
                 "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
-            if let spooled = try listener.takeFromSpool() {
-                received = spooled
-            } else {
-                let milliseconds = Int64(seconds * 1000)
-                switch try listener.wait(until: .after(milliseconds: milliseconds)) {
-                case .received(let url): received = url
-                case .conflict:
-                    conclude(
-                        place: place, context: context,
-                        Rendering.rejectionJSON(
-                            reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
-                            offset: nil
-                        ).appending(extras))
-                    return ExitCode.tryAgain
-                case .timedOut:
-                    conclude(
-                        place: place, context: context,
-                        Rendering.rejectionJSON(
-                            reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)", offset: nil
-                        ).appending(extras))
-                    return ExitCode.tryAgain
-                }
+            switch try receiver.wait(timeout: .milliseconds(Int64(seconds * 1000))) {
+            case .callback(let url): received = url
+            case .conflict:
+                conclude(
+                    place: place, context: context,
+                    Rendering.rejectionJSON(
+                        reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
+                        offset: nil
+                    ).appending(extras))
+                return ExitCode.tryAgain
+            case .timedOut:
+                conclude(
+                    place: place, context: context,
+                    Rendering.rejectionJSON(
+                        reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)", offset: nil
+                    ).appending(extras))
+                return ExitCode.tryAgain
             }
         } catch {
             if error.code == .conflict {
