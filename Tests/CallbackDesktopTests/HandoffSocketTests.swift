@@ -19,6 +19,7 @@ import Darwin
 import Testing
 import CallbackRouter
 @testable import CallbackDesktop
+import CallbackSystem
 import CallbackTestSupport
 
 /// Real Unix sockets in a temporary runtime directory, listeners on real threads.
@@ -207,9 +208,9 @@ import CallbackTestSupport
     @Test func stopsWaitingAtTheDeadline() throws {
         defer { temporary.remove() }
         let listener = try HandoffListener(runtime: runtime, scheme: try scheme(), expectedState: nil)
-        let start = Clock.monotonicMilliseconds()
+        let start = SystemClock.monotonicMilliseconds()
         #expect(try listener.wait(until: .after(milliseconds: 200)) == .timedOut)
-        #expect(Clock.monotonicMilliseconds() - start >= 190)
+        #expect(SystemClock.monotonicMilliseconds() - start >= 190)
         listener.stop()
         #expect(try FileSystem.status(listener.socketPath) == nil)
     }

@@ -103,26 +103,20 @@ import Darwin
 
     // MARK: CallbackDesktop's public face
 
-    /// CLI files that still reach CallbackDesktop's `package` declarations (issue 26: the CLI
-    /// uses the libraries' public APIs). The list may only shrink: a new use fails, and so
-    /// does an entry that is no longer true, so that moving a command to the public API
-    /// removes its line here.
-    static let knownPackageUses: [String: Set<String>] = [:]
-
     static var desktopRoot: String {
         var parts = sourceRoot.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast()
         return parts.joined(separator: "/") + "/CallbackDesktop"
     }
 
-    /// CallbackDesktop's `package` names a CLI file can reach: its top-level declarations
-    /// (seen where the file imports CallbackDesktop; the ones SystemForwarding.swift forwards
-    /// to CallbackSystem are fine where the file imports CallbackSystem too), and the members
-    /// it adds to types of other modules (seen in every file of the CLI, imported or not).
-    static func desktopPackageNames() -> (topLevel: Set<String>, forwarded: Set<String>, members: Set<String>) {
-        var topLevel: Set<String> = []
-        var forwarded: Set<String> = []
-        var members: Set<String> = []
+    /// CallbackDesktop's `package` declarations a CLI file can reach (issue 26: the CLI uses
+    /// the libraries' public APIs): its top-level ones, by name (seen where the file imports
+    /// CallbackDesktop), and the members it declares `package` in its public types or adds to
+    /// types of other modules (seen in every file of the CLI: members leak without an import),
+    /// each as the text a use contains: `T.name` for a static member, `name(label:` or
+    /// `.name(` for a function (a name alone, `status`, is too common a word), the name of a
+    /// property.
+    static func desktopPackageNames() -> (topLevel: Set<String>, members: Set<String>) {
         var files: [String] = []
         for entry in entries(desktopRoot) {
             if entry.hasSuffix(".swift") {
@@ -131,69 +125,71 @@ import Darwin
                 files += entries(desktopRoot + "/" + entry).map { entry + "/" + $0 }
             }
         }
-        let kinds: Set<String> = ["struct", "enum", "class", "protocol", "typealias", "func", "let", "var"]
-        for file in files where file.hasSuffix(".swift") {
-            var foreignExtension = false
-            for line in (CLIReferenceTests.read(desktopRoot + "/" + file) ?? "").split(separator: "\n") {
-                let tokens = line.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }.map(String.init)
-                if line.hasPrefix("extension ") {
-                    let extended = tokens.count > 1 ? tokens[1] : ""
-                    foreignExtension = ![
-                        "CallbackHandoff", "DesktopSchemeHandler", "DesktopSchemeHandler.Report", "DesktopEntry", "DesktopError",
-                    ].contains(extended)
+        let sources = files.filter { $0.hasSuffix(".swift") }.map { CLIReferenceTests.read(desktopRoot + "/" + $0) ?? "" }
+        func tokens(_ line: Substring) -> [String] {
+            line.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }.map(String.init)
+        }
+        let typeKinds: Set<String> = ["struct", "enum", "class", "protocol", "typealias"]
+        var topLevel: Set<String> = []
+        var publicTypes: Set<String> = []
+        for source in sources {
+            for line in source.split(separator: "\n") where line.hasPrefix("public ") || line.hasPrefix("package ") {
+                let words = tokens(line)
+                guard let kind = words.firstIndex(where: { typeKinds.contains($0) || $0 == "func" || $0 == "let" || $0 == "var" }),
+                    kind + 1 < words.count
+                else { continue }
+                if line.hasPrefix("package ") { topLevel.insert(words[kind + 1]) } else { publicTypes.insert(words[kind + 1]) }
+            }
+        }
+        var members: Set<String> = []
+        for source in sources {
+            // The type whose members the lines below declare, when it is public or another
+            // module's; nil inside a package type (its name is caught already).
+            var owner: String?
+            for line in source.split(separator: "\n") {
+                let words = tokens(line)
+                if let first = line.first, !first.isWhitespace, first != "}", first != "/", first != "#" {
+                    let declared = words.firstIndex { typeKinds.contains($0) || $0 == "extension" }.map { words[$0 + 1] }
+                    owner = declared.flatMap { name in
+                        line.hasPrefix("public ") || (line.hasPrefix("extension ") && !topLevel.contains(name)) ? name : nil
+                    }
                     continue
                 }
-                if line.hasPrefix("}") { foreignExtension = false }
-                guard let index = tokens.firstIndex(of: "package"),
-                    let kind = tokens[(index + 1)...].firstIndex(where: kinds.contains), kind + 1 < tokens.count
+                guard let owner, let index = words.firstIndex(of: "package"),
+                    let kind = words[(index + 1)...].firstIndex(where: { ["func", "let", "var"].contains($0) }), kind + 1 < words.count
                 else { continue }
-                let name = String(tokens[kind + 1].prefix { $0 != "." })
-                if line.hasPrefix("package ") {
-                    if file == "SystemForwarding.swift" { forwarded.insert(name) } else { topLevel.insert(name) }
-                } else if foreignExtension {
-                    // A function is known by its name and first label (`status(ifExists:`): a
-                    // name alone (`status`) is too common a word.
-                    if tokens[kind] == "func", let open = line.firstIndex(of: "(") {
-                        let label = line[line.index(after: open)...].prefix { $0 != " " && $0 != ":" }
-                        members.insert(label == "_" ? name + "(" : name + "(" + label + ":")
-                    } else {
-                        members.insert(name)
-                    }
+                let name = words[kind + 1]
+                if words[kind] == "func", let open = line.firstIndex(of: "(") {
+                    let label = line[line.index(after: open)...].prefix { $0 != " " && $0 != ":" }
+                    members.insert(label == "_" ? "." + name + "(" : name + "(" + label + ":")
+                } else if words.contains("static") {
+                    members.insert(owner + "." + name)
+                } else {
+                    members.insert(name)
                 }
             }
         }
-        return (topLevel, forwarded, members)
+        return (topLevel, members)
     }
 
-    @Test func cliUsesOnlyThePublicAPIOfCallbackDesktopBeyondTheKnownList() {
+    @Test func cliUsesOnlyThePublicAPIOfCallbackDesktop() {
         let names = Self.desktopPackageNames()
-        #expect(names.topLevel.contains("HandoffListener") && names.topLevel.contains("SchemeRegistration"))
-        #expect(names.forwarded.contains("FileSystem") && names.members.contains("trimmingSpaces"))
-        #expect(names.members.contains("status(ifExists:"), "\(names.members.sorted())")
-        var found: [String: Set<String>] = [:]
+        #expect(names.topLevel.isSuperset(of: ["HandoffListener", "SchemeRegistration", "RuntimeDirectory", "HelperFailure"]))
+        #expect(
+            names.members.isSuperset(of: ["trimmingSpaces", "status(ifExists:", ".usage(", "CallbackScheme.refused", "directoryKey"]),
+            "\(names.members.sorted())")
         for file in Self.files() {
             let path = file.folder.isEmpty ? file.name : file.folder + "/" + file.name
             let source = CLIReferenceTests.read(Self.sourceRoot + "/" + path) ?? ""
-            let importsDesktop = source.contains("\nimport CallbackDesktop\n")
-            let importsSystem = source.contains("\nimport CallbackSystem\n")
             let code = source.split(separator: "\n").map {
                 $0.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             }
             .joined(separator: "\n")
-            var used = Set(names.members.filter { $0.hasSuffix(":") || $0.hasSuffix("(") ? code.contains($0) : file.words.contains($0) })
-            if importsDesktop {
-                used.formUnion(file.words.intersection(names.topLevel))
-                if !importsSystem { used.formUnion(file.words.intersection(names.forwarded)) }
+            var used = names.members.filter {
+                $0.contains(".") || $0.hasSuffix("(") || $0.hasSuffix(":") ? code.contains($0) : file.words.contains($0)
             }
-            if !used.isEmpty { found[path] = used }
-        }
-        for (path, used) in found.sorted(by: { $0.key < $1.key }) {
-            let new = used.subtracting(Self.knownPackageUses[path] ?? [])
-            #expect(new.isEmpty, "\(path) uses CallbackDesktop's package \(new.sorted()): use (or add) its public API")
-        }
-        for (path, known) in Self.knownPackageUses.sorted(by: { $0.key < $1.key }) {
-            let gone = known.subtracting(found[path] ?? [])
-            #expect(gone.isEmpty, "\(path) no longer uses \(gone.sorted()): remove it from knownPackageUses")
+            if source.contains("\nimport CallbackDesktop\n") { used.formUnion(file.words.intersection(names.topLevel)) }
+            #expect(used.isEmpty, "\(path) uses CallbackDesktop's package \(used.sorted()): use (or add) its public API")
         }
     }
 }

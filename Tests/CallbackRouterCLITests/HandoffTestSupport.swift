@@ -18,6 +18,7 @@ import Darwin
 #endif
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackSystem
 // TemporaryDirectory, BlockingThread and Handover live in CallbackTestSupport, shared with
 // CallbackDesktopTests; every file of this target sees them through this import.
 @_exported import CallbackTestSupport

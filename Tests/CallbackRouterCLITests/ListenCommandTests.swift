@@ -19,6 +19,7 @@ import Darwin
 import Testing
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackSystem
 
 /// `listen` through real sockets, in-process: what it prints must be what `parse` prints.
 @Suite struct ListenCommandTests {
@@ -189,14 +190,14 @@ import Testing
 
     @Test func givesUpAtTheTimeout() {
         defer { temporary.remove() }
-        let start = Clock.monotonicMilliseconds()
+        let start = SystemClock.monotonicMilliseconds()
         let result = runTool(["listen", "--scheme", "myapp", "--timeout", "1"], environment: environment)
         #expect(result.exit == ExitCode.tryAgain)
         #expect(
             result.stdout
                 == "{\"outcome\":\"rejected\",\"reason\":\"timeout\",\"detail\":\"no callback for 'myapp' within 1 second\",\"offset\":null}\n"
         )
-        #expect(Clock.monotonicMilliseconds() - start >= 990)
+        #expect(SystemClock.monotonicMilliseconds() - start >= 990)
         #expect(listenerSockets() == 0)
     }
 

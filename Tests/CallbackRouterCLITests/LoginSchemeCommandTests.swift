@@ -20,6 +20,7 @@ import CallbackRouter
 import Testing
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackSystem
 
 /// `login --scheme S` through the real hand-off socket: a "browser" (a `$BROWSER` script)
 /// records the authorization URL, so the test knows the state a real provider would return.

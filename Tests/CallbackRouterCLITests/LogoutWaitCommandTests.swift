@@ -13,6 +13,7 @@
 
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -20,6 +20,7 @@ import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackSystem
 
 @Suite struct OpenCommandTests {
     let temporary = TemporaryDirectory()

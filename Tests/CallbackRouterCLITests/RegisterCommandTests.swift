@@ -19,6 +19,7 @@ import Darwin
 import Testing
 @testable import CallbackRouterCLI
 @testable import CallbackDesktop
+import CallbackSystem
 
 /// register / unregister / status in-process, on files in a temporary XDG tree. (With the
 /// real xdg-utils and gio: Tests/EndToEnd/xdg.sh.)

@@ -154,14 +154,14 @@ package final class HandoffListener {
     package func takeFromSpool() throws(HelperFailure) -> String? {
         let spool = try Spool(runtime)
         spool.sweepExpired()
-        lastSweep = Clock.monotonicMilliseconds()
+        lastSweep = SystemClock.monotonicMilliseconds()
         return spool.take(scheme: scheme, expectedState: expectedState, accepting: accepts, skipping: spooledBefore)
     }
 
     /// Deletes the spool's expired entries at most once per ``sweepIntervalMilliseconds``,
     /// so that a callback's time to live ends on time while anyone waits.
     private func sweepIfDue() {
-        let now = Clock.monotonicMilliseconds()
+        let now = SystemClock.monotonicMilliseconds()
         guard now - lastSweep >= sweepIntervalMilliseconds else { return }
         lastSweep = now
         (try? Spool(runtime))?.sweepExpired()

@@ -53,7 +53,9 @@ package struct Spool {
     /// redirect (a reload, a double click) leaves one copy, not two for two listeners.
     /// Writers take `spool.lock` beside `spool/` (`flock`) around the look-up and the write, so two `open`s
     /// of one URL at the same instant also leave one copy.
-    package func add(url: String, scheme: CallbackScheme, ttlSeconds: Int, now: Int64 = Clock.wallSeconds()) throws(SystemError) -> Entry {
+    package func add(url: String, scheme: CallbackScheme, ttlSeconds: Int, now: Int64 = SystemClock.wallSeconds()) throws(SystemError)
+        -> Entry
+    {
         let lock = lockWriters()
         defer { lock?.close() }
         if let existing = firstCopy(of: url, scheme: scheme, now: now) { return existing }
@@ -130,7 +132,7 @@ package struct Spool {
     }
 
     /// Deletes, unread, every entry whose time is up, and leftovers of crashed writers.
-    package func sweepExpired(now: Int64 = Clock.wallSeconds()) {
+    package func sweepExpired(now: Int64 = SystemClock.wallSeconds()) {
         for name in (try? FileSystem.entries(directory)) ?? [] {
             let path = joinPath(directory, name)
             if name.hasPrefix(Self.temporaryPrefix) || name.hasPrefix(Self.claimedPrefix) {
@@ -151,7 +153,7 @@ package struct Spool {
     /// are deleted unread on the way.
     package func take(
         scheme: CallbackScheme, expectedState: String?, accepting accepts: ((String) -> Bool)? = nil,
-        skipping: Set<String> = [], now: Int64 = Clock.wallSeconds()
+        skipping: Set<String> = [], now: Int64 = SystemClock.wallSeconds()
     ) -> String? {
         var candidates: [(entry: Entry, url: String, answer: HandoffMatch.Answer)] = []
         for entry in entries(for: scheme) where !skipping.contains(entry.name) {
