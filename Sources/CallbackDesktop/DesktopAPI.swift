@@ -25,7 +25,7 @@ import CallbackSystem
 /// ```
 ///
 /// The handler executable is run as `EXECUTABLE open URL`: the `callback-router` helper, or
-/// an app binary that calls ``CallbackHandoff/deliver(_:environment:)`` for `open`.
+/// an app binary that calls ``CallbackHandoff/deliver(_:environment:spool:spoolTTLSeconds:)-(String,_,_,_)`` for `open`.
 /// Registering twice changes nothing; unregistering restores the default it replaced.
 public struct DesktopSchemeHandler: Sendable {
     /// What a registration or unregistration changed.
@@ -113,7 +113,7 @@ extension DesktopSchemeHandler.Report {
 /// process waiting for it, through a socket in `$XDG_RUNTIME_DIR` that only the same user
 /// can reach, or the spool when nobody waits yet.
 public enum CallbackHandoff {
-    /// What ``deliver(_:environment:spool:spoolTTLSeconds:)`` did with a URL. (Not the
+    /// What ``deliver(_:environment:spool:spoolTTLSeconds:)-(String,_,_,_)`` did with a URL. (Not the
     /// router's `Delivery`, a callback that reached its attempt: this one says where the URL went.)
     public enum Receipt: Sendable, Equatable {
         /// A waiting receiver confirmed it has the callback.
