@@ -79,17 +79,17 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let noReceiver = Code.noReceiver
 
     /// A bad mode or owner, a foreign peer or socket.
-    package static func permission(_ message: String) -> DesktopError { DesktopError(.permission, message: message) }
+    static func permission(_ message: String) -> DesktopError { DesktopError(.permission, message: message) }
     /// Nothing to deliver to, or the system refused.
-    package static func unavailable(_ message: String) -> DesktopError { DesktopError(.unavailable, message: message) }
+    static func unavailable(_ message: String) -> DesktopError { DesktopError(.unavailable, message: message) }
     /// Bad usage or a configuration the helper will not touch.
-    package static func usage(_ message: String) -> DesktopError { DesktopError(.usage, message: message) }
+    static func usage(_ message: String) -> DesktopError { DesktopError(.usage, message: message) }
 
     /// The message: what failed, without a secret.
     public var description: String { message }
 }
 
 /// The name the helper's code has always used.
-package typealias HelperFailure = DesktopError
+typealias HelperFailure = DesktopError
 
 #endif

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CallbackDesktop
+@testable import CallbackDesktop
 import CallbackSystem
 import Testing
 

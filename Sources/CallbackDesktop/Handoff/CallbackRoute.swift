@@ -20,11 +20,11 @@ import CallbackRouter
 /// The state is read with the project's parser from the query, or from the fragment when
 /// the query has none (`response_mode=fragment`). A duplicated `state` is refused
 /// (`duplicate_parameter`): routing must not pick one of two.
-package struct CallbackRoute: Sendable {
-    package let scheme: CallbackScheme
-    package let state: String?
+struct CallbackRoute: Sendable {
+    let scheme: CallbackScheme
+    let state: String?
 
-    package init(_ url: CallbackURL) throws(CallbackError) {
+    init(_ url: CallbackURL) throws(CallbackError) {
         scheme = try CallbackScheme(validating: url.scheme)
         do {
             if let state = try url.queryParameters.value(named: "state") {
@@ -37,16 +37,16 @@ package struct CallbackRoute: Sendable {
         }
     }
 
-    package init(scheme: CallbackScheme, state: String?) {
+    init(scheme: CallbackScheme, state: String?) {
         self.scheme = scheme
         self.state = state
     }
 }
 
 /// The routing rule, shared by live delivery and the spool.
-package enum HandoffMatch {
+enum HandoffMatch {
     /// A listener's answer to an offered callback.
-    package enum Answer: UInt8 {
+    enum Answer: UInt8 {
         /// The listener expects exactly this state.
         case exact = 0x45 // "E"
         /// A candidate without a state match: the listener expects no state (a stateless
@@ -60,7 +60,7 @@ package enum HandoffMatch {
     /// state: one without a state is not its own (any web page can make the browser open
     /// `myapp:x` or `myapp:/cb?error=access_denied`; it must not end a login that waits).
     /// A listener without an expected state is a candidate for any callback of its scheme.
-    package static func answer(listenerScheme: CallbackScheme, expectedState: String?, offered: CallbackRoute) -> Answer {
+    static func answer(listenerScheme: CallbackScheme, expectedState: String?, offered: CallbackRoute) -> Answer {
         guard offered.scheme == listenerScheme else { return .notMine }
         guard let expectedState else { return .candidate }
         guard let offeredState = offered.state else { return .notMine }
@@ -68,7 +68,7 @@ package enum HandoffMatch {
     }
 
     /// What `open` does once every listener of the scheme has answered.
-    package enum Decision: Equatable {
+    enum Decision: Equatable {
         case deliver(to: Int)
         /// Two or more could take it: delivered to none (the reason `conflict`; docs/linux-desktop.md).
         case conflict(candidates: [Int])
@@ -82,7 +82,7 @@ package enum HandoffMatch {
     /// One exact state match wins whatever else is there. Without one, the single
     /// candidate gets it; two candidates are a conflict; a silent listener makes the
     /// outcome unknown (`busy`) unless a conflict is already certain.
-    package static func decide(_ answers: [Answer?]) -> Decision {
+    static func decide(_ answers: [Answer?]) -> Decision {
         let exact = answers.indices.filter { answers[$0] == .exact }
         if exact.count == 1 { return .deliver(to: exact[0]) }
         if exact.count > 1 { return .conflict(candidates: exact) }

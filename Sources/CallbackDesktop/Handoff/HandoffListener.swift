@@ -30,30 +30,30 @@ import CallbackSystem
 /// ``takeFromSpool()`` skips them. Names are random and never reused, so no clock is
 /// compared (no skew, no clock step, no one-second resolution to reason about): an entry
 /// not in that list was written after the listener began.
-package final class HandoffListener {
-    package let scheme: CallbackScheme
-    package let socketPath: String
+final class HandoffListener {
+    let scheme: CallbackScheme
+    let socketPath: String
     private let expectedState: String?
     private let runtime: RuntimeDirectory
     private let listening: Descriptor
     /// How long one connection may take, from accept to `open`'s decision.
-    package var connectionTimeoutMilliseconds: Int64 = 5000
+    var connectionTimeoutMilliseconds: Int64 = 5000
     /// The only uid whose processes may connect: the runtime directory's.
-    package var allowedPeer: uid_t
+    var allowedPeer: uid_t
     /// Whether a callback the routing rule gives this listener is really its own (e.g. it
     /// matches its redirect URI); nil: every one. A URL it refuses is answered "not mine"
     /// on the socket (`open` spools it or reports `no_route`) and left in the spool: the
     /// wait goes on.
-    package var accepts: ((String) -> Bool)?
+    var accepts: ((String) -> Bool)?
     /// Spool entries that existed before this listener began: never taken when it expects
     /// no state.
     private let spooledBefore: Set<String>
     /// When this listener last deleted the spool's expired entries (monotonic ms).
     private var lastSweep: Int64 = 0
     /// How often a waiting listener deletes the spool's expired entries.
-    package var sweepIntervalMilliseconds: Int64 = 1000
+    var sweepIntervalMilliseconds: Int64 = 1000
 
-    package enum Result: Equatable {
+    enum Result: Equatable {
         case received(url: String)
         /// `open` found two or more listeners that could take a callback and delivered it to none.
         case conflict
@@ -64,7 +64,7 @@ package final class HandoffListener {
     ///   when another stateless listener of `scheme` is already waiting. The check and the
     ///   bind happen under one `flock` on `stateless.lock` in the scheme's listener
     ///   directory, so two such listeners started at the same instant cannot both start.
-    package init(
+    init(
         runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?, refusingSecondStateless: Bool = false
     ) throws(HelperFailure) {
         self.runtime = runtime
@@ -113,7 +113,7 @@ package final class HandoffListener {
     /// would both be candidates for the same callback, which then reaches neither: a
     /// command refuses to start a second one instead of finding the conflict after the
     /// sign-in.
-    package static func statelessListenerIsWaiting(runtime: RuntimeDirectory, scheme: CallbackScheme) -> Bool {
+    static func statelessListenerIsWaiting(runtime: RuntimeDirectory, scheme: CallbackScheme) -> Bool {
         let directory = runtime.listenerDirectory(for: scheme)
         let names = (try? FileSystem.entries(directory)) ?? []
         for name in names where name.hasPrefix(statelessPrefix) && name.hasSuffix(".sock") {
@@ -140,7 +140,7 @@ package final class HandoffListener {
     }
 
     /// Removes the socket: no `open` can reach this listener afterwards.
-    package func stop() {
+    func stop() {
         if listening.rawValue >= 0 {
             _ = try? FileSystem.remove(socketPath)
             listening.close()
@@ -151,7 +151,7 @@ package final class HandoffListener {
     /// socket exists first, so a callback is either in the spool already or will be
     /// offered on the socket). Without an expected state, only an entry written after
     /// `init` began counts.
-    package func takeFromSpool() throws(HelperFailure) -> String? {
+    func takeFromSpool() throws(HelperFailure) -> String? {
         let spool = try Spool(runtime)
         spool.sweepExpired()
         lastSweep = SystemClock.monotonicMilliseconds()
@@ -168,7 +168,7 @@ package final class HandoffListener {
     }
 
     /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.
-    package func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
+    func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
         while true {
             sweepIfDue()
             let slice = Deadline(milliseconds: lastSweep + sweepIntervalMilliseconds).earlier(deadline)

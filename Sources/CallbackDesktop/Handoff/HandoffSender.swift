@@ -23,14 +23,14 @@ import CallbackSystem
 /// spool. Whichever way the two interleave, the callback is either seen by the listener in
 /// the spool or the listener is seen by `open`; the spool entry's `rename`-to-claim then
 /// decides who hands it over, so it is delivered at most once.
-package struct HandoffSender {
-    package let runtime: RuntimeDirectory
+struct HandoffSender {
+    let runtime: RuntimeDirectory
     /// How long one listener has to answer an offer or confirm a delivery.
-    package var replyTimeoutMilliseconds: Int64 = 3000
+    var replyTimeoutMilliseconds: Int64 = 3000
 
-    package init(runtime: RuntimeDirectory) { self.runtime = runtime }
+    init(runtime: RuntimeDirectory) { self.runtime = runtime }
 
-    package enum Outcome: Equatable {
+    enum Outcome: Equatable {
         /// A listener confirmed it has the callback.
         case delivered
         /// Nobody listens yet; the callback waits in the spool.
@@ -47,17 +47,12 @@ package struct HandoffSender {
         case unconfirmed
     }
 
-    package struct SpoolPolicy {
-        package var enabled: Bool
-        package var ttlSeconds: Int
-
-        package init(enabled: Bool, ttlSeconds: Int) {
-            self.enabled = enabled
-            self.ttlSeconds = ttlSeconds
-        }
+    struct SpoolPolicy {
+        var enabled: Bool
+        var ttlSeconds: Int
     }
 
-    package func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
+    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
         var spooled: (spool: Spool, entry: Spool.Entry)?
         // Every `open` deletes the spool's expired entries, whether it spools or not.
         let spool = try Spool(runtime)
@@ -131,9 +126,9 @@ package struct HandoffSender {
     }
 
     private struct Offered {
-        package let connection: Descriptor
+        let connection: Descriptor
         /// nil: no answer in time.
-        package let answer: HandoffMatch.Answer?
+        let answer: HandoffMatch.Answer?
     }
 
     /// Connects to every listener of the scheme and collects their answers.

@@ -31,26 +31,26 @@ import CallbackSystem
 /// ```
 /// Every length is checked against ``maxPayload`` before anything is allocated; a frame of
 /// an unknown type or a bad length ends the connection.
-package enum HandoffWire {
-    package static let magic: [UInt8] = Array("CRH1".utf8)
+enum HandoffWire {
+    static let magic: [UInt8] = Array("CRH1".utf8)
     /// The URL limit (16 KiB) plus room for an offer's header.
-    package static let maxPayload = 16 * 1024 + 512
+    static let maxPayload = 16 * 1024 + 512
 
-    package enum FrameType: UInt8 {
+    enum FrameType: UInt8 {
         case offer = 0x4F // "O"
         case deliver = 0x44 // "D"
         case conflict = 0x58 // "X"
         case abort = 0x41 // "A"
     }
 
-    package enum Reply: UInt8 {
+    enum Reply: UInt8 {
         case exact = 0x45 // "E"
         case candidate = 0x57 // "W"
         case notMine = 0x4E // "N"
         case peerRefused = 0x50 // "P"
         case taken = 0x4B // "K"
 
-        package init(_ answer: HandoffMatch.Answer) {
+        init(_ answer: HandoffMatch.Answer) {
             switch answer {
             case .exact: self = .exact
             case .candidate: self = .candidate
@@ -58,7 +58,7 @@ package enum HandoffWire {
             }
         }
 
-        package var answer: HandoffMatch.Answer? {
+        var answer: HandoffMatch.Answer? {
             switch self {
             case .exact: .exact
             case .candidate: .candidate
@@ -68,17 +68,17 @@ package enum HandoffWire {
         }
     }
 
-    package struct Frame: Equatable {
-        package let type: FrameType
-        package let payload: [UInt8]
+    struct Frame: Equatable {
+        let type: FrameType
+        let payload: [UInt8]
     }
 
-    package static func encode(_ type: FrameType, _ payload: [UInt8] = []) -> [UInt8] {
+    static func encode(_ type: FrameType, _ payload: [UInt8] = []) -> [UInt8] {
         let length = UInt32(payload.count)
         return [type.rawValue, UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + payload
     }
 
-    package static func offer(_ route: CallbackRoute) -> [UInt8] {
+    static func offer(_ route: CallbackRoute) -> [UInt8] {
         let scheme = Array(route.scheme.name.utf8)
         var payload: [UInt8] = [route.state == nil ? 0 : 1, UInt8(scheme.count >> 8), UInt8(scheme.count & 0xFF)]
         payload += scheme
@@ -87,7 +87,7 @@ package enum HandoffWire {
     }
 
     /// Reads an offer's payload back; nil when it is malformed.
-    package static func decodeOffer(_ payload: [UInt8]) -> CallbackRoute? {
+    static func decodeOffer(_ payload: [UInt8]) -> CallbackRoute? {
         guard payload.count >= 3, payload[0] <= 1 else { return nil }
         let schemeLength = Int(payload[1]) << 8 | Int(payload[2])
         guard payload.count >= 3 + schemeLength else { return nil }
@@ -105,7 +105,7 @@ package enum HandoffWire {
     }
 
     /// Reads one frame: its header, a length check, then its payload.
-    package static func readFrame(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Frame? {
+    static func readFrame(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Frame? {
         let header = try UnixSocket.receive(connection, count: 5, deadline: deadline)
         guard let type = FrameType(rawValue: header[0]) else { return nil }
         let length = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])
@@ -114,7 +114,7 @@ package enum HandoffWire {
         return Frame(type: type, payload: payload)
     }
 
-    package static func readReply(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Reply? {
+    static func readReply(_ connection: Descriptor, deadline: Deadline) throws(SystemError) -> Reply? {
         Reply(rawValue: try UnixSocket.receive(connection, count: 1, deadline: deadline)[0])
     }
 }

@@ -25,13 +25,13 @@ import CallbackSystem
 ///
 /// Layout: `listeners/<scheme key>/<random id>.sock` (0600 sockets in 0700 directories)
 /// and `spool/<scheme key>.<expiry>.<random id>` (0600 files). No name contains a state.
-package struct RuntimeDirectory {
-    package let root: String
-    package let uid: uid_t
+struct RuntimeDirectory {
+    let root: String
+    let uid: uid_t
 
     /// Finds, creates and checks the directory. `uid` is the user it must belong to.
     /// `temporaryDirectory` is where the fallback goes (`/tmp`; tests pass another).
-    package static func resolve(
+    static func resolve(
         environment: [String: String], uid: uid_t, temporaryDirectory: String = "/tmp"
     ) throws(HelperFailure) -> RuntimeDirectory {
         let root: String
@@ -49,15 +49,15 @@ package struct RuntimeDirectory {
         return directory
     }
 
-    package var listenersDirectory: String { joinPath(root, "listeners") }
-    package var spoolDirectory: String { joinPath(root, "spool") }
+    var listenersDirectory: String { joinPath(root, "listeners") }
+    var spoolDirectory: String { joinPath(root, "spool") }
 
-    package func listenerDirectory(for scheme: CallbackScheme) -> String {
+    func listenerDirectory(for scheme: CallbackScheme) -> String {
         joinPath(listenersDirectory, scheme.directoryKey)
     }
 
     /// Creates `path` with mode 0700 unless it exists, then checks it as any other.
-    package func makePrivateDirectory(_ path: String) throws(HelperFailure) {
+    func makePrivateDirectory(_ path: String) throws(HelperFailure) {
         do {
             try FileSystem.makeDirectory(path, mode: 0o700)
         } catch {
@@ -67,7 +67,7 @@ package struct RuntimeDirectory {
     }
 
     /// A real directory (not a link), owned by `uid`, with no access for group or others.
-    package static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HelperFailure) {
+    static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HelperFailure) {
         let status: FileStatus?
         do { status = try FileSystem.status(path) } catch { throw .permission(error.description) }
         guard let status else { throw .permission("\(what) '\(path)' does not exist") }
@@ -84,7 +84,7 @@ package struct RuntimeDirectory {
     /// symbolic link that root owns. On macOS `/tmp` is root's link to `/private/tmp`, and
     /// without this the fallback would always be refused there. A link anyone else owns is
     /// not followed (and ``checkTemporaryParent(_:uid:)`` then refuses it: not a directory).
-    package static func temporaryParent(_ path: String) -> String {
+    static func temporaryParent(_ path: String) -> String {
         guard let status = try? FileSystem.status(path), status.kind == .symbolicLink, status.owner == 0,
             let resolved = FileSystem.canonicalPath(path)
         else { return path }
@@ -93,7 +93,7 @@ package struct RuntimeDirectory {
 
     /// The fallback lives in /tmp only if nobody else can rename things out of it: root's
     /// (or our) directory, and sticky when others may write to it.
-    package static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
+    static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
         guard let status = try? FileSystem.status(path), status.kind == .directory,
             status.owner == 0 || status.owner == uid,
             status.permissions & 0o022 == 0 || status.permissions & 0o1000 != 0

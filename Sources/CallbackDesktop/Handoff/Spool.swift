@@ -25,27 +25,27 @@ import CallbackSystem
 /// They are written to a temporary name and renamed into place (a reader sees a whole
 /// entry or none). Taking one is a `rename` to a claimed name: of two processes that try,
 /// exactly one succeeds.
-package struct Spool {
-    package let directory: String
-    package let uid: uid_t
+struct Spool {
+    let directory: String
+    let uid: uid_t
     /// Held (`flock`) by writers around the look-up for a copy and the write.
     private let lockPath: String
 
-    package static let defaultTTLSeconds = 600
+    static let defaultTTLSeconds = 600
     private static let header: [UInt8] = Array("callback-router spool 1\n".utf8)
     private static let temporaryPrefix = ".tmp-"
     private static let claimedPrefix = ".claimed-"
 
-    package init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
+    init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
         directory = runtime.spoolDirectory
         lockPath = joinPath(runtime.root, "spool.lock")
         uid = runtime.uid
         try runtime.makePrivateDirectory(directory)
     }
 
-    package struct Entry: Equatable {
-        package let name: String
-        package let expiresAt: Int64
+    struct Entry: Equatable {
+        let name: String
+        let expiresAt: Int64
     }
 
     /// Spools `url` once: the live entry that already holds this very URL, else a new entry
@@ -53,7 +53,7 @@ package struct Spool {
     /// redirect (a reload, a double click) leaves one copy, not two for two listeners.
     /// Writers take `spool.lock` beside `spool/` (`flock`) around the look-up and the write, so two `open`s
     /// of one URL at the same instant also leave one copy.
-    package func add(url: String, scheme: CallbackScheme, ttlSeconds: Int, now: Int64 = SystemClock.wallSeconds()) throws(SystemError)
+    func add(url: String, scheme: CallbackScheme, ttlSeconds: Int, now: Int64 = SystemClock.wallSeconds()) throws(SystemError)
         -> Entry
     {
         let lock = lockWriters()
@@ -93,27 +93,27 @@ package struct Spool {
         return entry
     }
 
-    package func exists(_ entry: Entry) -> Bool {
+    func exists(_ entry: Entry) -> Bool {
         (try? FileSystem.status(joinPath(directory, entry.name))) != nil
     }
 
     /// Takes `entry` away from everyone else; false when someone else took it first.
-    package func claim(_ entry: Entry) -> Bool {
+    func claim(_ entry: Entry) -> Bool {
         systemRename(joinPath(directory, entry.name), joinPath(directory, Self.claimedPrefix + entry.name)) == 0
     }
 
     /// Puts back an entry this process claimed (the listener it was meant for refused it).
-    package func unclaim(_ entry: Entry) -> Bool {
+    func unclaim(_ entry: Entry) -> Bool {
         systemRename(joinPath(directory, Self.claimedPrefix + entry.name), joinPath(directory, entry.name)) == 0
     }
 
     /// Deletes an entry this process claimed.
-    package func removeClaimed(_ entry: Entry) {
+    func removeClaimed(_ entry: Entry) {
         _ = try? FileSystem.remove(joinPath(directory, Self.claimedPrefix + entry.name))
     }
 
     /// The live entries of a scheme, oldest expiry first (FIFO for equal time-to-live).
-    package func entries(for scheme: CallbackScheme) -> [Entry] {
+    func entries(for scheme: CallbackScheme) -> [Entry] {
         let prefix = scheme.directoryKey + "."
         var result: [Entry] = []
         for name in (try? FileSystem.entries(directory)) ?? [] where name.hasPrefix(prefix) {
@@ -123,7 +123,7 @@ package struct Spool {
         return result.sorted { ($0.expiresAt, $0.name) < ($1.expiresAt, $1.name) }
     }
 
-    package static func parseName(_ name: String, prefix: String) -> Entry? {
+    static func parseName(_ name: String, prefix: String) -> Entry? {
         let rest = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
         guard rest.count == 2, let expiresAt = Int64(rest[0]), rest[0].allSatisfy(\.isASCII),
             rest[1].count == 24, rest[1].allSatisfy({ $0.isHexDigit && $0.isASCII })
@@ -132,7 +132,7 @@ package struct Spool {
     }
 
     /// Deletes, unread, every entry whose time is up, and leftovers of crashed writers.
-    package func sweepExpired(now: Int64 = SystemClock.wallSeconds()) {
+    func sweepExpired(now: Int64 = SystemClock.wallSeconds()) {
         for name in (try? FileSystem.entries(directory)) ?? [] {
             let path = joinPath(directory, name)
             if name.hasPrefix(Self.temporaryPrefix) || name.hasPrefix(Self.claimedPrefix) {
@@ -151,7 +151,7 @@ package struct Spool {
     /// `expectedState` (an exact state match before a mere candidate) and that `accepts`
     /// (nil: every one), or nil. Entries named in `skipping` are left alone; expired entries
     /// are deleted unread on the way.
-    package func take(
+    func take(
         scheme: CallbackScheme, expectedState: String?, accepting accepts: ((String) -> Bool)? = nil,
         skipping: Set<String> = [], now: Int64 = SystemClock.wallSeconds()
     ) -> String? {

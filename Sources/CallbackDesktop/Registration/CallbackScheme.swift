@@ -33,10 +33,10 @@ public struct CallbackScheme: Hashable, Sendable, CustomStringConvertible {
     /// The scheme, lowercased.
     public let name: String
 
-    package static let maxLength = 128
+    static let maxLength = 128
 
     /// Schemes a callback never uses, or that belong to other handlers.
-    package static let refused: Set<String> = [
+    static let refused: Set<String> = [
         "http", "https", "file", "javascript", "data", "vbscript", "about", "blob",
         "ftp", "ws", "wss", "mailto",
     ]
@@ -82,7 +82,7 @@ public struct CallbackScheme: Hashable, Sendable, CustomStringConvertible {
     /// A short file name for the scheme: itself when short, else a prefix and a hash, so
     /// that socket paths stay under the 107 bytes `sun_path` allows. Not a security
     /// boundary: listeners compare the full scheme.
-    package var directoryKey: String {
+    var directoryKey: String {
         guard name.utf8.count > 32 else { return name }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a 64
         for byte in name.utf8 {

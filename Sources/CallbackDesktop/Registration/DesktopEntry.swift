@@ -17,19 +17,19 @@
 ///
 /// The file carries, in `X-CallbackRouter-*` keys, the scheme it was written for and how
 /// `register` changed `mimeapps.list`, so that `unregister` can undo exactly that.
-package struct DesktopEntry: Equatable {
-    package let scheme: CallbackScheme
+struct DesktopEntry: Equatable {
+    let scheme: CallbackScheme
     /// The helper's absolute path, as the `Exec` line runs it.
-    package let executablePath: String
-    package let mimeAppsEdit: MimeAppsList.Edit
+    let executablePath: String
+    let mimeAppsEdit: MimeAppsList.Edit
 
-    package static let schemeKey = "X-CallbackRouter-Scheme"
-    package static let editKey = "X-CallbackRouter-MimeApps"
-    package static let previousLineKey = "X-CallbackRouter-Previous-Line"
+    static let schemeKey = "X-CallbackRouter-Scheme"
+    static let editKey = "X-CallbackRouter-MimeApps"
+    static let previousLineKey = "X-CallbackRouter-Previous-Line"
 
     /// The file's text. Everything in it is deterministic, so registering twice writes the
     /// same bytes (and `register` then writes nothing).
-    package func rendered() throws(HelperFailure) -> String {
+    func rendered() throws(HelperFailure) -> String {
         var text = """
             [Desktop Entry]
             Type=Application
@@ -52,7 +52,7 @@ package struct DesktopEntry: Equatable {
 
     /// Reads back a file `register` wrote; nil when the text is not one (another program's
     /// file, or edited beyond recognition).
-    package static func parse(_ text: String) -> DesktopEntry? {
+    static func parse(_ text: String) -> DesktopEntry? {
         var values: [String: String] = [:]
         var inMainGroup = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -83,14 +83,14 @@ package struct DesktopEntry: Equatable {
     // MARK: The Exec key (Desktop Entry Specification 1.5, "The Exec key")
 
     /// Characters that make an argument need double quotes.
-    package static let reserved: Set<Character> = [
+    static let reserved: Set<Character> = [
         " ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`",
     ]
 
     /// The program argument of an `Exec` value: quoted when it holds a reserved character
     /// (with `"`, `` ` ``, `$`, `\` backslash-escaped inside the quotes), `%` doubled, then
     /// escaped as a string value (so a literal backslash is four of them in the file).
-    package static func execLine(_ path: String) throws(HelperFailure) -> String {
+    static func execLine(_ path: String) throws(HelperFailure) -> String {
         guard path.hasPrefix("/") else { throw .usage("the helper's path '\(path)' is not absolute") }
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .usage("the helper's path contains a control character; a desktop entry cannot run it")
@@ -110,7 +110,7 @@ package struct DesktopEntry: Equatable {
     }
 
     /// The inverse of ``execLine(_:)`` for the first argument of an `Exec` value.
-    package static func executablePath(fromExec exec: String) -> String? {
+    static func executablePath(fromExec exec: String) -> String? {
         guard let value = unescapeString(exec) else { return nil }
         var result = ""
         var characters = value.makeIterator()
@@ -137,7 +137,7 @@ package struct DesktopEntry: Equatable {
 
     /// The general escapes of string values: `\\`, `\n`, `\t`, `\r`, `\s` (a leading
     /// space, or every space when `spaces`: values are trimmed when read).
-    package static func escapeString(_ text: String, spaces: Bool = false) -> String {
+    static func escapeString(_ text: String, spaces: Bool = false) -> String {
         var out = ""
         for (index, character) in text.enumerated() {
             switch character {
@@ -152,7 +152,7 @@ package struct DesktopEntry: Equatable {
         return out
     }
 
-    package static func unescapeString(_ text: String) -> String? {
+    static func unescapeString(_ text: String) -> String? {
         var out = ""
         var characters = text.makeIterator()
         while let character = characters.next() {
@@ -174,7 +174,7 @@ package struct DesktopEntry: Equatable {
 
 extension StringProtocol {
     /// Without leading and trailing spaces, tabs and carriage returns.
-    package var trimmingSpaces: String {
+    var trimmingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[start ... end])
@@ -183,7 +183,7 @@ extension StringProtocol {
 
 extension String {
     /// `%%` back to `%` (the only field code an argument of ours holds).
-    package var replacingPercentEscapes: String {
+    var replacingPercentEscapes: String {
         var out = ""
         var previousWasPercent = false
         for character in self {
@@ -197,7 +197,7 @@ extension String {
 
 extension DesktopEntry {
     /// Whether `Exec=` has to quote this path (xdg-open's generic path cannot run it then).
-    package static func needsQuoting(_ path: String) -> Bool { path.contains(where: reserved.contains) }
+    static func needsQuoting(_ path: String) -> Bool { path.contains(where: reserved.contains) }
 }
 
 #endif

@@ -19,11 +19,11 @@
 /// every other byte (comments, other sections, spacing, a missing final newline) stays as
 /// it was. `setDefault` says what it did (``Edit``) and `restore` undoes exactly that, so
 /// register → unregister gives the file back byte for byte.
-package enum MimeAppsList {
-    package static let section = "[Default Applications]"
+enum MimeAppsList {
+    static let section = "[Default Applications]"
 
     /// What `setDefault` changed, recorded in the desktop file for `unregister`.
-    package enum Edit: Equatable {
+    enum Edit: Equatable {
         /// There was no file; it was created.
         case createdFile
         /// A `[Default Applications]` section was appended (after adding a final newline
@@ -36,7 +36,7 @@ package enum MimeAppsList {
         /// The default was already this desktop file.
         case unchanged
 
-        package var recordValue: String {
+        var recordValue: String {
             switch self {
             case .createdFile: "created-file"
             case .addedSection(let addedNewline): addedNewline ? "added-section-after-newline" : "added-section"
@@ -47,12 +47,12 @@ package enum MimeAppsList {
         }
     }
 
-    package struct DuplicateKey: Error {
-        package let mimeType: String
+    struct DuplicateKey: Error {
+        let mimeType: String
     }
 
     /// The file's text with `desktopFile` as the default for `mimeType`. `text` nil: no file.
-    package static func setDefault(_ text: String?, mimeType: String, desktopFile: String) throws(DuplicateKey) -> (
+    static func setDefault(_ text: String?, mimeType: String, desktopFile: String) throws(DuplicateKey) -> (
         text: String, edit: Edit
     ) {
         let ourLine = mimeType + "=" + desktopFile
@@ -81,7 +81,7 @@ package enum MimeAppsList {
 
     /// Undoes `edit`. Returns the new text (nil: delete the file), and whether the line was
     /// still ours: a default the user changed since is left alone.
-    package static func restore(_ text: String, mimeType: String, desktopFile: String, edit: Edit) -> (text: String?, wasOurs: Bool) {
+    static func restore(_ text: String, mimeType: String, desktopFile: String, edit: Edit) -> (text: String?, wasOurs: Bool) {
         var lines = splitLines(text)
         guard let index = linesOf(mimeType, in: lines).first(where: { firstDesktopFile(lines[$0]) == desktopFile }) else {
             return (text, false)
@@ -110,21 +110,21 @@ package enum MimeAppsList {
     }
 
     /// The default desktop file for `mimeType`, as the file says (nil when none).
-    package static func defaultDesktopFile(_ text: String, mimeType: String) -> String? {
+    static func defaultDesktopFile(_ text: String, mimeType: String) -> String? {
         let lines = splitLines(text)
         return linesOf(mimeType, in: lines).first.flatMap { firstDesktopFile(lines[$0]) }
     }
 
     // MARK: Lines
 
-    package static func splitLines(_ text: String) -> [String] {
+    static func splitLines(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    package static func joinLines(_ lines: [String]) -> String { lines.joined(separator: "\n") }
+    static func joinLines(_ lines: [String]) -> String { lines.joined(separator: "\n") }
 
     /// The indices of `mimeType`'s lines inside `[Default Applications]` sections.
-    package static func linesOf(_ mimeType: String, in lines: [String]) -> [Int] {
+    static func linesOf(_ mimeType: String, in lines: [String]) -> [Int] {
         var inSection = false
         var result: [Int] = []
         for (index, line) in lines.enumerated() {
@@ -137,7 +137,7 @@ package enum MimeAppsList {
     }
 
     /// `x-scheme-handler/a = b.desktop;c.desktop;` → `b.desktop`.
-    package static func firstDesktopFile(_ line: String) -> String? {
+    static func firstDesktopFile(_ line: String) -> String? {
         guard let equals = line.firstIndex(of: "=") else { return nil }
         let value = line[line.index(after: equals)...]
         let first = value.split(separator: ";", omittingEmptySubsequences: true).first.map { $0.trimmingSpaces }

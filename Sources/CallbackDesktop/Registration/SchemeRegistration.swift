@@ -16,13 +16,13 @@
 import CallbackSystem
 
 /// Where the XDG Base Directory spec puts a user's data and configuration.
-package struct XDGDirectories {
-    package let dataHome: String
-    package let configHome: String
+struct XDGDirectories {
+    let dataHome: String
+    let configHome: String
 
     /// `$XDG_DATA_HOME` / `$XDG_CONFIG_HOME` when absolute (the spec ignores relative
     /// ones), else `$HOME/.local/share` / `$HOME/.config`.
-    package init(environment: [String: String]) throws(HelperFailure) {
+    init(environment: [String: String]) throws(HelperFailure) {
         func home() throws(HelperFailure) -> String {
             guard let home = environment["HOME"], home.hasPrefix("/") else {
                 throw .usage("HOME is not set to an absolute path, and XDG_DATA_HOME / XDG_CONFIG_HOME do not say where to write")
@@ -41,30 +41,30 @@ package struct XDGDirectories {
         }
     }
 
-    package var applicationsDirectory: String { joinPath(dataHome, "applications") }
-    package var mimeAppsList: String { joinPath(configHome, "mimeapps.list") }
+    var applicationsDirectory: String { joinPath(dataHome, "applications") }
+    var mimeAppsList: String { joinPath(configHome, "mimeapps.list") }
 }
 
 /// The files `register` writes and `unregister` removes for one scheme.
-package struct SchemeRegistration {
-    package let scheme: CallbackScheme
+struct SchemeRegistration {
+    let scheme: CallbackScheme
     /// The desktop file ID without `.desktop`.
-    package let id: String
-    package let directories: XDGDirectories
-    package let environment: [String: String]
+    let id: String
+    let directories: XDGDirectories
+    let environment: [String: String]
 
-    package init(scheme: CallbackScheme, id: String, directories: XDGDirectories, environment: [String: String]) {
+    init(scheme: CallbackScheme, id: String, directories: XDGDirectories, environment: [String: String]) {
         self.scheme = scheme
         self.id = id
         self.directories = directories
         self.environment = environment
     }
 
-    package var desktopFileName: String { id + ".desktop" }
-    package var desktopFilePath: String { joinPath(directories.applicationsDirectory, desktopFileName) }
+    var desktopFileName: String { id + ".desktop" }
+    var desktopFilePath: String { joinPath(directories.applicationsDirectory, desktopFileName) }
 
     /// Desktop file IDs: letters, digits, `-`, `_`, `.`; not starting with a digit or a dot.
-    package static func validateID(_ id: String) throws(HelperFailure) {
+    static func validateID(_ id: String) throws(HelperFailure) {
         let bytes = Array(id.utf8)
         guard !bytes.isEmpty, bytes.count <= 200 else { throw .usage("--id must be 1 to 200 characters") }
         let allowed = bytes.allSatisfy {
@@ -78,17 +78,17 @@ package struct SchemeRegistration {
         }
     }
 
-    package struct Report {
-        package let changedDesktopFile: Bool
-        package let changedMimeApps: Bool
-        package let mimeCacheRefreshed: Bool
+    struct Report {
+        let changedDesktopFile: Bool
+        let changedMimeApps: Bool
+        let mimeCacheRefreshed: Bool
         /// For unregister: whether the default was still ours (false: left as the user set it).
-        package let defaultWasOurs: Bool
+        let defaultWasOurs: Bool
     }
 
     // MARK: register
 
-    package func register(executablePath: String) throws(HelperFailure) -> Report {
+    func register(executablePath: String) throws(HelperFailure) -> Report {
         let existing = try readOurEntry()
         let mimeText = try readText(mimeAppsTarget())
         let edit: (text: String, edit: MimeAppsList.Edit)
@@ -121,7 +121,7 @@ package struct SchemeRegistration {
     // MARK: unregister
 
     /// nil when nothing was registered under this ID.
-    package func unregister() throws(HelperFailure) -> Report? {
+    func unregister() throws(HelperFailure) -> Report? {
         guard let entry = try readOurEntry() else { return nil }
         var changedMimeApps = false
         var wasOurs = false
@@ -144,7 +144,7 @@ package struct SchemeRegistration {
 
     /// This ID's desktop file if `register` wrote it for this scheme; throws when the file
     /// exists but is not ours (it is never overwritten or removed).
-    package func readOurEntry() throws(HelperFailure) -> DesktopEntry? {
+    func readOurEntry() throws(HelperFailure) -> DesktopEntry? {
         guard let text = try readText(desktopFilePath) else { return nil }
         guard let entry = DesktopEntry.parse(text), entry.scheme == scheme else {
             throw .usage("'\(desktopFilePath)' exists and was not written by callback-router for '\(scheme)'; choose another --id")
@@ -152,12 +152,12 @@ package struct SchemeRegistration {
         return entry
     }
 
-    package func currentDefault() throws(HelperFailure) -> String? {
+    func currentDefault() throws(HelperFailure) -> String? {
         try readText(mimeAppsTarget()).flatMap { MimeAppsList.defaultDesktopFile($0, mimeType: scheme.mimeType) }
     }
 
     /// What `xdg-mime query default` answers, or nil when xdg-mime is not installed.
-    package func xdgMimeDefault() -> String?? {
+    func xdgMimeDefault() -> String?? {
         guard let xdgMime = Subprocess.find("xdg-mime", environment: environment),
             let result = Subprocess.run(xdgMime, ["query", "default", scheme.mimeType], environment: environment)
         else { return nil }
@@ -224,7 +224,7 @@ package struct SchemeRegistration {
 
 extension FileSystem {
     /// `stat` following links; nil when absent or unreadable.
-    package static func status(ifExists path: String) -> FileStatus? {
+    static func status(ifExists path: String) -> FileStatus? {
         var info = stat()
         return stat(path, &info) == 0 ? FileStatus(info) : nil
     }
