@@ -105,6 +105,20 @@ import CallbackRouterFoundation
         #expect(theirs.map { Array($0.unicodeScalars) } == ["aud", "a\u{FEFF}", "\u{FEFF}b", "äc"].map { Array($0.unicodeScalars) })
     }
 
+    /// The same class for member names (found by fuzz-json-foundation in CI): two names that
+    /// differ only by a raw U+FEFF starting the name are two members for us and one for
+    /// Foundation, which keeps the last value. A response that names `access_token` twice
+    /// this way reads as one token to Foundation; for us the BOM-prefixed name is another
+    /// name, which no field reads.
+    @Test func namesDifferingOnlyByADroppedBOMAreTwoMembersForUsOneForFoundation() throws {
+        let raw = "{\"\u{FEFF}access_token\":\"a\",\"access_token\":\"b\"}"
+        let ours = try JSONReader.parse(raw)
+        #expect(ours.object?.members.map(\.name) == ["\u{FEFF}access_token", "access_token"])
+        #expect(ours.object?["access_token"]?.string == "b")
+        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(raw.utf8)) as? [String: String])
+        #expect(theirs == ["access_token": "b"])
+    }
+
     static func equal(_ ours: JSONValue, _ theirs: Any) -> Bool {
         switch ours {
         case .null:
