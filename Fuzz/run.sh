@@ -64,6 +64,7 @@ target_flags() {
 
 status=0
 summary=()
+failures=()
 for name in "${targets[@]}"; do
     exe="$bin/fuzz-$name"
     if [[ ! -x "$exe" ]]; then
@@ -98,6 +99,14 @@ for name in "${targets[@]}"; do
         result="FAILED (exit $code)"
         echo "== fuzz-$name FAILED (exit $code); reproducers:" >&2
         ls -1 "$artifacts" >&2 || true
+        # Kept for the summary at the end, the part of a CI log people read: the check that
+        # failed and each reproducer's first bytes (a clean clone keeps no artifacts).
+        why="$(grep -m1 -E 'Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$runlog" | cut -c1-400 || true)"
+        failures+=("fuzz-$name: ${why:-see its log}")
+        for reproducer in "$artifacts"/*; do
+            [[ -f "$reproducer" ]] || continue
+            failures+=("  $(basename "$reproducer"): $(head -c 256 "$reproducer" | od -An -c | tr -s ' \n' ' ' | cut -c1-600)")
+        done
         status=1
     fi
     rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$runlog" | tail -1)"
@@ -107,4 +116,5 @@ for name in "${targets[@]}"; do
     summary+=("EXECS_PER_SEC $name ${rate:-?} inputs=${runs:-?} $result")
 done
 printf '%s\n' "${summary[@]}"
+if [[ ${#failures[@]} -gt 0 ]]; then printf '%s\n' "FUZZ FAILURES:" "${failures[@]}"; fi
 exit $status
