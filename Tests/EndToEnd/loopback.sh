@@ -25,43 +25,12 @@ root=$(cd "$here/../.." && pwd)
 source "$here/suite.bash"
 find_helper "${1:-}"
 
-passed=0
-failed=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/loopback-e2e.XXXXXX")
-pids=()
-
-summarized=0
-
-cleanup() {
-    local status=$?
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-    if [[ $summarized -eq 0 ]]; then
-        failed=$((failed + 1))
-        echo "FAIL - the suite stopped early (status $status)" >&2
-        echo "$passed passed, $failed failed"
-        exit 1
-    fi
-}
-trap cleanup EXIT
-
-pass() { passed=$((passed + 1)); echo "ok   - $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; }
-
-require() {
-    if ! command -v "$1" >/dev/null 2>&1; then
-        fail "$1 is not installed (required, not optional)"
-        summarized=1
-        echo "$passed passed, $failed failed"
-        exit 1
-    fi
-}
+begin_suite loopback
 require chromium
 require python3
 require script
 require curl
-[[ -x "$helper" ]] || { fail "helper $helper is not executable"; summarized=1; echo "$passed passed, $failed failed"; exit 1; }
+[[ -x "$helper" ]] || { fail "helper $helper is not executable"; end_suite; exit 1; }
 
 # waitline FILE: waits (10 s at most) until FILE holds a complete first line; prints it.
 waitline() {
@@ -131,12 +100,6 @@ authorize_url() { # STATE
     echo "http://127.0.0.1:$AS_PORT/authorize?response_type=code&client_id=e2e&redirect_uri=$(urlencode "$REDIRECT_URI")&state=$(urlencode "$1")"
 }
 
-
-check() { # DESCRIPTION COMMAND…
-    local description=$1
-    shift
-    if "$@"; then pass "$description"; else fail "$description"; fi
-}
 
 contains() { grep -qF -- "$2" "$1"; }
 not_contains() { ! grep -qF -- "$2" "$1"; }
@@ -453,6 +416,4 @@ check "a TLS handshake is answered 400 at once" test "$junk_answer" = "HTTP/1.1 
 check "... and does not end the wait" kill -0 "$LB_PID"
 kill "$LB_PID" 2>/dev/null || true
 
-summarized=1
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+end_suite

@@ -26,3 +26,60 @@ wait_exit() {
         sleep 0.05
     done
 }
+
+# begin_suite NAME [SIGNAL]: the counted-checks preamble of loopback.sh and terminal.sh.
+# Sets `passed`, `failed`, `work` (a fresh directory under $TMPDIR or /tmp, named after
+# NAME), `pids` (add every background process: each gets SIGNAL, TERM by default, at the
+# end) and defines pass, fail, check and require. On exit the processes are stopped and
+# `work` removed; a suite that exits before end_suite counts one more failure and says so.
+begin_suite() {
+    passed=0
+    failed=0
+    summarized=0
+    pids=()
+    suite_kill_signal=${2:-TERM}
+    suite_pid=$BASHPID
+    work=$(mktemp -d "${TMPDIR:-/tmp}/$1-e2e.XXXXXX")
+    trap suite_cleanup EXIT
+}
+
+suite_cleanup() {
+    local status=$?
+    local pid
+    # A background job is a forked bash that inherits this trap: only the suite cleans up
+    # (before, each killed job printed a second "stopped early" line).
+    [[ $BASHPID == "$suite_pid" ]] || return 0
+    for pid in "${pids[@]}"; do kill "-$suite_kill_signal" "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+    if [[ $summarized -eq 0 ]]; then
+        failed=$((failed + 1))
+        echo "FAIL - the suite stopped early (status $status)" >&2
+        echo "$passed passed, $failed failed"
+        exit 1
+    fi
+}
+
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; }
+
+check() { # DESCRIPTION COMMAND…
+    local description=$1
+    shift
+    if "$@"; then pass "$description"; else fail "$description"; fi
+}
+
+# require TOOL: a missing tool is a failure, never a skip.
+require() {
+    if ! command -v "$1" >/dev/null 2>&1; then
+        fail "$1 is not installed (required, not optional)"
+        end_suite
+        exit 1
+    fi
+}
+
+# end_suite: the summary line; the suite's status is whether every check passed.
+end_suite() {
+    summarized=1
+    echo "$passed passed, $failed failed"
+    [[ $failed -eq 0 ]]
+}

@@ -16,42 +16,10 @@ root=$(cd "$here/../.." && pwd)
 source "$here/suite.bash"
 find_helper "${1:-}"
 
-passed=0
-failed=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/terminal-e2e.XXXXXX")
-pids=()
-summarized=0
+begin_suite terminal KILL
 
-cleanup() {
-    local status=$?
-    local pid
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-    if [[ $summarized -eq 0 ]]; then
-        failed=$((failed + 1))
-        echo "FAIL - the suite stopped early (status $status)" >&2
-        echo "$passed passed, $failed failed"
-        exit 1
-    fi
-}
-trap cleanup EXIT
-
-pass() { passed=$((passed + 1)); echo "ok   - $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; }
-check() { # DESCRIPTION COMMAND…
-    local description=$1
-    shift
-    if "$@"; then pass "$description"; else fail "$description"; fi
-}
-
-for tool in script python3; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        fail "$tool is not installed (required, not optional)"
-        summarized=1
-        echo "$passed passed, $failed failed"
-        exit 1
-    fi
-done
+require script
+require python3
 
 # Background jobs of a script without job control ignore SIGINT; with it, they get it as
 # they would from a terminal.
@@ -167,6 +135,4 @@ check "NO_COLOR keeps it plain" bash -c 'grep -qF "✗ Not signed in: timeout" "
 "$helper" login --endpoint https://example.com/authorize --client-id e2e --no-browser --timeout 1 >/dev/null 2>"$work/plain.err" || true
 check "no colour when stderr is a file" bash -c 'grep -qF "✗ Not signed in: timeout" "$1" && ! grep -qF $'"'"'\e['"'"' "$1"' _ "$work/plain.err"
 
-summarized=1
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+end_suite
