@@ -121,36 +121,10 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         parameters.append(Parameter(name: "code_challenge_method", value: PKCE.method))
         if let nonce { parameters.append(Parameter(name: "nonce", value: nonce)) }
 
-        let endpointNames = Set(endpointURL.queryParameters.names)
-        for parameter in parameters where endpointNames.contains(parameter.name) {
-            throw CallbackError(
-                .invalidConfiguration,
-                "the authorization endpoint's query already has '\(parameter.name)', which the request sets itself")
-        }
-        var extraNames = Set<String>()
-        for (name, value) in extraParameters {
-            let shown = ParameterName.shown(name)
-            guard !name.isEmpty else {
-                throw CallbackError(.invalidConfiguration, "an extra parameter has an empty name")
-            }
-            guard !AuthorizationRequest.reservedParameterNames.contains(name) else {
-                throw CallbackError(
-                    .invalidConfiguration,
-                    "the extra parameter '\(shown)' would override the request's own; set it through its own argument")
-            }
-            let repeatable = AuthorizationRequest.repeatableParameterNames.contains(name)
-            guard repeatable || !endpointNames.contains(name) else {
-                throw CallbackError(
-                    .invalidConfiguration,
-                    "the extra parameter '\(shown)' is already in the authorization endpoint's query")
-            }
-            guard extraNames.insert(name).inserted || repeatable else {
-                throw CallbackError(
-                    .invalidConfiguration,
-                    "the extra parameter '\(shown)' is given more than once (RFC 6749 §3.1)")
-            }
-            parameters.append(Parameter(name: name, value: value))
-        }
+        try AuthorizationRequest.append(
+            extraParameters, to: &parameters, endpoint: endpointURL, naming: "authorization endpoint",
+            reserved: AuthorizationRequest.reservedParameterNames,
+            repeatable: AuthorizationRequest.repeatableParameterNames)
 
         let url = try AuthorizationRequest.requestURL(endpoint: endpointURL, parameters: parameters, naming: "authorization request")
 
@@ -275,6 +249,45 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
     }
 
     // MARK: Printing
+
+    /// Appends a caller's extra parameters to a request's own, refusing (all with
+    /// `invalid_configuration`) a request parameter the endpoint's query already has, an
+    /// extra one with an empty name, one in `reserved` (the request sets it itself), one the
+    /// endpoint's query already has, and one given twice (RFC 6749 §3.1), unless its name is
+    /// in `repeatable`. `naming` is the endpoint's name in the errors. Shared by the
+    /// authorization and end-session requests.
+    static func append(
+        _ extraParameters: [(String, String)], to parameters: inout [Parameter], endpoint: CallbackURL,
+        naming: String, reserved: Set<String>, repeatable: Set<String> = []
+    ) throws(CallbackError) {
+        let endpointNames = Set(endpoint.queryParameters.names)
+        for parameter in parameters where endpointNames.contains(parameter.name) {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the \(naming)'s query already has '\(parameter.name)', which the request sets itself")
+        }
+        var extraNames = Set<String>()
+        for (name, value) in extraParameters {
+            let shown = ParameterName.shown(name)
+            guard !name.isEmpty else {
+                throw CallbackError(.invalidConfiguration, "an extra parameter has an empty name")
+            }
+            guard !reserved.contains(name) else {
+                throw CallbackError(
+                    .invalidConfiguration,
+                    "the extra parameter '\(shown)' would override the request's own; set it through its own argument")
+            }
+            let repeats = repeatable.contains(name)
+            guard repeats || !endpointNames.contains(name) else {
+                throw CallbackError(.invalidConfiguration, "the extra parameter '\(shown)' is already in the \(naming)'s query")
+            }
+            guard extraNames.insert(name).inserted || repeats else {
+                throw CallbackError(
+                    .invalidConfiguration, "the extra parameter '\(shown)' is given more than once")
+            }
+            parameters.append(Parameter(name: name, value: value))
+        }
+    }
 
     /// `endpoint` with `parameters` appended to its query, percent-encoded, then read back
     /// by our own parser: the printer/parser round trip, checked on every build (a dozen

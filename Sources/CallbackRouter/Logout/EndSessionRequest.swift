@@ -138,31 +138,9 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible, CustomDebugS
         }
         if let uiLocales { parameters.append(Parameter(name: "ui_locales", value: uiLocales)) }
 
-        let endpointNames = Set(endpointURL.queryParameters.names)
-        for parameter in parameters where endpointNames.contains(parameter.name) {
-            throw CallbackError(
-                .invalidConfiguration,
-                "the end-session endpoint's query already has '\(parameter.name)', which the request sets itself")
-        }
-        var extraNames = Set<String>()
-        for (name, value) in extraParameters {
-            let shown = ParameterName.shown(name)
-            guard !name.isEmpty else {
-                throw CallbackError(.invalidConfiguration, "an extra parameter has an empty name")
-            }
-            guard !EndSessionRequest.reservedParameterNames.contains(name) else {
-                throw CallbackError(
-                    .invalidConfiguration,
-                    "the extra parameter '\(shown)' would override the request's own; set it through its own argument")
-            }
-            guard !endpointNames.contains(name) else {
-                throw CallbackError(.invalidConfiguration, "the extra parameter '\(shown)' is already in the endpoint's query")
-            }
-            guard extraNames.insert(name).inserted else {
-                throw CallbackError(.invalidConfiguration, "the extra parameter '\(shown)' is given twice")
-            }
-            parameters.append(Parameter(name: name, value: value))
-        }
+        try AuthorizationRequest.append(
+            extraParameters, to: &parameters, endpoint: endpointURL, naming: "end-session endpoint",
+            reserved: EndSessionRequest.reservedParameterNames)
 
         let url = try AuthorizationRequest.requestURL(endpoint: endpointURL, parameters: parameters, naming: "end-session request")
         self.url = url
