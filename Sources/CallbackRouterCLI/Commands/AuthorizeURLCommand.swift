@@ -125,12 +125,11 @@ enum AuthorizeURLCommand: Command {
 
         // The same rules as parse's --redirect-uri; the string itself is sent unchanged
         // (providers compare redirect_uri by exact string, RFC 9700 §2.1).
-        if case .failure(let refusal) = RedirectURIOption.check(
-            redirectURI, label: "--redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
-            warn: { context.printError("\(name): " + $0) })
+        if let exit = RedirectURIOption.refusal(
+            of: redirectURI, label: "--redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            command: name, context: context)
         {
-            context.printJSON(Rendering.rejectionJSON(refusal))
-            return ExitCode.usage
+            return exit
         }
 
         let secrets: AttemptSecrets

@@ -109,12 +109,11 @@ enum EndSessionURLCommand: Command {
             return usageError(error.description, context: context)
         }
 
-        if case .failure(let refusal) = RedirectURIOption.check(
-            redirectURI, label: "--post-logout-redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
-            warn: { context.printError("\(name): " + $0) })
+        if let exit = RedirectURIOption.refusal(
+            of: redirectURI, label: "--post-logout-redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            command: name, context: context)
         {
-            context.printJSON(Rendering.rejectionJSON(refusal))
-            return ExitCode.usage
+            return exit
         }
 
         var hint: String?

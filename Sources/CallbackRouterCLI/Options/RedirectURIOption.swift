@@ -39,4 +39,19 @@ enum RedirectURIOption {
             return .failure(CallbackError(error.reason, at: error.offset, "\(label): " + detail))
         }
     }
+
+    /// For a command that takes one redirect URI: nil when `text` is accepted (warnings go
+    /// to stderr, prefixed with the command's name); else its refusal printed as design.md's
+    /// rejection JSON, and the usage exit code to return.
+    static func refusal(
+        of text: String, label: String, policy: RedirectURIPolicy, allowLocalhost: Bool, command: String,
+        context: CommandContext
+    ) -> Int32? {
+        let checked = check(text, label: label, policy: policy, allowLocalhost: allowLocalhost) {
+            context.printError("\(command): " + $0)
+        }
+        guard case .failure(let refusal) = checked else { return nil }
+        context.printJSON(Rendering.rejectionJSON(refusal))
+        return ExitCode.usage
+    }
 }
