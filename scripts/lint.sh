@@ -19,6 +19,9 @@ if [ "${1:-}" = "--fix" ]; then
 fi
 # Every Swift file starts with the project's license header (Apache-2.0, SPDX).
 python3 "$(dirname "$0")/license-headers.py" || exit 1
+# Every test a doc names (docs/security.md: each guarantee names the test that proves it)
+# exists under that name.
+python3 "$(dirname "$0")/check-doc-tests.py" || exit 1
 start=$(date +%s)
 set +e
 swift format lint --strict --recursive --parallel "${paths[@]}" 2>"${TMPDIR:-/tmp}/swift-format-lint.$$"
