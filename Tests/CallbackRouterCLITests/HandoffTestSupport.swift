@@ -17,7 +17,7 @@ import Glibc
 import Darwin
 #endif
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 import CallbackSystem
 // TemporaryDirectory, BlockingThread and Handover live in CallbackTestSupport, shared with
 // CallbackDesktopTests; every file of this target sees them through this import.
