@@ -33,12 +33,11 @@ import CallbackSystem
 /// one that `accepting` refuses is answered "not mine" (`open` spools it) and does not end
 /// the wait. Not `Sendable`: one thread uses it; ``close()`` (or deinit) removes the socket.
 ///
-/// Each ``wait(timeout:)`` looks in the spool once, at its start, then waits on the socket:
-/// a callback `open` spooled between two waits (one `accepting` refused, or one that came
-/// while nobody listened) is found by the next wait, and a wait never lists the spool again
-/// while it waits (while the socket exists, `open` hands a callback of this receiver to the
-/// socket, not to the spool). This is the one wait of the hand-off: ``HandoffReceiver`` runs
-/// it on a thread of its own.
+/// Each ``wait(timeout:)`` looks in the spool once, at its start (so a wait after another
+/// finds what was spooled meanwhile, e.g. a URL `accepting` refused and now accepts), then
+/// waits on the socket; it never lists the spool again while it waits: while the socket
+/// exists, `open` hands this receiver's callbacks to it, not to the spool. This is the one
+/// wait of the hand-off: ``HandoffReceiver`` runs it on a thread of its own.
 public final class BlockingHandoffReceiver {
     /// How one wait ended.
     public enum Arrival: Sendable, Equatable {
