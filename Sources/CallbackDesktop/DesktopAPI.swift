@@ -186,9 +186,12 @@ public enum CallbackHandoff {
 /// let delivery = try await receiver.callback(for: attempt, router: router, timeout: .seconds(300))
 /// ```
 ///
-/// From `init` to ``close()`` (or deinit) a thread of its own answers `open` on the socket
-/// and queues what it receives, so `open` is never kept waiting by a task that has not
-/// started yet. Only processes of the same user reach the socket; a URL whose state is not
+/// From `init` to ``close()`` (or deinit) a thread of its own runs ``BlockingHandoffReceiver``'s
+/// wait (the one wait of the hand-off) and queues what it receives, so `open` is never kept
+/// waiting by a task that has not started yet. That thread looks in the spool once, when the
+/// receiver starts (a callback that came before is queued first), then answers `open` on the
+/// socket: while the socket exists, `open` hands this receiver's callbacks to it, not to the
+/// spool. Only processes of the same user reach the socket; a URL whose state is not
 /// `state`, or that has none while `state` is set (`myapp:x`, a forged `error=`), goes to
 /// another receiver (or the spool), never here: it does not end the wait.
 ///
@@ -224,13 +227,12 @@ public final class HandoffReceiver: Sendable {
     public init(scheme: String, state expectedState: String?, environment: [String: String]) throws(DesktopError) {
         let parsed: CallbackScheme
         do { parsed = try CallbackScheme(validating: scheme) } catch { throw .usage("scheme: \(error.detail)") }
-        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid())
-        let listener = Handover(try HandoffListener(runtime: runtime, scheme: parsed, expectedState: expectedState))
+        let receiver = Handover(try BlockingHandoffReceiver(scheme: parsed, state: expectedState, environment: environment))
         self.scheme = parsed.name
         let state = self.state
-        let started = DetachedThread.start { Self.serve(listener.value, state: state) }
+        let started = DetachedThread.start { Self.serve(receiver.value, state: state) }
         if !started {
-            listener.value.stop()
+            receiver.value.close()
             throw .unavailable("cannot start the receiver's thread")
         }
     }
@@ -357,10 +359,11 @@ public final class HandoffReceiver: Sendable {
         )
     }
 
-    /// The receiver's thread: the spool first, then the socket, in slices of 100 ms so that
-    /// ``close()`` is seen promptly.
-    private static func serve(_ listener: HandoffListener, state: Locked<State>) {
-        defer { listener.stop() }
+    /// The receiver's thread: ``BlockingHandoffReceiver``'s wait (the one wait of the
+    /// hand-off), in slices of 100 ms so that ``close()`` is seen promptly; the spool is read
+    /// in the first slice only, when the receiver starts.
+    private static func serve(_ receiver: BlockingHandoffReceiver, state: Locked<State>) {
+        defer { receiver.close() }
         func deliver(_ url: String) {
             let waiter = state.withLock { state -> CheckedContinuation<Result<String, CallbackError>, Never>? in
                 guard let waiter = state.waiter else {
@@ -385,7 +388,7 @@ public final class HandoffReceiver: Sendable {
             waiter?.resume(returning: .failure(error))
         }
         do {
-            if let spooled = try listener.takeFromSpool() { deliver(spooled) }
+            var readingSpool = true
             while true {
                 if let closing = state.withLock({ state -> CallbackError? in
                     state.stopRequested ? state.closedBecause ?? CallbackError(.cancelled, "the receiver was closed") : nil
@@ -393,14 +396,16 @@ public final class HandoffReceiver: Sendable {
                     end(closing)
                     return
                 }
-                switch try listener.wait(until: .after(milliseconds: 100)) {
-                case .received(let url): deliver(url)
+                let arrival = try receiver.wait(until: .after(milliseconds: 100), readingSpool: readingSpool)
+                readingSpool = false
+                switch arrival {
+                case .callback(let url): deliver(url)
                 case .timedOut: continue
                 case .conflict:
                     end(
                         CallbackError(
                             .conflict,
-                            "another receiver of '\(listener.scheme)' could take the same callback, so none got it: another login is already in progress"
+                            "another receiver of '\(receiver.scheme)' could take the same callback, so none got it: another login is already in progress"
                         ))
                     return
                 }

@@ -48,3 +48,16 @@ struct RuntimeDirectoryFallbackTests {
         }
     }
 }
+
+@Suite struct RuntimeDirectoryTests {
+    /// A 0700 runtime directory of one uid is, as another uid sees it, not theirs: a
+    /// `permission` refusal (77 in the CLI), never a directory to use. (Moved from the CLI's
+    /// OpenCommandTests, which runs no command for it.)
+    @Test func aDirectoryOfAnotherUserIsRefused() {
+        let sandbox = Sandbox()
+        #expect {
+            try RuntimeDirectory.resolve(environment: sandbox.environment, uid: getuid() &+ 1)
+        } throws: { ($0 as? DesktopError)?.code == .permission }
+        #expect((try? RuntimeDirectory.resolve(environment: sandbox.environment, uid: getuid())) != nil)
+    }
+}

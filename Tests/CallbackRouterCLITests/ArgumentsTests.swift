@@ -13,7 +13,7 @@
 
 import Testing
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 
 /// Usage errors name what was wrong without echoing what may be a secret.
 @Suite struct ArgumentsTests {

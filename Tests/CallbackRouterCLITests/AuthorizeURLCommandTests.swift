@@ -14,7 +14,7 @@
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 
 @Suite struct AuthorizeURLCommandTests {
     static let base = [

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 @testable import CallbackSystem
 #if canImport(Glibc)
 import Glibc

@@ -18,7 +18,7 @@ import Darwin
 #endif
 import Testing
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 import CallbackSystem
 
 /// `listen` through real sockets, in-process: what it prints must be what `parse` prints.

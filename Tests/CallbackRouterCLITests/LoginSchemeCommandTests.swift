@@ -19,7 +19,7 @@ import Darwin
 import CallbackRouter
 import Testing
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 import CallbackSystem
 
 /// `login --scheme S` through the real hand-off socket: a "browser" (a `$BROWSER` script)

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
-@testable import CallbackLoopback
+import CallbackLoopback
 import CallbackTestSupport
 import Testing
 

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

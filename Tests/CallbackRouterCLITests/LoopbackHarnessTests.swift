@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 import CallbackRouter
 import CallbackTestSupport
 #if canImport(Glibc)

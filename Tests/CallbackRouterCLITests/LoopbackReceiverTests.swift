@@ -12,8 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
-@testable import CallbackLoopback
+import CallbackDesktop
+import CallbackLoopback
+import CallbackSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -402,8 +403,8 @@ import Testing
     }
 
     static func ipv6LoopbackAvailable() -> Bool {
-        guard let (fd, _) = try? LoopbackSocket.listen(on: .ipv6, port: 0) else { return false }
-        close(fd)
+        guard let (descriptor, _) = try? LoopbackTCP.listen(ipv6: true, port: 0) else { return false }
+        descriptor.close()
         return true
     }
 }

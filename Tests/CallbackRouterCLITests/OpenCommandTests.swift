@@ -19,7 +19,7 @@ import Darwin
 import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 import CallbackSystem
 
 @Suite struct OpenCommandTests {
@@ -72,12 +72,17 @@ import CallbackSystem
 
     @Test func reportsAConflictWithTwoStatelessListeners() throws {
         defer { temporary.remove() }
-        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid())
         let scheme = try CallbackScheme(validating: "myapp")
-        let first = Handover(try HandoffListener(runtime: runtime, scheme: scheme, expectedState: nil))
-        let second = Handover(try HandoffListener(runtime: runtime, scheme: scheme, expectedState: nil))
-        let waits = [first, second].map { listener in
-            BlockingThread { try? listener.value.wait(until: .after(milliseconds: 5000)) }
+        // Two receivers of the library's public API. Each refuses every URL it would be handed:
+        // `open` spools the URL before it offers it, and a stateless receiver whose wait began
+        // after that would take it from the spool. The conflict is decided on the offers alone.
+        func receiver() throws -> Handover<BlockingHandoffReceiver> {
+            Handover(try BlockingHandoffReceiver(scheme: scheme, state: nil, environment: environment, accepting: { _ in false }))
+        }
+        let first = try receiver()
+        let second = try receiver()
+        let waits = [first, second].map { receiver in
+            BlockingThread { try? receiver.value.wait(timeout: .seconds(5)) }
         }
         let result = runTool(["open", "myapp://cb?challenge_token=ct"], environment: environment)
         #expect(result.exit == ExitCode.tryAgain)
@@ -96,19 +101,15 @@ import CallbackSystem
         #expect((try? FileSystem.entries(runtimeBase)) == [])
     }
 
-    @Test func refusesARuntimeDirectoryOfAnotherUser() throws {
+    /// As root only: the directory is made someone else's (nobody's). The library's refusal
+    /// of a directory of another uid, seen as that uid, is
+    /// `RuntimeDirectoryTests.aDirectoryOfAnotherUserIsRefused` (CallbackDesktopTests).
+    @Test(.enabled(if: getuid() == 0)) func refusesARuntimeDirectoryOfAnotherUser() throws {
         defer { temporary.remove() }
-        // As another uid sees it, this 0700 directory is not theirs.
-        #expect {
-            try RuntimeDirectory.resolve(environment: environment, uid: getuid() &+ 1)
-        } throws: { ($0 as? HelperFailure)?.exitCode == ExitCode.permission }
-        if getuid() == 0 {
-            // As root, make it really someone else's: nobody's.
-            chown(runtimeBase, 65534, 65534)
-            let result = runTool(["open", "myapp://cb?code=1&state=s"], environment: environment)
-            #expect(result.exit == ExitCode.permission)
-            #expect(result.stderr.contains("belongs to uid 65534"))
-        }
+        chown(runtimeBase, 65534, 65534)
+        let result = runTool(["open", "myapp://cb?code=1&state=s"], environment: environment)
+        #expect(result.exit == ExitCode.permission)
+        #expect(result.stderr.contains("belongs to uid 65534"))
     }
 
     @Test func refusesALinkedOrRelativeRuntimeDirectory() {

@@ -19,7 +19,7 @@ import Darwin
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 
 @Suite struct PKCECommandTests {
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {

@@ -13,7 +13,7 @@
 
 import Testing
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 import CallbackRouter
 
 /// `callback-router parse`, run in-process: design.md's JSON and exit codes.

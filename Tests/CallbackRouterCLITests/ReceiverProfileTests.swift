@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-@testable import CallbackLoopback
+import CallbackLoopback
 import CallbackRouter
 import Testing
 
@@ -34,20 +34,6 @@ import Testing
             options: LoopbackCommand.options.valueNames, flags: LoopbackCommand.options.flagNames)
         let settings = try LoopbackCommand.readSettings(args)
         #expect(settings.profiles == [.cognito, .entra])
-    }
-
-    @Test func theLoopbackValidationAppliesThem() throws {
-        // An error without the app's state: refused without the profile, an unbound
-        // provider error with cognito's (which still never ends a wait that expects a state).
-        let url = "http://127.0.0.1:4000/callback?error=access_denied"
-        let strict = try LoopbackValidation(LoopbackExpectations(state: "s"), redirectURI: "http://127.0.0.1:4000/callback")
-        #expect(strict.evaluate(callbackURL: url).kind == .rejected)
-        let cognito = try LoopbackValidation(
-            LoopbackExpectations(state: "s", profiles: [.cognito]), redirectURI: "http://127.0.0.1:4000/callback")
-        let evaluation = cognito.evaluate(callbackURL: url)
-        #expect(evaluation.kind == .providerFailure)
-        #expect((try? evaluation.result.get())?.isUnbound == true)
-        #expect(!cognito.endsWait(evaluation))
     }
 
     @Test func listenReadsItsProfilesAsParseDoes() throws {

@@ -18,7 +18,7 @@ import Darwin
 #endif
 import Testing
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
+import CallbackDesktop
 import CallbackSystem
 
 /// register / unregister / status in-process, on files in a temporary XDG tree. (With the

@@ -32,6 +32,12 @@ import CallbackSystem
 /// that has none while `state` is set, goes to another receiver (or the spool), never here;
 /// one that `accepting` refuses is answered "not mine" (`open` spools it) and does not end
 /// the wait. Not `Sendable`: one thread uses it; ``close()`` (or deinit) removes the socket.
+///
+/// Each ``wait(timeout:)`` looks in the spool once, at its start (so a wait after another
+/// finds what was spooled meanwhile, e.g. a URL `accepting` refused and now accepts), then
+/// waits on the socket; it never lists the spool again while it waits: while the socket
+/// exists, `open` hands this receiver's callbacks to it, not to the spool. This is the one
+/// wait of the hand-off: ``HandoffReceiver`` runs it on a thread of its own.
 public final class BlockingHandoffReceiver {
     /// How one wait ended.
     public enum Arrival: Sendable, Equatable {
@@ -91,8 +97,18 @@ public final class BlockingHandoffReceiver {
     /// - Throws: ``DesktopError/permission`` or ``DesktopError/unavailable`` when the spool or
     ///   the socket fails.
     public func wait(timeout: Duration) throws(DesktopError) -> Arrival {
-        if let spooled = try listener.takeFromSpool() { return .callback(spooled) }
-        switch try listener.wait(until: .after(milliseconds: Self.milliseconds(timeout))) {
+        try wait(until: .after(milliseconds: Self.milliseconds(timeout)), readingSpool: true)
+    }
+
+    /// The one wait of the hand-off, for both receivers: the spool first when `readingSpool`
+    /// (a matching entry is taken and deleted), then the socket until `deadline`.
+    /// ``wait(timeout:)`` reads the spool at each call; ``HandoffReceiver``'s thread, which
+    /// waits in slices of 100 ms so that its `close()` is seen promptly, reads it only in its
+    /// first slice (listing the spool ten times a second would find nothing more: while the
+    /// socket exists, `open` hands this receiver's callbacks to it).
+    func wait(until deadline: Deadline, readingSpool: Bool) throws(DesktopError) -> Arrival {
+        if readingSpool, let spooled = try listener.takeFromSpool() { return .callback(spooled) }
+        switch try listener.wait(until: deadline) {
         case .received(let url): return .callback(url)
         case .conflict: return .conflict
         case .timedOut: return .timedOut

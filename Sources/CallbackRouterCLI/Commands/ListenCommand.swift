@@ -11,11 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackDesktop
 import CallbackRouter
 
@@ -135,61 +130,34 @@ enum ListenCommand: Command {
         }
     }
 
-    /// Refusals that say a callback belongs to no login of this listener (another redirect
-    /// URI, no state or another one): the listener stays waiting, as a router keeps an
-    /// attempt pending. Any other refusal of a callback routed here (it carries the expected
-    /// state, or the listener expects none) ends the wait.
-    static let notMineReasons: Set<ReasonCode> = [.redirectURIMismatch, .stateMissing, .stateMismatch]
-
     /// Waits for the callback of `scheme` (from the spool, else on a socket of its own) and
-    /// prints it judged as `parse` judges it.
+    /// prints it judged as `parse` judges it. A second stateless listen is refused at its start
+    /// (atomically: the check and the bind happen under one lock), not after the sign-in; a
+    /// callback of another login (``HandoffWait/notMineReasons``) does not end the wait.
     private static func listen(
         scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Double, context: CommandContext
     ) -> Int32 {
-        let received: String
-        do throws(DesktopError) {
-            // A second stateless listen is refused here, at its start (atomically: the check
-            // and the bind happen under one lock), not after the sign-in. A callback of
-            // another redirect URI is not this login's: it does not end the wait.
-            let receiver = try BlockingHandoffReceiver(
-                scheme: scheme, state: options.expectations.state, environment: context.environment, refusingSecondStateless: true,
-                accepting: { url in
-                    guard case .failure(let refusal) = options.judge(url, with: validator) else { return true }
-                    return !notMineReasons.contains(refusal.reason)
-                })
-            defer { receiver.close() }
-            let socketPath = receiver.socketPath
-            context.interruption?.addCleanup { _ = unlink(socketPath) }
-            switch try receiver.wait(timeout: .milliseconds(Int64(timeout * 1000))) {
-            case .callback(let url):
-                received = url
-            case .conflict:
-                context.printOutcome(
-                    Rendering.rejectionJSON(
-                        reason: .conflict,
-                        detail:
-                            "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress",
-                        offset: nil))
-                return ExitCode.tryAgain
-            case .timedOut:
-                context.printOutcome(
-                    Rendering.rejectionJSON(
-                        reason: .timeout, detail: "no callback for '\(scheme)' within \(Durations.describe(seconds: timeout))",
-                        offset: nil))
-                return ExitCode.tryAgain
-            }
-        } catch {
-            if error.code == .conflict {
-                // Refused at the start, in the shape a conflict after the wait has.
-                context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: error.message, offset: nil))
-                return ExitCode.tryAgain
-            }
-            context.printError("\(name): \(error.message)")
-            return error.exitCode
+        switch HandoffWait.receive(
+            scheme: scheme, state: options.expectations.state, refusingSecondStateless: true,
+            timeout: .milliseconds(Int64(timeout * 1000)), judge: options.judge(with: validator), command: name, context: context)
+        {
+        case .judged(let result):
+            let verdict = Rendering.verdict(result)
+            context.printOutcome(verdict.json)
+            return verdict.exit
+        case .conflict:
+            let detail =
+                "another listener of '\(scheme)' could take the same callback, so none got it: another login is already in progress"
+            context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: detail, offset: nil))
+            return ExitCode.tryAgain
+        case .timedOut:
+            context.printOutcome(
+                Rendering.rejectionJSON(
+                    reason: .timeout, detail: "no callback for '\(scheme)' within \(Durations.describe(seconds: timeout))", offset: nil))
+            return ExitCode.tryAgain
+        case .ended(let exit):
+            return exit
         }
-        let verdict = Rendering.verdict(options.judge(received, with: validator))
-        context.printOutcome(verdict.json)
-        return verdict.exit
     }
 
     /// `--logout` needs a state or `--no-state`, and takes none of a login's options;

@@ -241,13 +241,7 @@ enum LoginCommand: Command {
             conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
         case .timedOut:
-            conclude(
-                place: place, context: context,
-                Rendering.rejectionJSON(
-                    reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)",
-                    offset: nil
-                ).appending(extras))
-            return ExitCode.tryAgain
+            return concludeRejection(.timeout, detail: timeoutDetail(timeoutText), extras: extras, place: place, context: context)
         case .stopped:
             conclude(place: place, context: context, context.stoppedJSON().appending(extras))
             return context.stoppedExitCode()
@@ -289,58 +283,21 @@ enum LoginCommand: Command {
         let extras: [(String, JSONValue)] = [
             ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText)), ("nonce", .string(secrets.nonce)),
         ]
-        let received: String
-        do throws(DesktopError) {
-            // The routing rule already keeps callbacks without this state away; one of another
-            // redirect URI is not this login's either: the wait goes on.
-            let limits = expectations.limits
-            let receiver = try BlockingHandoffReceiver(
-                scheme: scheme, state: secrets.state, environment: context.environment,
-                accepting: { url in
-                    do {
-                        _ = try validator.validate(CallbackURL(parsing: url, limits: limits))
-                    } catch let error as CallbackError {
-                        return ![ReasonCode.redirectURIMismatch, .stateMissing, .stateMismatch].contains(error.reason)
-                    } catch {}
-                    return true
-                })
-            defer { receiver.close() }
-            context.interruption?.beginWaiting(output: context.output, extras: extras)
-            let socketPath = receiver.socketPath
-            context.interruption?.addCleanup { _ = unlink(socketPath) }
+        // The routing rule already keeps callbacks without this state away; one of another
+        // redirect URI is not this login's either: the wait goes on.
+        let judge = CallbackJudge(validator: validator, limits: expectations.limits)
+        context.interruption?.beginWaiting(output: context.output, extras: extras)
+        let ending = HandoffWait.receive(
+            scheme: scheme, state: secrets.state, timeout: .milliseconds(Int64(seconds * 1000)), judge: judge, command: name,
+            context: context
+        ) {
             // A custom scheme has no start URL: the browser gets the authorization URL itself.
             BrowserLauncher.presentAuthorizationURL(request.url, noBrowser: args.has("no-browser"), name: name, context: context)
             context.printError(
                 "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
-            switch try receiver.wait(timeout: .milliseconds(Int64(seconds * 1000))) {
-            case .callback(let url): received = url
-            case .conflict:
-                conclude(
-                    place: place, context: context,
-                    Rendering.rejectionJSON(
-                        reason: .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it",
-                        offset: nil
-                    ).appending(extras))
-                return ExitCode.tryAgain
-            case .timedOut:
-                conclude(
-                    place: place, context: context,
-                    Rendering.rejectionJSON(
-                        reason: .timeout, detail: "no callback for this login arrived within \(timeoutText)", offset: nil
-                    ).appending(extras))
-                return ExitCode.tryAgain
-            }
-        } catch {
-            if error.code == .conflict {
-                // Refused at the start, in the shape a conflict after the wait has.
-                context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: error.message, offset: nil))
-                return ExitCode.tryAgain
-            }
-            context.printError("\(name): \(error.message)")
-            return error.exitCode
         }
-        do {
-            let outcome = try validator.validate(CallbackURL(parsing: received, limits: expectations.limits))
+        switch ending {
+        case .judged(.success(let outcome)):
             if let tokenStep {
                 return tokenStep.finish(
                     outcome, secrets: secrets, redirectURI: redirectText, printed: Rendering.outcomeJSON(outcome).appending(extras),
@@ -349,20 +306,34 @@ enum LoginCommand: Command {
             }
             conclude(place: place, context: context, Rendering.outcomeJSON(outcome).appending(extras))
             return Rendering.exitCode(for: outcome)
-        } catch let error as CallbackError {
+        case .judged(.failure(let error)):
             conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
-        } catch let error as ParseError {
-            let refusal = CallbackError(error)
-            conclude(place: place, context: context, Rendering.rejectionJSON(refusal).appending(extras))
-            return Rendering.exitCode(for: refusal)
-        } catch {
-            return ExitCode.rejected
+        case .conflict:
+            return concludeRejection(
+                .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it", extras: extras,
+                place: place, context: context)
+        case .timedOut:
+            return concludeRejection(.timeout, detail: timeoutDetail(timeoutText), extras: extras, place: place, context: context)
+        case .ended(let exit):
+            return exit
         }
     }
 }
 
 extension LoginCommand {
+    /// The detail of a login that no callback ended in time, both receivers alike.
+    static func timeoutDetail(_ timeoutText: String) -> String { "no callback for this login arrived within \(timeoutText)" }
+
+    /// Concludes with the rejection `reason` (a timeout, a conflict): its JSON with `extras`
+    /// and the human line; returns its exit code, 75 (try again).
+    static func concludeRejection(
+        _ reason: ReasonCode, detail: String, extras: [(String, JSONValue)], place: (String, expected: String?), context: CommandContext
+    ) -> Int32 {
+        conclude(place: place, context: context, Rendering.rejectionJSON(reason: reason, detail: detail, offset: nil).appending(extras))
+        return ExitCode.tryAgain
+    }
+
     /// Prints the final JSON, then on stderr the line a person reads (SignInSummary), in
     /// colour only on a terminal and never with NO_COLOR set.
     static func conclude(place: (String, expected: String?), context: CommandContext, _ json: JSONValue) {

@@ -78,9 +78,33 @@ struct CallbackOptions: Sendable {
     /// `url` judged by `validator` (made by ``validator(warn:)``): as a login's callback, or
     /// with `--logout` as the end of a logout.
     func judge(_ url: String, with validator: CallbackValidator) -> Result<CallbackOutcome, CallbackError> {
+        judge(with: validator)(url)
+    }
+
+    /// How these options judge a URL with `validator` (made by ``validator(warn:)``).
+    func judge(with validator: CallbackValidator) -> CallbackJudge {
+        CallbackJudge(validator: validator, limits: limits, logout: logout ? .init(allowingNoState: expectations.state == nil) : nil)
+    }
+}
+
+/// How a received URL is judged: by a ``CallbackValidator`` directly, as a login's callback
+/// or as the end of a logout. `parse`, `listen` and `login --scheme` judge through it.
+struct CallbackJudge: Sendable {
+    /// Reading a URL as the end of a logout (`validateLogout`).
+    struct Logout: Sendable {
+        /// The logout sent no state (`--no-state`): a callback without one is its end.
+        let allowingNoState: Bool
+    }
+
+    let validator: CallbackValidator
+    let limits: ParsingLimits
+    /// nil: a login's callback.
+    var logout: Logout? = nil
+
+    func callAsFunction(_ url: String) -> Result<CallbackOutcome, CallbackError> {
         do {
-            if logout {
-                return .success(try validator.validateLogout(url, allowingNoState: expectations.state == nil, limits: limits))
+            if let logout {
+                return .success(try validator.validateLogout(url, allowingNoState: logout.allowingNoState, limits: limits))
             }
             return .success(try validator.validate(url, limits: limits))
         } catch {

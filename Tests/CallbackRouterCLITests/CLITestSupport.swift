@@ -17,11 +17,13 @@ import Glibc
 import Darwin
 #endif
 @testable import CallbackRouterCLI
-@testable import CallbackDesktop
 import CallbackSystem
 // TemporaryDirectory, BlockingThread and Handover live in CallbackTestSupport, shared with
 // CallbackDesktopTests; every file of this target sees them through this import.
 @_exported import CallbackTestSupport
+
+// What the CLI's tests share: the helper run in-process, an isolated environment. Tests of
+// the libraries' behaviour live in their own targets (CallbackDesktopTests, CallbackLoopbackTests).
 
 /// An environment whose runtime directory is `runtime`, and nothing else of the host's.
 func isolatedEnvironment(runtime: String, home: String? = nil) -> [String: String] {

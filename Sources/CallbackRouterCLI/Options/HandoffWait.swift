@@ -1,0 +1,90 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallbackDesktop
+import CallbackRouter
+
+/// The wait `listen` and `login --scheme` share: one callback of a scheme through the
+/// desktop hand-off (CallbackDesktop's public ``BlockingHandoffReceiver``), judged by a
+/// ``CallbackJudge`` (a `CallbackValidator` call). Each command prints its own lines for
+/// how the wait ended.
+enum HandoffWait {
+    /// Refusals that say a callback belongs to no login of this wait (another redirect URI,
+    /// no state or another one): the receiver answers "not mine" (`open` spools it) and keeps
+    /// waiting, as a router keeps an attempt pending, so a forged URL cannot end the wait.
+    /// Any other refusal of a callback routed here (it carries the expected state, or the
+    /// wait expects none) ends the wait.
+    static let notMineReasons: Set<ReasonCode> = [.redirectURIMismatch, .stateMissing, .stateMismatch]
+
+    /// How the wait ended.
+    enum Ending {
+        /// A callback for this wait arrived, judged.
+        case judged(Result<CallbackOutcome, CallbackError>)
+        /// `open` found two or more receivers that could take a callback and gave it to none.
+        case conflict
+        /// Nothing arrived in time.
+        case timedOut
+        /// The receiver could not start; what was printed, and the exit code.
+        case ended(exit: Int32)
+    }
+
+    /// Makes the receiver (a second stateless one is refused here, at its start, when
+    /// `refusingSecondStateless`), removes its socket on a signal, runs `ready` (the browser,
+    /// the "waiting" line), then waits for a callback `judge` does not call another login's.
+    ///
+    /// A refusal at the start is printed here: a conflict as the rejection `conflict` (75), in
+    /// the shape a conflict after the wait has; anything else on stderr, `command: message`,
+    /// with the desktop error's exit code.
+    static func receive(
+        scheme: CallbackScheme, state: String?, refusingSecondStateless: Bool = false, timeout: Duration, judge: CallbackJudge,
+        command: String, context: CommandContext, ready: () -> Void = {}
+    ) -> Ending {
+        // The judgement of the last URL offered: the one the wait returns is judged once.
+        var judged: (url: String, result: Result<CallbackOutcome, CallbackError>)?
+        let arrival: BlockingHandoffReceiver.Arrival
+        do throws(DesktopError) {
+            let receiver = try BlockingHandoffReceiver(
+                scheme: scheme, state: state, environment: context.environment, refusingSecondStateless: refusingSecondStateless,
+                accepting: { url in
+                    let result = judge(url)
+                    judged = (url, result)
+                    guard case .failure(let refusal) = result else { return true }
+                    return !notMineReasons.contains(refusal.reason)
+                })
+            defer { receiver.close() }
+            let socketPath = receiver.socketPath
+            context.interruption?.addCleanup { _ = unlink(socketPath) }
+            ready()
+            arrival = try receiver.wait(timeout: timeout)
+        } catch {
+            if error.code == .conflict {
+                context.printOutcome(Rendering.rejectionJSON(reason: .conflict, detail: error.message, offset: nil))
+                return .ended(exit: ExitCode.tryAgain)
+            }
+            context.printError("\(command): \(error.message)")
+            return .ended(exit: error.exitCode)
+        }
+        switch arrival {
+        case .callback(let url):
+            if let judged, judged.url == url { return .judged(judged.result) }
+            return .judged(judge(url))
+        case .conflict: return .conflict
+        case .timedOut: return .timedOut
+        }
+    }
+}
