@@ -11,6 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import CallbackTestSupport
 import Testing
 @_spi(Testing) @testable import CallbackRouter
@@ -89,6 +92,33 @@ private func callback(_ attempt: LoginAttempt) -> String {
         #expect(ClockInstant(nanoseconds: -5).advanced(by: .seconds(Int64.min)).nanoseconds == .min)
         #expect(ClockInstant(nanoseconds: Int64.min + 1).advanced(by: .nanoseconds(-2)).nanoseconds == .min)
         #expect(ClockInstant(nanoseconds: 10).advanced(by: .nanoseconds(-3)).nanoseconds == 7)
+    }
+}
+
+/// An attempt's lifetime is real time: the system clock keeps counting while the machine
+/// sleeps, on Linux as on Darwin (whose `CLOCK_MONOTONIC` already does).
+@Suite struct SystemAttemptClockTests {
+    #if canImport(Glibc)
+    @Test func readsTheClockThatCountsSuspendOnLinux() {
+        #expect(SystemAttemptClock.clockID == CLOCK_BOOTTIME)
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let before = Int64(boot.tv_sec) * 1_000_000_000 + Int64(boot.tv_nsec)
+        let now = SystemAttemptClock().now().nanoseconds
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let after = Int64(boot.tv_sec) * 1_000_000_000 + Int64(boot.tv_nsec)
+        #expect(before <= now && now <= after)
+    }
+    #endif
+
+    @Test func neverGoesBackwards() {
+        let clock = SystemAttemptClock()
+        var last = clock.now()
+        for _ in 0 ..< 10_000 {
+            let next = clock.now()
+            #expect(next >= last)
+            last = next
+        }
     }
 }
 
