@@ -293,9 +293,19 @@ func wait(
     slots: inout [WaitSlot]
 ) {
     let attempt = model.attempts[index].attempt
+    let now = clock.now()
+    // A wait that registers also ends at the attempt's expiry, by a timer that sleeps the
+    // rest of the lifetime in real time, while this harness moves time by hand: a waiter
+    // registered with 1 ns left was ended as attempt_expired at once, and the model,
+    // following the hand-moved clock, expected it still waiting (found by this fuzzer: a
+    // second waiter answered attempt_expired where the model said conflict). So a wait
+    // that would register is started only with at least 10 s left, more than an input may
+    // run (libFuzzer's -timeout=5); the timer's own path is WaitDurationTests.aForeverTimeoutWaitsUntilTheAttemptExpires'.
+    let before = model.attempts[index]
+    let registers = before.unclaimed == nil && before.ending == nil && now < attempt.expiresAt && before.waiter == nil && !zeroTimeout
+    if registers && attempt.expiresAt.nanoseconds &- now.nanoseconds < 10_000_000_000 { return }
     let slot = WaitSlot()
     slots.append(slot)
-    let now = clock.now()
     // The prediction, made before the task runs (the clock does not move meanwhile).
     var immediate: Answer?
     let a = model.attempts[index]
