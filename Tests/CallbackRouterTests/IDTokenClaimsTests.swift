@@ -215,3 +215,136 @@ import Testing
         expectRefusal(reason) { try Self.refreshed(changed, previous: first) }
     }
 }
+
+/// A refresh response's ID token checked by a process that does not hold the login's
+/// `IDTokenClaims` (the CLI): without the login's token, and against it given as a string.
+extension RefreshedIDTokenTests {
+    static func response(_ idToken: String?, accessToken: String = "new-access-token") throws -> TokenSet {
+        let member = idToken.map { #","id_token":""# + $0 + #"""# } ?? ""
+        let body = #"{"access_token":"\#(accessToken)","token_type":"Bearer""# + member + "}"
+        guard case .tokens(let tokens) = try TokenResponse(status: 200, body: Array(body.utf8)) else {
+            throw CallbackError(.invalidParameter, "no tokens")
+        }
+        return tokens
+    }
+
+    /// The login's ID token as a string, and the claims of a good refreshed one (no nonce).
+    static func login() throws -> (String, [String: String]) {
+        let (token, claims, _) = try loginWithNonce()
+        return (token, claims)
+    }
+
+    /// The same, and the login's `nonce` claim as JSON.
+    static func loginWithNonce() throws -> (String, [String: String], String) {
+        var (delivery, claims) = try Base.fixture()
+        claims["auth_time"] = String(Base.now - 60)
+        let token = Base.jwt(Base.payload(claims))
+        _ = try Base.check(token, delivery: delivery)
+        let nonce = claims.removeValue(forKey: "nonce") ?? ""
+        return (token, claims, nonce)
+    }
+
+    static func withoutLogin(_ claims: [String: String], header: String = #"{"alg":"RS256","kid":"1"}"#) throws -> IDTokenClaims? {
+        try response(Base.jwt(header: header, Base.payload(claims))).checkRefreshedIDToken(
+            clientID: Base.clientID, issuer: Base.issuer, clock: ManualAttemptClock())
+    }
+
+    static func againstLogin(_ claims: [String: String]?, previous: String) throws -> IDTokenClaims? {
+        try response(claims.map { Base.jwt(Base.payload($0)) }).checkRefreshedIDToken(
+            previousIDToken: previous, clientID: Base.clientID, issuer: Base.issuer, clock: ManualAttemptClock())
+    }
+
+    @Test func withoutTheLoginsTokenAGoodTokenPassesAndItsNonceIsNotClaimedChecked() throws {
+        var (_, claims) = try Self.login()
+        claims["sub"] = #""anyone""#
+        let checked = try #require(try Self.withoutLogin(claims))
+        #expect(checked.subject == "anyone" && !checked.nonceChecked && !checked.codeHashChecked)
+        claims["nonce"] = #""whatever""#
+        #expect(try Self.withoutLogin(claims)?.nonceChecked == false)
+        #expect(String(describing: try #require(try Self.withoutLogin(claims))).contains("nonce: not checked"))
+        #expect(try Self.response(nil).checkRefreshedIDToken(clientID: Base.clientID, issuer: Base.issuer) == nil)
+    }
+
+    @Test(
+        arguments: [
+            ("iss", #""https://evil.example.com""#, ReasonCode.issuerMismatch), ("iss", nil, .issuerMissing),
+            ("aud", #""another-client""#, .audienceMismatch), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
+            ("exp", "1767225000", .tokenExpired), ("iat", "1767229200", .invalidParameter), ("sub", nil, .missingParameter),
+            ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch), ("at_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
+        ] as [(String, String?, ReasonCode)])
+    func withoutTheLoginsTokenEveryLoginCheckButTheNonceStillRefuses(_ claim: String, _ value: String?, _ reason: ReasonCode) throws {
+        var (_, claims) = try Self.login()
+        claims[claim] = value
+        expectRefusal(reason) { try Self.withoutLogin(claims) }
+    }
+
+    @Test func withoutTheLoginsTokenAnUnsignedTokenIsRefused() throws {
+        let (_, claims) = try Self.login()
+        expectRefusal(.unsupportedAlgorithm) { try Self.withoutLogin(claims, header: #"{"alg":"none"}"#) }
+    }
+
+    @Test func againstTheLoginsTokenTheSameUserPassesAndItsNonceIsCompared() throws {
+        let (previous, claims, nonce) = try Self.loginWithNonce()
+        let checked = try #require(try Self.againstLogin(claims, previous: previous))
+        #expect(checked.subject == "248289761001" && !checked.nonceChecked)
+        var withNonce = claims
+        withNonce["nonce"] = nonce
+        #expect(try Self.againstLogin(withNonce, previous: previous)?.nonceChecked == true)
+        #expect(try Self.againstLogin(nil, previous: previous) == nil)
+    }
+
+    @Test(arguments: [
+        ("sub", #""someone-else""#, ReasonCode.invalidParameter), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
+        ("nonce", #""another-nonce""#, .nonceMismatch), ("iss", #""https://evil.example.com""#, .issuerMismatch),
+        ("auth_time", "1767225000", .invalidParameter), ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
+        ("exp", "1767225000", .tokenExpired),
+    ])
+    func againstTheLoginsTokenAnotherLoginIsRefused(_ claim: String, _ value: String, _ reason: ReasonCode) throws {
+        let (previous, claims) = try Self.login()
+        var changed = claims
+        changed[claim] = value
+        if claim == "aud" { changed["azp"] = #""s6BhdRkqt3""# }
+        expectRefusal(reason) { try Self.againstLogin(changed, previous: previous) }
+    }
+
+    @Test func aNonceIsRefusedWhenTheLoginsTokenHadNone() throws {
+        var (_, claims) = try Self.login()
+        let previous = Base.jwt(Base.payload(claims))
+        claims["nonce"] = #""invented""#
+        expectRefusal(.nonceMismatch) { try Self.againstLogin(claims, previous: previous) }
+    }
+
+    /// The earlier token is read before anything else, even when no ID token came back, and
+    /// every refusal names it; a tampered one can only refuse (here: never pass).
+    @Test(arguments: [
+        ("garbage", ReasonCode.invalidParameter), ("a.b", .invalidParameter), ("alg-none", .invalidParameter),
+        ("iss-other", .issuerMismatch), ("iss-missing", .issuerMissing), ("aud-other", .audienceMismatch),
+        ("sub-missing", .missingParameter), ("nonce-number", .invalidParameter), ("auth_time-string", .invalidParameter),
+    ])
+    func aMalformedOrForeignLoginTokenIsRefusedFirst(_ kind: String, _ reason: ReasonCode) throws {
+        var (_, claims) = try Self.login()
+        var header = #"{"alg":"RS256"}"#
+        switch kind {
+        case "alg-none": header = #"{"alg":"none"}"#
+        case "iss-other": claims["iss"] = #""https://evil.example.com""#
+        case "iss-missing": claims["iss"] = nil
+        case "aud-other": claims["aud"] = #""another-client""#
+        case "sub-missing": claims["sub"] = nil
+        case "nonce-number": claims["nonce"] = "42"
+        case "auth_time-string": claims["auth_time"] = #""yesterday""#
+        default: break
+        }
+        let previous = kind == "garbage" ? "not-a-token" : kind == "a.b" ? "a.b" : Base.jwt(header: header, Base.payload(claims))
+        let (_, good) = try Self.login()
+        for refreshed in [good, nil] as [[String: String]?] {
+            do {
+                _ = try Self.againstLogin(refreshed, previous: previous)
+                Issue.record("a malformed or foreign login ID token was accepted (\(kind))")
+            } catch let error as CallbackError {
+                #expect(error.reason == reason)
+                #expect(error.detail.hasPrefix("the earlier (login's) ID token: "))
+            }
+        }
+        expectRefusal(reason) { try TokenSet.checkPreviousIDToken(previous, clientID: Base.clientID, issuer: Base.issuer) }
+    }
+}

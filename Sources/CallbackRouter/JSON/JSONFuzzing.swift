@@ -86,8 +86,11 @@
         let idToken = Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8)) + "." + Base64URL.encode(bytes) + ".c2ln"
         expectRefusal { () throws(CallbackError) in
             _ = try IDTokenCheck.check(
-                idToken, accessToken: "access-token", code: "code", nonce: "n-0S6_WzA2Mj", clientID: "client-1",
+                idToken, accessToken: "access-token", code: "code", nonce: .required("n-0S6_WzA2Mj"), clientID: "client-1",
                 issuer: "https://op.example.com", maxClockSkew: .seconds(300), now: 1_767_225_600)
+        }
+        expectRefusal { () throws(CallbackError) in
+            _ = try IDTokenCheck.previous(idToken, clientID: "client-1", issuer: "https://op.example.com")
         }
     }
 }
