@@ -50,7 +50,7 @@ struct FakeCurl {
     }
 
     func write(_ text: String, to name: String) throws {
-        let fd = open(directory.path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let fd = open(directory.path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw HarnessError("cannot write \(name)") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
@@ -119,7 +119,7 @@ enum IDTokens {
         #expect(run.exit == 0, "\(run.out) \(run.err)")
         #expect(
             run.out
-                == #"{"outcome":"tokens","access_token":"AT-new-0123","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-next-4567","scope":null,"id_token":null}"#
+                == #"{"outcome":"tokens","access_token":"AT-new-0123","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-next-4567","scope":null,"id_token":null,"id_token_claims":null}"#
                 + "\n")
         let argv = curl.read("argv.0"), env = curl.read("env.0"), config = curl.read("stdin.0")
         for secret in ["RT-secret-refresh-token", "client-secret-value", "Basic", "Authorization"] {

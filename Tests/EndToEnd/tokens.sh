@@ -50,6 +50,7 @@ login() {
 
 login good 0 '"access_token":"AT-good"' '"refresh_token":"RT-good"' '"id_token":"eyJ' \
     '"id_token_claims":{"sub":"user-42","iss":"http://127.0.0.1:'"$port"'/good","aud":["app"]' '"nonce_matched":true}'
+login_id_token=$(python3 -c 'import json,sys; print(json.load(sys.stdin).get("id_token") or "")' <"$work/out" 2>/dev/null)
 login other-issuer 65 '"reason":"issuer_mismatch"' '"step":"discovery"'
 login nonce 65 '"reason":"nonce_mismatch"' '"step":"id_token"'
 login aud 65 '"reason":"audience_mismatch"' '"step":"id_token"'
@@ -69,6 +70,40 @@ code=0
 printf 'RT-good\n' | "$helper" refresh --issuer "http://127.0.0.1:$port/good" --client-id app >"$work/out" 2>&1 || code=$?
 if [ "$code" = 64 ] && grep -qF '"reason":"invalid_configuration"' "$work/out"; then pass
 else fail "refresh over http without --allow-http-loopback: exit $code: $(cat "$work/out")"; fi
+
+# refresh_case NAME EXPECTED_EXIT STDIN ARGS PATTERN...: ARGS (split on spaces) after the
+# common ones; every pattern must be in stdout; no token, nor the login's ID token, on stderr.
+refresh_case() {
+    local name=$1 want=$2 input=$3 args=$4
+    shift 4
+    local code=0
+    # shellcheck disable=SC2086
+    printf '%s' "$input" | "$helper" refresh --client-id app --allow-http-loopback $args >"$work/out" 2>"$work/err" || code=$?
+    if [ "$code" != "$want" ]; then fail "refresh: $name: exit $code, not $want: $(cat "$work/out") $(cat "$work/err")"; return; fi
+    local pattern
+    for pattern in "$@"; do
+        grep -qF -- "$pattern" "$work/out" || { fail "refresh: $name: no $pattern in $(cat "$work/out")"; return; }
+    done
+    if grep -q 'AT-\|RT-\|eyJ' "$work/err"; then fail "refresh: $name: a token on stderr"; return; fi
+    if [ "$want" != 0 ] && grep -qF 'AT-refreshed' "$work/out"; then fail "refresh: $name: a refused response's token printed"; return; fi
+    pass
+}
+good="--issuer http://127.0.0.1:$port/good"
+[ -n "$login_id_token" ] || fail "the good login printed no id_token"
+refresh_case "checked without the login's ID token" 0 $'RT-good\n' "$good" \
+    '"id_token_claims":{"sub":"user-42","iss":"http://127.0.0.1:'"$port"'/good","aud":["app"]' '"nonce_matched":null}'
+refresh_case "checked against the login's ID token" 0 "RT-good"$'\n'"$login_id_token"$'\n' "$good --id-token-from-stdin" \
+    '"access_token":"AT-refreshed"' '"id_token_claims":{"sub":"user-42"'
+refresh_case "a refreshed ID token of another user" 65 "RT-other-sub"$'\n'"$login_id_token"$'\n' "$good --id-token-from-stdin" \
+    '"reason":"invalid_parameter"' '"step":"id_token"'
+refresh_case "a refreshed ID token of another issuer" 65 $'RT-other-iss\n' "$good" '"reason":"issuer_mismatch"' '"step":"id_token"'
+refresh_case "an expired refreshed ID token" 65 $'RT-expired\n' "$good" '"reason":"token_expired"' '"step":"id_token"'
+refresh_case "no ID token in the response" 0 "RT-no-id-token"$'\n'"$login_id_token"$'\n' "$good --id-token-from-stdin" \
+    '"id_token":null,"id_token_claims":null}'
+refresh_case "without an issuer the ID token is passed on unchecked" 0 $'RT-other-iss\n' \
+    "--token-endpoint http://127.0.0.1:$port/good/token" '"id_token":"eyJ' '"id_token_claims":null}'
+refresh_case "the login's ID token of another issuer" 64 "RT-good"$'\n'"$login_id_token"$'\n' \
+    "--issuer http://127.0.0.1:$port/iss --id-token-from-stdin"
 code=0
 printf 'RT-revoked\n' | "$helper" refresh --token-endpoint "http://127.0.0.1:$port/good/token" --client-id app \
     --allow-http-loopback >"$work/out" 2>&1 || code=$?

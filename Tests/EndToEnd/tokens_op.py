@@ -14,7 +14,9 @@ http://127.0.0.1:PORT/MODE, and MODE says what the provider does wrong:
   mac           token_type is MAC, not Bearer
   error         the token endpoint answers 400 invalid_grant
 
-The refresh grant (refresh_token RT-good) answers new tokens. The ID token's signature is
+The refresh grant answers new tokens and an ID token for the same user: refresh_token
+RT-good a good one; RT-other-sub one of another user; RT-other-iss one of another issuer;
+RT-expired an expired one; RT-no-id-token none. The ID token's signature is
 a placeholder: the helper does not verify signatures (docs/tokens.md). Exits after
 --timeout seconds. Nothing leaves the machine.
 """
@@ -34,8 +36,16 @@ MODES = {"good", "other-issuer", "nonce", "aud", "iss", "expired", "big", "mac",
 CODES = {}
 
 
+REFRESH_TOKENS = {"RT-good", "RT-other-sub", "RT-other-iss", "RT-expired", "RT-no-id-token"}
+
+
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def id_token(claims) -> str:
+    return ".".join([b64url(json.dumps({"alg": "RS256", "typ": "JWT"}).encode()), b64url(json.dumps(claims).encode()),
+                     b64url(b"placeholder-signature")])
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -97,10 +107,21 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(404, {"error": "not_found"})
         issuer = self.issuer(mode)
         if form.get("grant_type") == "refresh_token":
-            if form.get("refresh_token") != "RT-good" or form.get("client_id") != "app":
+            grant = form.get("refresh_token")
+            if grant not in REFRESH_TOKENS or form.get("client_id") != "app":
                 return self.send_json(400, {"error": "invalid_grant"})
-            return self.send_json(200, {"access_token": "AT-refreshed", "token_type": "Bearer", "expires_in": 300,
-                                        "refresh_token": "RT-next"})
+            now = int(time.time())
+            claims = {"iss": issuer, "sub": "user-42", "aud": "app", "exp": now + 600, "iat": now}
+            if grant == "RT-other-sub":
+                claims["sub"] = "user-666"
+            elif grant == "RT-other-iss":
+                claims["iss"] = "http://127.0.0.1:1/elsewhere"
+            elif grant == "RT-expired":
+                claims["exp"], claims["iat"] = now - 3600, now - 7200
+            response = {"access_token": "AT-refreshed", "token_type": "Bearer", "expires_in": 300, "refresh_token": "RT-next"}
+            if grant != "RT-no-id-token":
+                response["id_token"] = id_token(claims)
+            return self.send_json(200, response)
         record = CODES.pop(form.get("code", ""), None)
         if record is None or mode == "error":
             return self.send_json(400, {"error": "invalid_grant", "error_description": "the code is unknown or used"})
@@ -119,10 +140,8 @@ class Handler(BaseHTTPRequestHandler):
             claims["iss"] = "http://127.0.0.1:1/elsewhere"
         elif mode == "expired":
             claims["exp"], claims["iat"] = now - 3600, now - 7200
-        id_token = ".".join([b64url(json.dumps({"alg": "RS256", "typ": "JWT"}).encode()),
-                             b64url(json.dumps(claims).encode()), b64url(b"placeholder-signature")])
         response = {"access_token": "AT-" + mode, "token_type": "MAC" if mode == "mac" else "Bearer", "expires_in": 300,
-                    "refresh_token": "RT-" + mode, "id_token": id_token}
+                    "refresh_token": "RT-" + mode, "id_token": id_token(claims)}
         if mode == "big":
             response["padding"] = "x" * (70 * 1024)
         self.send_json(200, response)

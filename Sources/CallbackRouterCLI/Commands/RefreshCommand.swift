@@ -22,16 +22,25 @@ enum RefreshCommand: Command {
 
         USAGE: callback-router refresh --client-id ID (--issuer I | --token-endpoint URL)
                                        [--scope S] [--client-secret-from-stdin [--client-auth M]]
+                                       [--id-token-from-stdin]
 
         STDIN:
-          Line 1: the refresh token. With --client-secret-from-stdin, line 2: the client
-          secret. Neither is ever taken from argv or the environment, nor shown on stderr.
+          Line 1: the refresh token. With --client-secret-from-stdin, the next line: the
+          client secret. With --id-token-from-stdin, the next line: the login's ID token.
+          None is ever taken from argv or the environment, nor shown on stderr.
 
         OUTPUT (one JSON object on stdout; the tokens are secrets):
           {"outcome":"tokens","access_token":…,"token_type":…,"expires_in":N|null,
-           "refresh_token":…|null,"scope":…|null,"id_token":…|null}
-          A refreshed ID token is passed on as received, not checked here (checking it needs
-          the claims of the login's ID token: the library's checkRefreshedIDToken does that).
+           "refresh_token":…|null,"scope":…|null,"id_token":…|null,"id_token_claims":…|null}
+          A refreshed ID token is checked when the issuer is known (--issuer, OpenID Connect
+          Core §12.2): iss, aud/azp, exp, iat, alg not none, at_hash; c_hash refused. With
+          --id-token-from-stdin it must also name the login's sub, aud and auth_time, and
+          its nonce, if any, must be the login's. "id_token_claims" is then {"sub","iss",
+          "aud","exp","iat","nonce_matched":true|null} (null: no nonce was compared), and
+          null when no ID token came back. With --token-endpoint and no --issuer there is no
+          issuer to check against: the ID token is passed on unchecked ("id_token_claims":
+          null), and --id-token-from-stdin is a usage error. A refused ID token refuses the
+          whole response (step id_token, exit 65; none of its tokens is printed).
           An error response: {"outcome":"token_error","error":…,"error_description":…|null,
           "error_uri":…|null,"status":N}. A refusal: {"outcome":"rejected","reason":…,
           "detail":…,"offset":null,"step":…}.
@@ -42,18 +51,24 @@ enum RefreshCommand: Command {
             .value("client-id", "ID", "The client id."),
             .value("issuer", "I", "The issuer whose discovery document names the token endpoint."),
             .value("scope", "S", "Ask for a narrower scope than the one granted (RFC 6749 §6)."),
+            .flag(
+                "id-token-from-stdin",
+                "Read the login's ID token from a line of stdin and check that the refreshed one names the same user (needs --issuer)."),
         ] + TokenStep.sharedDeclarations.map { $0.listed(under: refreshGroup) }
     static let refreshGroup = OptionGroup("TOKEN OPTIONS", note: "the tokens are secrets, printed on stdout only; needs curl")
     static let discussion = """
         EXIT CODES:
           0 new tokens; 1 the token endpoint answered an error (e.g. invalid_grant: the
-          refresh token expired or was revoked); 64 usage; 65 a refused response or
-          document; 69 curl missing or no HTTP answer (transport_unavailable,
+          refresh token expired or was revoked); 64 usage (also: a login ID token on stdin
+          that is malformed or of another issuer or client); 65 a refused response, ID
+          token or document; 69 curl missing or no HTTP answer (transport_unavailable,
           transport_failed); 75 timed out (also: no line on stdin within 30 seconds).
 
         EXAMPLE:
           jq -r .refresh_token login.json | callback-router refresh \\
               --issuer https://example.auth0.com/ --client-id abc123 > tokens.json
+          jq -r '.refresh_token, .id_token' login.json | callback-router refresh \\
+              --issuer https://example.auth0.com/ --client-id abc123 --id-token-from-stdin
 
         """
 
@@ -69,12 +84,25 @@ enum RefreshCommand: Command {
             return usageError(error.description, context: context)
         }
         let withSecret = args.has("client-secret-from-stdin")
+        let withIDToken = args.has("id-token-from-stdin")
+        if withIDToken && issuer == nil {
+            return usageError(
+                "--id-token-from-stdin needs --issuer: the refreshed ID token is checked against the issuer's", context: context)
+        }
         var exit: Int32 = 0
+        let names = ["refresh token"] + (withSecret ? ["client secret"] : []) + (withIDToken ? ["login's ID token"] : [])
         guard
             let lines = TokenStep.readSecrets(
-                withSecret ? 2 : 1, naming: withSecret ? "refresh token and client secret" : "refresh token", for: Self.self,
-                context: context, exit: &exit)
+                names.count, naming: names.joined(separator: " and "), for: Self.self, context: context, exit: &exit)
         else { return exit }
+        let previousIDToken = withIDToken ? lines[names.count - 1] : nil
+        if let previousIDToken, let issuer {
+            do throws(CallbackError) {
+                try TokenSet.checkPreviousIDToken(previousIDToken, clientID: clientID, issuer: issuer)
+            } catch {
+                return usageError("stdin: \(error.detail) (\(error.reason.rawValue))", context: context)
+            }
+        }
         let step: TokenStep
         switch TokenStep.prepare(
             args, for: Self.self, clientID: clientID, issuer: issuer, secret: withSecret ? lines[1] : nil, expectsIDToken: false,
@@ -97,12 +125,38 @@ enum RefreshCommand: Command {
                 context.printJSON(TokenStep.errorJSON(tokenError))
                 return ExitCode.providerFailure
             case .tokens(let tokens):
-                let members = TokenStep.tokenMembers(tokens, claims: nil).filter { $0.0 != "id_token_claims" }
+                let claims = try Self.check(tokens, clientID: clientID, issuer: issuer, previousIDToken: previousIDToken)
+                let members = TokenStep.tokenMembers(tokens, claims: claims).map { member in
+                    member.0 == "id_token_claims" ? (member.0, Self.noncePrinted(member.1, checked: claims?.nonceChecked ?? false)) : member
+                }
                 context.printJSON(.object([("outcome", .string("tokens"))] + members))
                 return ExitCode.success
             }
         } catch {
             return error.print(context: context)
         }
+    }
+
+    /// The refreshed ID token's check (OpenID Connect Core §12.2): against the login's ID
+    /// token when given, else without it; nil without an issuer (nothing to check against)
+    /// or without an ID token.
+    static func check(
+        _ tokens: TokenSet, clientID: String, issuer: String?, previousIDToken: String?
+    ) throws(StepFailure) -> IDTokenClaims? {
+        guard let issuer else { return nil }
+        do {
+            if let previousIDToken {
+                return try tokens.checkRefreshedIDToken(previousIDToken: previousIDToken, clientID: clientID, issuer: issuer)
+            }
+            return try tokens.checkRefreshedIDToken(clientID: clientID, issuer: issuer)
+        } catch {
+            throw StepFailure(error, step: "id_token")
+        }
+    }
+
+    /// `nonce_matched` in the printed claims: true when a nonce was compared, null when none was.
+    static func noncePrinted(_ claims: JSONValue, checked: Bool) -> JSONValue {
+        guard case .object(let members) = claims.storage else { return claims }
+        return .object(members.map { $0.0 == "nonce_matched" ? ($0.0, checked ? .bool(true) : .null) : $0 })
     }
 }
