@@ -121,7 +121,7 @@ extension LoopbackServer {
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
                 wake = min(wake, connection.deadline)
             }
-            let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(until: wake, now: now))
+            let ready = Readiness.poll(&fds, timeoutMilliseconds: Self.milliseconds(until: wake, now: now))
             if ready < 0 {
                 if errno == EINTR { continue }
                 // Nothing sensible is left to wait on; let the deadline decide.

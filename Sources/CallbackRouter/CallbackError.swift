@@ -57,18 +57,34 @@ extension CallbackError {
     /// An `issuer_mismatch` naming both issuers. An issuer identifier is public (RFC 9207
     /// §2: the authorization server's identifier, published in its metadata), so it is the
     /// one callback value a detail shows; both are escaped and bounded by
-    /// ``printableIssuer(_:)``, since the received one is whatever the callback carried.
+    /// ``printable(_:)``, since the received one is whatever the callback carried.
     static func issuerMismatch(received: String, expected: String, at offset: Int? = nil) -> CallbackError {
         CallbackError(
             .issuerMismatch, at: offset,
-            "the server said \(printableIssuer(received)), expected \(printableIssuer(expected)) (the 'iss' parameter, RFC 9207)"
+            "the server said \(printable(received)), expected \(printable(expected)) (the 'iss' parameter, RFC 9207)"
         )
     }
 
-    /// `text` with controls, non-ASCII and backslashes escaped (`\u{…}`) and at most 200
-    /// scalars kept (then `…`): a detail may reach a terminal, where an escape sequence from
-    /// a callback must not act, and a log, which a long value must not flood.
-    static func printableIssuer(_ text: String) -> String {
+    /// `text` made safe to show a person: controls, non-ASCII and backslashes escaped as
+    /// `\u{…}` (hexadecimal scalar value) and at most 200 scalars kept (then `…`).
+    ///
+    /// A detail may reach a terminal, where an escape sequence from a callback must not act,
+    /// and a log, which a long value must not flood; the details of this library show the
+    /// one callback value they name (the issuers of an `issuer_mismatch`) this way, and a tool that
+    /// shows a callback's public values (an issuer, a provider's `error` code) should too.
+    /// The backslash is escaped so that the result reads back one way: a literal `\u{1b}` in
+    /// the input shows as `\u{5c}u{1b}`, never as if an escape byte had been sent.
+    ///
+    /// ```swift
+    /// CallbackError.printable("https://idp.example")     // "https://idp.example", as is
+    /// CallbackError.printable("https://x\u{1B}]0;pwned\u{7}")
+    ///                                 // "https://x\u{1b}]0;pwned\u{7}": no escape byte reaches the terminal
+    /// CallbackError.printable("café")                     // "caf\u{e9}"
+    /// ```
+    ///
+    /// Not a secret filter: what it is given is shown. Codes, states and tokens must not be
+    /// passed to it, as to any printed text.
+    public static func printable(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars.prefix(200) {
             if scalar.value >= 0x20 && scalar.value < 0x7F && scalar != "\\" {

@@ -38,16 +38,44 @@ package final class Descriptor {
         }
     }
 
+    /// A pipe, both ends close-on-exec and blocking: a child gets an end only through the
+    /// `dup2` of ``Subprocess/spawn(_:_:environment:standardOutput:standardInput:standardError:)``.
+    /// (pipe2 is hidden behind _GNU_SOURCE.)
+    package static func makePipe() throws(SystemError) -> (read: Descriptor, write: Descriptor) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw SystemError("pipe") }
+        let pair = (read: Descriptor(ends[0]), write: Descriptor(ends[1]))
+        guard setFlags(ends[0], nonBlocking: false), setFlags(ends[1], nonBlocking: false) else { throw SystemError("fcntl") }
+        return pair
+    }
+
     /// Writes every byte, or throws.
     package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        try Descriptor.writeAll(bytes, to: rawValue)
+    }
+
+    /// Writes every byte of `buffer` to `fd`, a descriptor this process does not own (1, 2),
+    /// retrying short writes and `EINTR`; throws on the first other failure.
+    package static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) throws(SystemError) {
         var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                retryingOnInterrupt { systemWrite(rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
-            }
+        while offset < buffer.count {
+            let written = retryingOnInterrupt { systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset) }
             if written < 0 { throw SystemError("write") }
             offset += written
         }
+    }
+
+    /// `writeAll(_:to:)` for an array's bytes.
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(SystemError) {
+        let failure = bytes.withUnsafeBytes { buffer -> SystemError? in
+            do throws(SystemError) {
+                try writeAll(buffer, to: fd)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Reads until end of file, refusing more than `limit` bytes.

@@ -35,6 +35,9 @@ package func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ le
 package func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     send(fd, buffer, count, noSignalFlag)
 }
+package func systemPoll(_ entries: inout [pollfd], _ timeoutMilliseconds: Int32) -> Int32 {
+    poll(&entries, nfds_t(entries.count), timeoutMilliseconds)
+}
 package func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
 
 /// Calls `body` with `address` (a `sockaddr_in`, `sockaddr_in6`, `sockaddr_un`) as the

@@ -64,10 +64,8 @@ package enum NonBlockingIO {
     /// A pipe whose read end the loop polls and whose write end ``signal(_:)`` writes to:
     /// both ends non-blocking and close-on-exec.
     package static func makeWakeupPipe() throws(SystemError) -> (read: Descriptor, write: Descriptor) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SystemError("pipe") }
-        let pair = (read: Descriptor(ends[0]), write: Descriptor(ends[1]))
-        guard setFlags(ends[0]), setFlags(ends[1]) else { throw SystemError("pipe") }
+        let pair = try Descriptor.makePipe()
+        guard setFlags(pair.read.rawValue), setFlags(pair.write.rawValue) else { throw SystemError("pipe") }
         return pair
     }
 
@@ -77,7 +75,7 @@ package enum NonBlockingIO {
         while systemWrite(pipe.rawValue, &byte, 1) < 0 && errno == EINTR {}
     }
 
-    /// Reads what a terminal or pipe has now (after `poll` said so), at most `limit` bytes.
+    /// Reads what a terminal or pipe has now (after ``Readiness/poll(_:timeoutMilliseconds:)`` said so), at most `limit` bytes.
     package static func readAvailable(_ fd: Int32, into buffer: inout [UInt8], limit: Int) -> IOResult {
         var chunk = [UInt8](repeating: 0, count: limit)
         var count = 0

@@ -40,42 +40,169 @@ package enum Subprocess {
     }
 
     /// Runs `path` with `arguments`, stdin and stderr on /dev/null, stdout captured (at most
-    /// 64 KiB). Returns nil when it could not be started.
+    /// 64 KiB kept; the rest is read and dropped). Returns nil when it could not be started.
     package static func run(
         _ path: String, _ arguments: [String], environment: [String: String],
         timeoutMilliseconds: Int64 = 10_000
     ) -> Result? {
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { return nil }
-        let reader = Descriptor(pipeEnds[0])
-        let writer = Descriptor(pipeEnds[1])
-        // pipe2 is hidden behind _GNU_SOURCE; the child gets the write end through dup2 only.
-        _ = fcntl(reader.rawValue, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writer.rawValue, F_SETFD, FD_CLOEXEC)
-
-        let spawned = spawn(path, arguments, environment: environment, standardOutput: writer.rawValue)
-        writer.close()
+        guard let output = try? Descriptor.makePipe() else { return nil }
+        let spawned = spawn(path, arguments, environment: environment, standardOutput: output.write.rawValue)
+        output.write.close()
         guard let pid = spawned else { return nil }
+        var streams = [Capture(output.read, limit: 64 * 1024, stopsAtLimit: false)]
+        let ended = drain(&streams, until: .after(milliseconds: timeoutMilliseconds))
+        if !ended { kill(pid, SIGKILL) }
+        return Result(status: waitForExit(pid), standardOutput: String(decoding: streams[0].bytes, as: UTF8.self))
+    }
 
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let deadline = Deadline.after(milliseconds: timeoutMilliseconds)
-        reading: while !deadline.hasPassed {
-            var entry = pollfd(fd: reader.rawValue, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, deadline.remainingMilliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { break }
-            let count = chunk.withUnsafeMutableBytes { read(reader.rawValue, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break reading }
-            if output.count < 64 * 1024 { output += chunk[..<count] }
+    /// What ``exchange(_:_:environment:input:outputLimit:errorLimit:until:)`` got from a program.
+    package struct Exchange {
+        /// How the reading ended before the program closed its output, if it did.
+        package enum Stop: Equatable {
+            /// The deadline passed: the program was killed.
+            case timedOut
+            /// Its stdout passed the limit: the program was killed.
+            case outputOverLimit
         }
-        if deadline.hasPassed { kill(pid, SIGKILL) }
+        /// The exit status (128 + the signal for a killed program).
+        package let status: Int32
+        package let standardOutput: [UInt8]
+        /// At most the limit given (the rest was read and dropped).
+        package let standardError: [UInt8]
+        package let stop: Stop?
+    }
+
+    /// Runs `path` with `arguments` (no shell), writes `input` to its stdin and closes it,
+    /// and reads its stdout and stderr until both end, its stdout passes `outputLimit`, or
+    /// `deadline` passes (then it is killed); then waits for it. `input` goes through a pipe,
+    /// never argv or the environment (curl's secrets: docs/tokens.md); a program that exits
+    /// before reading it does not raise SIGPIPE here (its exit status says what went wrong).
+    /// Throws when no pipe could be made (`pipe`) or the program could not be started
+    /// (`posix_spawn`, with its path).
+    package static func exchange(
+        _ path: String, _ arguments: [String], environment: [String: String], input: [UInt8], outputLimit: Int,
+        errorLimit: Int, until deadline: Deadline
+    ) throws(SystemError) -> Exchange {
+        let standardInput = try Descriptor.makePipe()
+        let standardOutput = try Descriptor.makePipe()
+        let standardError = try Descriptor.makePipe()
+        guard
+            let pid = spawn(
+                path, arguments, environment: environment, standardOutput: standardOutput.write.rawValue,
+                standardInput: standardInput.read.rawValue, standardError: standardError.write.rawValue)
+        else { throw SystemError("posix_spawn", path: path, code: ENOEXEC) }
+        standardInput.read.close()
+        standardOutput.write.close()
+        standardError.write.close()
+        writeIgnoringBrokenPipe(input, to: standardInput.write.rawValue)
+        standardInput.write.close()
+
+        var streams = [
+            Capture(standardOutput.read, limit: outputLimit, stopsAtLimit: true),
+            Capture(standardError.read, limit: errorLimit, stopsAtLimit: false),
+        ]
+        let ended = drain(&streams, until: deadline)
+        if !ended { kill(pid, SIGKILL) }
+        let stop: Exchange.Stop? = ended ? nil : streams[0].overLimit ? .outputOverLimit : .timedOut
+        return Exchange(status: waitForExit(pid), standardOutput: streams[0].bytes, standardError: streams[1].bytes, stop: stop)
+    }
+
+    /// The exit status of `pid` if it ends within `milliseconds` (reaped), else nil: it is
+    /// left running (a browser may run for hours; init reaps it after this process).
+    package static func exitStatus(of pid: pid_t, withinMilliseconds milliseconds: Int64) -> Int32? {
+        let deadline = Deadline.after(milliseconds: milliseconds)
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { return exitStatus(fromWaitStatus: status) }
+            if result < 0 && errno != EINTR { return nil }
+            if deadline.hasPassed { return nil }
+            usleep(20_000)
+        }
+    }
+
+    /// Waits for `pid` and returns its exit status.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS are macros Swift does not import.
-        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exitStatus, standardOutput: String(decoding: output, as: UTF8.self))
+        return exitStatus(fromWaitStatus: status)
+    }
+
+    /// The exit status in a `waitpid` status, or 128 + the signal that killed the process
+    /// (as a shell says it). WIFEXITED / WEXITSTATUS are macros Swift does not import.
+    package static func exitStatus(fromWaitStatus status: Int32) -> Int32 {
+        (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// One output of a child being read: what was kept, and whether it passed its limit.
+    struct Capture {
+        let descriptor: Descriptor
+        let limit: Int
+        /// Past the limit the reading stops (and the child is killed); else the rest is dropped.
+        let stopsAtLimit: Bool
+        var bytes: [UInt8] = []
+        var open = true
+        var overLimit = false
+
+        init(_ descriptor: Descriptor, limit: Int, stopsAtLimit: Bool) {
+            self.descriptor = descriptor
+            self.limit = limit
+            self.stopsAtLimit = stopsAtLimit
+        }
+    }
+
+    /// Reads every stream until each has ended (true), or the deadline passes or a stream
+    /// that stops at its limit passes it (false).
+    static func drain(_ streams: inout [Capture], until deadline: Deadline) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while streams.contains(where: \.open) && !deadline.hasPassed {
+            let reading = streams.indices.filter { streams[$0].open }
+            var entries = reading.map { pollfd(fd: streams[$0].descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
+            let ready = systemPoll(&entries, deadline.remainingMilliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { break }
+            for (entry, index) in zip(entries, reading) where entry.revents != 0 {
+                let count = chunk.withUnsafeMutableBytes { systemRead(entry.fd, $0.baseAddress!, $0.count) }
+                if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                if count <= 0 {
+                    streams[index].open = false
+                } else if streams[index].stopsAtLimit {
+                    streams[index].bytes += chunk[..<count]
+                    if streams[index].bytes.count > streams[index].limit {
+                        streams[index].overLimit = true
+                        return false
+                    }
+                } else if streams[index].bytes.count < streams[index].limit {
+                    streams[index].bytes += chunk[..<count]
+                }
+            }
+        }
+        return !streams.contains(where: \.open)
+    }
+
+    /// Writes `bytes` to a child's stdin with SIGPIPE blocked in this thread: a child that
+    /// exits before reading them must not kill this process (a SIGPIPE raised meanwhile is
+    /// taken before the mask is restored).
+    static func writeIgnoringBrokenPipe(_ bytes: [UInt8], to fd: Int32) {
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        var broken = false
+        do throws(SystemError) {
+            try Descriptor.writeAll(bytes, to: fd)
+        } catch {
+            broken = error.code == EPIPE
+        }
+        if broken {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var signal: Int32 = 0
+                sigwait(&blocked, &signal)
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
     /// posix_spawn of `path` (no shell) with `environment`; stdout on `standardOutput`,

@@ -29,8 +29,10 @@ package struct SystemError: Error, CustomStringConvertible {
         self.code = code
     }
 
+    /// The system's sentence for ``code`` (`strerror`), e.g. "Bad file descriptor".
+    package var reason: String { String(cString: strerror(code)) }
+
     package var description: String {
-        let reason = String(cString: strerror(code))
         if let path { return "\(operation) '\(path)': \(reason)" }
         return "\(operation): \(reason)"
     }

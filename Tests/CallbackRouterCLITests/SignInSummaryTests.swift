@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import struct CallbackRouter.CallbackError
 @testable import CallbackRouterCLI
 import CallbackTestSupport
 #if canImport(Glibc)
@@ -102,5 +103,47 @@ import Testing
         let value = JSONValue.object([("outcome", .string("authorization_code")), ("iss", .string("https://x\u{1B}]0;pwned\u{07}"))])
         let line = SignInSummary.line(for: value, place: "p", colour: false)
         #expect(!line.contains("\u{1B}") && !line.contains("\u{07}"))
+    }
+
+    /// One escaper (the library's): a provider's value that holds a literal `\u{1b}` does
+    /// not read like one that held an escape byte (the CLI's old copy left `\` as is, so
+    /// both showed `\u{1b}`).
+    @Test func aProvidersValueReadsBackOneWay() {
+        let escape = JSONValue.object([("outcome", .string("authorization_code")), ("iss", .string("https://x\u{1B}"))])
+        let literal = JSONValue.object([("outcome", .string("authorization_code")), ("iss", .string(#"https://x\u{1b}"#))])
+        let escapeLine = SignInSummary.line(for: escape, place: "p", colour: false)
+        let literalLine = SignInSummary.line(for: literal, place: "p", colour: false)
+        #expect(escapeLine == #"✓ Signed in at https://x\u{1b}"#)
+        #expect(literalLine == #"✓ Signed in at https://x\u{5c}u{1b}"#)
+        #expect(SignInSummary.line(for: literal, place: "p", colour: false) != escapeLine)
+    }
+
+    /// The detail the library wrote is shown as written: its issuers were escaped by the same
+    /// escaper, so the expected issuer is found in it and not repeated (the old copy escaped
+    /// the expected issuer its own way, missed it, and added it again).
+    @Test func anIssuerTheDetailAlreadyNamesIsNotRepeated() {
+        let expected = #"https://a.example/\tenant"#
+        let detail =
+            "the server said \(CallbackError.printable("https://b.example")), expected \(CallbackError.printable(expected)) (the 'iss' parameter, RFC 9207)"
+        let value = JSONValue.object([
+            ("outcome", .string("rejected")), ("reason", .string("issuer_mismatch")), ("detail", .string(detail)),
+        ])
+        let line = SignInSummary.line(for: value, place: "p", expectedIssuer: expected, colour: false)
+        #expect(
+            line
+                == #"✗ Refused: issuer_mismatch: the server said https://b.example, expected https://a.example/\u{5c}tenant (the 'iss' parameter, RFC 9207)"#
+        )
+        let withoutIssuers = JSONValue.object([
+            ("outcome", .string("rejected")), ("reason", .string("issuer_mismatch")), ("detail", .string("the issuer differs")),
+        ])
+        #expect(
+            SignInSummary.line(for: withoutIssuers, place: "p", expectedIssuer: expected, colour: false)
+                == #"✗ Refused: issuer_mismatch: the issuer differs; expected https://a.example/\u{5c}tenant"#)
+    }
+
+    @Test func textTheLibraryWroteIsEscapedOnlyWhenItIsNotPrintable() {
+        #expect(SignInSummary.shown(#"the server said a\u{5c}b"#) == #"the server said a\u{5c}b"#)
+        #expect(SignInSummary.shown("cut after 200 scalars…") == "cut after 200 scalars…")
+        #expect(SignInSummary.shown("bell\u{7}") == #"bell\u{7}"#)
     }
 }

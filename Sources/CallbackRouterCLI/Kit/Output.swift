@@ -11,14 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
-#endif
 import CallbackRouter
+import CallbackSystem
 
 /// Where a command writes. The executable writes through at once (a script may read the
 /// loopback redirect URI before the command ends); tests collect into a buffer.
@@ -38,19 +32,11 @@ public final class StandardStreams: CommandOutput {
     /// Writes to file descriptor 2 at once, retrying short writes and `EINTR`.
     public func writeErr(_ text: String) { Self.write(text, to: 2) }
 
+    /// A failed write (stdout closed early, a full disk) loses the text: there is nowhere
+    /// left to say so.
     static func write(_ text: String, to fd: Int32) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += n
-            }
-        }
+        text.withUTF8 { buffer in try? Descriptor.writeAll(UnsafeRawBufferPointer(buffer), to: fd) }
     }
 }
 

@@ -11,13 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-import MachO // _NSGetExecutablePath is declared in <mach-o/dyld.h>, not in Darwin
-#endif
 import CallbackDesktop
+import CallbackSystem
 
 /// The process's environment and own path, read without Foundation.
 public enum ProcessEnvironment {
@@ -26,22 +21,8 @@ public enum ProcessEnvironment {
     public static func current() -> [String: String] { DesktopEnvironment.current() }
 
     /// The absolute path of the running executable (`/proc/self/exe` on Linux,
-    /// `_NSGetExecutablePath` on Darwin).
+    /// `_NSGetExecutablePath` on Darwin), or `fallback` when the system does not say.
     public static func executablePath(fallback: String) -> String {
-        #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if count > 0 {
-            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        #elseif canImport(Darwin)
-        var size = UInt32(4096)
-        var buffer = [CChar](repeating: 0, count: Int(size))
-        if _NSGetExecutablePath(&buffer, &size) == 0, let resolved = realpath(buffer, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        #endif
-        return fallback
+        Environment.executablePath() ?? fallback
     }
 }

@@ -11,11 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackSystem
 
 extension CommandContext {
     /// Whether stderr is a person's terminal: the process's own stderr (not a test's
@@ -32,13 +28,10 @@ extension CommandContext {
 
     /// Over SSH with stdin a terminal, `login` takes a pasted callback URL without being
     /// asked (`--accept-paste`): the browser is on another machine, and a port that could
-    /// not be forwarded would otherwise mean starting again. Linux only: on macOS `poll`
-    /// reports a terminal as invalid, so there only `--accept-paste` turns it on.
+    /// not be forwarded would otherwise mean starting again. On macOS too: there `poll`
+    /// reports a terminal as invalid, so the wait asks the terminal with `select`
+    /// (`Readiness` in the system layer; docs/platforms.md says what was compiled where).
     var offersPasteBack: Bool {
-        #if os(Linux)
-        return isSSHSession && isatty(standardInput) == 1
-        #else
-        return false
-        #endif
+        isSSHSession && isatty(standardInput) == 1
     }
 }

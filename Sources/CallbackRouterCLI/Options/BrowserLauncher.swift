@@ -11,11 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackLoopback
 import CallbackRouter
 import CallbackSystem
@@ -48,30 +43,13 @@ enum BrowserLauncher {
                 context.printError("\(name): the browser command '\(candidate)' could not be started")
                 continue
             }
-            if let status = exitStatus(of: pid, withinMilliseconds: browserGraceMilliseconds), status != 0 {
+            if let status = Subprocess.exitStatus(of: pid, withinMilliseconds: browserGraceMilliseconds), status != 0 {
                 context.printError("\(name): the browser command '\(candidate)' failed (exit status \(status))")
                 continue
             }
             return candidate
         }
         return nil
-    }
-
-    /// The exit status of `pid` if it ends within the time given (reaped), else nil (it is
-    /// left running: a browser may run for hours, and init reaps it after this process).
-    static func exitStatus(of pid: pid_t, withinMilliseconds limit: Int64) -> Int32? {
-        let deadline = Deadline.after(milliseconds: limit)
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                // WIFEXITED / WEXITSTATUS are macros Swift does not import.
-                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-            }
-            if result < 0 && errno != EINTR { return nil }
-            if deadline.hasPassed { return nil }
-            usleep(20_000)
-        }
     }
 
     /// The loopback login: the start URL is always shown; under SSH no browser is started

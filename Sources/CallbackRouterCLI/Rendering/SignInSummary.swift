@@ -24,19 +24,28 @@ enum SignInSummary {
     ///
     /// An `issuer_mismatch` shows both issuers (public identifiers, RFC 9207): the library's
     /// detail names them, the one callback value a detail may carry (DialectRedactionTests).
+    ///
+    /// Values from the callback or the provider (`iss`, `error`, the place) go through the
+    /// library's escaper, `CallbackError.printable`; text the library wrote (the outcome, the
+    /// reason code, the detail, whose callback values that escaper already made printable)
+    /// is shown as written, and escaped the same way only if it holds anything else.
     static func line(for json: JSONValue, place: String, expectedIssuer: String? = nil, colour: Bool) -> String {
         guard case .object(let members) = json.storage else { return "" }
-        func member(_ name: String) -> String? {
+        func text(_ name: String) -> String? {
             guard let value = members.first(where: { $0.0 == name })?.1, case .string(let text) = value.storage else { return nil }
-            return printable(text)
+            return text
         }
-        let outcome = member("outcome") ?? ""
+        /// A value the callback or the provider chose.
+        func member(_ name: String) -> String? { text(name).map(CallbackError.printable) }
+        /// Text the library wrote.
+        func written(_ name: String) -> String? { text(name).map(shown) }
+        let outcome = written("outcome") ?? ""
         let good = colour ? "\u{1B}[1;32m✓\u{1B}[0m" : "✓"
         let bad = colour ? "\u{1B}[1;31m✗\u{1B}[0m" : "✗"
         switch outcome {
         case "rejected":
-            let reason = member("reason") ?? "rejected"
-            let detail = member("detail").map { ": " + $0 } ?? ""
+            let reason = written("reason") ?? "rejected"
+            let detail = written("detail").map { ": " + $0 } ?? ""
             switch reason {
             case ReasonCode.timeout.rawValue, ReasonCode.cancelled.rawValue, ReasonCode.conflict.rawValue:
                 return "\(bad) Not signed in: \(reason)\(detail)"
@@ -44,7 +53,8 @@ enum SignInSummary {
                 // The library's detail names both issuers; the expected one is added only
                 // to a detail that does not already show it.
                 let expected =
-                    expectedIssuer.map(printable).flatMap { detail.contains("expected \($0)") ? nil : "; expected \($0)" } ?? ""
+                    expectedIssuer.map(CallbackError.printable).flatMap { detail.contains("expected \($0)") ? nil : "; expected \($0)" }
+                    ?? ""
                 return "\(bad) Refused: \(reason)\(detail)\(expected)"
             default:
                 return "\(bad) Refused: \(reason)\(detail)"
@@ -61,22 +71,16 @@ enum SignInSummary {
             if OutcomeKind(rawValue: outcome).isProviderFailure {
                 return "\(bad) The provider reported a failure: \(outcome)"
             }
-            return "\(good) Signed in at \(member("iss") ?? printable(place))"
+            return "\(good) Signed in at \(member("iss") ?? CallbackError.printable(place))"
         }
     }
 
-    /// `text` with controls and non-ASCII escaped and its length bounded: it goes to a
-    /// terminal, where an escape sequence from a callback must not act.
-    static func printable(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars.prefix(200) {
-            if scalar.value >= 0x20 && scalar.value < 0x7F {
-                result.unicodeScalars.append(scalar)
-            } else {
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            }
-        }
-        return text.unicodeScalars.count > 200 ? result + "…" : result
+    /// Text the library wrote, as written when it is what `CallbackError.printable` makes
+    /// (printable ASCII, and the `…` of a value it cut), else through that escaper: it goes to
+    /// a terminal, where an escape sequence must not act.
+    static func shown(_ text: String) -> String {
+        let isPrintable = text.unicodeScalars.allSatisfy { ($0.value >= 0x20 && $0.value < 0x7F) || $0 == "…" }
+        return isPrintable ? text : CallbackError.printable(text)
     }
 
     /// Where a login was sent, for the success line: the expected issuer, else the

@@ -11,11 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackRouter
 import CallbackSystem
 
@@ -137,50 +132,18 @@ struct CurlTransport {
                 detail: "curl was not found on PATH; install it (Debian: apt install curl) to use the token step",
                 exitCode: ExitCode.unavailable)
         }
-        let input = try CurlTransport.pipePair(), output = try CurlTransport.pipePair(), errors = try CurlTransport.pipePair()
-        guard
-            let pid = Subprocess.spawn(
-                curl, arguments, environment: environment, standardOutput: output.writer.rawValue,
-                standardInput: input.reader.rawValue, standardError: errors.writer.rawValue)
-        else {
-            throw Failure(
-                reason: CurlTransport.transportUnavailable, detail: "\(curl) could not be started", exitCode: ExitCode.unavailable)
+        let exchange: Subprocess.Exchange
+        do {
+            exchange = try Subprocess.exchange(
+                curl, arguments, environment: environment, input: Array(configText.utf8),
+                outputLimit: CurlTransport.maxHeadBytes + maxResponseBytes, errorLimit: 4096,
+                until: .after(milliseconds: Int64(maxTimeSeconds + 5) * 1000))
+        } catch {
+            let detail = error.operation == "posix_spawn" ? "\(curl) could not be started" : "no pipe for curl"
+            throw Failure(reason: CurlTransport.transportUnavailable, detail: detail, exitCode: ExitCode.unavailable)
         }
-        input.reader.close()
-        output.writer.close()
-        errors.writer.close()
-        CurlTransport.writeIgnoringBrokenPipe(Array(configText.utf8), to: input.writer.rawValue)
-        input.writer.close()
-
-        let limit = CurlTransport.maxHeadBytes + maxResponseBytes
-        let deadline = Deadline.after(milliseconds: Int64(maxTimeSeconds + 5) * 1000)
-        var stdout: [UInt8] = [], stderr: [UInt8] = []
-        var overLimit = false
-        var open: [Int32] = [output.reader.rawValue, errors.reader.rawValue]
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while !open.isEmpty && !deadline.hasPassed && !overLimit {
-            var entries = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&entries, nfds_t(entries.count), deadline.remainingMilliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { break }
-            for entry in entries where entry.revents != 0 {
-                let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress!, $0.count) }
-                if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-                if count <= 0 {
-                    open.removeAll { $0 == entry.fd }
-                } else if entry.fd == output.reader.rawValue {
-                    stdout += chunk[..<count]
-                    if stdout.count > limit { overLimit = true }
-                } else if stderr.count < 4096 {
-                    stderr += chunk[..<count]
-                }
-            }
-        }
-        let timedOut = !open.isEmpty && !overLimit
-        if !open.isEmpty { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let exitStatus = exchange.status, stdout = exchange.standardOutput, stderr = exchange.standardError
+        let overLimit = exchange.stop == .outputOverLimit, timedOut = exchange.stop == .timedOut
 
         if overLimit || exitStatus == 63 {
             throw Failure(
@@ -256,44 +219,5 @@ struct CurlTransport {
 
     static func lowercased(_ text: String) -> String {
         String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-    }
-
-    static func pipePair() throws(Failure) -> (reader: Descriptor, writer: Descriptor) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw Failure(reason: CurlTransport.transportUnavailable, detail: "no pipe for curl", exitCode: ExitCode.unavailable)
-        }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        return (Descriptor(ends[0]), Descriptor(ends[1]))
-    }
-
-    /// Writes the config; a curl that exits before reading it must not kill this process
-    /// with SIGPIPE (its exit status then says what went wrong).
-    static func writeIgnoringBrokenPipe(_ bytes: [UInt8], to fd: Int32) {
-        var blocked = sigset_t(), previous = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-        var offset = 0
-        var broken = false
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                broken = errno == EPIPE
-                break
-            }
-            offset += written
-        }
-        if broken {
-            var pending = sigset_t()
-            sigpending(&pending)
-            if sigismember(&pending, SIGPIPE) == 1 {
-                var signal: Int32 = 0
-                sigwait(&blocked, &signal)
-            }
-        }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 }

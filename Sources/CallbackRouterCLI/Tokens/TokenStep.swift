@@ -11,11 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackLoopback
 import CallbackRouter
 
@@ -61,7 +56,7 @@ struct TokenStep {
         _ count: Int, naming what: String, for command: C.Type, seconds: Int = 30, context: CommandContext, exit: inout Int32
     ) -> [String]? {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
-        switch SecretLines.lines(count, from: context.standardInput, until: deadline) {
+        switch StandardInput.readLines(count, from: context.standardInput, until: deadline) {
         case .success(let lines):
             return lines
         case .failure(.timedOut):
@@ -352,44 +347,5 @@ struct StepFailure: Error {
     /// `{"outcome":"rejected","reason":…,"detail":…,"offset":null,"step":…}` with `extra` after.
     func json(appending extra: [(String, JSONValue)] = []) -> JSONValue {
         Rendering.rejectionJSON(reason: reason, detail: detail, offset: nil).appending([("step", .string(step))] + extra)
-    }
-}
-
-/// Lines of secrets from stdin (`--client-secret-from-stdin`, `refresh`'s token): read a
-/// byte at a time so that nothing after the last line wanted is consumed, each line at most
-/// 4096 bytes of valid UTF-8, never echoed.
-enum SecretLines {
-    static func lines(_ count: Int, from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<[String], StandardInput.LineProblem>
-    {
-        var lines: [String] = []
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while lines.count < count {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, StandardInput.pollMilliseconds(until: deadline))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable(errno))
-            }
-            if ready == 0 { return .failure(.timedOut) }
-            let got = withUnsafeMutablePointer(to: &byte) { read(fd, $0, 1) }
-            if got < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return .failure(.unreadable(errno))
-            }
-            if got == 0 || byte == 0x0A {
-                if line.last == 0x0D { line.removeLast() }
-                guard !line.isEmpty else { return .failure(.empty) }
-                let text = String(decoding: line, as: UTF8.self)
-                guard text.utf8.elementsEqual(line) else { return .failure(.notUTF8) }
-                lines.append(text)
-                line = []
-                if got == 0 && lines.count < count { return .failure(.empty) }
-                continue
-            }
-            line.append(byte)
-            if line.count > 4096 { return .failure(.tooLong) }
-        }
-        return .success(lines)
     }
 }
