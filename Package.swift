@@ -36,8 +36,9 @@ let package = Package(
         // as an empty module (every file is inside #if !os(tvOS) && !os(watchOS)).
         .library(name: "CallbackDesktop", targets: ["CallbackDesktop"]),
         // The helper's logic, for in-process fuzzing and embedding; its API follows the CLI contract.
-        // Linux only in use; it depends on CallbackDesktop, so on tvOS and watchOS it needs the
-        // same guard (not yet in its sources: docs/platforms.md says what was compiled where).
+        // Linux only in use; it depends on CallbackDesktop, so on tvOS and watchOS it is empty
+        // too, and so is the callback-router executable (every file inside the same #if;
+        // CLIArchitectureTests checks it; docs/platforms.md says what was compiled where).
         .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
         .executable(name: "callback-bench", targets: ["callback-bench"]),

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// The `callback-router` helper, as a library: `main` only forwards to ``run(_:context:)``.
 public enum CallbackRouterTool {
     /// The helper's version, as `callback-router --version` prints it and the Debian package
@@ -144,3 +146,5 @@ extension CompletionScript {
 extension ManPage {
     init() { self.init(tool: CallbackRouterTool.description) }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouterCLI
 #if canImport(Glibc)
 import Glibc
@@ -30,3 +32,5 @@ var context = CommandContext(
 )
 context.interruption = interruption
 exit(CallbackRouterTool.run(Array(CommandLine.arguments.dropFirst()), context: context))
+
+#endif

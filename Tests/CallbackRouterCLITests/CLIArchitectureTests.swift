@@ -101,6 +101,30 @@ import Darwin
         }
     }
 
+    // MARK: Platforms
+
+    /// On tvOS and watchOS (no `posix_spawn`, no desktop) the CLI and the executable build as
+    /// empty modules, as CallbackDesktop does (docs/platforms.md): each file's code, imports
+    /// included, is inside one `#if !os(tvOS) && !os(watchOS)` that ends the file.
+    @Test func everyCLIFileIsEmptyOnTVOSAndWatchOS() {
+        var paths: [String] = []
+        for folder in [""] + Self.allowed.keys.filter({ !$0.isEmpty }).sorted() {
+            let directory = folder.isEmpty ? Self.sourceRoot : Self.sourceRoot + "/" + folder
+            paths += Self.entries(directory).filter { $0.hasSuffix(".swift") }.map { directory + "/" + $0 }
+        }
+        var executable = Self.sourceRoot.split(separator: "/", omittingEmptySubsequences: false)
+        executable.removeLast()
+        paths.append(executable.joined(separator: "/") + "/callback-router/main.swift")
+        #expect(paths.count > 20)
+        for path in paths {
+            let lines = (CLIReferenceTests.read(path) ?? "").split(separator: "\n").map(String.init)
+            let code = lines.filter { !$0.hasPrefix("//") && !$0.trimmingPrefix(while: \.isWhitespace).isEmpty }
+            #expect(
+                code.first?.hasPrefix("#if !os(tvOS) && !os(watchOS)") == true && code.last == "#endif",
+                "\(path): not inside #if !os(tvOS) && !os(watchOS) … #endif")
+        }
+    }
+
     // MARK: CallbackDesktop's public face
 
     static var desktopRoot: String {

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 #if canImport(Glibc)
 import Glibc
 private let systemRead = Glibc.read
@@ -191,3 +193,5 @@ enum AuthorizeURLCommand: Command {
     /// How long `--state-from-stdin` waits for its line.
     static let stateWaitSeconds = 60
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// `callback-router completions bash|zsh|fish`: print a shell completion script.
 enum CompletionsCommand: Command, PositionalChoices {
     static let name = "completions"
@@ -60,3 +62,5 @@ enum CompletionsCommand: Command, PositionalChoices {
         return ExitCode.success
     }
 }
+
+#endif

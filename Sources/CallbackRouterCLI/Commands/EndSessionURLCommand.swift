@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// `callback-router end-session-url …`: an RP-Initiated Logout request URL and its state.
@@ -138,3 +140,5 @@ enum EndSessionURLCommand: Command {
         return ExitCode.success
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// `callback-router inspect URL`: the parsed components as one JSON object.
@@ -78,3 +80,5 @@ enum InspectCommand: Command {
         ])
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 import CallbackRouter
 
@@ -177,3 +179,5 @@ enum ListenCommand: Command {
         try LogoutOptions.refuseLoginOptions(args)
     }
 }
+
+#endif

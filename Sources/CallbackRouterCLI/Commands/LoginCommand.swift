@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -350,3 +352,5 @@ extension JSONValue {
         return .object(existing + members)
     }
 }
+
+#endif

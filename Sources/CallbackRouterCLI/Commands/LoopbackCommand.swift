@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -272,3 +274,5 @@ enum LoopbackCommand: Command {
         return nil
     }
 }
+
+#endif

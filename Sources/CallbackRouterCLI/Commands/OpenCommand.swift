@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 import CallbackRouter
 
@@ -113,3 +115,5 @@ enum OpenCommand: Command {
         return exit
     }
 }
+
+#endif

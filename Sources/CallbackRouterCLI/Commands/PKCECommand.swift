@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// `callback-router pkce [--verifier V | --verifier-from-stdin]`: a PKCE verifier and its
@@ -93,3 +95,5 @@ enum PKCECommand: Command {
         return ExitCode.success
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// `callback-router parse URL`: validate a callback and print what it means.
@@ -140,3 +142,5 @@ enum ParseCommand: Command {
         }
     }
 }
+
+#endif

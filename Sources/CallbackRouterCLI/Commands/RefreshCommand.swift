@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// `callback-router refresh`: a refresh token (stdin) for new tokens (RFC 6749 §6).
@@ -160,3 +162,5 @@ enum RefreshCommand: Command {
         return .object(members.map { $0.0 == "nonce_matched" ? ($0.0, checked ? .bool(true) : .null) : $0 })
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 /// `callback-router register --scheme S [--id ID]`: make this helper the scheme's handler.
 enum RegisterCommand: Command {
@@ -71,3 +73,5 @@ enum RegisterCommand: Command {
         }
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 
 /// `callback-router status --scheme S [--id ID]`: what is registered, and does xdg-mime agree.
@@ -88,3 +90,5 @@ enum StatusCommand: Command {
         }
     }
 }
+
+#endif

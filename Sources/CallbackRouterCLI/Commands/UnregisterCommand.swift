@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// `callback-router unregister --scheme S [--id ID]`: undo what register did.
 enum UnregisterCommand: Command {
     static let name = "unregister"
@@ -62,3 +64,5 @@ enum UnregisterCommand: Command {
         }
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// A small, strict command-line option reader shared by every command.
 ///
 /// Accepts `--name value`, `--name=value`, repeated options, boolean flags, `--` to end
@@ -119,3 +121,5 @@ struct Arguments {
         return value
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// What every command gets: its output streams and the environment it runs in.
 public struct CommandContext: Sendable {
     /// Where the command writes its JSON (stdout) and its diagnostics (stderr).
@@ -101,3 +103,5 @@ struct ToolDescription: Sendable {
     let help: String
     let version: String
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// One rule for every `--timeout` (and every duration a message names).
 enum Durations {
     /// The longest `--timeout`: a day.
@@ -53,3 +55,5 @@ enum Durations {
         return number + (seconds == 1 ? " second" : " seconds")
     }
 }
+
+#endif

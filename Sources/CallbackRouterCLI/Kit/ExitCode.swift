@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// The helper's exit codes (sysexits.h), as docs/cli.md documents them.
 public enum ExitCode {
     /// A success outcome.
@@ -32,3 +34,5 @@ public enum ExitCode {
     /// A waiting command ended by SIGTERM: 128 + 15.
     public static let terminated: Int32 = 143
 }
+
+#endif

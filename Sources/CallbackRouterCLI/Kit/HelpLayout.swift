@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// The two-column layout of every command's OPTIONS section.
 enum HelpLayout {
     /// Where descriptions start.
@@ -43,3 +45,5 @@ enum HelpLayout {
         return out
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -171,3 +173,5 @@ extension CommandContext {
         printJSON(value)
     }
 }
+
+#endif

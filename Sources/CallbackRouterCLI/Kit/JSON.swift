@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// A minimal JSON writer: the helper prints JSON without Foundation.
 ///
 /// Strings are escaped per RFC 8259 §7: `"` and `\` escaped, controls as `\n`, `\t`… or
@@ -112,3 +114,5 @@ public struct JSONValue: Sendable, Equatable {
         out += String(decoding: bytes, as: UTF8.self)
     }
 }
+
+#endif

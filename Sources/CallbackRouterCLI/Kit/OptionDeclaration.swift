@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// The heading a command's options are listed under: `OPTIONS`, or a named group such as
 /// `LOOPBACK OPTIONS` with a note on when it applies.
 struct OptionGroup: Sendable, Equatable {
@@ -118,3 +120,5 @@ extension [OptionDeclaration] {
         }.joined(separator: "\n")
     }
 }
+
+#endif

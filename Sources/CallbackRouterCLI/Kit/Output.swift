@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 import CallbackSystem
 
@@ -54,3 +56,5 @@ public final class CapturedOutput: CommandOutput {
     /// Appends to the captured standard error.
     public func writeErr(_ text: String) { buffers.withLock { $0.err += text } }
 }
+
+#endif

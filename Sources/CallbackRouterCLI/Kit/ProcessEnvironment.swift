@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 import CallbackSystem
 
@@ -26,3 +28,5 @@ public enum ProcessEnvironment {
         Environment.executablePath() ?? fallback
     }
 }
+
+#endif

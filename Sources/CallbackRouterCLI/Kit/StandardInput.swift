@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackSystem
 
 /// Reading what a `--…-from-stdin` option promises (a state, a verifier, a client secret,
@@ -85,3 +87,5 @@ enum StandardInput {
         return seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 extension StringProtocol {
     /// Without leading and trailing spaces, tabs and carriage returns (help text and its
     /// man-page and completion renderings). The CLI's own: CallbackDesktop's `package`
@@ -21,3 +23,5 @@ extension StringProtocol {
         return String(self[start ... end])
     }
 }
+
+#endif

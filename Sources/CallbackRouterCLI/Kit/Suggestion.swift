@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// "did you mean --scope?": the declared name closest to a mistyped one.
 enum Suggestion {
     /// The candidate within a small edit distance of `typed` (at most 2, and less than a
@@ -53,3 +55,5 @@ enum Suggestion {
         return previous[b.count]
     }
 }
+
+#endif

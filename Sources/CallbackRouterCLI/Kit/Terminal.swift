@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackSystem
 
 extension CommandContext {
@@ -35,3 +37,5 @@ extension CommandContext {
         isSSHSession && isatty(standardInput) == 1
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackLoopback
 import CallbackRouter
 import CallbackSystem
@@ -118,3 +120,5 @@ enum BrowserLauncher {
         }
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// How a callback is judged, read from the options `parse` and `listen` share
@@ -122,3 +124,5 @@ extension Rendering {
         }
     }
 }
+
+#endif

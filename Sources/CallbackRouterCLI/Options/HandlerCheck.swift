@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 
 /// Checked before a wait on a scheme begins (`listen`, `login --scheme`), not after the
@@ -33,3 +35,5 @@ enum HandlerCheck {
         return nil
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// The options of a wait for the end of a logout (`loopback --logout`, `listen --logout`).
 enum LogoutOptions {
     /// `--logout` waits for the provider's redirect to the post-logout redirect URI, checked
@@ -30,3 +32,5 @@ enum LogoutOptions {
         }
     }
 }
+
+#endif

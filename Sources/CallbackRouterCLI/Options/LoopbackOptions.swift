@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackLoopback
 import CallbackRouter
 
@@ -169,3 +171,5 @@ enum LoopbackOptions {
         }
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// An option that takes one name out of a fixed set (`--dialect`, `--policy`,
@@ -170,3 +172,5 @@ enum OptionValues {
         .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
     ]
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// A redirect URI given on the command line (`--redirect-uri`, `--post-logout-redirect-uri`),
@@ -55,3 +57,5 @@ enum RedirectURIOption {
         return ExitCode.usage
     }
 }
+
+#endif

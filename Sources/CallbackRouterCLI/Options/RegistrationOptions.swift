@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 /// `--scheme S [--id ID]`, shared by register, unregister and status.
 struct RegistrationOptions {
@@ -36,3 +38,5 @@ struct RegistrationOptions {
         return RegistrationOptions(handler: try DesktopSchemeHandler(scheme: scheme, id: idText, environment: context.environment))
     }
 }
+
+#endif

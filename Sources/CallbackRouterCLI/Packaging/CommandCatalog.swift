@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// What shell completions and man pages know about each command: its option declarations
 /// (the same ones its arguments are parsed with and its `--help` lists) and its hand-written
 /// help. Nothing here is a second list that could drift, and nothing is scraped from text
@@ -227,3 +229,5 @@ extension StringProtocol {
         return nil
     }
 }
+
+#endif

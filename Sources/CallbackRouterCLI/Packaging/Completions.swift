@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// The shells `callback-router completions` writes a script for.
 enum CompletionShell: String, CaseIterable, Sendable {
     case bash, zsh, fish
@@ -273,3 +275,5 @@ extension String {
 
     var replacingColons: String { replacingOccurrences(":", with: "\\:") }
 }
+
+#endif

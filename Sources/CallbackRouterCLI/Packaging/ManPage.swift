@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// Man pages (roff, section 1) made from what `--help` is made from, so that a page never
 /// says something the command's `--help` does not: `callback-router(1)` from the tool's help
 /// and `callback-router-COMMAND(1)` from each command's hand-written help and its option
@@ -246,3 +248,5 @@ struct ManPage {
         line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : line
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackDesktop
 
 extension DesktopError {
@@ -36,3 +38,5 @@ extension Command {
         return failure.exitCode
     }
 }
+
+#endif

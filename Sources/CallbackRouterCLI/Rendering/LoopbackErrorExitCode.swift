@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackLoopback
 
 extension LoopbackError {
@@ -26,3 +28,5 @@ extension LoopbackError {
         }
     }
 }
+
+#endif

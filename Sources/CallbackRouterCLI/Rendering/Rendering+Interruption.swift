@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 extension CommandContext {
@@ -26,3 +28,5 @@ extension CommandContext {
         return Rendering.rejectionJSON(reason: .cancelled, detail: "the wait was stopped", offset: nil)
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// The JSON (docs/cli.md) for an outcome or a refusal, and its exit code: what `parse` prints,
@@ -75,3 +77,5 @@ enum Rendering {
         }
     }
 }
+
+#endif

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackRouter
 
 /// `login`'s last stderr line, for the person at the terminal: what happened, in words,
@@ -91,3 +93,5 @@ enum SignInSummary {
         return "the provider"
     }
 }
+
+#endif

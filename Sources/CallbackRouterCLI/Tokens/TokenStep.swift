@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 import CallbackLoopback
 import CallbackRouter
 
@@ -349,3 +351,5 @@ struct StepFailure: Error {
         Rendering.rejectionJSON(reason: reason, detail: detail, offset: nil).appending([("step", .string(step))] + extra)
     }
 }
+
+#endif
