@@ -108,8 +108,8 @@ import CallbackRouter
         (Input(testDescription: "an encoded surrogate", bytes: [0x73, 0xED, 0xA0, 0x80, 0x0A]), ExitCode.usage, "not valid UTF-8"),
         (Input(testDescription: "513 bytes", bytes: Array(repeating: 0x73, count: 513) + [0x0A]), ExitCode.usage, "513 bytes long"),
         (
-            Input(testDescription: "5000 bytes, no newline", bytes: Array(repeating: 0x73, count: 5000)), ExitCode.usage,
-            "longer than 4096 bytes"
+            Input(testDescription: "9000 bytes, no newline", bytes: Array(repeating: 0x73, count: 9000)), ExitCode.usage,
+            "longer than 8192 bytes"
         ),
     ])
     func refusesAStateItCannotSendFaithfully(_ input: Input, _ code: Int32, _ message: String) {

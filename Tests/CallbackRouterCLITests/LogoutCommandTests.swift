@@ -36,6 +36,22 @@ private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
         #expect(run.err.isEmpty)
     }
 
+    /// An ID token with many claims (groups, roles) runs past 4096 bytes; the stdin line
+    /// takes what the library takes (8192 bytes), and no more.
+    @Test(arguments: [(6000, ExitCode.success), (8192, ExitCode.success), (8193, ExitCode.usage)])
+    func takesAHintAsLongAsTheLibraryDoes(_ length: Int, _ code: Int32) {
+        let prefix = "eyJhbGciOiJSUzI1NiJ9.", signature = ".SECRETsig"
+        let long = prefix + String(repeating: "A", count: length - prefix.count - signature.count) + signature
+        let run = PKCECommandTests.run(
+            [
+                "end-session-url", "--endpoint", "https://op.example.com/logout",
+                "--post-logout-redirect-uri", "com.example.app:/logout", "--id-token-hint-from-stdin",
+            ], stdin: long + "\n")
+        #expect(run.code == code, "\(run.err)")
+        #expect(!run.err.contains("SECRET"))
+        if code == ExitCode.success { #expect(run.out.contains("id_token_hint=" + long + "&")) }
+    }
+
     @Test func statesAreFresh() {
         let arguments = [
             "end-session-url", "--endpoint", "https://op.example.com/logout",

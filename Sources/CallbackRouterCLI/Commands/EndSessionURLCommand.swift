@@ -45,7 +45,7 @@ enum EndSessionURLCommand: Command {
             "client-id", "ID", "The client_id. Needed when no ID token hint is given: the provider must know whose redirect URIs to check."),
         .flag(
             "id-token-hint-from-stdin",
-            "Read the id_token_hint (the ID token of the login, a compact JWT, at most 4096 bytes) from the first line of stdin, within 30 seconds. Never taken from the command line, where other users see it in the process list."
+            "Read the id_token_hint (the ID token of the login, a compact JWT, at most 8192 bytes) from the first line of stdin, within 30 seconds. Never taken from the command line, where other users see it in the process list."
         ),
         .value("logout-hint", "H", "A hint about the user to log out (logout_hint)."),
         .value("ui-locales", "L", "Space-separated BCP 47 language tags (ui_locales)."),

@@ -20,8 +20,12 @@ import CallbackSystem
 /// `LineReader` of the system layer (a byte at a time: nothing after the lines wanted is
 /// consumed; a terminal works on macOS too).
 enum StandardInput {
-    /// The longest line accepted, in bytes (a CR LF not counted).
-    static let maxLineBytes = 4096
+    /// The longest line accepted, in bytes (a CR LF not counted): the largest value the
+    /// library takes from one of these lines, an ID token (`EndSessionRequest`'s
+    /// `maximumIDTokenHintLength`, 8192), so that a login's ID token is never refused here
+    /// for a length the request would accept. Was 4096, which refused ID tokens with many
+    /// claims (groups, roles) that the library takes.
+    static let maxLineBytes = 8192
 
     enum LineProblem: Error, Equatable, CustomStringConvertible {
         case timedOut
@@ -37,7 +41,7 @@ enum StandardInput {
             switch self {
             case .timedOut: return "no \(what) arrived in time"
             case .empty: return "stdin ended before a \(what) was written"
-            case .tooLong: return "the \(what) line is longer than 4096 bytes"
+            case .tooLong: return "the \(what) line is longer than \(StandardInput.maxLineBytes) bytes"
             case .notUTF8: return "the \(what) is not valid UTF-8"
             case .unreadable(let code): return "cannot read stdin: \(SystemError("read", code: code).reason)"
             }
