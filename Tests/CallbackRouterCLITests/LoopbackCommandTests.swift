@@ -108,7 +108,7 @@ import CallbackRouter
         guard case .success("caf\u{e9} \u{6771}\u{4eac}") = stateLine("caf\u{e9} \u{6771}\u{4eac}\n") else {
             Issue.record("a non-ASCII state refused: a state is the client's opaque value"); return
         }
-        guard case .failure(.tooLong) = stateLine(String(repeating: "x", count: 5000) + "\n") else {
+        guard case .failure(.tooLong) = stateLine(String(repeating: "x", count: StandardInput.maxLineBytes + 1) + "\n") else {
             Issue.record("an endless line accepted"); return
         }
     }
