@@ -65,6 +65,26 @@ package final class Descriptor {
         }
     }
 
+    /// Runs `body` with SIGPIPE blocked in this thread, so that writing to a pipe whose
+    /// reader is gone fails with `EPIPE` instead of killing the process; a SIGPIPE raised
+    /// meanwhile is taken before the mask is restored.
+    package static func withBrokenPipeSignalBlocked<T>(_ body: () -> T) -> T {
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var signal: Int32 = 0
+                sigwait(&blocked, &signal)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        return body()
+    }
+
     /// `writeAll(_:to:)` for an array's bytes.
     package static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(SystemError) {
         let failure = bytes.withUnsafeBytes { buffer -> SystemError? in

@@ -184,25 +184,7 @@ package enum Subprocess {
     /// exits before reading them must not kill this process (a SIGPIPE raised meanwhile is
     /// taken before the mask is restored).
     static func writeIgnoringBrokenPipe(_ bytes: [UInt8], to fd: Int32) {
-        var blocked = sigset_t(), previous = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-        var broken = false
-        do throws(SystemError) {
-            try Descriptor.writeAll(bytes, to: fd)
-        } catch {
-            broken = error.code == EPIPE
-        }
-        if broken {
-            var pending = sigset_t()
-            sigpending(&pending)
-            if sigismember(&pending, SIGPIPE) == 1 {
-                var signal: Int32 = 0
-                sigwait(&blocked, &signal)
-            }
-        }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        Descriptor.withBrokenPipeSignalBlocked { _ = try? Descriptor.writeAll(bytes, to: fd) }
     }
 
     /// posix_spawn of `path` (no shell) with `environment`; stdout on `standardOutput`,
