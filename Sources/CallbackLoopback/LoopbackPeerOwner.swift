@@ -179,7 +179,8 @@ enum LoopbackPeerOwner {
 
     /// How much of each table the fallback reads: 1 MiB, about 7,000 IPv4 or 5,900 IPv6
     /// sockets (150 and 178 bytes a row), far more than a desktop holds. Reading that much
-    /// takes a few milliseconds, so a flood of connections cannot make each lookup slower.
+    /// took 17 ms (docs/performance.md), once per batch of accepted connections, however
+    /// long another user makes the table.
     static let tableByteLimit = 1 << 20
 
     /// Logged (once per batch of connections) when a connection is let through because the
@@ -281,22 +282,20 @@ enum LoopbackPeerOwner {
         mutating func owner(of peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> Finding {
             var cut = false
             if peer.kernelSpelling(words: 1) != nil {
-                if tcp == nil { tcp = LoopbackPeerOwner.readTable(paths.tcp, limit: byteLimit) }
-                switch tcp {
-                case .rows(let text):
-                    if let uid = LoopbackPeerOwner.owner(of: peer, connectedTo: local, in: text) { return .user(uid) }
-                default:
-                    cut = true
-                }
+                let finding = Self.search(&tcp, path: paths.tcp, limit: byteLimit, peer: peer, local: local)
+                if case .user = finding { return finding }
+                cut = finding == .tablesTooLarge
             }
-            if tcp6 == nil { tcp6 = LoopbackPeerOwner.readTable(paths.tcp6, limit: byteLimit) }
-            switch tcp6 {
-            case .rows(let text):
-                if let uid = LoopbackPeerOwner.owner(of: peer, connectedTo: local, in: text) { return .user(uid) }
-            default:
-                cut = true
-            }
-            return cut ? .tablesTooLarge : .unknown
+            let finding = Self.search(&tcp6, path: paths.tcp6, limit: byteLimit, peer: peer, local: local)
+            if case .user = finding { return finding }
+            return cut || finding == .tablesTooLarge ? .tablesTooLarge : .unknown
+        }
+
+        /// One table, read when first needed.
+        static func search(_ table: inout Table?, path: String, limit: Int, peer: SocketEndpoint, local: SocketEndpoint) -> Finding {
+            if table == nil { table = LoopbackPeerOwner.readTable(path, limit: limit) }
+            guard case .rows(let text) = table else { return .tablesTooLarge }
+            return LoopbackPeerOwner.owner(of: peer, connectedTo: local, in: text).map { .user($0) } ?? .unknown
         }
     }
 

@@ -177,7 +177,7 @@ package enum SocketDiagnostics {
                 case Self.errorMessage:
                     guard message.count >= Self.headerLength + 4 else { return .unanswered(EPROTO) }
                     let code = -Int32(bitPattern: Self.read(UInt32.self, message, message.startIndex + Self.headerLength))
-                    if code == 0 { continue }  // an acknowledgement, not asked for
+                    if code == 0 { continue } // an acknowledgement, not asked for
                     if code == ENOENT { return .notFound }
                     return refusals.contains(code) ? .unavailable(code) : .unanswered(code)
                 case Self.doneMessage:

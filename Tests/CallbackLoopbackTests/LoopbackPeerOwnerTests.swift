@@ -117,7 +117,8 @@ import Testing
 
         static func acceptWaiting(_ listener: Int32) throws -> Descriptor {
             var entries = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            guard Readiness.poll(&entries, timeoutMilliseconds: 20_000) > 0, case .connection(let accepted) = LoopbackTCP.accept(listener) else {
+            guard Readiness.poll(&entries, timeoutMilliseconds: 20_000) > 0, case .connection(let accepted) = LoopbackTCP.accept(listener)
+            else {
                 throw HarnessError("nobody connected")
             }
             return accepted
@@ -146,7 +147,8 @@ import Testing
         #expect(lookUpPeer(of: v4.accepted.rawValue) == .user(Self.me))
 
         var six: RawClient?
-        guard let v6 = try? Pair.connect(ipv6Listener: true, client: { six = try RawClient(port: $0, ipv6: true) }) else { return } // no IPv6 here
+        // No IPv6 here: nothing more to ask.
+        guard let v6 = try? Pair.connect(ipv6Listener: true, client: { six = try RawClient(port: $0, ipv6: true) }) else { return }
         defer { six?.close() }
         #expect(lookUpPeer(of: v6.accepted.rawValue) == .user(Self.me))
     }
@@ -156,7 +158,7 @@ import Testing
         let pair = try Pair.connect { client = try RawClient(port: $0) }
         defer { client?.close() }
         let (peer, local) = try #require(LoopbackPeerOwner.endpoints(of: pair.accepted.rawValue))
-        let nobody = SocketEndpoint(address: peer.address, port: 1)  // never connected to us
+        let nobody = SocketEndpoint(address: peer.address, port: 1) // never connected to us
         #expect(
             SocketDiagnostics.lookUpTCPSocket(
                 source: nobody.address, sourcePort: nobody.port, destination: local.address, destinationPort: local.port) == .notFound)
@@ -178,10 +180,10 @@ import Testing
         var client: RawClient?
         let pair = try Pair.connect { client = try RawClient(port: $0) }
         let (peer, local) = try #require(LoopbackPeerOwner.endpoints(of: pair.accepted.rawValue))
-        client?.close()  // the peer's socket goes to FIN_WAIT2 while we hold ours
+        client?.close() // the peer's socket goes to FIN_WAIT2 while we hold ours
         var ours = pollfd(fd: pair.accepted.rawValue, events: Int16(POLLIN), revents: 0)
         var entries = [ours]
-        _ = Readiness.poll(&entries, timeoutMilliseconds: 5000)  // the FIN arrived
+        _ = Readiness.poll(&entries, timeoutMilliseconds: 5000) // the FIN arrived
         ours = entries[0]
         #expect(ours.revents & Int16(POLLIN) != 0)
         let answer = SocketDiagnostics.lookUpTCPSocket(
@@ -230,7 +232,8 @@ import Testing
         var text = header
         func row(_ index: Int, port: Int, uid: Int) -> String {
             let hex = String(port, radix: 16, uppercase: true)
-            let line = "  \(index): 0100007F:\(hex) 0100007F:1F90 01 00000000:00000000 00:00000000 00000000 \(uid)        0 61235 1 0000000000000000 20 4 30 10 -1"
+            let line =
+                "  \(index): 0100007F:\(hex) 0100007F:1F90 01 00000000:00000000 00:00000000 00000000 \(uid)        0 61235 1 0000000000000000 20 4 30 10 -1"
             return line + String(repeating: " ", count: max(0, 149 - line.utf8.count)) + "\n"
         }
         for index in 0 ..< count { text += row(index, port: 0x8000 + index % 0x7000, uid: 65534) }
@@ -273,10 +276,10 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         var configuration = LoopbackConfiguration()
-        configuration.acceptedUser = geteuid() &+ 1  // every connection is "another user's"
+        configuration.acceptedUser = geteuid() &+ 1 // every connection is "another user's"
         let server = try LoopbackServer(configuration: configuration)
         var lookup = LoopbackPeerOwner.Lookup()
-        lookup.netlink = false  // as in a sandbox that refuses it
+        lookup.netlink = false // as in a sandbox that refuses it
         lookup.fallbackTables = Self.tables(tcp: Self.table(rows: 8_000, last: false), limit: 1 << 20, in: directory)
         var lines: [String] = []
         for _ in 0 ..< 2 {
