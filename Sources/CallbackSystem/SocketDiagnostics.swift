@@ -61,7 +61,11 @@ package enum SocketDiagnostics {
             source: source, sourcePort: sourcePort, destination: destination, destinationPort: destinationPort,
             states: states, sequence: UInt32.random(in: 1 ... UInt32.max))
         let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkSockDiag)
-        guard fd >= 0 else { return .unavailable(errno) }
+        guard fd >= 0 else {
+            // Out of descriptors or memory is "not now": that connection is refused, the next asks again.
+            let code = errno
+            return refusals.contains(code) ? .unavailable(code) : .unanswered(code)
+        }
         let descriptor = Descriptor(fd)
         defer { descriptor.close() }
         var wait = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
