@@ -186,7 +186,7 @@ enum LoopbackPeerOwner {
     /// Logged (once per batch of connections) when a connection is let through because the
     /// tables were too long to read.
     static let tablesTooLargeWarning =
-        "warning: this system refuses the kernel's socket-diagnostics interface and its socket tables (/proc/net/tcp) are longer than the receiver reads, so the user of a new connection could not be checked; it was let through, and only the one-time start link and the state protect this sign-in from other users now. Find who holds that many sockets (ss -tanp), or sign in where the receiver can check its peers."
+        "warning: the kernel's socket-diagnostics interface is refused here (or did not know this connection) and the socket tables (/proc/net/tcp) are longer than the receiver reads, so the user of a new connection could not be checked; it was let through, and only the one-time start link and the state protect this sign-in from other users now. Find who holds that many sockets (ss -tanp), or sign in where the receiver can check its peers."
 
     /// The lookups of one batch of accepted connections: netlink for each, the tables (read
     /// once per batch, again on a miss) only where netlink is refused.
