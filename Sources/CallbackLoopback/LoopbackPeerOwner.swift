@@ -52,9 +52,14 @@ struct SocketEndpoint: Hashable, Sendable {
     }
 }
 
-/// Who owns the other end of a loopback connection, from the kernel's socket tables
-/// (`/proc/net/tcp`, `/proc/net/tcp6`): the row whose local address is the peer's and whose
-/// remote address is ours is the peer's own socket, and its `uid` column is its owner's.
+/// Who owns the other end of a loopback connection: the peer's own socket is the one whose
+/// local end is the peer's address and whose remote end is ours, and its owner is the peer's.
+///
+/// Asked first of the kernel's socket-diagnostics netlink interface (`SocketDiagnostics`: one
+/// exact lookup, whatever the number of sockets on the machine). Where netlink is refused (a
+/// sandbox), the kernel's tables (`/proc/net/tcp`, `/proc/net/tcp6`) are read instead, at most
+/// ``tableByteLimit`` bytes each: another user decides how long those tables are, and past the
+/// limit nobody can be told apart (``Finding/tablesTooLarge``).
 ///
 /// A row is `sl local rem st tx:rx tr:when retrnsmt uid timeout inode …`, with addresses
 /// written as the kernel holds them: each 32-bit word of the address as a native-endian
@@ -157,28 +162,151 @@ enum LoopbackPeerOwner {
         #endif
     }
 
-    /// The kernel's tables as read once (per batch of accepted connections), each when
-    /// first needed; an unreadable one is empty (then nobody is found: fail closed).
-    struct Tables {
-        var tcp: [UInt8]?
-        var tcp6: [UInt8]?
+    /// What a lookup found out about a connection's peer.
+    enum Finding: Equatable {
+        /// The peer's established socket belongs to this user id.
+        case user(UInt32)
+        /// No established socket of the peer was found, or no answer could be trusted: the
+        /// connection is refused (fail closed).
+        case unknown
+        /// Netlink is refused here and the tables are longer than ``tableByteLimit`` (another
+        /// user can make them so with sockets of their own): nobody can be told apart.
+        /// Refusing would refuse the owner too, so the connection is let through to the
+        /// protections that hold without a peer lookup (the one-time start link, the state),
+        /// as on macOS, and a warning is logged.
+        case tablesTooLarge
+    }
 
-        /// The owner of the peer's socket. An IPv4 peer may have connected from an IPv6
-        /// socket (`::ffff:127.0.0.1`): its row is then in `tcp6`, written mapped; an IPv6
-        /// peer is only there.
-        mutating func owner(of peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> UInt32? {
-            if peer.kernelSpelling(words: 1) != nil {
-                if tcp == nil { tcp = readFile("/proc/net/tcp") }
-                if let uid = LoopbackPeerOwner.owner(of: peer, connectedTo: local, in: tcp ?? []) { return uid }
+    /// How much of each table the fallback reads: 1 MiB, about 7,000 IPv4 or 5,900 IPv6
+    /// sockets (150 and 178 bytes a row), far more than a desktop holds. Reading that much
+    /// took 17 ms (docs/performance.md), once per batch of accepted connections, however
+    /// long another user makes the table.
+    static let tableByteLimit = 1 << 20
+
+    /// Logged (once per batch of connections) when a connection is let through because the
+    /// tables were too long to read.
+    static let tablesTooLargeWarning =
+        "warning: the kernel's socket-diagnostics interface is refused here (or did not know this connection) and the socket tables (/proc/net/tcp) are longer than the receiver reads, so the user of a new connection could not be checked; it was let through, and only the one-time start link and the state protect this sign-in from other users now. Find who holds that many sockets (ss -tanp), or sign in where the receiver can check its peers."
+
+    /// The lookups of one batch of accepted connections: netlink for each, the tables (read
+    /// once per batch, again on a miss) only where netlink is refused.
+    struct Lookup {
+        /// False once netlink was refused (or cannot see TCP sockets): the tables then.
+        var netlink = true
+        /// Whether netlink was seen to find a TCP socket in this batch (a kernel without TCP
+        /// diagnostics says `ENOENT` to every question, which must not refuse everyone).
+        var netlinkSeesTCP = false
+        var tables: Tables?
+        var fallbackTables = Tables()
+        /// Whether ``LoopbackPeerOwner/tablesTooLargeWarning`` was logged for this batch.
+        var warned = false
+
+        /// The owner of the socket at the other end of the accepted connection `fd`.
+        mutating func owner(ofConnection fd: Int32) -> Finding {
+            guard let (peer, local) = LoopbackPeerOwner.endpoints(of: fd) else { return .unknown }
+            return owner(of: peer, connectedTo: local)
+        }
+
+        mutating func owner(of peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> Finding {
+            if netlink {
+                switch askNetlink(peer: peer, local: local) {
+                case .answered(let finding): return finding
+                case .refused: netlink = false
+                case .notSure: break
+                }
             }
-            if tcp6 == nil { tcp6 = readFile("/proc/net/tcp6") }
-            return LoopbackPeerOwner.owner(of: peer, connectedTo: local, in: tcp6 ?? [])
+            if tables != nil, let finding = tables?.owner(of: peer, connectedTo: local), finding != .unknown { return finding }
+            // A connection newer than the copy: read again.
+            var fresh = fallbackTables
+            let finding = fresh.owner(of: peer, connectedTo: local)
+            tables = fresh
+            return finding
+        }
+
+        enum NetlinkAnswer {
+            case answered(Finding)
+            /// Netlink is refused here: the tables from now on.
+            case refused
+            /// "No such socket", and our own end of the connection is not found either (gone
+            /// already, or a kernel that cannot see TCP sockets): the tables, this once.
+            case notSure
+        }
+
+        mutating func askNetlink(peer: SocketEndpoint, local: SocketEndpoint) -> NetlinkAnswer {
+            let answer = SocketDiagnostics.lookUpTCPSocket(
+                source: peer.address, sourcePort: peer.port, destination: local.address, destinationPort: local.port)
+            switch answer {
+            case .found(let state, let uid):
+                netlinkSeesTCP = true
+                // A peer that closed its end already (FIN_WAIT, TIME_WAIT) is no one's.
+                return .answered(state == SocketDiagnostics.established ? .user(uid) : .unknown)
+            case .notFound:
+                if netlinkSeesTCP { return .answered(.unknown) }
+                // Our end of this connection exists while we hold it: if netlink finds it,
+                // its "no such socket" for the peer's end is true.
+                let ours = SocketDiagnostics.lookUpTCPSocket(
+                    source: local.address, sourcePort: local.port, destination: peer.address, destinationPort: peer.port,
+                    states: ~0)
+                switch ours {
+                case .found:
+                    netlinkSeesTCP = true
+                    return .answered(.unknown)
+                case .unanswered: return .answered(.unknown)
+                case .notFound, .unavailable: return .notSure
+                }
+            case .unavailable:
+                return .refused
+            case .unanswered:
+                return .answered(.unknown)
+            }
         }
     }
 
-    /// The whole file, or nothing; at most 64 MiB (a table that large is refused, not cut).
-    static func readFile(_ path: String) -> [UInt8] {
-        ((try? FileSystem.readFile(path, limit: 64 << 20)) ?? nil) ?? []
+    /// One of the kernel's tables as read: its text, or too long to read (past ``tableByteLimit``).
+    enum Table: Equatable {
+        case rows([UInt8])
+        case tooLarge
+    }
+
+    /// The kernel's tables as read once (per batch of accepted connections), each when
+    /// first needed; an unreadable one is empty (then nobody is found: fail closed).
+    struct Tables {
+        var tcp: Table?
+        var tcp6: Table?
+        var paths = (tcp: "/proc/net/tcp", tcp6: "/proc/net/tcp6")
+        var byteLimit = LoopbackPeerOwner.tableByteLimit
+
+        /// The owner of the peer's socket. An IPv4 peer may have connected from an IPv6
+        /// socket (`::ffff:127.0.0.1`): its row is then in `tcp6`, written mapped; an IPv6
+        /// peer is only there. A table too long to read finds nobody, and says so.
+        mutating func owner(of peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> Finding {
+            var cut = false
+            if peer.kernelSpelling(words: 1) != nil {
+                let finding = Self.search(&tcp, path: paths.tcp, limit: byteLimit, peer: peer, local: local)
+                if case .user = finding { return finding }
+                cut = finding == .tablesTooLarge
+            }
+            let finding = Self.search(&tcp6, path: paths.tcp6, limit: byteLimit, peer: peer, local: local)
+            if case .user = finding { return finding }
+            return cut || finding == .tablesTooLarge ? .tablesTooLarge : .unknown
+        }
+
+        /// One table, read when first needed.
+        static func search(_ table: inout Table?, path: String, limit: Int, peer: SocketEndpoint, local: SocketEndpoint) -> Finding {
+            if table == nil { table = LoopbackPeerOwner.readTable(path, limit: limit) }
+            guard case .rows(let text) = table else { return .tablesTooLarge }
+            return LoopbackPeerOwner.owner(of: peer, connectedTo: local, in: text).map { .user($0) } ?? .unknown
+        }
+    }
+
+    /// The whole file, or `tooLarge` past `limit` bytes (read no further); an unreadable or
+    /// missing file is empty.
+    static func readTable(_ path: String, limit: Int) -> Table {
+        do {
+            return .rows(try FileSystem.readFile(path, limit: limit) ?? [])
+        } catch {
+            return error.code == EFBIG ? .tooLarge : .rows([])
+        }
     }
 
     /// The two ends of an accepted connection: (the peer's, ours).

@@ -221,7 +221,7 @@ extension LoopbackServer {
                 connections[i].descriptor.close()
                 connections.remove(at: i)
             }
-            var tables: LoopbackPeerOwner.Tables?
+            var peerLookup = LoopbackPeerOwner.Lookup()
             for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
                 for _ in 0 ..< configuration.maxConnections {
                     // A callback served above (or just now) closed the listeners.
@@ -230,7 +230,7 @@ extension LoopbackServer {
                     var connection = Connection(
                         descriptor: accepted, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
                         deadline: now.advanced(by: configuration.connectionTimeout), serial: serial)
-                    if let refusal = otherUserRefusal(accepted.rawValue, tables: &tables) {
+                    if let refusal = otherUserRefusal(accepted.rawValue, lookup: &peerLookup, log: log) {
                         // Answered before a byte of its request is read; it never reaches the
                         // judge, so it can neither end nor disturb the wait.
                         log(refusal.log)
@@ -275,19 +275,22 @@ extension LoopbackServer {
 
     /// On Linux, unless ``LoopbackConfiguration/allowOtherUsers``: the 403 for a connection
     /// whose socket belongs to another user than ours, or whose owner cannot be found (fail
-    /// closed). The kernel's tables are read once per batch of accepts, again on a miss (a
-    /// connection newer than the copy).
-    func otherUserRefusal(_ fd: Int32, tables: inout LoopbackPeerOwner.Tables?) -> (response: LoopbackResponse, log: String)? {
+    /// closed). Where only the kernel's tables can be read and they are too long to read,
+    /// nobody can be told apart: the connection goes on, with a warning (see
+    /// ``LoopbackPeerOwner/Finding/tablesTooLarge``).
+    func otherUserRefusal(
+        _ fd: Int32, lookup: inout LoopbackPeerOwner.Lookup, log: (String) -> Void
+    ) -> (response: LoopbackResponse, log: String)? {
         #if os(Linux)
         guard !configuration.allowOtherUsers else { return nil }
         var owner: UInt32?
-        if let (peer, local) = LoopbackPeerOwner.endpoints(of: fd) {
-            if tables != nil { owner = tables?.owner(of: peer, connectedTo: local) }
-            if owner == nil {
-                var fresh = LoopbackPeerOwner.Tables()
-                owner = fresh.owner(of: peer, connectedTo: local)
-                tables = fresh
-            }
+        switch lookup.owner(ofConnection: fd) {
+        case .user(let uid): owner = uid
+        case .unknown: owner = nil
+        case .tablesTooLarge:
+            if !lookup.warned { log(LoopbackPeerOwner.tablesTooLargeWarning) }
+            lookup.warned = true
+            return nil
         }
         let me = configuration.acceptedUser ?? geteuid()
         if owner == me { return nil }
