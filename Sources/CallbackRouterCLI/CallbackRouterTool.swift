@@ -117,13 +117,13 @@ public enum CallbackRouterTool {
                 return ExitCode.usage
             }
             context.output.writeOut(command.help)
-            return ExitCode.success
+            return context.settled(ExitCode.success, command: nil)
         case "-h", "--help", "help":
             context.output.writeOut(help)
-            return ExitCode.success
+            return context.settled(ExitCode.success, command: nil)
         case "--version":
             context.output.writeOut("callback-router \(version)\n")
-            return ExitCode.success
+            return context.settled(ExitCode.success, command: nil)
         default:
             guard let command = commands.first(where: { $0.name == first }) else {
                 context.printError(unknownCommand(first) + "\nTry 'callback-router --help'.")

@@ -56,6 +56,7 @@ enum RefreshCommand: Command {
             .flag(
                 "id-token-from-stdin",
                 "Read the login's ID token from a line of stdin and check that the refreshed one names the same user (needs --issuer)."),
+            OutputOption.declaration,
         ] + TokenStep.sharedDeclarations.map { $0.listed(under: refreshGroup) }
     static let refreshGroup = OptionGroup("TOKEN OPTIONS", note: "the tokens are secrets, printed on stdout only; needs curl")
     static let discussion = """
@@ -82,6 +83,7 @@ enum RefreshCommand: Command {
             clientID = id
             issuer = try args.single("issuer")
             scope = try args.single("scope")
+            try OutputOption.apply(args, context: context)
         } catch {
             return usageError(error.description, context: context)
         }
