@@ -5,7 +5,9 @@
 # were issued and lost (never "✓ Signed in"); `loopback` started with stdout closed does
 # not die of SIGPIPE on its own socket (it took descriptor 1 on main); `login --output F`
 # and `refresh --output F` under umask 022 leave a 0600 file that a second uid (setpriv,
-# as root) cannot read. The provider is tokens_op.py on 127.0.0.1, the browser curl.
+# as root) cannot read; with XDG_RUNTIME_DIR unset, another uid that created the old
+# /tmp/callback-router-UID no longer stops open and listen (point 4). The provider is
+# tokens_op.py on 127.0.0.1, the browser curl.
 #
 # Usage: Tests/EndToEnd/lost-output.sh [path/to/callback-router]
 # Needs: python3, curl, setpriv (as root). A missing one is a failure, never a skip.
@@ -96,5 +98,22 @@ code=0
 refresh --output "$work/link.json" >/dev/null 2>"$work/link.err" || code=$?
 check "refresh --output through a symbolic link is refused (74), nothing created" \
     bash -c 'test "$1" = 74 && test ! -e "$2"' _ "$code" "$work/elsewhere"
+
+# 5. The runtime directory's fallback cannot be squatted (issue 33, point 4): another uid
+# creates the old /tmp/callback-router-UID first; open and listen still meet.
+squatted="/tmp/callback-router-$(id -u)"
+if [ ! -e "$squatted" ]; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups mkdir -m 700 "$squatted"
+    trap 'rmdir "$squatted" 2>/dev/null; suite_cleanup' EXIT
+fi
+mkdir -m 700 "$work/home"
+no_runtime() { env -u XDG_RUNTIME_DIR HOME="$work/home" "$helper" "$@"; }
+code=0
+no_runtime open 'squatapp://cb?code=abc&state=st-1' >"$work/open.out" 2>"$work/open.err" || code=$?
+check "open works although another uid squats $squatted (was 77)" test "$code" = 0
+code=0
+no_runtime listen --scheme squatapp --state st-1 --timeout 5 >"$work/listen.out" 2>"$work/listen.err" || code=$?
+check "listen gets the callback open handed off (was 77)" \
+    bash -c 'test "$1" = 0 && grep -qF "\"outcome\":\"authorization_code\"" "$2"' _ "$code" "$work/listen.out"
 
 end_suite
