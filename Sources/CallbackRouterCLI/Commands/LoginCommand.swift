@@ -95,10 +95,12 @@ enum LoginCommand: Command {
           69 nothing to listen on; 75 timed out (or the port is taken); 77 permission;
           130 / 143 Ctrl-C (SIGINT) / SIGTERM ended the wait (the outcome is the rejection
           "cancelled", with "code_verifier" and "redirect_uri" as always).
+          74 the result could not be written (stdout full, closed or gone; the --output file
+          refused): stderr says the tokens were issued and lost.
 
         EXAMPLE:
           callback-router login --endpoint https://example.auth0.com/authorize \\
-              --client-id abc123 --scope 'openid profile' > login.json
+              --client-id abc123 --scope 'openid profile' --output login.json
           jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
 
         """

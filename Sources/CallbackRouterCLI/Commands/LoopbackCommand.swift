@@ -93,6 +93,7 @@ enum LoopbackCommand: Command {
           bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges;
           130 / 143 Ctrl-C (SIGINT) / SIGTERM: the last line is the outcome
           {"outcome":"rejected","reason":"cancelled",…}, never only line 1.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE (bash; jq for brevity):
           coproc LB { callback-router loopback --state-from-stdin; }
