@@ -72,7 +72,7 @@ package final class Descriptor {
     /// have got the closed stream.
     package static func occupyClosedStandardDescriptors() -> [Int32] {
         var occupied: [Int32] = []
-        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+        for fd: Int32 in 0 ... 2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             // Still reported without /dev/null (a bare chroot): writes to it then fail.
             occupied.append(fd)
             let null = retryingOnInterrupt { open("/dev/null", O_RDWR) }

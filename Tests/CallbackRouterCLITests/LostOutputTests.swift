@@ -112,7 +112,9 @@ final class RealStandardOutput: CommandOutput {
             ["refresh", "--client-id", "app", "--token-endpoint", "https://op.example/token"], output: output,
             environment: curl.environment, stdin: "RT-1\n")
         #expect(exit == ExitCode.ioError)
-        #expect(output.captured.stderr.hasPrefix("callback-router: refresh: the tokens were issued and could not be written to stdout (No space left on device)"))
+        #expect(
+            output.captured.stderr.hasPrefix(
+                "callback-router: refresh: the tokens were issued and could not be written to stdout (No space left on device)"))
         #expect(!output.captured.stderr.contains("AT-new-0123") && !output.captured.stderr.contains("RT-next"))
     }
 

@@ -25,13 +25,15 @@ import Testing
 /// `/tmp/callback-router-UID` first made `listen` and `open` exit 77 for good (sticky /tmp:
 /// the owner cannot remove it). A real second uid (setpriv, as root) squats that name;
 /// `open` and `listen` still meet, in a directory only the user can create.
-@Suite(.serialized, .enabled(if: geteuid() == 0 && Subprocess.find("setpriv", environment: ["PATH": "/usr/bin:/bin"]) != nil, "a second uid needs root and setpriv"))
+@Suite(.serialized, .enabled(if: geteuid() == 0 && RuntimeDirectorySquatTests.setpriv != nil, "a second uid needs root and setpriv"))
 struct RuntimeDirectorySquatTests {
+    static let setpriv = Subprocess.find("setpriv", environment: ["PATH": "/usr/bin:/bin"])
+
     @Test func anotherUsersTmpDirectoryNoLongerStopsListenAndOpen() throws {
         let squatted = "/tmp/callback-router-\(getuid())"
         let created = try FileSystem.status(squatted) == nil
         if created {
-            let setpriv = try #require(Subprocess.find("setpriv", environment: ["PATH": "/usr/bin:/bin"]))
+            let setpriv = try #require(Self.setpriv)
             let made = Subprocess.run(
                 setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", "mkdir", "-m", "700", squatted],
                 environment: ["PATH": "/usr/bin:/bin"])
