@@ -118,14 +118,14 @@ package enum FileSystem {
     /// the old file or the new one, never half of one, and a final symbolic link is replaced,
     /// never written through.
     ///
-    /// With `owner` (a file of secrets): refuses a `path` that is a symbolic link, not a
-    /// regular file, or another user's file, and a directory that others could rename it
-    /// out of (writable by group or others without the sticky bit, or owned by someone
-    /// else than `owner` or root). Refusals throw `EPERM`-style errors naming the check.
+    /// `privately` (a file of secrets): refuses a `path` that is a symbolic link, not a
+    /// regular file, or another user's file (not the effective uid's), and a directory that
+    /// others could rename it out of (writable by group or others without the sticky bit,
+    /// or owned by someone else than the user or root). Refusals throw errors naming the check.
     package static func writeAtomically(
-        _ path: String, _ contents: [UInt8], mode: mode_t, refusingFilesNotOwnedBy owner: uid_t? = nil
+        _ path: String, _ contents: [UInt8], mode: mode_t, privately: Bool = false
     ) throws(SystemError) {
-        if let owner { try checkReplaceable(path, owner: owner) }
+        if privately { try checkReplaceable(path, owner: geteuid()) }
         let temporary = path + ".tmp-" + RandomName.hex(bytes: 6)
         let descriptor = try createExclusive(temporary, mode: mode)
         do throws(SystemError) {
@@ -140,7 +140,7 @@ package enum FileSystem {
         }
     }
 
-    /// The checks of ``writeAtomically(_:_:mode:refusingFilesNotOwnedBy:)`` with an owner.
+    /// The checks of ``writeAtomically(_:_:mode:privately:)`` for a private file.
     private static func checkReplaceable(_ path: String, owner: uid_t) throws(SystemError) {
         if let existing = try status(path) {
             guard existing.kind != .symbolicLink else { throw SystemError("refuse a symbolic link", path: path, code: ELOOP) }

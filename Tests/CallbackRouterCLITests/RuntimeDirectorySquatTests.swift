@@ -21,19 +21,21 @@ import Darwin
 import CallbackTestSupport
 import Testing
 
+/// setpriv, which runs a command as another uid (root only).
+private let secondUIDTool = Subprocess.find("setpriv", environment: ["PATH": "/usr/bin:/bin"])
+
 /// Issue 33, point 4: with XDG_RUNTIME_DIR unset, another user who created
 /// `/tmp/callback-router-UID` first made `listen` and `open` exit 77 for good (sticky /tmp:
 /// the owner cannot remove it). A real second uid (setpriv, as root) squats that name;
 /// `open` and `listen` still meet, in a directory only the user can create.
-@Suite(.serialized, .enabled(if: geteuid() == 0 && RuntimeDirectorySquatTests.setpriv != nil, "a second uid needs root and setpriv"))
+@Suite(.serialized, .enabled(if: geteuid() == 0 && secondUIDTool != nil, "a second uid needs root and setpriv"))
 struct RuntimeDirectorySquatTests {
-    static let setpriv = Subprocess.find("setpriv", environment: ["PATH": "/usr/bin:/bin"])
 
     @Test func anotherUsersTmpDirectoryNoLongerStopsListenAndOpen() throws {
         let squatted = "/tmp/callback-router-\(getuid())"
         let created = try FileSystem.status(squatted) == nil
         if created {
-            let setpriv = try #require(Self.setpriv)
+            let setpriv = try #require(secondUIDTool)
             let made = Subprocess.run(
                 setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", "mkdir", "-m", "700", squatted],
                 environment: ["PATH": "/usr/bin:/bin"])

@@ -69,8 +69,7 @@ public struct CommandContext: Sendable {
         if let (value, file) = result.takeKept() {
             if exit == ExitCode.success {
                 do throws(SystemError) {
-                    try FileSystem.writeAtomically(
-                        file, Array((value.serialized + "\n").utf8), mode: 0o600, refusingFilesNotOwnedBy: getuid())
+                    try FileSystem.writeAtomically(file, Array((value.serialized + "\n").utf8), mode: 0o600, privately: true)
                     return exit
                 } catch {
                     printError(who + CommandResult.lossLine(of: value, to: "the --output file", because: error.reasonWithoutPath))
