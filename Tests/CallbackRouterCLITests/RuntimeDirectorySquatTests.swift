@@ -33,16 +33,22 @@ struct RuntimeDirectorySquatTests {
 
     @Test func anotherUsersTmpDirectoryNoLongerStopsListenAndOpen() throws {
         let squatted = "/tmp/callback-router-\(getuid())"
-        let created = try FileSystem.status(squatted) == nil
-        if created {
+        let existing = try FileSystem.status(squatted)
+        let unchangedGroup = gid_t.max // chown's -1
+        if existing != nil {
+            // Made earlier (by this user): it becomes the other user's for the test, then is given back.
+            #expect(chown(squatted, 65534, unchangedGroup) == 0)
+        } else {
             let setpriv = try #require(secondUIDTool)
             let made = Subprocess.run(
                 setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", "mkdir", "-m", "700", squatted],
                 environment: ["PATH": "/usr/bin:/bin"])
             #expect(made?.status == 0)
         }
-        defer { if created { rmdir(squatted) } }
-        if created { #expect(try FileSystem.status(squatted)?.owner == 65534, "the other user owns it") }
+        defer {
+            if let existing { chown(squatted, existing.owner, unchangedGroup) } else { rmdir(squatted) }
+        }
+        #expect(try FileSystem.status(squatted)?.owner == 65534, "the other user owns it")
 
         let home = TemporaryDirectory()
         defer { home.remove() }
