@@ -67,9 +67,10 @@ public enum CallbackRouterTool {
               --version    Print the version.
 
             Output is one JSON object on stdout. Exit codes: 0 success, 1 the provider reported
-            a failure, 64 usage, 65 rejected input, 69 nobody to deliver to, 75 timed out or
-            conflict (try again), 77 permission; 130 / 143 a waiting command (login, loopback,
-            listen) ended by Ctrl-C (SIGINT) / SIGTERM, its last line the outcome "cancelled".
+            a failure, 64 usage, 65 rejected input, 69 nobody to deliver to, 74 the result could
+            not be written (stdout full, closed or gone), 75 timed out or conflict (try again),
+            77 permission; 130 / 143 a waiting command (login, loopback, listen) ended by Ctrl-C
+            (SIGINT) / SIGTERM, its last line the outcome "cancelled".
 
             """
         return text
@@ -117,13 +118,13 @@ public enum CallbackRouterTool {
                 return ExitCode.usage
             }
             context.output.writeOut(command.help)
-            return ExitCode.success
+            return context.settled(ExitCode.success, command: nil)
         case "-h", "--help", "help":
             context.output.writeOut(help)
-            return ExitCode.success
+            return context.settled(ExitCode.success, command: nil)
         case "--version":
             context.output.writeOut("callback-router \(version)\n")
-            return ExitCode.success
+            return context.settled(ExitCode.success, command: nil)
         default:
             guard let command = commands.first(where: { $0.name == first }) else {
                 context.printError(unknownCommand(first) + "\nTry 'callback-router --help'.")

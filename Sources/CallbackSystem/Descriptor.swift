@@ -65,6 +65,25 @@ package final class Descriptor {
         }
     }
 
+    /// Opens /dev/null on each of 0, 1 and 2 that is closed (`fcntl` says `EBADF`), lowest
+    /// first so that `open` lands on it, and so that no descriptor opened later takes a
+    /// standard stream's number; returns those numbers.
+    /// Not close-on-exec: a child started later gets /dev/null there too, as it would
+    /// have got the closed stream.
+    package static func occupyClosedStandardDescriptors() -> [Int32] {
+        var occupied: [Int32] = []
+        for fd: Int32 in 0 ... 2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            // Still reported without /dev/null (a bare chroot): writes to it then fail.
+            occupied.append(fd)
+            let null = retryingOnInterrupt { open("/dev/null", O_RDWR) }
+            if null >= 0 && null != fd {
+                _ = dup2(null, fd)
+                _ = systemClose(null)
+            }
+        }
+        return occupied
+    }
+
     /// Runs `body` with SIGPIPE blocked in this thread, so that writing to a pipe whose
     /// reader is gone fails with `EPIPE` instead of killing the process; a SIGPIPE raised
     /// meanwhile is taken before the mask is restored.

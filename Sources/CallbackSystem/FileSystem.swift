@@ -113,9 +113,19 @@ package enum FileSystem {
         return try descriptor.readAll(limit: limit)
     }
 
-    /// Replaces `path` with `contents` atomically: a new file beside it, then `rename`.
-    /// Readers see the old file or the new one, never half of one.
-    package static func writeAtomically(_ path: String, _ contents: [UInt8], mode: mode_t) throws(SystemError) {
+    /// Replaces `path` with `contents` atomically: a new file beside it (created with exactly
+    /// `mode`, whatever the umask), flushed to disk, then `rename`d over `path`. Readers see
+    /// the old file or the new one, never half of one, and a final symbolic link is replaced,
+    /// never written through.
+    ///
+    /// `privately` (a file of secrets): refuses a `path` that is a symbolic link, not a
+    /// regular file, or another user's file (not the effective uid's), and a directory that
+    /// others could rename it out of (writable by group or others without the sticky bit,
+    /// or owned by someone else than the user or root). Refusals throw errors naming the check.
+    package static func writeAtomically(
+        _ path: String, _ contents: [UInt8], mode: mode_t, privately: Bool = false
+    ) throws(SystemError) {
+        if privately { try checkReplaceable(path, owner: geteuid()) }
         let temporary = path + ".tmp-" + RandomName.hex(bytes: 6)
         let descriptor = try createExclusive(temporary, mode: mode)
         do throws(SystemError) {
@@ -127,6 +137,21 @@ package enum FileSystem {
             descriptor.close()
             _ = unlink(temporary)
             throw error
+        }
+    }
+
+    /// The checks of ``writeAtomically(_:_:mode:privately:)`` for a private file.
+    private static func checkReplaceable(_ path: String, owner: uid_t) throws(SystemError) {
+        if let existing = try status(path) {
+            guard existing.kind != .symbolicLink else { throw SystemError("refuse a symbolic link", path: path, code: ELOOP) }
+            guard existing.kind == .regular else { throw SystemError("refuse a file that is not a regular file", path: path, code: EINVAL) }
+            guard existing.owner == owner else { throw SystemError("refuse another user's file", path: path, code: EPERM) }
+        }
+        let directory = parentDirectory(path)
+        guard let parent = try status(directory) else { throw SystemError("stat", path: directory, code: ENOENT) }
+        let othersMayRename = parent.permissions & 0o022 != 0 && parent.permissions & 0o1000 == 0
+        guard parent.kind == .directory, parent.owner == owner || parent.owner == 0, !othersMayRename else {
+            throw SystemError("refuse a directory other users can change", path: directory, code: EPERM)
         }
     }
 

@@ -23,10 +23,13 @@ import Darwin
 // Thin entry point: everything lives in CallbackRouterCLI so that tests drive it in-process.
 // No Foundation here: this binary starts once per redirect, so its start-up is user-visible.
 
+// Before anything opens a descriptor: a closed stdin/stdout/stderr gets /dev/null, so no
+// socket takes its number, and a result written to a stream that was closed is lost (74).
+let closedAtStart = StandardStreams.reserveClosedDescriptors()
 // Before anything starts a thread: every later thread inherits the blocked SIGINT/SIGTERM.
 let interruption = Interruption.install()
 var context = CommandContext(
-    output: StandardStreams(),
+    output: StandardStreams(closedAtStart: closedAtStart),
     environment: ProcessEnvironment.current(),
     executablePath: ProcessEnvironment.executablePath(fallback: CommandLine.arguments[0])
 )

@@ -15,37 +15,72 @@
 import CallbackSystem
 import Testing
 
-/// The fallback runtime directory when `XDG_RUNTIME_DIR` is not set. On macOS `/tmp` is
-/// root's symbolic link to `/private/tmp`; these build the same shape in a sandbox. Only
-/// root can own a link that root owns, so they run as root (as CI runs them).
-@Suite(.enabled(if: geteuid() == 0, "a root-owned link needs root"))
-struct RuntimeDirectoryFallbackTests {
-    /// A sticky, world-writable directory (as /tmp is) and a link to it.
-    private func temporaryLink(in sandbox: Sandbox) -> (link: String, target: String) {
-        let target = sandbox.root + "/private-tmp"
-        mkdir(target, 0o700)
-        chmod(target, 0o1777)
-        let link = sandbox.root + "/tmp"
-        symlink(target, link)
-        return (link, target)
+/// The fallback runtime directory when `XDG_RUNTIME_DIR` is not set (issue 33, point 4):
+/// `/run/user/UID` when it is the user's, else under the user's home; never a name in a
+/// shared directory that another user could create first.
+@Suite struct RuntimeDirectoryFallbackTests {
+    /// A sandbox with its own `/run/user` stand-in; its environment has no XDG_RUNTIME_DIR.
+    private func homeOnly(_ sandbox: Sandbox, state: Bool = false) -> (environment: [String: String], runUser: String) {
+        let runUser = sandbox.root + "/run-user"
+        mkdir(runUser, 0o755)
+        var environment = ["HOME": sandbox.root + "/home", "PATH": "/nonexistent"]
+        mkdir(sandbox.root + "/home", 0o700)
+        if state { environment["XDG_STATE_HOME"] = sandbox.root + "/home/state" }
+        return (environment, runUser)
     }
 
-    @Test func theFallbackFollowsALinkRootOwnsAsMacOSTmpIs() throws {
+    @Test func theUsersOwnRunUserDirectoryComesFirst() throws {
         let sandbox = Sandbox()
-        let (link, target) = temporaryLink(in: sandbox)
-        let runtime = try RuntimeDirectory.resolve(environment: [:], uid: getuid(), temporaryDirectory: link)
-        let resolvedTarget = try #require(FileSystem.canonicalPath(target))
-        #expect(runtime.root == resolvedTarget + "/callback-router-\(getuid())")
-        #expect(try FileSystem.status(runtime.root)?.kind == .directory)
+        let (environment, runUser) = homeOnly(sandbox)
+        mkdir(runUser + "/\(getuid())", 0o700)
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid(), userRuntimeParent: runUser)
+        #expect(runtime.root == runUser + "/\(getuid())/callback-router")
     }
 
-    @Test func aLinkSomeoneElseOwnsIsNotFollowed() {
+    @Test func withoutItTheFallbackIsUnderTheCacheOfHomeAndPrivate() throws {
         let sandbox = Sandbox()
-        let (link, _) = temporaryLink(in: sandbox)
-        #expect(lchown(link, 12345, 12345) == 0)
-        #expect(throws: DesktopError.self) {
-            try RuntimeDirectory.resolve(environment: [:], uid: getuid(), temporaryDirectory: link)
+        let (environment, runUser) = homeOnly(sandbox)
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid(), userRuntimeParent: runUser)
+        #expect(runtime.root == sandbox.root + "/home/.cache/callback-router/run")
+        for path in [sandbox.root + "/home/.cache", sandbox.root + "/home/.cache/callback-router", runtime.root] {
+            let status = try #require(try FileSystem.status(path))
+            #expect(status.kind == .directory && status.permissions == 0o700 && status.owner == getuid(), "\(path)")
         }
+    }
+
+    @Test func xdgStateHomeIsUsedWhenSet() throws {
+        let sandbox = Sandbox()
+        let (environment, runUser) = homeOnly(sandbox, state: true)
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid(), userRuntimeParent: runUser)
+        #expect(runtime.root == sandbox.root + "/home/state/callback-router/run")
+    }
+
+    @Test func aRunUserDirectoryOthersCanEnterIsPassedOver() throws {
+        let sandbox = Sandbox()
+        let (environment, runUser) = homeOnly(sandbox)
+        mkdir(runUser + "/\(getuid())", 0o755)
+        chmod(runUser + "/\(getuid())", 0o755)
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid(), userRuntimeParent: runUser)
+        #expect(runtime.root == sandbox.root + "/home/.cache/callback-router/run")
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "chown to another uid needs root"))
+    func aFallbackOfAnotherUserIsRefusedNotUsed() throws {
+        let sandbox = Sandbox()
+        let (environment, runUser) = homeOnly(sandbox)
+        let theirs = sandbox.root + "/home/.cache/callback-router"
+        mkdir(sandbox.root + "/home/.cache", 0o700)
+        mkdir(theirs, 0o700)
+        #expect(chown(theirs, 65534, 65534) == 0)
+        #expect {
+            try RuntimeDirectory.resolve(environment: environment, uid: getuid(), userRuntimeParent: runUser)
+        } throws: { ($0 as? DesktopError)?.message.contains("belongs to uid 65534") == true }
+    }
+
+    @Test func withoutHomeTheRefusalSaysWhatToSet() {
+        #expect {
+            try RuntimeDirectory.resolve(environment: [:], uid: getuid(), userRuntimeParent: "/nonexistent")
+        } throws: { ($0 as? DesktopError)?.message.contains("set XDG_RUNTIME_DIR") == true }
     }
 }
 

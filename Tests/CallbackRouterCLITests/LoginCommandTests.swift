@@ -28,14 +28,16 @@ final class RunningLogin: Sendable {
     private let exitCode = Locked<Int32?>(nil)
     let port: Int
 
-    init(_ arguments: [String], environment: [String: String] = [:], standardInput: Int32 = 0) throws {
+    /// `standardOutput`: stdout on that descriptor (LostOutputTests), stderr still captured.
+    init(_ arguments: [String], environment: [String: String] = [:], standardInput: Int32 = 0, standardOutput: Int32? = nil) throws {
         let output = output
         let exitCode = exitCode
+        let writer: any CommandOutput = standardOutput.map { RealStandardOutput($0, capturing: output) } ?? output
         _ = try startThread {
             let code = CallbackRouterTool.run(
                 ["login"] + arguments,
                 context: CommandContext(
-                    output: output, environment: environment, executablePath: "/nonexistent", standardInput: standardInput))
+                    output: writer, environment: environment, executablePath: "/nonexistent", standardInput: standardInput))
             exitCode.withLock { $0 = code }
         }
         var port = 0

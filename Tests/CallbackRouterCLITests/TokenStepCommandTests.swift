@@ -268,12 +268,14 @@ extension RefreshCommandTests {
     /// Logs in through discovery with the fake curl answering `tokenBody` (made with the
     /// login's nonce); returns the run and the fake.
     static func login(
-        metadata: String = metadata, extra: [String] = [], callbackExtra: String = "", tokenBody: (String) -> String
+        metadata: String = metadata, extra: [String] = [], callbackExtra: String = "", standardOutput: Int32? = nil,
+        tokenBody: (String) -> String
     ) throws -> (exit: Int32?, out: String, err: String, curl: FakeCurl) {
         let curl = try FakeCurl()
         try curl.answer("discovery", body: metadata)
         let login = try RunningLogin(
-            ["--issuer", issuer, "--client-id", "app", "--no-browser", "--timeout", "20"] + extra, environment: curl.environment)
+            ["--issuer", issuer, "--client-id", "app", "--no-browser", "--timeout", "20"] + extra, environment: curl.environment,
+            standardOutput: standardOutput)
         let request = try LoginCommandTests.authorizationURL(login)
         #expect(request.host?.text == "op.example" && request.path == "/authorize", "the discovered authorization endpoint")
         let state = try #require(try request.queryParameters.value(named: "state"))

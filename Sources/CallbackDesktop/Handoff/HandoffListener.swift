@@ -92,7 +92,7 @@ final class HandoffListener {
         let path = joinPath(directory, (expectedState == nil ? Self.statelessPrefix : "") + RandomName.hex(bytes: 8) + ".sock")
         guard path.utf8.count <= UnixSocket.maxPathBytes else {
             throw .permission(
-                "the socket path '\(path)' is longer than a Unix socket allows (\(UnixSocket.maxPathBytes) bytes): use a shorter XDG_RUNTIME_DIR"
+                "the socket path '\(path)' is longer than a Unix socket allows (\(UnixSocket.maxPathBytes) bytes): set XDG_RUNTIME_DIR to a shorter private directory (mode 0700)"
             )
         }
         do {

@@ -19,9 +19,15 @@ import CallbackSystem
 ///
 /// `$XDG_RUNTIME_DIR/callback-router` when the variable is set (the directory must be the
 /// user's, mode 0700, not a symbolic link: the XDG Base Directory spec's guarantee, checked
-/// rather than trusted). Without it: `/tmp/callback-router-UID`, created 0700 and checked
-/// the same way; another user who creates that name first only makes the helper refuse
-/// (77), never makes it use their directory.
+/// rather than trusted). Without it, a place no other user can create first (issue 33: a
+/// fallback under /tmp could be squatted for good, every `listen` refused until a reboot):
+/// 1. `/run/user/UID/callback-router` when `/run/user/UID` exists and is the user's own
+///    0700 directory (logind makes it at login; it is what XDG_RUNTIME_DIR names in a
+///    desktop session, so a shell without the variable meets the desktop's `open` there);
+/// 2. else `$XDG_STATE_HOME/callback-router/run`, or `~/.cache/callback-router/run`,
+///    created 0700 in the user's own home.
+/// Every one is checked the same way: another user's directory, or one others can enter,
+/// is refused (77), never used.
 ///
 /// Layout: `listeners/<scheme key>/<random id>.sock` (0600 sockets in 0700 directories)
 /// and `spool/<scheme key>.<expiry>.<random id>` (0600 files). No name contains a state.
@@ -30,23 +36,60 @@ struct RuntimeDirectory {
     let uid: uid_t
 
     /// Finds, creates and checks the directory. `uid` is the user it must belong to.
-    /// `temporaryDirectory` is where the fallback goes (`/tmp`; tests pass another).
+    /// `userRuntimeParent` is where logind makes each user's runtime directory (`/run/user`;
+    /// tests pass another).
     static func resolve(
-        environment: [String: String], uid: uid_t, temporaryDirectory: String = "/tmp"
+        environment: [String: String], uid: uid_t, userRuntimeParent: String = "/run/user"
     ) throws(HelperFailure) -> RuntimeDirectory {
         let root: String
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty {
             guard base.hasPrefix("/") else { throw .permission("XDG_RUNTIME_DIR is not an absolute path") }
             try checkPrivateDirectory(base, uid: uid, what: "XDG_RUNTIME_DIR")
             root = joinPath(base, "callback-router")
+        } else if let base = userRuntimeDirectory(in: userRuntimeParent, uid: uid) {
+            root = joinPath(base, "callback-router")
         } else {
-            let parent = temporaryParent(temporaryDirectory)
-            try checkTemporaryParent(parent, uid: uid)
-            root = joinPath(parent, "callback-router-\(uid)")
+            root = try homeFallback(environment: environment, uid: uid)
         }
         let directory = RuntimeDirectory(root: root, uid: uid)
         try directory.makePrivateDirectory(root)
         return directory
+    }
+
+    /// `PARENT/UID` when it is the user's own private directory, else nil (absent, as on
+    /// macOS or without logind; anything else is not a place to use).
+    static func userRuntimeDirectory(in parent: String, uid: uid_t) -> String? {
+        let path = joinPath(parent, String(uid))
+        do throws(HelperFailure) {
+            try checkPrivateDirectory(path, uid: uid, what: "")
+            return path
+        } catch {
+            return nil
+        }
+    }
+
+    /// `$XDG_STATE_HOME/callback-router/run`, else `$HOME/.cache/callback-router/run`: only
+    /// the user can create names in their home. Missing directories are created 0700; the
+    /// `callback-router` one must then be the user's and private, as the runtime one is.
+    static func homeFallback(environment: [String: String], uid: uid_t) throws(HelperFailure) -> String {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = joinPath(home, ".cache")
+        } else {
+            throw .permission(
+                "XDG_RUNTIME_DIR is not set, there is no /run/user/\(uid) of yours, and HOME is not an absolute path:"
+                    + " set XDG_RUNTIME_DIR to a private directory (mode 0700)")
+        }
+        let fallback = RuntimeDirectory(root: joinPath(base, "callback-router"), uid: uid)
+        do {
+            try FileSystem.makeDirectory(base, mode: 0o700)
+        } catch {
+            throw .permission("cannot create \(error.description)")
+        }
+        try fallback.makePrivateDirectory(fallback.root)
+        return joinPath(fallback.root, "run")
     }
 
     var listenersDirectory: String { joinPath(root, "listeners") }
@@ -77,28 +120,6 @@ struct RuntimeDirectory {
         }
         guard status.isPrivate else {
             throw .permission("\(what) '\(path)' has mode \(String(status.permissions, radix: 8)); it must be 0700")
-        }
-    }
-
-    /// Where the fallback goes: `path` itself, or the directory it points to when it is a
-    /// symbolic link that root owns. On macOS `/tmp` is root's link to `/private/tmp`, and
-    /// without this the fallback would always be refused there. A link anyone else owns is
-    /// not followed (and ``checkTemporaryParent(_:uid:)`` then refuses it: not a directory).
-    static func temporaryParent(_ path: String) -> String {
-        guard let status = try? FileSystem.status(path), status.kind == .symbolicLink, status.owner == 0,
-            let resolved = FileSystem.canonicalPath(path)
-        else { return path }
-        return resolved
-    }
-
-    /// The fallback lives in /tmp only if nobody else can rename things out of it: root's
-    /// (or our) directory, and sticky when others may write to it.
-    static func checkTemporaryParent(_ path: String, uid: uid_t) throws(HelperFailure) {
-        guard let status = try? FileSystem.status(path), status.kind == .directory,
-            status.owner == 0 || status.owner == uid,
-            status.permissions & 0o022 == 0 || status.permissions & 0o1000 != 0
-        else {
-            throw .permission("XDG_RUNTIME_DIR is not set and \(path) is not a safe place for a fallback")
         }
     }
 }

@@ -90,6 +90,7 @@ enum AuthorizeURLCommand: Command {
         EXIT CODES:
           0 printed, 64 usage or invalid configuration (an empty, over-long or
           non-UTF-8 state from stdin), 75 no state arrived on stdin in time.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           callback-router authorize-url --endpoint https://example.auth0.com/authorize \\

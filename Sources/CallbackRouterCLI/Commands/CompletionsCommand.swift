@@ -44,6 +44,7 @@ enum CompletionsCommand: Command, PositionalChoices {
 
         EXIT CODES:
           0 printed, 64 usage.
+          74 the result could not be written (stdout full, closed or gone).
 
         """
 

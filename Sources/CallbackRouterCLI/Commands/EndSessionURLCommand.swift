@@ -70,6 +70,7 @@ enum EndSessionURLCommand: Command {
 
         EXIT CODES:
           0 printed, 64 usage or invalid configuration, 75 no hint arrived on stdin in time.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           printf '%s\\n' "$id_token" | callback-router end-session-url \\

@@ -43,6 +43,7 @@ enum InspectCommand: Command {
 
         EXIT CODES:
           0 parsed, 64 usage, 65 rejected.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           callback-router inspect 'com.example.app:/oauth2redirect?code=abc&state=xyz'

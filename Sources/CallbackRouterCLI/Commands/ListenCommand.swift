@@ -77,6 +77,7 @@ enum ListenCommand: Command {
           As parse (0, 1, 64, 65); 69 listening impossible; 75 timed out or conflict;
           77 permission (the runtime directory's mode or owner); 130 / 143 Ctrl-C (SIGINT) /
           SIGTERM ended the wait (the outcome is the rejection "cancelled"; the socket is removed).
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           url=$(callback-router authorize-url …); state=…

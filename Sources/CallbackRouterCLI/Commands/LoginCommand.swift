@@ -64,6 +64,7 @@ enum LoginCommand: Command {
             ),
             .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
+            OutputOption.declaration,
         ] + OptionValues.limitDeclarations
         + LoopbackOptions.receiver(
             under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."])
@@ -94,10 +95,12 @@ enum LoginCommand: Command {
           69 nothing to listen on; 75 timed out (or the port is taken); 77 permission;
           130 / 143 Ctrl-C (SIGINT) / SIGTERM ended the wait (the outcome is the rejection
           "cancelled", with "code_verifier" and "redirect_uri" as always).
+          74 the result could not be written (stdout full, closed or gone; the --output file
+          refused): stderr says the tokens were issued and lost.
 
         EXAMPLE:
           callback-router login --endpoint https://example.auth0.com/authorize \\
-              --client-id abc123 --scope 'openid profile' > login.json
+              --client-id abc123 --scope 'openid profile' --output login.json
           jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
 
         """
@@ -135,6 +138,7 @@ enum LoginCommand: Command {
             }
             expectations.limits = try OptionValues.limits(args)
             expectations.profiles = try OptionValues.profiles(args)
+            try OutputOption.apply(args, context: context)
             var (configuration, duration, text) = try LoopbackOptions.readConfiguration(args)
             timeout = duration
             if configuration.pasteDescriptor != nil {
@@ -337,9 +341,10 @@ extension LoginCommand {
     }
 
     /// Prints the final JSON, then on stderr the line a person reads (SignInSummary), in
-    /// colour only on a terminal and never with NO_COLOR set.
+    /// colour only on a terminal and never with NO_COLOR set. Not when stdout lost the JSON:
+    /// the command then ends 74 with the line that says so, never "✓ Signed in".
     static func conclude(place: (String, expected: String?), context: CommandContext, _ json: JSONValue) {
-        context.printOutcome(json)
+        guard context.printOutcome(json) else { return }
         let colour = context.standardErrorIsTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
         context.output.writeErr(SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: colour) + "\n")
     }

@@ -13,16 +13,10 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
-#endif
 import CallbackLoopback
 import CallbackDesktop
 import CallbackRouter
+import CallbackSystem
 
 /// `callback-router loopback`: the RFC 8252 §7.3 receiver on 127.0.0.1.
 enum LoopbackCommand: Command {
@@ -99,6 +93,7 @@ enum LoopbackCommand: Command {
           bound; 75 timed out, or the fixed --port is in use; 77 the port needs privileges;
           130 / 143 Ctrl-C (SIGINT) / SIGTERM: the last line is the outcome
           {"outcome":"rejected","reason":"cancelled",…}, never only line 1.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE (bash; jq for brevity):
           coproc LB { callback-router loopback --state-from-stdin; }
@@ -249,29 +244,12 @@ enum LoopbackCommand: Command {
     /// reader never sees a partial redirect URI. Returns a description of the failure,
     /// without the path (stderr shows no argument value).
     static func writeAtomically(_ text: String, to path: String) -> String? {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "cannot create a temporary file beside it: \(String(cString: strerror(errno)))" }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBufferPointer { systemWrite(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let failure = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                return "cannot write the temporary file beside it: \(failure)"
-            }
-            written += n
+        do throws(SystemError) {
+            try FileSystem.writeAtomically(path, Array(text.utf8), mode: 0o600)
+            return nil
+        } catch {
+            return error.reasonWithoutPath
         }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let failure = String(cString: strerror(errno))
-            unlink(temporary)
-            return "cannot rename the temporary file over it: \(failure)"
-        }
-        return nil
     }
 }
 

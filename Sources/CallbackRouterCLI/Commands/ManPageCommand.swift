@@ -46,6 +46,7 @@ enum ManPageCommand: Command {
         EXIT CODES:
           0 printed or written, 64 usage (an unknown command), 77 a page could not be written
           (as for register).
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           callback-router manpage parse | man -l -

@@ -36,7 +36,8 @@ enum OpenCommand: Command {
     static let discussion = """
         The URL is checked (syntax, a callback scheme, at most one 'state') and handed over a
         Unix socket in $XDG_RUNTIME_DIR/callback-router (0700; without XDG_RUNTIME_DIR,
-        /tmp/callback-router-UID, 0700) to a 'callback-router listen' of the same user:
+        /run/user/UID/callback-router when that directory is yours, else
+        ~/.cache/callback-router/run, 0700) to a 'callback-router listen' of the same user:
           - a URL with a state goes to the listener that expects that state, else to the
             single listener of its scheme without --state;
           - without one, to the single listener of its scheme without --state, never to one
@@ -54,6 +55,7 @@ enum OpenCommand: Command {
         EXIT CODES:
           0 delivered or spooled, 64 usage, 65 rejected URL, 69 no listener takes it (--no-spool),
           75 conflict or a listener did not answer (try again), 77 permission (modes, owners, peers).
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           callback-router open 'myapp://callback?code=abc&state=xyz'

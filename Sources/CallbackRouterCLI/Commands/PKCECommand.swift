@@ -49,6 +49,7 @@ enum PKCECommand: Command {
 
         EXIT CODES:
           0 printed, 64 usage or invalid verifier, 75 no line on stdin within 30 seconds.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLES:
           callback-router pkce --verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk

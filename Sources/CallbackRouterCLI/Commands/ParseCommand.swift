@@ -92,6 +92,7 @@ enum ParseCommand: Command {
           0 success outcome (also account_transfer, bare_callback, magic_link), 1 the
           provider reported a failure (authorization_error, login_failure, clerk_failure),
           64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLES:
           callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\

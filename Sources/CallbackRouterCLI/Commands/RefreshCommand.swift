@@ -24,7 +24,7 @@ enum RefreshCommand: Command {
 
         USAGE: callback-router refresh --client-id ID (--issuer I | --token-endpoint URL)
                                        [--scope S] [--client-secret-from-stdin [--client-auth M]]
-                                       [--id-token-from-stdin]
+                                       [--id-token-from-stdin] [--output FILE]
 
         STDIN:
           Line 1: the refresh token. With --client-secret-from-stdin, the next line: the
@@ -56,6 +56,7 @@ enum RefreshCommand: Command {
             .flag(
                 "id-token-from-stdin",
                 "Read the login's ID token from a line of stdin and check that the refreshed one names the same user (needs --issuer)."),
+            OutputOption.declaration,
         ] + TokenStep.sharedDeclarations.map { $0.listed(under: refreshGroup) }
     static let refreshGroup = OptionGroup("TOKEN OPTIONS", note: "the tokens are secrets, printed on stdout only; needs curl")
     static let discussion = """
@@ -65,10 +66,12 @@ enum RefreshCommand: Command {
           that is malformed or of another issuer or client); 65 a refused response, ID
           token or document; 69 curl missing or no HTTP answer (transport_unavailable,
           transport_failed); 75 timed out (also: no line on stdin within 30 seconds).
+          74 the result could not be written (stdout full, closed or gone; the --output file
+          refused): stderr says the tokens were issued and lost.
 
         EXAMPLE:
           jq -r .refresh_token login.json | callback-router refresh \\
-              --issuer https://example.auth0.com/ --client-id abc123 > tokens.json
+              --issuer https://example.auth0.com/ --client-id abc123 --output tokens.json
           jq -r '.refresh_token, .id_token' login.json | callback-router refresh \\
               --issuer https://example.auth0.com/ --client-id abc123 --id-token-from-stdin
 
@@ -82,6 +85,7 @@ enum RefreshCommand: Command {
             clientID = id
             issuer = try args.single("issuer")
             scope = try args.single("scope")
+            try OutputOption.apply(args, context: context)
         } catch {
             return usageError(error.description, context: context)
         }

@@ -44,6 +44,7 @@ enum RegisterCommand: Command {
         EXIT CODES:
           0 registered, 64 usage (or ID.desktop belongs to another program), 65 mimeapps.list
           sets the type twice, 77 a file could not be read or written.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           callback-router register --scheme com.example.app

@@ -40,6 +40,7 @@ enum StatusCommand: Command {
         EXIT CODES:
           0 registered, this helper's desktop file is the default and xdg-mime (if installed)
           agrees; 69 otherwise (stderr says what to run); 64 usage; 77 a file could not be read.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           callback-router status --scheme com.example.app

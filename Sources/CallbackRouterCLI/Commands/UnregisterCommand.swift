@@ -38,6 +38,7 @@ enum UnregisterCommand: Command {
 
         EXIT CODES:
           0 done (also when nothing was registered), 64 usage, 77 a file could not be changed.
+          74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
           callback-router unregister --scheme com.example.app

@@ -13,6 +13,9 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouter
+import CallbackSystem
+
 /// What every command gets: its output streams and the environment it runs in.
 public struct CommandContext: Sendable {
     /// Where the command writes its JSON (stdout) and its diagnostics (stderr).
@@ -41,7 +44,45 @@ public struct CommandContext: Sendable {
         self.standardInput = standardInput
     }
 
-    func printJSON(_ value: JSONValue) { output.writeOut(value.serialized + "\n") }
+    /// Where the command's result goes and what became of it: shared by every copy of
+    /// this context (``settled(_:command:)`` reads it when the command returns).
+    let result = CommandResult()
+
+    /// Prints one JSON line on stdout, or keeps it for ``settled(_:command:)`` when the
+    /// result goes to a file (`--output`). False when stdout has lost a write: the command
+    /// then ends 74 whatever it returns.
+    @discardableResult
+    func printJSON(_ value: JSONValue) -> Bool {
+        if let earlier = result.keep(value) { output.writeOut(earlier.serialized + "\n") }
+        if result.file == nil { output.writeOut(value.serialized + "\n") }
+        guard output.lostStandardOutput != nil else { return true }
+        result.lost(value)
+        return false
+    }
+
+    /// The exit code once the command returned `exit`: a result kept for `--output` is
+    /// written now (to its file when `exit` is 0, else to stdout as without the option);
+    /// a result that did not arrive whole is 74 (``ExitCode/ioError``) with one line on
+    /// stderr, saying so in words (and, when stderr is gone too, the exit code alone).
+    func settled(_ exit: Int32, command: String?) -> Int32 {
+        let who = command.map { $0 + ": " } ?? ""
+        if let (value, file) = result.takeKept() {
+            if exit == ExitCode.success {
+                do throws(SystemError) {
+                    try FileSystem.writeAtomically(file, Array((value.serialized + "\n").utf8), mode: 0o600, privately: true)
+                    return exit
+                } catch {
+                    printError(who + CommandResult.lossLine(of: value, to: "the --output file", because: error.reasonWithoutPath))
+                    return ExitCode.ioError
+                }
+            }
+            printJSON(value)
+        }
+        guard let failure = output.lostStandardOutput else { return exit }
+        printError(who + CommandResult.lossLine(of: result.lostValue, to: "stdout", because: failure))
+        return ExitCode.ioError
+    }
+
     /// Prints a verdict's JSON; returns its exit code.
     func print(_ verdict: (json: JSONValue, exit: Int32)) -> Int32 {
         printJSON(verdict.json)
@@ -91,9 +132,9 @@ extension Command {
         }
         if args.wantsHelp {
             context.output.writeOut(help)
-            return ExitCode.success
+            return context.settled(ExitCode.success, command: name)
         }
-        return run(args, context: context)
+        return context.settled(run(args, context: context), command: name)
     }
 }
 

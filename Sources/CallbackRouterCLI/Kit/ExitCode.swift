@@ -25,6 +25,9 @@ public enum ExitCode {
     public static let rejected: Int32 = 65
     /// Nobody to deliver to (EX_UNAVAILABLE).
     public static let unavailable: Int32 = 69
+    /// The result could not be written (EX_IOERR): stdout full, closed or gone, or the
+    /// `--output` file refused. Never 0 for a result nobody received.
+    public static let ioError: Int32 = 74
     /// Timed out or conflict: try again (EX_TEMPFAIL).
     public static let tryAgain: Int32 = 75
     /// Permission: wrong peer, bad modes (EX_NOPERM).

@@ -167,10 +167,11 @@ extension CommandContext {
 extension CommandContext {
     /// Prints a waiting command's final line: a signal after this is left to it (no second
     /// line), while one before it (during a token request, say) still ends the command with
-    /// the cancelled outcome.
-    func printOutcome(_ value: JSONValue) {
+    /// the cancelled outcome. False when stdout lost it (``printJSON(_:)``).
+    @discardableResult
+    func printOutcome(_ value: JSONValue) -> Bool {
         interruption?.finish()
-        printJSON(value)
+        return printJSON(value)
     }
 }
 

@@ -23,22 +23,73 @@ public protocol CommandOutput: AnyObject, Sendable {
     func writeOut(_ text: String)
     /// Writes `text` to standard error, as is (add the newline yourself).
     func writeErr(_ text: String)
+    /// Why the first write to standard output that did not arrive whole failed ("No space
+    /// left on device"), nil while every one did. The tool turns it into exit 74
+    /// (``ExitCode/ioError``): a result that never reached its reader is never a success.
+    var lostStandardOutput: String? { get }
 }
 
-/// Writes straight to file descriptors 1 and 2, unbuffered.
-public final class StandardStreams: CommandOutput {
-    /// Makes the writer; it holds nothing but the two descriptors' numbers.
-    public init() {}
-    /// Writes to file descriptor 1 at once, retrying short writes and `EINTR`.
-    public func writeOut(_ text: String) { Self.write(text, to: 1) }
-    /// Writes to file descriptor 2 at once, retrying short writes and `EINTR`.
-    public func writeErr(_ text: String) { Self.write(text, to: 2) }
+extension CommandOutput {
+    /// An output that cannot fail (a capture) has lost nothing.
+    public var lostStandardOutput: String? { nil }
+}
 
-    /// A failed write (stdout closed early, a full disk) loses the text: there is nowhere
-    /// left to say so.
-    static func write(_ text: String, to fd: Int32) {
+/// Writes straight to file descriptors 1 and 2, unbuffered, and remembers the first write
+/// to standard output that failed. A failed write to standard error (progress, warnings)
+/// is dropped: there is nowhere left to say so, and it changes no exit code.
+public final class StandardStreams: CommandOutput {
+    private let out: Int32
+    private let err: Int32
+    private let closedAtStart: Set<Int32>
+    private let lost = Locked<String?>(nil)
+
+    /// The process's own streams, 1 and 2. `closedAtStart` are those of them that were
+    /// closed when the process started (``StandardStreams/reserveClosedDescriptors()``
+    /// put /dev/null there): a write to one of them is a failure, never a silent success.
+    public convenience init(closedAtStart: Set<Int32> = []) {
+        self.init(out: 1, err: 2, closedAtStart: closedAtStart)
+    }
+
+    /// Streams on other descriptors (tests: /dev/full, a pipe whose reader is gone).
+    public init(out: Int32, err: Int32, closedAtStart: Set<Int32> = []) {
+        self.out = out
+        self.err = err
+        self.closedAtStart = closedAtStart
+    }
+
+    /// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that no socket
+    /// or file the command opens later takes that number (a socket on descriptor 1 would
+    /// receive the JSON meant for stdout); returns the numbers that were closed. Call it
+    /// first thing in `main`.
+    public static func reserveClosedDescriptors() -> Set<Int32> {
+        Set(Descriptor.occupyClosedStandardDescriptors())
+    }
+
+    /// Writes to standard output at once, retrying short writes and `EINTR`.
+    public func writeOut(_ text: String) {
+        if let failure = write(text, to: out) { lost.withLock { $0 = $0 ?? failure } }
+    }
+
+    /// Writes to standard error at once; a failure is dropped (see the type).
+    public func writeErr(_ text: String) { _ = write(text, to: err) }
+
+    public var lostStandardOutput: String? { lost.withLock { $0 } }
+
+    /// Why `text` did not arrive whole, nil when it did. A reader that went away is `EPIPE`
+    /// here, never a SIGPIPE that would end the process without a word.
+    private func write(_ text: String, to fd: Int32) -> String? {
+        if closedAtStart.contains(fd) { return "it was closed when the command started" }
         var text = text
-        text.withUTF8 { buffer in try? Descriptor.writeAll(UnsafeRawBufferPointer(buffer), to: fd) }
+        return text.withUTF8 { buffer in
+            Descriptor.withBrokenPipeSignalBlocked {
+                do throws(SystemError) {
+                    try Descriptor.writeAll(UnsafeRawBufferPointer(buffer), to: fd)
+                    return nil
+                } catch {
+                    return error.reason
+                }
+            }
+        }
     }
 }
 
