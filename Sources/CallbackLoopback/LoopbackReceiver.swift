@@ -81,9 +81,10 @@ public final class LoopbackReceiver: Sendable {
         public var pasteDescriptor: Int32?
         /// `false` (the default): on Linux, a connection from a process of another user of
         /// this computer is answered 403 before its request is read, and never ends or
-        /// disturbs the wait. The owner of a loopback connection is the uid the kernel's
-        /// socket tables (`/proc/net/tcp`, `/proc/net/tcp6`) give the peer's socket; when
-        /// none can be found the connection is refused too (fail closed). `true` turns the
+        /// disturbs the wait. The owner of a loopback connection is the uid the kernel gives
+        /// the peer's socket, asked by the connection's exact address pair (netlink
+        /// `NETLINK_SOCK_DIAG`; `/proc/net/tcp` and `tcp6`, capped, only where netlink is
+        /// refused); when none can be found the connection is refused too (fail closed). `true` turns the
         /// check off, for the rare setup where the browser runs as another user. Other
         /// systems (macOS) offer no such lookup: there the check does not run, and the
         /// one-time ``LoopbackReceiver/startURL`` is what keeps the login to its user.

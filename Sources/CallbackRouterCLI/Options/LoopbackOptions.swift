@@ -55,7 +55,7 @@ enum LoopbackOptions {
         ),
         .flag(
             "allow-other-users",
-            "Linux: also answer connections from processes of other users of this computer. Without it (the default) such a connection gets 403 before its request is read (its owner is looked up in /proc/net/tcp and tcp6; an owner not found is refused too), so another user can neither end the wait nor read a page. Only for a browser that runs as another user. Other systems (macOS) cannot tell: there every local process is answered."
+            "Linux: also answer connections from processes of other users of this computer. Without it (the default) such a connection gets 403 before its request is read (its owner is asked of the kernel by the connection's address pair, through netlink; an owner not found is refused too), so another user can neither end the wait nor read a page. Only for a browser that runs as another user. Other systems (macOS) cannot tell: there every local process is answered."
         ),
     ]
 
