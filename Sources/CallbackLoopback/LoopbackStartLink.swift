@@ -120,7 +120,6 @@ public final class LoopbackStartLink: Sendable {
         settings.address = configuration.host.address
         settings.servesCallbacks = false
         settings.connectionTimeout = LoopbackReceiver.bounded(configuration.connectionTimeout)
-        settings.lingerTimeout = .zero
         settings.maxConnections = configuration.maxConnections
         settings.allowOtherUsers = configuration.allowOtherUsers
         settings.acceptedUser = configuration.acceptedUser
