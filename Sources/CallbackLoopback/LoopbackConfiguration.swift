@@ -52,4 +52,7 @@ struct LoopbackConfiguration: Sendable {
     var pasteDescriptor: Int32?
     /// What the built-in pages say about the app (its name, where the person returns).
     var pages = LoopbackPages()
+    /// `false`: a start link alone (``LoopbackStartLink``): the callback path is 404 like any
+    /// other, so nothing here is ever judged as a callback.
+    var servesCallbacks = true
 }

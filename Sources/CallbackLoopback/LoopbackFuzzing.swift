@@ -26,8 +26,13 @@ import CallbackRouter
         var form = query
         form.formPost = true
         form.maxBodyBytes = 512
+        var alone = query
+        alone.servesCallbacks = false
         // Bound once per process: decide() never touches the socket.
-        let servers = [try! LoopbackServer(configuration: query), try! LoopbackServer(configuration: form)]
+        let servers = [
+            try! LoopbackServer(configuration: query), try! LoopbackServer(configuration: form),
+            try! LoopbackServer(configuration: alone),
+        ]
         for server in servers { server.startLink.withLock { $0.authorizationURL = authorizationURL } }
         return servers
     }()
@@ -41,6 +46,7 @@ import CallbackRouter
     /// `PORT` in `request` is replaced by the port actually bound, so that `Host:
     /// 127.0.0.1:PORT` can pass the Host check.
     public static func check(request raw: [UInt8], formPost: Bool) {
+        checkStartLinkAlone(request: raw)
         let server = servers[formPost ? 1 : 0]
         let bytes = replacingPort(raw, with: Array(String(server.port).utf8))
         let limit = server.configuration.maxHeadBytes
@@ -104,6 +110,23 @@ import CallbackRouter
         }
         // The state never reaches a page.
         precondition(!String(decoding: response, as: UTF8.self).contains(expectedState), "the page reflects the state")
+    }
+
+    /// The start link served alone (``LoopbackStartLink``): no request is ever judged as a
+    /// callback or ends anything, and none but the start path's sees the authorization URL.
+    static func checkStartLinkAlone(request raw: [UInt8]) {
+        let server = servers[2]
+        let bytes = replacingPort(raw, with: Array(String(server.port).utf8))
+        var scanner = HTTPHeadScanner(limit: server.configuration.maxHeadBytes)
+        guard case .complete(let length) = scanner.scan(bytes), case .success(let head) = HTTPRequestHead.parse(bytes[..<length])
+        else { return }
+        precondition(server.bodyPlan(head) == .none, "a start link would read a body")
+        let decision = server.decide(head, body: nil) { _ in preconditionFailure("a start link judged a callback") }
+        precondition(decision.verdict == nil && !decision.accepted && decision.ignoredReason == nil)
+        let response = String(decoding: decision.response.bytes(server.configuration.pages), as: UTF8.self)
+        if head.path != server.startPath {
+            precondition(!response.contains("fuzz-authorization-url"), "a start link revealed the authorization URL elsewhere")
+        }
     }
 
     static func replacingPort(_ bytes: [UInt8], with port: [UInt8]) -> [UInt8] {

@@ -85,7 +85,7 @@ extension LoopbackServer {
         if head.path.utf8.count == startPath.utf8.count, constantTimeEquals(String(head.path), startPath) {
             return decideStart(head)
         }
-        guard head.path == configuration.path else {
+        guard configuration.servesCallbacks, head.path == configuration.path else {
             return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to a request for another path")
         }
         let allowed = configuration.formPost ? "POST, HEAD, OPTIONS" : "GET, HEAD, OPTIONS"

@@ -73,18 +73,6 @@ import Testing
         #expect(result.stderr.contains("--accept-paste"))
     }
 
-    @Test func theSchemeLoginNeverWritesItsAuthorizationURLToANonTerminal() {
-        let temporary = TemporaryDirectory()
-        defer { temporary.remove() }
-        let runtime = temporary.privateSubdirectory("run")
-        var environment = isolatedEnvironment(runtime: runtime)
-        environment["PATH"] = "/usr/bin:/bin"
-        let result = runTool(Self.request + ["--scheme", "myapp", "--no-browser", "--timeout", "0.5"], environment: environment)
-        #expect(result.exit == ExitCode.tryAgain)
-        #expect(!result.stderr.contains("https://example.com/authorize?"))
-        #expect(result.stderr.contains("shown only when stderr is a terminal"))
-    }
-
     @Test(arguments: [false, true])
     func theOutcomeCarriesTheNonceSent(_ scheme: Bool) throws {
         let temporary = TemporaryDirectory()

@@ -80,8 +80,11 @@ enum ListenCommand: Command {
           74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLE:
-          url=$(callback-router authorize-url …); state=…
-          xdg-open "$url"; printf '%s\\n' "$state" | callback-router listen --scheme myapp --state-from-stdin
+          callback-router listen --scheme myapp --dialect prelude --timeout 300
+          (Start it before the browser.) For an OAuth login with a state use
+          'callback-router login --scheme myapp …': it opens the browser on a one-time link
+          on 127.0.0.1. Opening authorize-url's URL with xdg-open puts its state, challenge
+          and nonce in a command line that every local user can read (/proc/PID/cmdline).
 
         """
 

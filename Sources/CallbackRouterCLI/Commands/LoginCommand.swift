@@ -78,17 +78,16 @@ enum LoginCommand: Command {
           is tried in turn, then xdg-open: one that exits non-zero within 1.5 seconds is
           reported and the next is tried; if none starts, or none has fetched the link after
           a third of --timeout (15 seconds at most), stderr says so and the wait goes on.
-          For the loopback receiver the link is the short start URL
-          http://127.0.0.1:PORT/start/<random>, which redirects to the authorization URL
-          once: the state never appears in a command line, a second visit (or anyone else's)
-          gets 410 without it, and on Linux other users' connections get 403.
+          The link is the short start URL http://127.0.0.1:PORT/start/<random>, which
+          redirects to the authorization URL once: the state, challenge and nonce never
+          appear in a command line (any local user can read a browser's), a second visit (or
+          anyone else's) gets 410 without it, and on Linux other users' connections get 403.
+          With --scheme too: the start link is served on 127.0.0.1 only for the wait, and
+          only the provider's redirect comes back through the scheme.
           Under SSH (SSH_CONNECTION set) no browser is started on the server: stderr shows
           the link to open on your computer with the ssh -L command that forwards the port,
-          and offers --accept-paste (paste the address the browser ends at).
-          With --scheme there is no start URL: the browser is given the authorization URL,
-          which holds this login's state; when no browser takes it, it is shown only when
-          stderr is a terminal (a person's screen, not a log). Elsewhere, use authorize-url
-          and listen.
+          and offers --accept-paste (paste the address the browser ends at); with --scheme,
+          the link to open in a browser on the machine whose desktop handles the scheme.
 
         EXIT CODES:
           As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
@@ -292,16 +291,32 @@ enum LoginCommand: Command {
         // The routing rule already keeps callbacks without this state away; one of another
         // redirect URI is not this login's either: the wait goes on.
         let judge = CallbackJudge(validator: validator, limits: expectations.limits)
+        // The browser is opened on a one-time link on 127.0.0.1, never on the authorization
+        // URL: a command line is readable by every local user. Only the redirect comes back
+        // through the scheme.
+        let link: LoopbackStartLink
+        do {
+            link = try LoopbackStartLink(authorizationURL: request.url, .init(lifetime: .milliseconds(Int64(seconds * 1000)))) { line in
+                context.printError("\(name): \(line)")
+            }
+        } catch {
+            context.printError("\(name): the one-time sign-in link could not be served on 127.0.0.1: \(error.detail)")
+            return error.exitCode
+        }
         context.interruption?.beginWaiting(output: context.output, extras: extras)
+        var presenting: Locked<Bool>?
         let ending = HandoffWait.receive(
             scheme: scheme, state: secrets.state, timeout: .milliseconds(Int64(seconds * 1000)), judge: judge, command: name,
             context: context
         ) {
-            // A custom scheme has no start URL: the browser gets the authorization URL itself.
-            BrowserLauncher.presentAuthorizationURL(request.url, noBrowser: args.has("no-browser"), name: name, context: context)
+            presenting = BrowserLauncher.presentStartLink(
+                link, noBrowser: args.has("no-browser"), seconds: seconds, name: name, context: context)
             context.printError(
                 "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
         }
+        // The wait is over: the link is not served a moment longer than it is needed.
+        presenting?.withLock { $0 = true }
+        link.close()
         switch ending {
         case .judged(.success(let outcome)):
             if let tokenStep {

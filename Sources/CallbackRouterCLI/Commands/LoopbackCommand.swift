@@ -103,8 +103,11 @@ enum LoopbackCommand: Command {
           req=$(callback-router authorize-url --endpoint https://example.auth0.com/authorize \\
                 --client-id abc123 --redirect-uri "$uri")
           jq -r .state <<<"$req" >&"$to_lb"                # the expected state, on stdin
-          xdg-open "$(jq -r .url <<<"$req")"
+          xdg-open "$(jq -r .url <<<"$req")"   # ❌ shared machine: see below
           read -r outcome <&"$from_lb"    # the outcome, as parse prints it
+          The URL (state, challenge, nonce) is then in the command line of xdg-open and of
+          the browser, which every local user can read; 'callback-router login' opens a
+          one-time start link instead.
 
         """
 

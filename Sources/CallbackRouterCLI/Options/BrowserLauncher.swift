@@ -61,20 +61,48 @@ enum BrowserLauncher {
     static func presentStartURL(
         _ receiver: LoopbackReceiver, noBrowser: Bool, pasting: Bool, seconds: Double, name: String, context: CommandContext
     ) -> Locked<Bool> {
+        var sshLines = ["this is an SSH session, so no browser is started here. Open this URL in a browser on your computer:"]
+        sshLines.append("  \(receiver.startURL)")
+        if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
+            sshLines.append(line)
+        }
+        if !pasting {
+            sshLines.append(
+                "if the port cannot be forwarded, run login again with --accept-paste and paste here the address the browser ends at")
+        }
+        return presentStartLink(
+            receiver.startURL, wasUsed: { receiver.startURLWasUsed }, sshLines: sshLines, noBrowser: noBrowser, seconds: seconds,
+            name: name, context: context)
+    }
+
+    /// The `--scheme` login: the browser is opened on the start link that `link` serves on
+    /// 127.0.0.1, never on the authorization URL (a browser's command line is readable by
+    /// every local user: the state, challenge and nonce must not be in it). The link holds
+    /// no secret of its own worth hiding (it works once, for this user), so it is shown like
+    /// the loopback login's. Under SSH no browser is started: the link must be opened on this
+    /// machine's desktop, where the scheme's handler is registered.
+    static func presentStartLink(
+        _ link: LoopbackStartLink, noBrowser: Bool, seconds: Double, name: String, context: CommandContext
+    ) -> Locked<Bool> {
+        let sshLines = [
+            "this is an SSH session, so no browser is started here. Open this link in a browser on this machine's desktop, where the scheme's handler is registered:",
+            "  \(link.url)",
+        ]
+        return presentStartLink(
+            link.url, wasUsed: { link.wasUsed }, sshLines: sshLines, noBrowser: noBrowser, seconds: seconds, name: name,
+            context: context)
+    }
+
+    /// Shows a one-time start link and opens a browser on it (not under SSH, where
+    /// `sshLines` are said instead, nor with `noBrowser`); a browser that took it but has
+    /// not fetched it after a third of the wait (15 s at most) is noticed on stderr.
+    private static func presentStartLink(
+        _ url: String, wasUsed: @escaping @Sendable () -> Bool, sshLines: [String], noBrowser: Bool, seconds: Double, name: String,
+        context: CommandContext
+    ) -> Locked<Bool> {
         let over = Locked(false)
-        let url = receiver.startURL
         if context.isSSHSession {
-            context.printError(
-                "\(name): this is an SSH session, so no browser is started here. Open this URL in a browser on your computer:")
-            context.printError("\(name):   \(url)")
-            if let line = LoopbackOptions.sshForwardingHint(port: receiver.port, environment: context.environment) {
-                context.printError("\(name): \(line)")
-            }
-            if !pasting {
-                context.printError(
-                    "\(name): if the port cannot be forwarded, run login again with --accept-paste and paste here the address the browser ends at"
-                )
-            }
+            for line in sshLines { context.printError("\(name): \(line)") }
             return over
         }
         context.printError("\(name): the sign-in link (it works once): \(url)")
@@ -90,34 +118,16 @@ enum BrowserLauncher {
         _ = DetachedThread.start { [over] in
             let deadline = Deadline.after(milliseconds: Int64(patience * 1000))
             while !deadline.hasPassed {
-                if over.withLock({ $0 }) || receiver.startURLWasUsed { return }
+                if over.withLock({ $0 }) || wasUsed() { return }
                 usleep(50_000)
             }
             over.withLock { finished in
-                guard !finished, !receiver.startURLWasUsed else { return }
+                guard !finished, !wasUsed() else { return }
                 context.printError(
                     "\(name): no browser has opened the link after \(Durations.describe(seconds: patience)): open it yourself: \(url)")
             }
         }
         return over
-    }
-
-    /// The `--scheme` login: the authorization URL holds this login's state, so it is given
-    /// to a browser, or shown only on a terminal (a person's screen), never to a log.
-    static func presentAuthorizationURL(_ url: String, noBrowser: Bool, name: String, context: CommandContext) {
-        if !noBrowser && !context.isSSHSession, let program = launchBrowser(url, name: name, context: context) {
-            context.printError("\(name): opened the authorization URL in the browser ('\(program)')")
-            return
-        }
-        if context.standardErrorIsTerminal {
-            context.printError(
-                "\(name): open this URL in a browser on this machine (shown because stderr is a terminal: it holds this login's state):")
-            context.printError("\(name):   \(url)")
-        } else {
-            context.printError(
-                "\(name): the authorization URL holds this login's state, so it is shown only when stderr is a terminal; run login there, or use 'authorize-url' and 'listen'"
-            )
-        }
     }
 }
 
