@@ -365,7 +365,7 @@ struct AttemptBook: ~Copyable {
         return waiter?.continuation
     }
 
-    /// Who hears of a refusal ``refuse(state:key:routeIndex:with:keepLogin:keepLogout:now:)`` tied to an attempt.
+    /// Who hears of a refusal ``refuse(state:key:routeIndex:logins:logouts:with:keepLogin:keepLogout:now:)`` tied to an attempt.
     enum RefusalReceiver {
         /// No pending attempt on the route has the state: nobody (only the caller).
         case none
@@ -378,17 +378,18 @@ struct AttemptBook: ~Copyable {
 
     /// A callback refused on route `routeIndex` (its syntax, its dialect's rules) whose raw
     /// text carries `state`: ends the pending attempt with that state on that route (compared
-    /// in constant time, as a claim does), login or logout, and says who hears of `error`;
+    /// in constant time, as a claim does), a login (`logins`) or a logout (`logouts`), and
+    /// says who hears of `error`;
     /// when nobody waits and the route has no handler for the attempt's kind (`keepLogin`,
     /// `keepLogout`), `error` is kept for a later `callback(for:)`. A stateless login is
     /// never ended this way (its state is never sent, so no callback carries it), nor an
     /// attempt of another route, nor one that already ended.
     mutating func refuse(
-        state: UnsafeBufferPointer<UInt8>, key: StateKey, routeIndex: Int, with error: CallbackError,
+        state: UnsafeBufferPointer<UInt8>, key: StateKey, routeIndex: Int, logins: Bool, logouts: Bool, with error: CallbackError,
         keepLogin: Bool, keepLogout: Bool, now: ClockInstant
     ) -> RefusalReceiver {
         guard let entry = entryByKey[key], entry.isPending, !entry.stateless, entry.routeIndex == routeIndex,
-            Self.stateMatches(state, entry.attempt.state)
+            entry.attempt.isLogout ? logouts : logins, Self.stateMatches(state, entry.attempt.state)
         else { return .none }
         let waiter = end(entry, as: .refused, now: now)
         if let waiter {

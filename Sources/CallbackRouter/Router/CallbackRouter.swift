@@ -239,13 +239,27 @@ public final class CallbackRouter: Sendable {
     private func endAttempt(refusedBy text: String, routeIndex: Int?, with refusal: CallbackError) {
         guard let routeIndex, refusal.reason != .noRoute else { return }
         let route = routes[routeIndex]
-        guard let state = RawState.value(in: text, fragment: route.responseMode == .fragment) else { return }
+        // A login's state comes where the route's responses do; a logout's in the query
+        // (RP-Initiated Logout 1.0 §3).
+        let fragment = route.responseMode == .fragment
+        if let state = RawState.value(in: text, fragment: fragment) {
+            endAttempt(carrying: state, logouts: !fragment, routeIndex: routeIndex, with: refusal)
+        }
+        if fragment, let state = RawState.value(in: text) {
+            endAttempt(carrying: state, logouts: true, logins: false, routeIndex: routeIndex, with: refusal)
+        }
+    }
+
+    private func endAttempt(
+        carrying state: [UInt8], logouts: Bool, logins: Bool = true, routeIndex: Int, with refusal: CallbackError
+    ) {
+        let route = routes[routeIndex]
         let now = clock.now()
         let receiver = state.withUnsafeBufferPointer { bytes in
             let key = StateKey(utf8: bytes, hasher: stateHasher)
             return book.withLock { book in
                 book.refuse(
-                    state: bytes, key: key, routeIndex: routeIndex, with: refusal,
+                    state: bytes, key: key, routeIndex: routeIndex, logins: logins, logouts: logouts, with: refusal,
                     keepLogin: route.handler == nil, keepLogout: route.logoutHandler == nil, now: now)
             }
         }
