@@ -383,13 +383,15 @@ struct AttemptBook: ~Copyable {
     /// when nobody waits and the route has no handler for the attempt's kind (`keepLogin`,
     /// `keepLogout`), `error` is kept for a later `callback(for:)`. A stateless login is
     /// never ended this way (its state is never sent, so no callback carries it), nor an
-    /// attempt of another route, nor one that already ended.
+    /// attempt of another route, nor one that already ended or expired (the sweep ends it
+    /// as `attempt_expired`).
     mutating func refuse(
         state: UnsafeBufferPointer<UInt8>, key: StateKey, routeIndex: Int, logins: Bool, logouts: Bool, with error: CallbackError,
         keepLogin: Bool, keepLogout: Bool, now: ClockInstant
     ) -> RefusalReceiver {
         guard let entry = entryByKey[key], entry.isPending, !entry.stateless, entry.routeIndex == routeIndex,
-            entry.attempt.isLogout ? logouts : logins, Self.stateMatches(state, entry.attempt.state)
+            entry.attempt.isLogout ? logouts : logins, now < entry.attempt.expiresAt,
+            Self.stateMatches(state, entry.attempt.state)
         else { return .none }
         let waiter = end(entry, as: .refused, now: now)
         if let waiter {
