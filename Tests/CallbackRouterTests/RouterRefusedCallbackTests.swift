@@ -64,7 +64,8 @@ import Testing
         while !router.isWaiting(for: attempt) { await Task.yield() }
         let thrown = try #require(Self.refusal(router, Self.url(query, state: attempt.state)))
         // Ended inside `handle`: nobody waits any more, nothing is pending.
-        #expect(!router.isWaiting(for: attempt))
+        let stillWaiting = router.isWaiting(for: attempt)  // a local: a failing #expect must not reflect the router
+        #expect(!stillWaiting)
         #expect(router.pendingCount == 0)
         router.cancel(attempt)  // ends a wait today's main left open (then the reason below is `cancelled`)
         let error = try #require(await waited)
@@ -95,7 +96,8 @@ import Testing
         #expect(Self.refusal(router, Self.redirect + "#" + query.replacingOccurrences(of: "STATE", with: attempt.state)) != nil)
         // On another route (a mix-up): no tie either.
         #expect(Self.refusal(router, Self.url(query, state: attempt.state, path: "com.example.app:/implicit")) != nil)
-        #expect(router.isWaiting(for: attempt))
+        let stillWaiting = router.isWaiting(for: attempt)
+        #expect(stillWaiting)
         #expect(router.pendingCount == 1)
         try router.handle(Self.url("code=real&state=STATE", state: attempt.state))
         #expect(try await waited.outcome.value("code") == "real")
@@ -127,7 +129,8 @@ import Testing
         async let waited = Self.waitError(router, attempt, timeout: .seconds(300))
         while !router.isWaiting(for: attempt) { await Task.yield() }
         #expect(Self.refusal(router, "com.example.app:/implicit#code=%FF&state=\(attempt.state)") != nil)
-        #expect(!router.isWaiting(for: attempt))
+        let stillWaiting = router.isWaiting(for: attempt)
+        #expect(!stillWaiting)
         router.cancel(attempt)
         let error = try #require(await waited)
         #expect(error.reason != ReasonCode.cancelled)
