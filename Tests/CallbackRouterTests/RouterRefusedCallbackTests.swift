@@ -32,12 +32,12 @@ import Testing
 
     /// The refusals a callback carrying the state can meet: its syntax, its dialect's rules, its issuer.
     static let refusedQueries: [String] = [
-        "code=%FF&state=STATE",  // a code that is not UTF-8
-        "code=a&code=b&state=STATE",  // a parameter twice
-        "state=STATE",  // no code
-        "code=c&state=STATE&iss=https%3A%2F%2Fevil.example",  // another issuer
-        "code=c&state=STATE&x=%ZZ",  // a percent sign that encodes nothing
-        (0 ..< 70).map { "p\($0)=1" }.joined(separator: "&") + "&code=c&state=STATE",  // too many parameters
+        "code=%FF&state=STATE", // a code that is not UTF-8
+        "code=a&code=b&state=STATE", // a parameter twice
+        "state=STATE", // no code
+        "code=c&state=STATE&iss=https%3A%2F%2Fevil.example", // another issuer
+        "code=c&state=STATE&x=%ZZ", // a percent sign that encodes nothing
+        (0 ..< 70).map { "p\($0)=1" }.joined(separator: "&") + "&code=c&state=STATE", // too many parameters
     ]
 
     private static func url(_ query: String, state: String, path: String = redirect) -> String {
@@ -64,10 +64,10 @@ import Testing
         while !router.isWaiting(for: attempt) { await Task.yield() }
         let thrown = try #require(Self.refusal(router, Self.url(query, state: attempt.state)))
         // Ended inside `handle`: nobody waits any more, nothing is pending.
-        let stillWaiting = router.isWaiting(for: attempt)  // a local: a failing #expect must not reflect the router
+        let stillWaiting = router.isWaiting(for: attempt) // a local: a failing #expect must not reflect the router
         #expect(!stillWaiting)
         #expect(router.pendingCount == 0)
-        router.cancel(attempt)  // ends a wait today's main left open (then the reason below is `cancelled`)
+        router.cancel(attempt) // ends a wait today's main left open (then the reason below is `cancelled`)
         let error = try #require(await waited)
         #expect(error.reason == thrown.reason)
         #expect(error.reason != ReasonCode.cancelled && error.reason != ReasonCode.timeout)
@@ -84,7 +84,7 @@ import Testing
         let router = try Self.router()
         let attempt = try router.beginLogin(on: "app")
         let other = try router.beginLogin(on: "app")
-        router.cancel(other)  // an ended attempt's state is refused too, and ends nothing else
+        router.cancel(other) // an ended attempt's state is refused too, and ends nothing else
         async let waited = router.callback(for: attempt, timeout: .seconds(30))
         while !router.isWaiting(for: attempt) { await Task.yield() }
         for state in ["forged", String(attempt.state.dropLast()), attempt.state + "x", other.state, ""] {
