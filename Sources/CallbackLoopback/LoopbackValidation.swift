@@ -95,53 +95,10 @@ struct LoopbackValidation: Sendable {
 
     /// The receiver's own tie rule, independent of what validation concluded: exactly one
     /// `state` in the query of `text` (before any `#`), whose value, percent-decoded (`+` is
-    /// a space, as the parser reads a query), equals the expected one in constant time.
-    /// Read from the raw bytes, so the rest of the query may be anything the parser refuses;
-    /// a `state` that does not decode, or two of them, is no tie.
+    /// a space, as the parser reads a query), equals the expected one in constant time
+    /// (``RawState``, the reader the router uses for the same tie).
     static func carries(rawURL text: String, state expected: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return false }
-        let end = bytes[question...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-        var value: [UInt8]?
-        var count = 0
-        for pair in bytes[(question + 1) ..< end].split(separator: UInt8(ascii: "&")) {
-            let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
-            guard let name = percentDecoded(pair[..<equals]), name.elementsEqual("state".utf8) else { continue }
-            count += 1
-            value = equals == pair.endIndex ? [] : percentDecoded(pair[(equals + 1)...])
-        }
-        guard count == 1, let value else { return false }
-        return constantTimeEquals(value, expected.utf8)
-    }
-
-    /// `%XX` and `+` decoded; nil for a `%` not followed by two hex digits.
-    private static func percentDecoded(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        var index = raw.startIndex
-        while index < raw.endIndex {
-            let byte = raw[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < raw.endIndex, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
-                    return nil
-                }
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(byte == UInt8(ascii: "+") ? 0x20 : byte)
-                index += 1
-            }
-        }
-        return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        default: return nil
-        }
+        RawState.carries(text, state: expected)
     }
 
     /// Only a callback proven to answer this login ends the wait: one carrying the expected

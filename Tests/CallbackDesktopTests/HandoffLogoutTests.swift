@@ -60,17 +60,21 @@ import Testing
     }
 
     /// The reverse: a logout's redirect never completes a login waiting on the same scheme.
+    /// Carrying the login's state, it is refused (`missing_parameter`) and, as every refused
+    /// callback with a pending attempt's state (issue 33), ends that login with the refusal.
     @Test func aLogoutsRedirectNeverCompletesALogin() async throws {
         let sandbox = Sandbox()
         let router = try makeRouter()
         let login = try router.beginLogin(on: "desktop")
         let receiver = try HandoffReceiver(scheme: "myapp", state: login.state, environment: sandbox.environment)
-        let waiting = Task { try await receiver.callback(for: login, router: router, timeout: .seconds(20)) }
+        let waiting = Task { () async throws(CallbackError) -> Delivery in
+            try await receiver.callback(for: login, router: router, timeout: .seconds(20))
+        }
         #expect(try await deliverOnThread("myapp:/callback?state=\(login.state)", environment: sandbox.environment) == .delivered)
-        #expect(try await deliverOnThread("myapp:/callback?code=c2&state=\(login.state)", environment: sandbox.environment) == .delivered)
-        let delivery = try await waiting.value
-        #expect(delivery.outcome.kind == .authorizationCode)
-        #expect(delivery.outcome.value("code") == "c2")
+        let result = await waiting.result
+        guard case .failure(let error) = result else { Issue.record("completed: \(result)"); return }
+        #expect((error as? CallbackError)?.reason == ReasonCode.missingParameter)
+        #expect(router.pendingCount == 0)
     }
 
     @Test func anAuth0ReturnToLogoutWithoutStateIsUnbound() async throws {

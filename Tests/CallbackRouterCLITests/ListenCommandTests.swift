@@ -188,6 +188,48 @@ import CallbackSystem
         #expect(listened.stdout == runTool(["parse", "--dialect", "prelude", real], environment: environment).stdout)
     }
 
+    /// Issue 34.6: without a state, a callback the dialect refuses (any page can make the
+    /// browser open one) never ends the wait; stderr says it was ignored and why, and the
+    /// genuine callback that follows is delivered.
+    /// (Clerk is not here: it reads a callback without its fields as `bare_callback`, which
+    /// it accepts, unbound, as "reload the sign-in".)
+    @Test(arguments: ["prelude", "ory", "zephr"])
+    func aRefusedCallbackNeverEndsAStatelessWait(dialect: String) {
+        defer { temporary.remove() }
+        let listening = startListening(["--scheme", "myapp", "--dialect", dialect, "--timeout", "10"])
+        for forged in ["myapp://cb?junk=1", "myapp://cb?code=a&code=b"] {
+            let opened = runTool(["open", forged], environment: environment)
+            #expect(opened.exit == 0 && opened.stdout.contains("\"spooled\""), "\(forged): \(opened.stdout)")
+            #expect(listenerSockets() == 1, "\(forged) ended the wait")
+        }
+        let real =
+            switch dialect {
+            case "prelude": "myapp://cb?challenge_token=real"
+            case "ory": "myapp://cb?code=ory_ac_real"
+            default: "myapp://cb?action=login&status=success&session_id=s1&tracking_id=t1"
+            }
+        #expect(runTool(["open", real], environment: environment).stdout == "{\"outcome\":\"delivered\"}\n")
+        let listened = listening.join()
+        #expect(listened.exit == 0, "stdout: \(listened.stdout) stderr: \(listened.stderr)")
+        #expect(listened.stdout == runTool(["parse", "--dialect", dialect, real], environment: environment).stdout)
+        #expect(listened.stderr.contains("ignored a callback its dialect refused (missing_parameter)"), "\(listened.stderr)")
+        #expect(listened.stderr.contains("(duplicate_parameter)"))
+        #expect(!listened.stderr.contains("junk"))
+    }
+
+    /// A well-formed provider error still ends a stateless wait: it cannot be told from the
+    /// user pressing Cancel (docs/security.md, "What is not protected").
+    @Test func aProviderErrorStillEndsAStatelessWait() {
+        defer { temporary.remove() }
+        let listening = startListening(["--scheme", "myapp", "--dialect", "prelude", "--timeout", "10"])
+        let cancel = "myapp://cb?error=access_denied"
+        #expect(runTool(["open", cancel], environment: environment).stdout == "{\"outcome\":\"delivered\"}\n")
+        let listened = listening.join()
+        let parsed = runTool(["parse", "--dialect", "prelude", cancel], environment: environment)
+        #expect(listened.stdout == parsed.stdout)
+        #expect(listened.exit == parsed.exit)
+    }
+
     @Test func givesUpAtTheTimeout() {
         defer { temporary.remove() }
         let start = SystemClock.monotonicMilliseconds()

@@ -179,8 +179,22 @@ import Testing
         (["--state", state], "myapp:/logged-out?code=c1&state=\(state)"),
         (["--state", state], "myapp:/logged-out?error=access_denied&state=\(state)"),
         (["--no-state"], "myapp:/logged-out"),
-        (["--no-state", "--response-mode", "query"], "myapp:/logged-out?code=c1"),
     ]
+
+    /// A logout wait without a state is a stateless wait (issue 34): a login's callback,
+    /// which `parse --logout --no-state` refuses, does not end it; the redirect that
+    /// follows completes it. (Formerly it ended the wait with 65.)
+    @Test func aRefusedCallbackNeverEndsALogoutWaitWithoutState() {
+        defer { temporary.remove() }
+        let listening = startListening(["--scheme", "myapp", "--logout", "--no-state", "--response-mode", "query", "--timeout", "10"])
+        #expect(runTool(["parse", "--logout", "--no-state", "--", "myapp:/logged-out?code=c1"], environment: environment).exit == 65)
+        #expect(runTool(["open", "myapp:/logged-out?code=c1"], environment: environment).stdout.contains("\"spooled\""))
+        #expect(runTool(["open", "myapp:/logged-out"], environment: environment).stdout == "{\"outcome\":\"delivered\"}\n")
+        let listened = listening.join()
+        #expect(listened.exit == 0, "stderr: \(listened.stderr)")
+        #expect(listened.stdout.contains("\"outcome\":\"logout_complete\""))
+        #expect(listened.stderr.contains("ignored a callback its dialect refused"))
+    }
 
     @Test(arguments: cases)
     func printsExactlyWhatParseLogoutPrints(options: [String], url: String) {

@@ -226,6 +226,27 @@ check "the callback opened while listen --dialect prelude waits is delivered (0)
 check "…and it is the real one" grep -q '"challenge_token":"real"' "$work/prelude.out"
 find "$spool" -mindepth 1 -delete
 
+# A callback its dialect refuses never ends a stateless wait (issue 34): formerly a forged
+# ?junk=1 ended listen --dialect prelude with 65 and the real callback was spooled and lost.
+listen_bg stateless --scheme myapp --dialect prelude --timeout 15
+dispatch generic 'myapp://oauth-callback?junk=1'
+for _ in $(seq 1 1500); do grep -q 'ignored a callback' "$work/stateless.err" 2>/dev/null && break; sleep 0.01; done
+check "a forged junk callback leaves a stateless listen waiting (no exit yet)" test ! -s "$work/stateless.rc"
+check "…stderr says a refused callback was ignored, and why" \
+    grep -q 'ignored a callback its dialect refused (missing_parameter)' "$work/stateless.err"
+check "…without the URL" bash -c "! grep -q junk '$work/stateless.err'"
+dispatch generic 'myapp://oauth-callback?challenge_token=real2'
+check "…and the real callback that follows is delivered (0)" test "$(wait_rc stateless)" = 0
+check "…printed exactly as parse prints it" test "$(cat "$work/stateless.out")" = \
+    "$("$cr" parse --dialect prelude 'myapp://oauth-callback?challenge_token=real2')"
+find "$spool" -mindepth 1 -delete
+listen_bg cancelled --scheme myapp --dialect prelude --timeout 15
+dispatch generic 'myapp://oauth-callback?error=access_denied'
+set +e; "$cr" parse --dialect prelude 'myapp://oauth-callback?error=access_denied' >"$work/cancel-parse.out"; rc=$?; set -e
+check "a well-formed provider error still ends a stateless listen, as parse judges it" test "$(wait_rc cancelled)" = "$rc"
+check "…printed exactly as parse prints it" test "$(cat "$work/cancelled.out")" = "$(cat "$work/cancel-parse.out")"
+find "$spool" -mindepth 1 -delete
+
 # Expired entries go when their time is up, while anyone waits, not at the next open.
 "$cr" open --spool-ttl 1 'myapp://cb?code=short&state=short-lived' >/dev/null
 listen_bg sweeper --scheme myapp --state someone-else --timeout 4

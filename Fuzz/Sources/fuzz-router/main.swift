@@ -457,8 +457,39 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
         check(calls.isEmpty, "a handler heard of a callback that reached no attempt (\(reason))")
     }
 
+    /// A refusal of the syntax or the dialect on route `routeIndex`: when the raw text
+    /// carries exactly one state that is a pending, unexpired attempt's on that route, that
+    /// attempt ends with the refusal (issue 33), heard by its waiter, else its handler.
+    func expectRefusal(_ reason: ReasonCode, _ why: String, routeIndex: Int?) {
+        guard let routeIndex, !specs[routeIndex].dialect.isStateless,
+            let state = modelRawState(text, fragment: specs[routeIndex].mode == .fragment),
+            let index = model.attempts.firstIndex(where: {
+                $0.ending == nil && $0.route == routeIndex && Array($0.attempt.state.utf8) == state
+                    && now < $0.attempt.expiresAt
+            })
+        else { return expectFailure(reason, why) }
+        guard case .failure(let error) = result, error.reason == reason else {
+            fatalError("expected \(reason) (\(why), tied), got \(result)")
+        }
+        let target = model.attempts[index]
+        model.end(index, as: .cancelled, now: now, answer: .refused(reason))
+        if target.waiter != nil {
+            check(calls.isEmpty, "a handler heard of a refusal a waiting task received")
+        } else if specs[routeIndex].hasHandler {
+            check(calls.count == 1 && calls[0].result.failureReason == reason, "the handler did not hear the tied refusal once")
+        } else {
+            check(calls.isEmpty, "a route without a handler called one")
+            model.attempts[index].unclaimed = (.refused(reason), target.attempt.expiresAt.advanced(by: .nanoseconds(target.lifetime)))
+        }
+    }
+
     let url: CallbackURL
-    do { url = try CallbackURL(parsing: text) } catch { return expectFailure(error.reason, "syntax") }
+    do { url = try CallbackURL(parsing: text) } catch {
+        let end = text.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        let prefix = end.flatMap { try? CallbackURL(parsing: String(text[..<$0])) }
+        let routeIndex = prefix.flatMap { prefix in redirectURIs.firstIndex(where: { $0.matches(prefix) }) }
+        return expectRefusal(error.reason, "syntax", routeIndex: routeIndex)
+    }
     guard let routeIndex = redirectURIs.firstIndex(where: { $0.matches(url) }) else {
         return expectFailure(url.userinfo != nil ? .userinfoNotAllowed : .noRoute, "route")
     }
@@ -466,7 +497,7 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     let outcome: CallbackOutcome
     do {
         outcome = try CallbackClassifier.classify(url, dialect: spec.dialect, expecting: CallbackExpectations(responseMode: spec.mode))
-    } catch { return expectFailure(error.reason, "dialect") }
+    } catch { return expectRefusal(error.reason, "dialect", routeIndex: routeIndex) }
     // No state and no secret (Clerk's failure, an error without state on Clerk): reported,
     // and no attempt ends.
     if outcome.isUnbound { return expectFailure(.stateMissing, "unbound") }
@@ -528,4 +559,48 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     } else {
         check(calls.isEmpty, "a route without a handler called one")
     }
+}
+
+extension Result where Failure == CallbackError {
+    var failureReason: ReasonCode? {
+        if case .failure(let error) = self { return error.reason }
+        return nil
+    }
+}
+
+/// The model's own reading of the one raw `state` of a callback (in its query, or its
+/// fragment), percent-decoded: nil when none, two, or one that does not decode.
+func modelRawState(_ text: String, fragment: Bool) -> [UInt8]? {
+    let bytes = Array(text.utf8)
+    let hash = bytes.firstIndex(of: UInt8(ascii: "#"))
+    var part: ArraySlice<UInt8>
+    if fragment {
+        guard let hash else { return nil }
+        part = bytes[(hash + 1)...]
+    } else {
+        guard let q = bytes.firstIndex(of: UInt8(ascii: "?")), q < (hash ?? bytes.endIndex) else { return nil }
+        part = bytes[(q + 1) ..< (hash ?? bytes.endIndex)]
+    }
+    func decode(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = [], i = raw.startIndex
+        while i < raw.endIndex {
+            if raw[i] == UInt8(ascii: "%") {
+                guard i + 2 < raw.endIndex, let v = UInt8(String(decoding: raw[(i + 1) ... (i + 2)], as: UTF8.self), radix: 16),
+                    raw[(i + 1) ... (i + 2)].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
+                else { return nil }
+                out.append(v); i += 3
+            } else {
+                out.append(raw[i] == UInt8(ascii: "+") ? 0x20 : raw[i]); i += 1
+            }
+        }
+        return out
+    }
+    var found: [[UInt8]?] = []
+    for pair in part.split(separator: UInt8(ascii: "&")) {
+        let eq = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+        guard decode(pair[..<eq]) == Array("state".utf8) else { continue }
+        found.append(eq == pair.endIndex ? [] : decode(pair[(eq + 1)...]))
+    }
+    guard found.count == 1 else { return nil }
+    return found[0]
 }

@@ -48,10 +48,15 @@ struct AttemptBook: ~Copyable {
     typealias Continuation = CheckedContinuation<Result<Delivery, CallbackError>, Never>
 
     enum Ending: Sendable {
-        case answered, cancelled, expired, timedOut
+        /// `refused`: a callback carrying its state was refused (its syntax, its dialect's
+        /// rules): a repeat, or the genuine callback after it, is `cancelled`.
+        case answered, cancelled, expired, timedOut, refused
 
         var error: CallbackError {
             switch self {
+            case .refused:
+                return CallbackError(
+                    .cancelled, "this login already ended: an earlier callback carrying its state was refused; start a new login")
             case .answered: return CallbackError(.replayed, "this login was already answered; a callback is delivered once")
             case .cancelled: return CallbackError(.cancelled, "the login was cancelled")
             case .expired: return CallbackError(.attemptExpired, "the login expired before its callback arrived")
@@ -354,10 +359,48 @@ struct AttemptBook: ~Copyable {
     /// Nothing happens to an attempt that already ended.
     mutating func refuse(_ id: UInt64, with error: CallbackError, now: ClockInstant) -> Continuation? {
         guard let entry = entries[id], entry.isPending else { return nil }
-        let waiter = end(entry, as: .cancelled, now: now)
+        let waiter = end(entry, as: .refused, now: now)
         waiter?.timer?.cancel()
         if waiter == nil { keepUnclaimed(.failure(error), in: entry) }
         return waiter?.continuation
+    }
+
+    /// Who hears of a refusal ``refuse(state:key:routeIndex:logins:logouts:with:keepLogin:keepLogout:now:)`` tied to an attempt.
+    enum RefusalReceiver {
+        /// No pending attempt on the route has the state: nobody (only the caller).
+        case none
+        /// The task waiting for the attempt.
+        case waiter(Continuation)
+        /// The route's handler (`logout`: its logout handler), or nobody when the route has
+        /// none and the refusal is kept for a later `callback(for:)`.
+        case handler(logout: Bool)
+    }
+
+    /// A callback refused on route `routeIndex` (its syntax, its dialect's rules) whose raw
+    /// text carries `state`: ends the pending attempt with that state on that route (compared
+    /// in constant time, as a claim does), a login (`logins`) or a logout (`logouts`), and
+    /// says who hears of `error`;
+    /// when nobody waits and the route has no handler for the attempt's kind (`keepLogin`,
+    /// `keepLogout`), `error` is kept for a later `callback(for:)`. A stateless login is
+    /// never ended this way (its state is never sent, so no callback carries it), nor an
+    /// attempt of another route, nor one that already ended or expired (the sweep ends it
+    /// as `attempt_expired`).
+    mutating func refuse(
+        state: UnsafeBufferPointer<UInt8>, key: StateKey, routeIndex: Int, logins: Bool, logouts: Bool, with error: CallbackError,
+        keepLogin: Bool, keepLogout: Bool, now: ClockInstant
+    ) -> RefusalReceiver {
+        guard let entry = entryByKey[key], entry.isPending, !entry.stateless, entry.routeIndex == routeIndex,
+            entry.attempt.isLogout ? logouts : logins, now < entry.attempt.expiresAt,
+            Self.stateMatches(state, entry.attempt.state)
+        else { return .none }
+        let waiter = end(entry, as: .refused, now: now)
+        if let waiter {
+            waiter.timer?.cancel()
+            return .waiter(waiter.continuation)
+        }
+        let logout = entry.attempt.isLogout
+        if logout ? keepLogout : keepLogin { keepUnclaimed(.failure(error), in: entry) }
+        return .handler(logout: logout)
     }
 
     /// Turns the pending attempt `entry` into its tombstone; returns its waiter, if any.

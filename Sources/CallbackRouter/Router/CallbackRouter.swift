@@ -211,9 +211,63 @@ public final class CallbackRouter: Sendable {
         let parsed: CallbackURL
         do { parsed = try CallbackURL(parsing: url, limits: limits) } catch {
             sweepExpired()
-            throw CallbackError(error)
+            let refusal = CallbackError(error)
+            endAttempt(refusedBy: url, routeIndex: routeIndex(ofUnparsed: url), with: refusal)
+            throw refusal
         }
         return try handle(parsed)
+    }
+
+    /// The route of a callback the parser refused, read from its text before any `?` or
+    /// `#` (scheme, authority, path), when that much parses and matches a route: so that a
+    /// refusal for the query's syntax (`code=%FF`, 65 parameters) can still be tied to the
+    /// attempt whose state it carries. Nil otherwise (then the refusal ends nothing).
+    private func routeIndex(ofUnparsed text: String) -> Int? {
+        let end = text.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? text.utf8.endIndex
+        guard end != text.utf8.endIndex, let prefix = try? CallbackURL(parsing: String(text[..<end]), limits: limits) else {
+            return nil
+        }
+        return try? findRoute(for: prefix)
+    }
+
+    /// Ends the pending attempt whose state a refused callback carries (read from its raw
+    /// text, ``RawState``: the loopback receiver's tie, so a callback refused for its syntax
+    /// is tied too), on the route it arrived at, with `refusal`: delivered to the task
+    /// waiting for it, else the route's handler (a logout's: its logout handler), else kept
+    /// for a later ``callback(for:timeout:)``. Only the holder of the state can send such a
+    /// callback; one without a pending attempt's state ends nothing.
+    private func endAttempt(refusedBy text: String, routeIndex: Int?, with refusal: CallbackError) {
+        guard let routeIndex, refusal.reason != .noRoute else { return }
+        let route = routes[routeIndex]
+        // A login's state comes where the route's responses do; a logout's in the query
+        // (RP-Initiated Logout 1.0 §3).
+        let fragment = route.responseMode == .fragment
+        if let state = RawState.value(in: text, fragment: fragment) {
+            endAttempt(carrying: state, logouts: !fragment, routeIndex: routeIndex, with: refusal)
+        }
+        if fragment, let state = RawState.value(in: text) {
+            endAttempt(carrying: state, logouts: true, logins: false, routeIndex: routeIndex, with: refusal)
+        }
+    }
+
+    private func endAttempt(
+        carrying state: [UInt8], logouts: Bool, logins: Bool = true, routeIndex: Int, with refusal: CallbackError
+    ) {
+        let route = routes[routeIndex]
+        let now = clock.now()
+        let receiver = state.withUnsafeBufferPointer { bytes in
+            let key = StateKey(utf8: bytes, hasher: stateHasher)
+            return book.withLock { book in
+                book.refuse(
+                    state: bytes, key: key, routeIndex: routeIndex, logins: logins, logouts: logouts, with: refusal,
+                    keepLogin: route.handler == nil, keepLogout: route.logoutHandler == nil, now: now)
+            }
+        }
+        switch receiver {
+        case .none: return
+        case .waiter(let continuation): continuation.resume(returning: .failure(refusal))
+        case .handler(let logout): (logout ? route.logoutHandler : route.handler)?(.failure(refusal))
+        }
     }
 
     /// Handles a parsed callback: finds its route, checks the dialect rules, matches and
@@ -222,9 +276,15 @@ public final class CallbackRouter: Sendable {
     /// ``callback(for:timeout:)``. Returns the delivery; throws the rejection otherwise.
     ///
     /// A rejection tied to an attempt by its state (`issuer_mismatch`, `issuer_missing`,
-    /// `attempt_expired`) ends that attempt and is delivered to its receiver too; one that
-    /// is not (no route, bad syntax, an unknown state) reaches no attempt: anyone can send
-    /// such a callback, and it must not end a login in progress.
+    /// `attempt_expired`) ends that attempt and is delivered to its receiver too. So does a
+    /// refusal of the callback's syntax or of its dialect's rules (`code=%FF`, a parameter
+    /// twice, a missing `code`) when the callback, on the route it arrived at, carries
+    /// exactly one `state` (read from its raw text, as the loopback receiver reads it) that
+    /// is a pending attempt's: only the holder of the state can send it, and the waiting
+    /// task hears the reason at once instead of waiting out its timeout. A repeat, or a
+    /// genuine callback after it, is then `cancelled`. One tied to no attempt (no route, an
+    /// unknown state, no state, a stateless route's login, an unbound outcome) reaches no
+    /// attempt: anyone can send such a callback, and it must not end a login in progress.
     ///
     /// An *unbound* outcome (``CallbackOutcome/isUnbound``: no state and no secret, such as
     /// Clerk's `clerk_failure`, `account_transfer` and `bare_callback`, or a profile's
@@ -254,7 +314,16 @@ public final class CallbackRouter: Sendable {
         } catch  where error.reason == .missingParameter || error.reason == .parametersInQuery {
             // No login's answer: it may be the end of a logout (RP-Initiated Logout 1.0 §3),
             // whose state comes in the query even on a route whose logins answer in the fragment.
-            return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error)
+            do { return try handleLogout(url, routeIndex: routeIndex, route: route, loginError: error) } catch {
+                // Neither: refused. With a pending attempt's state, that attempt's answer.
+                endAttempt(refusedBy: url.string, routeIndex: routeIndex, with: error)
+                throw error
+            }
+        } catch {
+            // The dialect refused it (a parameter twice, a malformed code): with a pending
+            // attempt's state it is that attempt's answer, and ends it (issue 33).
+            endAttempt(refusedBy: url.string, routeIndex: routeIndex, with: error)
+            throw error
         }
         if outcome.isUnbound {
             let refusal = Self.unboundRefusal(outcome)

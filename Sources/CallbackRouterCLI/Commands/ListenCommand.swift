@@ -66,7 +66,9 @@ enum ListenCommand: Command {
         from the spool only a callback spooled after it started. Without a registered
         handler for S, stderr says at once which 'register' command to run. A callback that parse would refuse as
         another login's (redirect_uri_mismatch, state_missing, state_mismatch) is not this
-        listener's: it keeps waiting.
+        listener's: it keeps waiting. Without --state, no callback that parse refuses ends the
+        wait (any page can send one): stderr says it was ignored, with its reason code, and the
+        wait goes on; a well-formed provider error (error=access_denied) still ends it.
 
         OUTPUT:
           Exactly what 'callback-router parse' prints for the URL with the same options;

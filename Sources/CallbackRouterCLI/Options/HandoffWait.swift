@@ -29,8 +29,10 @@ enum HandoffWait {
     /// Refusals that say a callback belongs to no login of this wait (another redirect URI,
     /// no state or another one): the receiver answers "not mine" (`open` spools it) and keeps
     /// waiting, as a router keeps an attempt pending, so a forged URL cannot end the wait.
-    /// Any other refusal of a callback routed here (it carries the expected state, or the
-    /// wait expects none) ends the wait.
+    /// Any other refusal of a callback routed here ends a wait that expects a state (the
+    /// callback carries it: the provider's final word); a wait without a state (a stateless
+    /// dialect, `--logout --no-state`) ignores every refusal, says so on stderr and goes on
+    /// (issue 34): only an accepted callback or a well-formed provider error ends it.
     static let notMineReasons: Set<ReasonCode> = [.redirectURIMismatch, .stateMissing, .stateMismatch]
 
     /// How the wait ended.
@@ -66,7 +68,16 @@ enum HandoffWait {
                     let result = judge(url)
                     judged = (url, result)
                     guard case .failure(let refusal) = result else { return true }
-                    return !notMineReasons.contains(refusal.reason)
+                    if notMineReasons.contains(refusal.reason) { return false }
+                    guard state == nil else { return true }
+                    // A stateless wait: nothing ties a refused callback to this login, and any
+                    // page can make the browser open one. It is "not mine" (`open` spools it)
+                    // and the wait goes on; a well-formed provider error is no refusal, and
+                    // still ends it (docs/security.md, "What is not protected").
+                    context.printError(
+                        "\(command): ignored a callback its dialect refused (\(refusal.reason.rawValue)): without a state anyone can send one; still waiting"
+                    )
+                    return false
                 })
             defer { receiver.close() }
             let socketPath = receiver.socketPath
