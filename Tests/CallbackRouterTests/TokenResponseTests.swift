@@ -204,4 +204,16 @@ import Testing
             }
         }
     }
+
+    @Test func everyRenderingOfTheResponseShowsNoToken() throws {
+        let tokens = try Self.tokens(
+            #"{"access_token":"AT-secret-123456","token_type":"Bearer","refresh_token":"RT-secret-123456","id_token":"ID-secret-123456","scope":"openid"}"#
+        )
+        let values: [Any] = [tokens, TokenResponse.tokens(tokens), [tokens], Optional(tokens) as Any]
+        for text in values.flatMap(TokenRequestTests.renderings) {
+            for secret in ["AT-secret-123456", "RT-secret-123456", "ID-secret-123456"] {
+                #expect(!text.contains(secret), "\(text)")
+            }
+        }
+    }
 }
