@@ -394,6 +394,20 @@ extension RefreshCommandTests {
         #expect(!run.err.contains("waiting for the callback"))
     }
 
+    @Test(arguments: [
+        ("302 Found", "HTTP 302 (Found), a redirect"), ("503 Service Unavailable", "HTTP 503 (Service Unavailable), a server error"),
+    ])
+    func aDiscoveryRedirectOrServerErrorNamesItsStatus(_ status: String, _ words: String) throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.write("HTTP/1.1 \(status)\r\nContent-Type: text/html\r\n\r\n<html>down</html>", to: "discovery.response")
+        let run = runWithStdin(["login", "--issuer", Self.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
+        #expect(run.exit == 65)
+        #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"unknown_status""#), "\(run.out)")
+        #expect(run.out.contains(words), "\(run.out)")
+        #expect(run.out.contains(#""step":"discovery""#))
+    }
+
     @Test func metadataThatPromisesIssMakesItRequired() throws {
         let metadata = Self.metadata.replacingOccurrences("}", with: #","authorization_response_iss_parameter_supported":true}"#)
         let run = try Self.login(metadata: metadata) { nonce in Self.tokens(IDTokens.make(IDTokens.claims(nonce: nonce))) }
