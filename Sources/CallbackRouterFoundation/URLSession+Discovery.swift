@@ -26,7 +26,8 @@ extension URLSession {
     /// cache or cookies, no redirect followed, the body bounded by `maxResponseBytes`.
     ///
     /// - Throws: ``CallbackError``: `invalid_configuration` for a bad issuer, `unknown_status`
-    ///   for an HTTP status other than 200 (a redirect included), `too_long`, and every
+    ///   for an HTTP status other than 200 (a redirect included; its detail names the
+    ///   status and what to check; the body is not read), `too_long`, and every
     ///   refusal of the document; `URLError` when the request does not complete.
     public func discover(
         issuer: String, style: ProviderMetadata.DiscoveryStyle = .openIDConnect, allowingLoopbackHTTP: Bool = false,
@@ -42,7 +43,7 @@ extension URLSession {
         request.httpShouldHandleCookies = false
         let (status, body) = try await TokenExchangeDelegate.send(request, configuration: configuration, limit: maxResponseBytes)
         guard status == 200 else {
-            throw CallbackError(.unknownStatus, "the discovery document answered HTTP \(status), not 200")
+            throw EndpointStatus.refusal(status, from: "the discovery URL \(location)")
         }
         return try ProviderMetadata(
             parsing: body, expectedIssuer: issuer, allowingLoopbackHTTP: allowingLoopbackHTTP, requiringS256: requiringS256)

@@ -102,6 +102,12 @@ final class TokenExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
+        // The redirect is the answer. swift-corelibs-foundation does not always pass its
+        // response to `didReceive response` after a refused redirect, so its status is
+        // kept here: a 302 is named as a 302, not as HTTP 0.
+        lock.lock()
+        status = response.statusCode
+        lock.unlock()
         completionHandler(nil)
     }
 
@@ -143,7 +149,10 @@ final class TokenExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         } else if let error {
             result = .failure(error)
         } else {
-            result = .success((status, body))
+            // A 3xx without Location reaches neither `didReceive response` nor the redirect
+            // callback on swift-corelibs-foundation: the task's response still names it.
+            let final = status != 0 ? status : (task.response as? HTTPURLResponse)?.statusCode ?? 0
+            result = .success((final, body))
         }
         lock.unlock()
         continuation?.resume(with: result)

@@ -149,6 +149,50 @@ enum IDTokens {
                 + "\n")
     }
 
+    /// A proxy's redirect, a server's error page, an HTML 400 and a 200 with `error`: the
+    /// status is read first, through curl, and the refusal names it on stdout and stderr.
+    static let statusAnswers: [(status: String, type: String, body: String, reason: String?, words: String)] = [
+        (
+            "302 Found", "text/html", "<html><body>Redirecting to <a href=/login>/login</a></body></html>", "unknown_status",
+            "HTTP 302 (Found), a redirect"
+        ),
+        (
+            "503 Service Unavailable", "text/html", "<html><body><h1>503 Service Unavailable</h1></body></html>", "unknown_status",
+            "HTTP 503 (Service Unavailable), a server error"
+        ),
+        ("400 Bad Request", "application/json", #"{"error":"invalid_grant"}"#, nil, ""),
+        (
+            "400 Bad Request", "text/html", "<html><body>Bad Request</body></html>", "unknown_status",
+            "HTTP 400 (Bad Request) without an OAuth error response"
+        ),
+        (
+            "200 OK", "application/json", #"{"access_token":"AT-secret-0123","token_type":"Bearer","error":"invalid_client"}"#,
+            "ambiguous_response", "HTTP 200 (OK), success, with an error member"
+        ),
+    ]
+
+    @Test(arguments: 0 ..< statusAnswers.count)
+    func theStatusComesFirst(_ index: Int) throws {
+        let answer = Self.statusAnswers[index]
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.write(
+            "HTTP/1.1 \(answer.status)\r\nContent-Type: \(answer.type)\r\nCache-Control: no-store\r\n\r\n\(answer.body)",
+            to: "token.response")
+        let run = runWithStdin(
+            ["refresh", "--client-id", "app", "--token-endpoint", "https://op.example/token"], environment: curl.environment,
+            stdin: "RT-1\n")
+        guard let reason = answer.reason else {
+            #expect(run.exit == 1)
+            #expect(run.out.contains(#""outcome":"token_error","error":"invalid_grant""#), "\(run.out)")
+            return
+        }
+        #expect(run.exit == 65, "\(run.out) \(run.err)")
+        #expect(run.out.contains(#""reason":"\#(reason)""#), "\(run.out)")
+        #expect(run.out.contains(answer.words), "\(run.out)")
+        #expect(!run.out.contains("AT-secret") && !run.err.contains("AT-secret"), "no token printed")
+    }
+
     @Test func withoutCurlTheRefusalIsTransportUnavailableExiting69() throws {
         let empty = TemporaryDirectory()
         defer { empty.remove() }
@@ -348,6 +392,20 @@ extension RefreshCommandTests {
         #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"issuer_mismatch""#))
         #expect(run.out.contains(#""step":"discovery""#))
         #expect(!run.err.contains("waiting for the callback"))
+    }
+
+    @Test(arguments: [
+        ("302 Found", "HTTP 302 (Found), a redirect"), ("503 Service Unavailable", "HTTP 503 (Service Unavailable), a server error"),
+    ])
+    func aDiscoveryRedirectOrServerErrorNamesItsStatus(_ status: String, _ words: String) throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.write("HTTP/1.1 \(status)\r\nContent-Type: text/html\r\n\r\n<html>down</html>", to: "discovery.response")
+        let run = runWithStdin(["login", "--issuer", Self.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
+        #expect(run.exit == 65)
+        #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"unknown_status""#), "\(run.out)")
+        #expect(run.out.contains(words), "\(run.out)")
+        #expect(run.out.contains(#""step":"discovery""#))
     }
 
     @Test func metadataThatPromisesIssMakesItRequired() throws {

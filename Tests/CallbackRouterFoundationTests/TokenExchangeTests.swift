@@ -91,6 +91,72 @@ import FoundationNetworking
         #expect(server.requests.count == 1)
     }
 
+    /// The answers a proxy, a login portal or a broken server sends: the status is read
+    /// before the body, through the real transport. `nil`: the 4xx's token error.
+    static let statusAnswers: [(status: String, type: String, body: String, reason: ReasonCode?, words: String)] = [
+        (
+            "302 Found", "text/html", "<html><body>Redirecting to <a href=/login>/login</a></body></html>", .unknownStatus,
+            "HTTP 302 (Found), a redirect"
+        ),
+        (
+            "503 Service Unavailable", "text/html", "<html><body><h1>503 Service Unavailable</h1></body></html>", .unknownStatus,
+            "HTTP 503 (Service Unavailable), a server error"
+        ),
+        ("400 Bad Request", "application/json", #"{"error":"invalid_grant"}"#, nil, ""),
+        (
+            "400 Bad Request", "text/html", "<html><body>Bad Request</body></html>", .unknownStatus,
+            "HTTP 400 (Bad Request) without an OAuth error response"
+        ),
+        (
+            "200 OK", "application/json", #"{"access_token":"AT-secret-0123","token_type":"Bearer","error":"invalid_client"}"#,
+            .ambiguousResponse, "HTTP 200 (OK), success, with an error member"
+        ),
+    ]
+
+    @Test(arguments: 0 ..< statusAnswers.count)
+    func theStatusComesFirst(_ index: Int) async throws {
+        let answer = Self.statusAnswers[index]
+        let server = try LocalHTTPServer(responses: [
+            LocalHTTPServer.response(
+                status: answer.status,
+                headers: ["Content-Type: \(answer.type)"] + (answer.status.hasPrefix("3") ? ["Location: /login"] : []),
+                body: answer.body)
+        ])
+        defer { server.stop() }
+        do {
+            let response = try await URLSession.shared.exchange(try Self.request(server))
+            if answer.reason != nil { Issue.record("read as \(response)") }
+            guard case .error(let error) = response else {
+                Issue.record("expected the token error, got \(response)")
+                return
+            }
+            #expect(error.code == .invalidGrant && error.status == 400)
+        } catch let error as CallbackError {
+            #expect(error.reason == answer.reason, "\(error)")
+            #expect(error.detail.contains(answer.words), "\(error.detail)")
+            #expect(!error.detail.contains("AT-secret") && !error.detail.contains("<"), "no body, no token in the detail")
+        }
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aDiscoveryRedirectOrServerErrorNamesItsStatus() async throws {
+        for (status, words) in [
+            ("302 Found", "HTTP 302 (Found), a redirect"), ("503 Service Unavailable", "HTTP 503 (Service Unavailable)"),
+        ] {
+            let server = try LocalHTTPServer(responses: [
+                LocalHTTPServer.response(status: status, headers: ["Content-Type: text/html"], body: "<html>down</html>")
+            ])
+            defer { server.stop() }
+            do {
+                _ = try await URLSession.shared.discover(issuer: server.baseURL, allowingLoopbackHTTP: true)
+                Issue.record("a \(status) was read as metadata")
+            } catch let error as CallbackError {
+                #expect(error.reason == .unknownStatus, "\(error)")
+                #expect(error.detail.contains(words), "\(error.detail)")
+            }
+        }
+    }
+
     @Test(arguments: [true, false])
     func aResponseOverTheLimitIsTooLong(announced: Bool) async throws {
         let body = #"{"access_token":""# + String(repeating: "a", count: 5000) + #"","token_type":"Bearer"}"#

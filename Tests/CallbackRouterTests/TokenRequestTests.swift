@@ -176,4 +176,45 @@ import Testing
             }
         }
     }
+
+    /// Every way Swift renders a value: print, dump, String(describing:),
+    /// String(reflecting:), interpolation.
+    static func renderings(_ value: Any) -> [String] {
+        var printed = "", dumped = ""
+        print(value, to: &printed)
+        dump(value, to: &dumped)
+        return [printed, dumped, String(describing: value), String(reflecting: value), "\(value)"]
+    }
+
+    @Test func everyRenderingOfARequestAndItsHeadersShowsNoSecret() throws {
+        let delivery = try Self.delivery()
+        let secret = "client-secret-value-1234"
+        let refreshToken = "RT-tGzv3JOkF0XG5Qx2TlKWIA"
+        for authentication in [ClientAuthentication.none, .clientSecretBasic(secret), .clientSecretPost(secret)] {
+            let requests = [
+                try TokenRequest.authorizationCode(
+                    for: delivery, redirectURI: "com.example.app:/oauth2redirect", tokenEndpoint: Self.endpoint, clientID: "cli",
+                    authentication: authentication),
+                try TokenRequest.refresh(refreshToken, tokenEndpoint: Self.endpoint, clientID: "cli", authentication: authentication),
+            ]
+            for request in requests {
+                let credentials = request.header("Authorization").map { [$0, String($0.dropFirst(6))] } ?? []
+                let values: [Any] = [request, request.headers, authentication] + request.headers.map { $0 as Any }
+                for text in values.flatMap(Self.renderings) {
+                    for value in ["SplxlOBeZQQYbYS6WxSbIA", delivery.attempt.pkce.verifier, secret, refreshToken] + credentials {
+                        #expect(!text.contains(value), "\(text)")
+                    }
+                }
+                if authentication.methodName == "client_secret_basic" {
+                    // The transport still gets the real value.
+                    let real = "Basic " + Base64.encode(Array("cli:\(secret)".utf8))
+                    #expect(request.header("authorization") == real)
+                    #expect(request.headers.last?.value == real)
+                    #expect(String(describing: request.headers.last!) == "Authorization: <redacted, \(real.utf8.count) bytes>")
+                    #expect(Self.renderings(request.headers).allSatisfy { $0.contains("<redacted, \(real.utf8.count) bytes>") })
+                }
+                #expect(String(describing: request.headers.first!) == "Content-Type: application/x-www-form-urlencoded")
+            }
+        }
+    }
 }

@@ -71,7 +71,7 @@ import Testing
     static let refusals: [Refusal] = [
         Refusal(200, #"{"token_type":"Bearer"}"#, .missingParameter),
         Refusal(200, #"{"access_token":"a"}"#, .missingParameter),
-        Refusal(200, #"{"error":"invalid_grant"}"#, .missingParameter),
+        Refusal(200, #"{"error":"invalid_grant"}"#, .ambiguousResponse),
         Refusal(200, #"{"access_token":"","token_type":"Bearer"}"#, .invalidParameter),
         Refusal(200, #"{"access_token":1,"token_type":"Bearer"}"#, .invalidParameter),
         Refusal(200, #"{"access_token":"a","token_type":"Bearer","expires_in":"3600"}"#, .invalidParameter),
@@ -96,6 +96,59 @@ import Testing
     @Test(arguments: refusals)
     func refusesAResponseThatBreaksRFC6749(_ refusal: Refusal) {
         expectRefusal(refusal.reason) { try Self.read(refusal.status, refusal.body) }
+    }
+
+    /// What a provider's proxy or a misconfigured URL answers: the status is read first,
+    /// so an HTML page is never a JSON refusal and a success with `error` is never tokens.
+    struct StatusCase: CustomTestStringConvertible, Sendable {
+        let status: Int
+        let body: String
+        let reason: ReasonCode?
+        let words: String
+        var testDescription: String { "\(status) \(body.prefix(20))" }
+    }
+
+    static let html = "<!DOCTYPE html><html><body><h1>Service Unavailable</h1></body></html>"
+    static let statusCases: [StatusCase] = [
+        StatusCase(
+            status: 302, body: "<html><body>Moved to <a href=/login>login</a></body></html>", reason: .unknownStatus,
+            words: "HTTP 302 (Found), a redirect"),
+        StatusCase(status: 302, body: "", reason: .unknownStatus, words: "HTTP 302 (Found), a redirect"),
+        StatusCase(
+            status: 307, body: #"{"access_token":"AT-via-redirect","token_type":"Bearer"}"#, reason: .unknownStatus, words: "HTTP 307"),
+        StatusCase(status: 503, body: html, reason: .unknownStatus, words: "failed with HTTP 503 (Service Unavailable), a server error"),
+        StatusCase(
+            status: 500, body: #"{"error":"server_error"}"#, reason: .unknownStatus,
+            words: "HTTP 500 (Internal Server Error), a server error"),
+        StatusCase(status: 400, body: html, reason: .unknownStatus, words: "HTTP 400 (Bad Request) without an OAuth error response"),
+        StatusCase(status: 404, body: "", reason: .unknownStatus, words: "HTTP 404 (Not Found) without an OAuth error response"),
+        StatusCase(status: 401, body: #"{"message":"no"}"#, reason: .unknownStatus, words: "check the client id"),
+        StatusCase(status: 400, body: #"{"error":"invalid_grant"}"#, reason: nil, words: ""),
+        StatusCase(
+            status: 200, body: #"{"access_token":"AT-secret-0123","token_type":"Bearer","error":"invalid_grant"}"#,
+            reason: .ambiguousResponse,
+            words: "HTTP 200 (OK), success, with an error member (invalid_grant)"),
+    ]
+
+    @Test(arguments: statusCases)
+    func theStatusComesFirst(_ item: StatusCase) throws {
+        guard let reason = item.reason else {
+            guard case .error(let error) = try Self.read(item.status, item.body) else {
+                Issue.record("a 4xx with a JSON error body is the token error it carries")
+                return
+            }
+            #expect(error.status == item.status)
+            return
+        }
+        do {
+            let response = try Self.read(item.status, item.body)
+            Issue.record("read as \(response)")
+        } catch {
+            #expect(error.reason == reason, "\(error)")
+            #expect(error.detail.contains(item.words), "\(error.detail)")
+            #expect(!error.detail.contains("AT-"), "no token in the detail")
+            #expect(!error.detail.contains("<"), "the body is never quoted")
+        }
     }
 
     @Test func aBodyOverTheLimitIsTooLong() {
@@ -146,6 +199,18 @@ import Testing
         var dumped = ""
         dump(tokens, to: &dumped)
         for text in [tokens.description, tokens.debugDescription, dumped, TokenResponse.tokens(tokens).description] {
+            for secret in ["AT-secret-123456", "RT-secret-123456", "ID-secret-123456"] {
+                #expect(!text.contains(secret), "\(text)")
+            }
+        }
+    }
+
+    @Test func everyRenderingOfTheResponseShowsNoToken() throws {
+        let tokens = try Self.tokens(
+            #"{"access_token":"AT-secret-123456","token_type":"Bearer","refresh_token":"RT-secret-123456","id_token":"ID-secret-123456","scope":"openid"}"#
+        )
+        let values: [Any] = [tokens, TokenResponse.tokens(tokens), [tokens], Optional(tokens) as Any]
+        for text in values.flatMap(TokenRequestTests.renderings) {
             for secret in ["AT-secret-123456", "RT-secret-123456", "ID-secret-123456"] {
                 #expect(!text.contains(secret), "\(text)")
             }

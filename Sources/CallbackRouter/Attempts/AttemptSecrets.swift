@@ -63,11 +63,15 @@ public struct AttemptSecrets: Sendable, Equatable, CustomStringConvertible, Cust
     }
 
     /// `bytes` random bytes from ``SecureRandom``, base64url-encoded without padding
-    /// (32 bytes → 43 characters). `bytes` is the caller's constant: fewer than 16
-    /// (128 bits) is a programming error and stops the process.
+    /// (32 bytes → 43 characters).
+    ///
+    /// `bytes` is clamped, never trapped on: fewer than ``minimumTokenByteCount`` (16
+    /// bytes, 128 bits; zero and negative counts included) gives 16, since a token is
+    /// never made weaker than that; more than 4096 gives 4096 (a 5,462-character token,
+    /// ten times the 512 bytes a state or nonce may have), so no count allocates without
+    /// bound.
     public static func randomToken(bytes: Int = defaultTokenByteCount) -> String {
-        precondition(bytes >= minimumTokenByteCount, "a random token needs at least 16 bytes (128 bits)")
-        return Base64URL.encode(SecureRandom.bytes(bytes))
+        Base64URL.encode(SecureRandom.bytes(min(max(bytes, minimumTokenByteCount), 4096)))
     }
 
     /// Refuses an empty or over-long state; never one for its characters. The detail

@@ -59,11 +59,11 @@
 
     /// The reasons the token response, discovery and ID token readers may refuse with.
     static let documentReasons: Set<ReasonCode> = allowedReasons.union([
-        .invalidParameter, .missingParameter, .unknownStatus, .unsupportedTokenType, .issuerMissing, .issuerMismatch,
+        .invalidParameter, .missingParameter, .unknownStatus, .ambiguousResponse, .unsupportedTokenType, .issuerMissing, .issuerMismatch,
         .schemeNotAllowed, .audienceMismatch, .tokenExpired, .nonceMismatch, .tokenHashMismatch, .unsupportedAlgorithm,
     ])
 
-    /// The same bytes as a token response (HTTP 200 and 400), a discovery document and an
+    /// The same bytes as a token response (HTTP 200, 302, 400 and 503), a discovery document and an
     /// ID token's payload: each is read or refused with one of ``documentReasons``, never
     /// a trap; what is read shows no token in its description.
     static func checkDocuments(_ bytes: [UInt8]) {
@@ -74,7 +74,7 @@
                 precondition(documentReasons.contains(error.reason), "unexpected reason \(error.reason): \(error)")
             }
         }
-        for status in [200, 400] {
+        for status in [200, 302, 400, 503] {
             expectRefusal { () throws(CallbackError) in
                 let response = try TokenResponse(status: status, body: bytes)
                 if case .tokens(let tokens) = response, tokens.accessToken.utf8.count >= 24 {

@@ -42,14 +42,38 @@
 ///
 /// `description`, `debugDescription` and `dump` show the endpoint, the grant type, the
 /// client id and the authentication method; never the code, the verifier, the refresh
-/// token, the secret, the `Authorization` header or the body.
+/// token, the secret, the `Authorization` header or the body. A ``Header`` prints its
+/// `Authorization` value as `<redacted, N bytes>` too (`print(request.headers)`), while
+/// ``Header/value`` and ``header(_:)`` give the real value to the transport.
 public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// One HTTP header field.
-    public struct Header: Sendable, Hashable {
+    ///
+    /// `description`, `debugDescription` and `dump` show the name and, for a field that
+    /// carries credentials (`Authorization`), only the value's length
+    /// (`Authorization: <redacted, N bytes>`), so `print(request.headers)` shows no secret;
+    /// ``value`` is the real value, for the transport.
+    public struct Header: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The field name, e.g. `Content-Type`.
         public let name: String
-        /// The field value.
+        /// The field value, as sent (for `Authorization`, the credentials).
         public let value: String
+
+        /// Whether the field carries credentials: its value is never shown.
+        var isCredential: Bool {
+            let lowered = TokenRequest.lowercased(name)
+            return lowered == "authorization" || lowered == "proxy-authorization" || lowered == "dpop" || lowered == "cookie"
+        }
+
+        /// `Name: value`, or `Name: <redacted, N bytes>` for a credential.
+        public var description: String {
+            "\(name): " + (isCredential ? "<redacted, \(value.utf8.count) bytes>" : value)
+        }
+
+        /// The same redacted text as `description`.
+        public var debugDescription: String { description }
+
+        /// `dump()` shows the redacted description, never a credential.
+        public var customMirror: Mirror { Mirror(self, children: ["header": description], displayStyle: .struct) }
     }
 
     /// The token endpoint, as given (checked).

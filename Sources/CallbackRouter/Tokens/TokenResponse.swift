@@ -30,10 +30,14 @@
 ///   non-negative JSON integer (not a string, not `3600.0`); `refresh_token`, `scope`
 ///   and `id_token` when present are non-empty strings; a wrong type is
 ///   `invalid_parameter`;
-/// - any other status: an error response (`error` is required and is RFC 6749 §5.2
-///   NQSCHAR; `error_description` and `error_uri` are kept only when they are NQSCHAR,
-///   else withheld and named in ``TokenError/withheldFields``); a status that carries no
-///   error response is `unknown_status`. A 2xx other than 200 is `unknown_status` too.
+/// - the status comes first, its body unread (docs/tokens.md): a 3xx (a redirect, never
+///   followed), a 5xx (the server failed), a 2xx other than 200 and any other status
+///   are `unknown_status`, the detail naming the status in words;
+/// - a 4xx: the error response its body carries (`error` is required and is RFC 6749 §5.2
+///   NQSCHAR, else `invalid_parameter`; `error_description` and `error_uri` are kept only
+///   when they are NQSCHAR, else withheld and named in ``TokenError/withheldFields``); a
+///   4xx whose body is not a JSON object with `error` (an HTML page) is `unknown_status`;
+/// - HTTP 200 with an `error` member is `ambiguous_response`, never read as tokens.
 ///
 /// Not checked here: `Cache-Control: no-store` and `Pragma: no-cache` (RFC 6749 §5.1
 /// says the server MUST send them; many do not, and what matters is that the client
@@ -60,22 +64,38 @@ public enum TokenResponse: Sendable, CustomStringConvertible {
     public init(
         status: Int, body: some Collection<UInt8>, allowedTokenTypes: [String] = [], maxBodyBytes: Int = TokenResponse.maxBodyBytes
     ) throws(CallbackError) {
+        // The status comes first: a redirect's or a server error's body (often HTML) is
+        // never read, so it cannot surface as a JSON refusal or pass for an answer.
+        let endpoint = "the token endpoint"
+        guard status == 200 || (400 ... 499).contains(status) else {
+            throw EndpointStatus.refusal(status, from: endpoint)
+        }
         guard body.count <= maxBodyBytes else {
             throw CallbackError(
                 .tooLong, at: maxBodyBytes, "the token response is \(body.count) bytes long; at most \(maxBodyBytes) are read")
+        }
+        if status != 200 {
+            // A 4xx: the token error its JSON body carries, else the status in words.
+            guard let document = try? JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes)), let object = document.object,
+                object["error"] != nil
+            else {
+                throw EndpointStatus.refusal(status, from: endpoint)
+            }
+            self = .error(try TokenError(object, status: status))
+            return
         }
         let document = try JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes))
         guard let object = document.object else {
             throw CallbackError(.invalidParameter, at: 0, "the token response is a JSON \(document.typeName), not an object")
         }
-        if status == 200 {
-            self = .tokens(try TokenSet(object, allowedTokenTypes: allowedTokenTypes))
-        } else if !(200 ... 299).contains(status), object["error"] != nil {
-            self = .error(try TokenError(object, status: status))
-        } else {
+        if let error = object["error"] {
+            let code = error.string.map { "(\(ParameterName.shown($0)))" } ?? "(a JSON \(error.typeName))"
             throw CallbackError(
-                .unknownStatus, "the token endpoint answered HTTP \(status) without an error response (RFC 6749 §5.1 answers 200)")
+                .ambiguousResponse,
+                "the token endpoint answered HTTP 200 (OK), success, with an error member \(code): refused, not read as tokens; "
+                    + "the server contradicts itself, so tell the provider's operator")
         }
+        self = .tokens(try TokenSet(object, allowedTokenTypes: allowedTokenTypes))
     }
 
     /// The tokens or the error, redacted.

@@ -191,7 +191,7 @@ struct TokenStep {
             let url = try ProviderMetadata.discoveryURL(issuer: issuer, allowingLoopbackHTTP: allowHTTP)
             let response = try transport.send(.init(url: url, headers: [("Accept", "application/json")]))
             guard response.status == 200 else {
-                throw CallbackError(.unknownStatus, "the discovery document answered HTTP \(response.status), not 200")
+                throw EndpointStatus.refusal(response.status, from: "the discovery URL \(url)")
             }
             return try ProviderMetadata(parsing: response.body, expectedIssuer: issuer, allowingLoopbackHTTP: allowHTTP)
         } catch let error as CallbackError {
