@@ -285,13 +285,15 @@ check "--accept-paste: the terminal was told it may paste" contains "$work/paste
 
 # 12. login --scheme: the callback comes back through a custom scheme. No browser hands a
 #     custom scheme to a handler headless (shared/notes), so $BROWSER is a script that
-#     follows the authorization endpoint with curl and gives its Location to `open`, as
-#     xdg-open would.
+#     follows the one-time start link to the authorization endpoint with curl and gives the
+#     endpoint's Location to `open`, as xdg-open would.
 mkdir -m 0700 "$work/runtime"
 cat >"$work/scheme-browser.sh" <<BROWSER
 #!/usr/bin/env bash
+# The browser is given the start link (never the authorization URL); it redirects once.
+authorize=\$(curl -s -D - -o /dev/null "\$1" | sed -n 's/^[Ll]ocation: //p' | tr -d '\\r')
 # The raw Location header: curl's %{redirect_url} would normalise e2eapp:/callback.
-location=\$(curl -s -D - -o /dev/null "\$1" | sed -n 's/^[Ll]ocation: //p' | tr -d '\\r')
+location=\$(curl -s -D - -o /dev/null "\$authorize" | sed -n 's/^[Ll]ocation: //p' | tr -d '\\r')
 XDG_RUNTIME_DIR="$work/runtime" exec "$helper" open "\$location" >"$work/scheme-open.out" 2>&1
 BROWSER
 chmod +x "$work/scheme-browser.sh"

@@ -104,9 +104,11 @@ check "Ctrl-C in a terminal: exit 130" test "$EXIT_STATUS" = 130
 tr -d '\r' <"$work/pty.out" | grep -v '^callback-router:' | sed 's/^^C//' >"$work/pty.clean" || true
 check "Ctrl-C in a terminal: the last stdout line is the cancelled outcome" is_cancelled_last_line "$work/pty.clean"
 
-# login --scheme: the authorization URL (it holds the state) is shown on a terminal only.
+# login --scheme: a terminal is shown the one-time start link, never the authorization URL
+# (it holds the state, the challenge and the nonce).
 script -qec "$helper login --endpoint https://example.com/authorize --client-id e2e --scheme e2eapp --no-browser --timeout 1" /dev/null >"$work/scheme-pty.out" 2>&1 || true
-check "login --scheme on a terminal shows the authorization URL" grep -qF 'https://example.com/authorize?' "$work/scheme-pty.out"
+check "login --scheme on a terminal shows the start link" grep -qF 'http://127.0.0.1:' "$work/scheme-pty.out"
+check "login --scheme on a terminal never shows the authorization URL" bash -c '! grep -qF "https://example.com/authorize?" "$1"' _ "$work/scheme-pty.out"
 "$helper" login --endpoint https://example.com/authorize --client-id e2e --scheme e2eapp --no-browser --timeout 1 >/dev/null 2>"$work/scheme-log.err" || true
 check "login --scheme with stderr in a file keeps it out" bash -c '! grep -qF "https://example.com/authorize?" "$1"' _ "$work/scheme-log.err"
 
