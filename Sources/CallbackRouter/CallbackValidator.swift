@@ -75,8 +75,10 @@ public struct CallbackValidator: Sendable {
             throw CallbackError(.schemeNotAllowed, at: nil, violation.detail)
         }
         try RedirectURI.checkUserinfo(callback)
-        if !redirectURIs.isEmpty { return try redirectURIs.check(callback, profiles: expectations.profiles) }
-        if case .allowlist(let entries) = policy { return try entries.check(callback, profiles: expectations.profiles) }
+        if !redirectURIs.isEmpty { return try redirectURIs.check(callback, profiles: expectations.profiles, dialect: dialect) }
+        if case .allowlist(let entries) = policy {
+            return try entries.check(callback, profiles: expectations.profiles, dialect: dialect)
+        }
         return nil
     }
 

@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func otherDialectsParametersAreExtrasWhenTheDialectIsNamed() throws {
-        let outcome = try classify("myapp://cb?code=c1&challenge_token=t", .oauth2)
-        #expect(outcome.extra.map { Pair($0.name, $0.value) } == [Pair("challenge_token", "t")])
+        let outcome = try classify("myapp://cb?code=c1&challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg", .oauth2)
+        #expect(outcome.extra.map { Pair($0.name, $0.value) } == [Pair("challenge_token", "eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg")])
     }
 }

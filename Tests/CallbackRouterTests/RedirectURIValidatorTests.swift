@@ -95,9 +95,9 @@ import Testing
 
     @Test func freeFunctionDoesTheSame() throws {
         let outcome = try validateCallback(
-            CallbackURL(parsing: "myapp://callback?challenge_token=ct"),
+            CallbackURL(parsing: "myapp://callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdCJ9.-NyzQwjlxp9GozyvpivZIkdrGMeKEU6xRONKXjdPfWA"),
             redirectURIs: [RedirectURI.clerk(bundleID: "myapp")],
             policy: .customSchemeOnly, dialect: .prelude)
-        #expect(outcome.challengeToken == "ct")
+        #expect(outcome.challengeToken == "eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdCJ9.-NyzQwjlxp9GozyvpivZIkdrGMeKEU6xRONKXjdPfWA")
     }
 }

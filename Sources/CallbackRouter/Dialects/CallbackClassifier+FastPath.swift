@@ -368,8 +368,11 @@ extension CallbackClassifier {
             }
             if parameter.valueNeedsDecoding {
                 if FieldID.accepts(id, value) { scan.wellFormed |= bit }
-            } else if id < FieldID.identifier ? !value.isEmpty : FieldID.acceptsAsWritten(id, value) {
-                // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to check.
+            } else if id < FieldID.identifier && id != FieldID.challengeToken
+                ? !value.isEmpty : FieldID.acceptsAsWritten(id, value)
+            {
+                // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to
+                // check; Prelude's token has its shape (a compact JWS).
                 scan.wellFormed |= bit
             }
             if id == FieldID.state, let expected = expectations.state {

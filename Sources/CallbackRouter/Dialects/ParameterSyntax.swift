@@ -36,11 +36,19 @@ enum ParameterSyntax: Sendable {
     /// any Unicode but controls (C0, DEL, C1), bidirectional formatting and line separators,
     /// which forge or reorder what a person reads. Withheld when it holds one.
     case humanText
+    /// A JWS in its compact serialization (RFC 7515 §7.1): three base64url segments (no
+    /// padding), none empty, joined by `.`: Prelude's `challenge_token`, which both Prelude
+    /// SDKs decode before finalizing (`invalidChallengeToken` otherwise). The shape only: the
+    /// signature is Prelude's backend's to check.
+    case compactJWS
+    /// A UUID in its canonical text form, lowercase (RFC 9562 §4: 8-4-4-4-12 hex digits), as
+    /// Kratos writes a flow's id (`flow`).
+    case uuid
 
     /// Whether a bad value is withheld (outcome stands) rather than refused.
     var isWithheldWhenInvalid: Bool {
         switch self {
-        case .token, .opaque, .errorCode: return false
+        case .token, .opaque, .errorCode, .compactJWS, .uuid: return false
         case .errorDescription, .errorURI, .humanText: return true
         }
     }
@@ -62,10 +70,60 @@ enum ParameterSyntax: Sendable {
                 return bytes.allSatisfy(ParameterSyntax.isNQSChar)
             case .errorURI:
                 return !bytes.isEmpty && bytes.allSatisfy { $0 != 0x20 && ParameterSyntax.isNQSChar($0) }
+            case .compactJWS:
+                return ParameterSyntax.isCompactJWS(bytes)
+            case .uuid:
+                return ParameterSyntax.isLowercaseUUID(bytes)
             case .humanText:
                 return false // handled above
             }
         }
+    }
+
+    /// Three non-empty base64url segments (`A-Z a-z 0-9 - _`, no padding) joined by two `.`;
+    /// no segment one character past a multiple of four (no base64 text has that length).
+    static func isCompactJWS(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var dots = 0
+        var length = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard length != 0, length & 3 != 1, dots < 2 else { return false }
+                dots &+= 1
+                length = 0
+            } else if isBase64URL(byte) {
+                length &+= 1
+            } else {
+                return false
+            }
+        }
+        return dots == 2 && length != 0 && length & 3 != 1
+    }
+
+    @inline(__always)
+    static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"),
+            UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex digits.
+    static func isLowercaseUUID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "a") ... UInt8(ascii: "f"): continue
+                default: return false
+                }
+            }
+        }
+        return true
     }
 
     /// %x20-21 / %x23-5B / %x5D-7E: printable ASCII but `"` and `\`.
@@ -112,6 +170,8 @@ enum KnownField {
         case "error_description": return .errorDescription
         case "error_uri": return .errorURI
         case "message", "identifier": return .humanText
+        case "challenge_token": return .compactJWS
+        case "flow": return .uuid
         default: return .token
         }
     }
