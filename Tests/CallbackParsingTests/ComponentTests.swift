@@ -33,8 +33,8 @@ import Testing
     static let shapes: [Shape] = [
         // The three hier-part shapes callbacks use.
         Shape(
-            url: "myapp://oauth-callback?challenge_token=t", scheme: "myapp", host: "oauth-callback",
-            hostKind: .registeredName, query: "challenge_token=t"),
+            url: "myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg", scheme: "myapp", host: "oauth-callback",
+            hostKind: .registeredName, query: "challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg"),
         Shape(url: "com.example.app:/oauth2redirect?code=c", scheme: "com.example.app", path: "/oauth2redirect", query: "code=c"),
         Shape(url: "myapp:callback?code=c", scheme: "myapp", path: "callback", query: "code=c"),
         // Absent versus empty.
