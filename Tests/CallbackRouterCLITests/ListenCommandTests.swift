@@ -178,7 +178,7 @@ import CallbackSystem
         #expect(runTool(["open", planted], environment: environment).stdout.contains("spooled"))
         let late = runTool(["listen", "--scheme", "myapp", "--dialect", "prelude", "--timeout", "1"], environment: environment)
         #expect(late.exit == ExitCode.tryAgain, "\(late.stdout)")
-        #expect(!late.stdout.contains("planted"))
+        #expect(!late.stdout.contains(planted.split(separator: "=")[1]))
 
         let listening = startListening(["--scheme", "myapp", "--dialect", "prelude", "--timeout", "10"])
         let real = "myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJyZWFsIn0.qjOZbWDokxG00akg2uA8bX-jrhlWxSZi4nOq1Gg-V38"
@@ -186,6 +186,40 @@ import CallbackSystem
         let listened = listening.join()
         #expect(listened.exit == 0)
         #expect(listened.stdout == runTool(["parse", "--dialect", "prelude", real], environment: environment).stdout)
+    }
+
+    /// Ory account linking (`?flow=<login flow id>`, no code) ends a stateless wait with its
+    /// outcome, exit 0, as `parse` prints it (issue 34: it ended with 65).
+    @Test func oryAccountLinkingEndsTheWaitWithTheLoginFlowToContinue() {
+        defer { temporary.remove() }
+        let listening = startListening(["--scheme", "myapp", "--dialect", "ory", "--timeout", "10"])
+        let linking = "myapp://ory/callback?flow=5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c&no_org_ui=true"
+        #expect(runTool(["open", linking], environment: environment).exit == 0)
+        let listened = listening.join()
+        #expect(listened.exit == 0, "stderr: \(listened.stderr)")
+        #expect(
+            listened.stdout
+                == #"{"outcome":"continue_login_flow","dialect":"ory","flow":"5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c","extra":{"no_org_ui":"true"}}"#
+                + "\n")
+        #expect(listened.stdout == runTool(["parse", "--dialect", "ory", linking], environment: environment).stdout)
+    }
+
+    /// A Clerk magic link with '/' added to the path, and one split across query and fragment,
+    /// end the wait as the SDKs read them (issue 34: redirect_uri_mismatch, parameters_in_fragment).
+    @Test(arguments: [
+        "cq.app://callback/?flow_id=flow_123&approval_token=approval_123",
+        "cq.app://callback?flow_id=flow_123#approval_token=approval_123",
+    ])
+    func aClerkMagicLinkEndsTheWaitAsTheSDKsReadIt(_ link: String) {
+        defer { temporary.remove() }
+        let options = ["--dialect", "clerk", "--redirect-uri", "cq.app://callback"]
+        let listening = startListening(["--scheme", "cq.app", "--timeout", "10"] + options)
+        #expect(runTool(["open", link], environment: environment).exit == 0)
+        let listened = listening.join()
+        #expect(listened.exit == 0, "stderr: \(listened.stderr)")
+        #expect(
+            listened.stdout
+                == #"{"outcome":"magic_link","dialect":"clerk","flow_id":"flow_123","approval_token":"approval_123","extra":{}}"# + "\n")
     }
 
     @Test func givesUpAtTheTimeout() {
