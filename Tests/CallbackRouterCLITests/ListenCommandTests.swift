@@ -16,6 +16,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
 import CallbackDesktop
@@ -53,7 +54,7 @@ import CallbackSystem
         (["--state", "xyz", "--dialect", "oauth2", "--redirect-uri", "myapp://cb"], "myapp://cb?code=abc&state=xyz&q=%22quoted%22"),
         (["--state", "xyz"], "myapp://cb?code=abc&state=xyz&code=again"),
         (["--state", "xyz"], "myapp://cb?error=access_denied&error_description=no+thanks&state=xyz"),
-        ([], "myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF8ifQ.kCTLkFfSyMCOJL1aAGs874o1QXFkhobhEEe5Hg4IAvY" + String(repeating: "A", count: 8000)),
+        ([], "myapp://oauth-callback?challenge_token=\(preludeToken("ct_"))" + String(repeating: "A", count: 8000)),
         (["--dialect", "zephr"], "myapp://cb?action=login&status=success&session_id=s1&tracking_id=t1"),
     ]
 
@@ -174,14 +175,14 @@ import CallbackSystem
     /// take it (the forgery would need no race), while one opened during its wait is its own.
     @Test func aStatelessListenNeverTakesACallbackSpooledBeforeItStarted() {
         defer { temporary.remove() }
-        let planted = "myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJwbGFudGVkIn0.Ny6zd0gCqNl7rdDzr9q796F--KH5ALOU25mkYLiTQGw"
+        let planted = "myapp://oauth-callback?challenge_token=\(preludeToken("planted"))"
         #expect(runTool(["open", planted], environment: environment).stdout.contains("spooled"))
         let late = runTool(["listen", "--scheme", "myapp", "--dialect", "prelude", "--timeout", "1"], environment: environment)
         #expect(late.exit == ExitCode.tryAgain, "\(late.stdout)")
         #expect(!late.stdout.contains(planted.split(separator: "=")[1]))
 
         let listening = startListening(["--scheme", "myapp", "--dialect", "prelude", "--timeout", "10"])
-        let real = "myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJyZWFsIn0.qjOZbWDokxG00akg2uA8bX-jrhlWxSZi4nOq1Gg-V38"
+        let real = "myapp://oauth-callback?challenge_token=\(preludeToken("real"))"
         #expect(runTool(["open", real], environment: environment).stdout == "{\"outcome\":\"delivered\"}\n")
         let listened = listening.join()
         #expect(listened.exit == 0)

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouter
 
@@ -18,7 +19,7 @@ import Testing
 @Suite struct DialectAutoTests {
     @Test(arguments: [
         ("myapp://cb?code=a&state=s", Dialect.oauth2, OutcomeKind.authorizationCode),
-        ("myapp://cb?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg", .prelude, .challengeToken),
+        ("myapp://cb?challenge_token=\(preludeToken("t"))", .prelude, .challengeToken),
         ("myapp://cb?rotating_token_nonce=n", .clerk, .rotatingTokenNonce),
         ("myapp://cb?status=success&session_id=x", .zephr, .loginSuccess),
         ("myapp://cb?status=partial&state_key=x", .zephr, .partialRegistration),
@@ -38,9 +39,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("myapp://cb?code=a&challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg", ReasonCode.ambiguousResponse),
+        ("myapp://cb?code=a&challenge_token=\(preludeToken("t"))", ReasonCode.ambiguousResponse),
         ("myapp://cb?code=a&rotating_token_nonce=n", .ambiguousResponse),
-        ("myapp://cb?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg&status=success&session_id=x", .ambiguousResponse),
+        ("myapp://cb?challenge_token=\(preludeToken("t"))&status=success&session_id=x", .ambiguousResponse),
         ("myapp://cb?error=x&session_id=s", .ambiguousResponse),
         ("myapp://cb?error=x&state_key=s", .ambiguousResponse),
         ("myapp://cb?error=x&created_session_id=s", .ambiguousResponse),

@@ -298,8 +298,10 @@ import Testing
         #expect(try validator.validate("com.clerk.Quickstart://callback/" + link).kind == .magicLink)
         #expect(try validator.validate("com.clerk.Quickstart://CALLBACK/" + link).kind == .magicLink)
         #expect(try validator.validate("com.clerk.Quickstart://callback/?flow_id=flow_123#approval_token=approval_123").kind == .magicLink)
-        for other in ["com.clerk.Quickstart://callback/extra", "com.clerk.Quickstart:/callback", "com.clerk.Quickstart://wrong",
-                      "com.clerk.Quickstart://callback//", "com.clerk.Other://callback/"] {
+        for other in [
+            "com.clerk.Quickstart://callback/extra", "com.clerk.Quickstart:/callback", "com.clerk.Quickstart://wrong",
+            "com.clerk.Quickstart://callback//", "com.clerk.Other://callback/",
+        ] {
             expectRefusal(.redirectURIMismatch) { try validator.validate(other + link) }
         }
         // The reverse: registered with the slash, the link without it.

@@ -38,7 +38,8 @@ import Testing
             source: "picked by auto", url: "myapp://oauth-callback?challenge_token=" + token,
             kind: .challengeToken, decided: .prelude, fields: [Pair("challenge_token", token)]),
         Accepted(
-            source: "percent-encoded token", url: "myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9%2EeyJqdGkiOiJjdF8xIn0%2EzRxqz8OUemtFQO9U6gzsvWGFKsTTawPh9DlkCYA0kLY",
+            source: "percent-encoded token",
+            url: "myapp://oauth-callback?challenge_token=" + token.replacingOccurrences(of: ".", with: "%2E"),
             dialect: .prelude, kind: .challengeToken, decided: .prelude, fields: [Pair("challenge_token", token)]),
         Accepted(
             source: "code is only an extra to Prelude", url: "demo://oauth?challenge_token=\(otherToken)&code=c",
@@ -79,7 +80,8 @@ import Testing
             source: "an empty error with no token: missing_challenge_token to both SDKs", url: "myapp://oauth-callback?error=",
             dialect: .prelude, reason: .missingParameter),
         Refused(
-            source: "a non-empty error with a token: the SDKs let the error win", url: "myapp://oauth-callback?error=x&challenge_token=" + token,
+            source: "a non-empty error with a token: the SDKs let the error win",
+            url: "myapp://oauth-callback?error=x&challenge_token=" + token,
             dialect: .prelude, reason: .ambiguousResponse),
     ]
 

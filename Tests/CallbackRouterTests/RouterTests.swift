@@ -128,7 +128,7 @@ private func expectReason(
 
     @Test func refusesUserinfoInACallback() throws {
         let router = try makeRouter()
-        expectReason(.userinfoNotAllowed) { try router.handle("myapp://user@oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0In0.47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg") }
+        expectReason(.userinfoNotAllowed) { try router.handle("myapp://user@oauth-callback?challenge_token=\(preludeToken("t"))") }
     }
 
     @Test func carriesSyntaxErrorsUp() throws {
@@ -200,24 +200,24 @@ private func expectReason(
     @Test func deliversToTheSinglePendingAttempt() throws {
         let router = try makeRouter()
         let attempt = try router.beginLogin(on: "prelude")
-        let delivery = try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0b2sifQ.GnZ0607njffhrEOak8P6jjyUV4TU3sn9jjARc4svHWI")
+        let delivery = try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .challengeToken)
-        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0b2sifQ.GnZ0607njffhrEOak8P6jjyUV4TU3sn9jjARc4svHWI") }
+        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))") }
         // The route is free again.
         #expect(throws: Never.self) { try router.beginLogin(on: "prelude") }
     }
 
     @Test func refusesACallbackWhenNoAttemptIsPending() throws {
         let router = try makeRouter()
-        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0b2sifQ.GnZ0607njffhrEOak8P6jjyUV4TU3sn9jjARc4svHWI") }
+        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))") }
     }
 
     @Test func refusesACallbackOfACancelledStatelessAttempt() throws {
         let router = try makeRouter()
         let attempt = try router.beginLogin(on: "prelude")
         router.cancel(attempt)
-        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0b2sifQ.GnZ0607njffhrEOak8P6jjyUV4TU3sn9jjARc4svHWI") }
+        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))") }
     }
 }
 
@@ -535,16 +535,16 @@ final class Box: Sendable {
         let route = Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback"), dialect: .prelude)
         let router = try Self.router([route])
         // Nothing pending: a forged token reaches no login.
-        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF9mb3JnZWQifQ.DYmpMbNzkg7RVDU47O19DOEXbLNfmxPmltbHiFuohbI") }
+        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_forged"))") }
         let attempt = try router.beginLogin(on: "prelude")
-        let delivery = try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF85ZjhlN2Q2YzViNGEifQ.rzRN4bwnENKH4UA9uWHIXtAZGyySkaU6vfjYjrr9D9E")
+        let delivery = try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_9f8e7d6c5b4a"))")
         #expect(delivery.attempt == attempt)
-        #expect(delivery.outcome.challengeToken == "eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF85ZjhlN2Q2YzViNGEifQ.rzRN4bwnENKH4UA9uWHIXtAZGyySkaU6vfjYjrr9D9E")
-        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF85ZjhlN2Q2YzViNGEifQ.rzRN4bwnENKH4UA9uWHIXtAZGyySkaU6vfjYjrr9D9E") }
+        #expect(delivery.outcome.challengeToken == "\(preludeToken("ct_9f8e7d6c5b4a"))")
+        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_9f8e7d6c5b4a"))") }
         // A dismissed page is a cancellation: the app cancels, a late callback is refused.
         let second = try router.beginLogin(on: "prelude")
         router.cancel(second)
-        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF9sYXRlIn0.8lwL5EmuOJKkCyTP8XMM1DshPQg8kP_FL3AgO5ZG8FI") }
+        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_late"))") }
     }
 
     // MARK: Ory

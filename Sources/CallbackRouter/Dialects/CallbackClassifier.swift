@@ -330,7 +330,8 @@ public enum CallbackClassifier {
         case .errorCode:
             return "the parameter '\(item.name)' has a character outside RFC 6749 NQSCHAR (%x20-21 / %x23-5B / %x5D-7E)"
         case .compactJWS:
-            return "the parameter '\(item.name)' is not a compact JWS (three base64url segments joined by '.'), which both Prelude SDKs require"
+            return "the parameter '\(item.name)' is not a compact JWS (three base64url segments joined by '.'), "
+                + "which both Prelude SDKs require"
         case .uuid:
             return "the parameter '\(item.name)' is not a flow id as Kratos writes it (a lowercase UUID, 8-4-4-4-12 hex digits)"
         default:
