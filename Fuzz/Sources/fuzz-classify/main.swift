@@ -301,26 +301,9 @@ func checkOutcome(
 // MARK: Value blindness
 
 /// Another value of the same length whose every byte is in the same class for every syntax
-/// rule (VSCHAR, NQSCHAR, space, controls, non-ASCII), and which differs from the original
-/// wherever it has a visible ASCII character.
+/// rule (`blindByte`), and which differs from the original wherever it can.
 func blind(_ value: String) -> String {
-    let bytes = value.utf8.map { byte -> UInt8 in
-        switch byte {
-        case 0x22: return 0x5C
-        case 0x5C: return 0x22
-        // The classes the compact JWS and UUID rules read: lowercase hex, the rest of base64url's
-        // letters and digits, and '-', '.' themselves (their only members).
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "a") ... UInt8(ascii: "f"):
-            return byte == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
-        case UInt8(ascii: "g") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "_"):
-            return byte == UInt8(ascii: "g") ? UInt8(ascii: "h") : UInt8(ascii: "g")
-        case UInt8(ascii: "-"), UInt8(ascii: "."): return byte
-        case 0x21 ... 0x7E: return byte == UInt8(ascii: "!") ? UInt8(ascii: "#") : UInt8(ascii: "!")
-        case 0x09 ... 0x0D: return byte // whitespace, blank to Clerk's magic-link reading
-        case 0x00 ... 0x1F: return byte ^ 1 == 0x09 ? byte : byte ^ 1
-        default: return byte // space, DEL, non-ASCII (UTF-8 stays valid)
-        }
-    }
+    let bytes = value.utf8.map(blindByte)
     return String(decoding: bytes, as: UTF8.self)
 }
 

@@ -192,23 +192,7 @@ let redirectChoices = [
 let dialects = ["auto", "oauth2", "prelude", "ory", "zephr", "clerk", "bogus"]
 
 /// Same length, same byte class for every rule, different wherever a visible ASCII character is.
-func blind(_ byte: UInt8) -> UInt8 {
-    switch byte {
-    case 0x22: return 0x5C
-    case 0x5C: return 0x22
-    // The classes Prelude's compact JWS and Ory's UUID read: lowercase hex, base64url's other
-    // letters and digits, and '-', '.' themselves.
-    case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "a") ... UInt8(ascii: "f"):
-        return byte == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
-    case UInt8(ascii: "g") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "_"):
-        return byte == UInt8(ascii: "g") ? UInt8(ascii: "h") : UInt8(ascii: "g")
-    case UInt8(ascii: "-"), UInt8(ascii: "."): return byte
-    case 0x21 ... 0x7E: return byte == UInt8(ascii: "!") ? UInt8(ascii: "#") : UInt8(ascii: "!")
-    case 0x09 ... 0x0D: return byte // whitespace: blank to Clerk's magic-link reading
-    case 0x00 ... 0x1F: return byte ^ 1 == 0x09 ? byte : byte ^ 1
-    default: return byte
-    }
-}
+func blind(_ byte: UInt8) -> UInt8 { blindByte(byte) }
 
 /// Letters and digits raw, every other byte `%XX`: the written length depends only on
 /// which bytes are alphanumeric, so a value and its blind twin take the same room.
