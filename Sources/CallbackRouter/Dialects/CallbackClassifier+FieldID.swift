@@ -95,7 +95,7 @@ extension CallbackClassifier {
         @inline(__always)
         static func acceptsAsWritten(_ id: Int, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
             switch id {
-            case error, errorDescription, errorURI, challengeToken: return accepts(id, value)
+            case error, errorDescription, errorURI: return accepts(id, value)
             case message, identifier: return true
             default: return !value.isEmpty
             }
@@ -119,8 +119,6 @@ extension CallbackClassifier {
                 guard !value.isEmpty else { return false }
                 for byte in value where byte == 0x20 || !ParameterSyntax.isNQSChar(byte) { return false }
                 return true
-            case challengeToken:
-                return ParameterSyntax.isCompactJWS(value)
             case message, identifier:
                 // Printable ASCII is readable text; anything else goes to the full path.
                 for byte in value where byte < 0x20 || byte > 0x7E { return false }

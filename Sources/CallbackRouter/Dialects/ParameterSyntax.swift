@@ -82,31 +82,32 @@ enum ParameterSyntax: Sendable {
 
     /// Three non-empty base64url segments (`A-Z a-z 0-9 - _`, no padding) joined by two `.`;
     /// no segment one character past a multiple of four (no base64 text has that length).
+    /// One table lookup a byte (a range switch a byte cost ~15 instructions: 1,700 for a token).
     static func isCompactJWS(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var dots = 0
-        var length = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: ".") {
-                guard length != 0, length & 3 != 1, dots < 2 else { return false }
+        jwsByteClass.withUnsafeBufferPointer { table in
+            var dots = 0
+            var start = 0
+            for index in 0 ..< bytes.count {
+                let byteClass = table[Int(bytes[index])]
+                if byteClass == 1 { continue }
+                let length = index &- start
+                guard byteClass == 2, length != 0, length & 3 != 1, dots < 2 else { return false }
                 dots &+= 1
-                length = 0
-            } else if isBase64URL(byte) {
-                length &+= 1
-            } else {
-                return false
+                start = index &+ 1
             }
+            let length = bytes.count &- start
+            return dots == 2 && length != 0 && length & 3 != 1
         }
-        return dots == 2 && length != 0 && length & 3 != 1
     }
 
-    @inline(__always)
-    static func isBase64URL(_ byte: UInt8) -> Bool {
-        switch byte {
+    /// Every byte's class for ``isCompactJWS(_:)``: 1 base64url, 2 `.`, 0 anything else.
+    private static let jwsByteClass: [UInt8] = (0 ... 255).map { byte in
+        switch UInt8(byte) {
         case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"),
             UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
+            return 1
+        case UInt8(ascii: "."): return 2
+        default: return 0
         }
     }
 
