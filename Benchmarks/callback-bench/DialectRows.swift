@@ -31,7 +31,9 @@ enum BenchDialects {
             name: "oauth2", dialect: .oauth2, url: Corpus.typical, redirect: try! RedirectURI("com.example.app:/oauth2redirect"),
             expectations: BenchRouter.expectations),
         Case(
-            name: "prelude", dialect: .prelude, url: "myapp://oauth-callback?challenge_token=ct_7QxV2mKp9sLd3RtY8wZc4NbH",
+            name: "prelude", dialect: .prelude,
+            url: "myapp://oauth-callback?challenge_token="
+                + "eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF83UXhWMm1LcDlzTGQzUnRZOHdaYzROYkgifQ.cWAcu0YaZgsGuSG2bQ3hve4CQivEKewS5PsOZYacwlQ",
             redirect: try! RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly), expectations: CallbackExpectations()),
         Case(
             name: "ory", dialect: .ory, url: "com.example.app://callback?code=ory_ac_Zx81LmQp3WfT9sKd2VbN7hYc",

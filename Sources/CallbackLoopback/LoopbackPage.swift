@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackRouter
+
 /// What the receiver tells the browser. Every page is static HTML (`LoopbackPage+HTML`):
 /// no script, no external resource, never the state or the code, and it says only what
 /// is true at the moment it is sent. What a page shows from a request is a stable token
@@ -21,6 +23,10 @@ enum LoopbackPage: Equatable, Sendable {
     case success
     /// Sent only after the end of a logout (`logout_complete`) was validated and accepted.
     case signedOut
+    /// Sent only after an answer that hands the sign-in back to the app to continue was
+    /// validated and accepted (Ory's `continue_login_flow`: the account already exists, and
+    /// the app continues with the login flow the provider named).
+    case continueInApp
     /// The provider's answer (for this login) reports an error. `code`: the `error` value
     /// when it is a plain token (``displayableErrorCode(_:)``), else nil; `description`: its
     /// `error_description` when the answer carries this login's state and the text is
@@ -50,7 +56,7 @@ enum LoopbackPage: Equatable, Sendable {
 
     var tone: Tone {
         switch self {
-        case .success, .signedOut: return .success
+        case .success, .signedOut, .continueInApp: return .success
         case .providerError, .waiting, .ignored: return .warning
         case .rejected, .wrongHost, .refusal: return .failure
         }
@@ -60,6 +66,7 @@ enum LoopbackPage: Equatable, Sendable {
         switch self {
         case .success: return "Signed in"
         case .signedOut: return "Signed out"
+        case .continueInApp: return "Continue in the app"
         case .providerError: return "Sign-in not completed"
         case .rejected: return "Sign-in response refused"
         case .waiting: return "Waiting for sign-in"
@@ -78,6 +85,11 @@ enum LoopbackPage: Equatable, Sendable {
             return ["\(app) received the sign-in response from the provider."]
         case .signedOut:
             return ["The provider ended the session and \(pages.appName.map(htmlEscaped) ?? "the application") received its answer."]
+        case .continueInApp:
+            return [
+                "An account with these details already exists, so the sign-in is not finished yet.",
+                "\(app) received the provider's answer and continues the sign-in: sign in there with the existing account to link the two.",
+            ]
         case .providerError(let code, let description):
             var lines = [Self.explanation(ofProviderError: code)]
             if let code {
@@ -125,7 +137,7 @@ enum LoopbackPage: Equatable, Sendable {
     /// The closing line, set apart at the bottom of the card: what to do now.
     func closing(_ pages: LoopbackPages) -> String? {
         switch self {
-        case .success, .signedOut, .providerError:
+        case .success, .signedOut, .continueInApp, .providerError:
             return "You can close this tab and return to \(destination(pages))."
         case .rejected:
             return "You can close this tab and start the sign-in again from \(destination(pages))."
@@ -133,6 +145,16 @@ enum LoopbackPage: Equatable, Sendable {
             return "The sign-in is still waiting: finish it in the tab that \(pages.appName.map(htmlEscaped) ?? "the application") opened."
         case .waiting, .wrongHost, .refusal:
             return nil
+        }
+    }
+
+    /// The page for an accepted answer of this kind: `logout_complete` says signed out,
+    /// `continue_login_flow` says continue in the app, every other success says signed in.
+    static func accepted(_ kind: OutcomeKind?) -> LoopbackPage {
+        switch kind {
+        case .logoutComplete?: return .signedOut
+        case .continueLoginFlow?: return .continueInApp
+        default: return .success
         }
     }
 

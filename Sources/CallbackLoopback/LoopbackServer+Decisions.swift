@@ -146,10 +146,9 @@ extension LoopbackServer {
             var decision: Decision
             switch evaluation.kind {
             case .success:
-                let loggedOut = (try? evaluation.result.get())?.kind == .logoutComplete
                 decision = Decision(
                     response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
-                        ?? LoopbackResponse(status: .ok, page: loggedOut ? .signedOut : .success))
+                        ?? LoopbackResponse(status: .ok, page: LoopbackPage.accepted((try? evaluation.result.get())?.kind)))
             case .providerFailure:
                 let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
                 // The provider's own words, only for an answer bound to this login by its

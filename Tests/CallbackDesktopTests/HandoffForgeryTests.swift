@@ -13,6 +13,7 @@
 
 import CallbackDesktop
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 
 /// Callbacks any web page can make the browser open (`myapp:x`, an error without a state, a
@@ -46,7 +47,7 @@ import Testing
 
     @Test func aStatelessReceiverNeverTakesACallbackSpooledBeforeItBegan() async throws {
         let sandbox = Sandbox()
-        let planted = "myapp://oauth-callback?challenge_token=planted"
+        let planted = "myapp://oauth-callback?challenge_token=\(preludeToken("planted"))"
         #expect(try CallbackHandoff.deliver(planted, environment: sandbox.environment) == .spooled)
         let receiver = try HandoffReceiver(scheme: "myapp", state: nil, environment: sandbox.environment)
         do {
@@ -56,7 +57,7 @@ import Testing
             #expect(error.reason == .timeout)
         }
         // What is opened while it waits is its own.
-        let real = "myapp://oauth-callback?challenge_token=real"
+        let real = "myapp://oauth-callback?challenge_token=\(preludeToken("real"))"
         #expect(try await deliverOnThread(real, environment: sandbox.environment) == .delivered)
         #expect(try await receiver.nextCallbackURL(timeout: .seconds(5)) == real)
     }
@@ -67,13 +68,15 @@ import Testing
         builder.add(
             Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .native), dialect: .prelude))
         let router = try builder.build()
-        #expect(try CallbackHandoff.deliver("myapp://oauth-callback?challenge_token=planted", environment: sandbox.environment) == .spooled)
+        let planted = "myapp://oauth-callback?challenge_token=" + preludeToken("planted")
+        #expect(try CallbackHandoff.deliver(planted, environment: sandbox.environment) == .spooled)
         let attempt = try router.beginLogin(on: "prelude")
         let receiver = try HandoffReceiver(scheme: "myapp", state: nil, environment: sandbox.environment)
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(try await deliverOnThread("myapp://oauth-callback?challenge_token=real", environment: sandbox.environment) == .delivered)
+        let real = "myapp://oauth-callback?challenge_token=" + preludeToken("real")
+        #expect(try await deliverOnThread(real, environment: sandbox.environment) == .delivered)
         let delivery = try await waiting.value
-        #expect(delivery.outcome.value("challenge_token") == "real")
+        #expect(delivery.outcome.value("challenge_token") == preludeToken("real"))
     }
 }

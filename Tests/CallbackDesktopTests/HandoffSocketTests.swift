@@ -66,15 +66,15 @@ import CallbackTestSupport
     @Test func deliversAStatelessCallbackToTheOnlyListener() throws {
         defer { temporary.remove() }
         let only = try listen(state: nil)
-        #expect(try send("myapp://cb?challenge_token=ct") == .delivered)
-        #expect(only.join() == .received(url: "myapp://cb?challenge_token=ct"))
+        #expect(try send("myapp://cb?challenge_token=\(preludeToken("ct"))") == .delivered)
+        #expect(only.join() == .received(url: "myapp://cb?challenge_token=\(preludeToken("ct"))"))
     }
 
     @Test func deliversAStatelessCallbackToNeitherOfTwoListeners() throws {
         defer { temporary.remove() }
         let first = try listen(state: nil)
         let second = try listen(state: nil)
-        #expect(try send("myapp://cb?challenge_token=ct") == .conflict)
+        #expect(try send("myapp://cb?challenge_token=\(preludeToken("ct"))") == .conflict)
         #expect(first.join() == .conflict)
         #expect(second.join() == .conflict)
         #expect((try Spool(runtime)).entries(for: try scheme()).isEmpty)
@@ -128,16 +128,16 @@ import CallbackTestSupport
     /// One copy per callback, not one per `open` (a reload runs the handler again).
     @Test func keepsOneCopyOfACallbackOpenedTwice() throws {
         defer { temporary.remove() }
-        let url = "myapp://oauth-callback?challenge_token=twice"
+        let url = "myapp://oauth-callback?challenge_token=\(preludeToken("twice"))"
         #expect(try send(url) == .spooled)
         #expect(try send(url) == .spooled)
-        #expect(try send("myapp://oauth-callback?challenge_token=other") == .spooled)
+        #expect(try send("myapp://oauth-callback?challenge_token=\(preludeToken("other"))") == .spooled)
         #expect((try Spool(runtime)).entries(for: try scheme()).count == 2)
     }
 
     @Test func keepsOneCopyWhenOpenedTwiceAtTheSameInstant() throws {
         defer { temporary.remove() }
-        let url = "myapp://oauth-callback?challenge_token=raced"
+        let url = "myapp://oauth-callback?challenge_token=\(preludeToken("raced"))"
         let spool = Handover(try Spool(runtime))
         let myapp = try scheme()
         for round in 0 ..< 10 {
@@ -186,7 +186,7 @@ import CallbackTestSupport
 
     @Test func letsExactlyOneOfTwoClaimersTakeAnEntry() throws {
         defer { temporary.remove() }
-        #expect(try send("myapp://cb?challenge_token=ct") == .spooled)
+        #expect(try send("myapp://cb?challenge_token=\(preludeToken("ct"))") == .spooled)
         let spool = try Spool(runtime)
         let entry = try #require(spool.entries(for: try scheme()).first)
         #expect(spool.claim(entry))
@@ -237,7 +237,7 @@ import CallbackTestSupport
         let handover = Handover(listener)
         let waiting = BlockingThread { try? handover.value.wait(until: .after(milliseconds: 1500)) }
         #expect {
-            try send("myapp://cb?challenge_token=ct", spool: false)
+            try send("myapp://cb?challenge_token=\(preludeToken("ct"))", spool: false)
         } throws: { ($0 as? DesktopError)?.code == .permission }
         // Refused, and still waiting for the right peer.
         #expect(waiting.join() == .timedOut)

@@ -23,7 +23,7 @@ import Testing
 
     /// Every kind of page, with hostile text wherever a page shows something from outside.
     static let everyPage: [LoopbackPage] = [
-        .success, .signedOut,
+        .success, .signedOut, .continueInApp,
         .providerError(code: "access_denied", description: "The user said <no> & \"left\""),
         .providerError(code: "<b>x</b>", description: nil), .providerError(code: nil, description: nil),
         .rejected(reason: "issuer_mismatch"), .rejected(reason: "<i>r</i>"),
@@ -201,6 +201,27 @@ import Testing
         let unbound = other.readAll()
         #expect(unbound.body.contains("<code>access_denied</code>"))
         #expect(!unbound.body.contains("Call us"), "a description not bound to this login is not shown")
+    }
+
+    /// Ory account linking (`?flow=<login flow id>`, no code) ends the wait with its outcome, and
+    /// the browser is told to continue in the app, not that it is signed in (issue 34: it used to
+    /// get a 400 page while the receiver waited out its timeout).
+    @Test func accountLinkingGetsTheContinueInTheAppPage() async throws {
+        let receiver = try LoopbackReceiver()
+        let answer = try sendRequest(
+            port: receiver.port, "/callback?flow=5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c&no_org_ui=true")
+        let outcome = try await receiver.callback(expecting: .init(dialect: .ory), timeout: .seconds(20))
+        #expect(outcome.kind == .continueLoginFlow)
+        #expect(outcome.flow == "5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c")
+        let page = answer.readAll()
+        #expect(page.statusCode == 200)
+        #expect(page.body.contains("Continue in the app"))
+        #expect(page.body.contains("An account with these details already exists"))
+        #expect(!page.body.contains("Signed in"))
+        #expect(!page.text.contains("5b1e3c2a"), "the page shows the flow id")
+        #expect(LoopbackPage.accepted(.continueLoginFlow) == .continueInApp)
+        #expect(LoopbackPage.accepted(.logoutComplete) == .signedOut)
+        #expect(LoopbackPage.accepted(.sessionTokenExchangeCode) == .success)
     }
 
     /// A callback of another login is answered with the reason code, never the value.

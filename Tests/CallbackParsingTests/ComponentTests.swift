@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import CallbackParsing
+import CallbackTestSupport
 import Testing
 
 /// What each accepted shape parses to, component by component. `nil` means absent, which
@@ -33,8 +34,8 @@ import Testing
     static let shapes: [Shape] = [
         // The three hier-part shapes callbacks use.
         Shape(
-            url: "myapp://oauth-callback?challenge_token=t", scheme: "myapp", host: "oauth-callback",
-            hostKind: .registeredName, query: "challenge_token=t"),
+            url: "myapp://oauth-callback?challenge_token=\(preludeToken("t"))", scheme: "myapp", host: "oauth-callback",
+            hostKind: .registeredName, query: "challenge_token=\(preludeToken("t"))"),
         Shape(url: "com.example.app:/oauth2redirect?code=c", scheme: "com.example.app", path: "/oauth2redirect", query: "code=c"),
         Shape(url: "myapp:callback?code=c", scheme: "myapp", path: "callback", query: "code=c"),
         // Absent versus empty.

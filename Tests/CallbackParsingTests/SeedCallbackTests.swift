@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import CallbackParsing
+import CallbackTestSupport
 import Testing
 
 /// Every callback shape the seed documents (shared/seeds/) and the OAuth RFCs show, plus
@@ -31,8 +32,8 @@ import Testing
     static let callbacks: [Callback] = [
         Callback(
             source: "Prelude: custom scheme, challenge_token",
-            url: "myapp://oauth-callback?challenge_token=ct_01HZY8k2-Qx_9",
-            scheme: "myapp", host: "oauth-callback", path: "", query: [["challenge_token", "ct_01HZY8k2-Qx_9"]]),
+            url: "myapp://oauth-callback?challenge_token=\(preludeToken("ct_01HZY8k2-Qx_9"))",
+            scheme: "myapp", host: "oauth-callback", path: "", query: [["challenge_token", "\(preludeToken("ct_01HZY8k2-Qx_9"))"]]),
         Callback(
             source: "Ory: return_to on localhost receives code",
             url: "http://localhost:19006/Callback?code=ory_sec_2b9c5c0e",

@@ -16,6 +16,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
 import CallbackDesktop
@@ -53,7 +54,7 @@ import CallbackSystem
         (["--state", "xyz", "--dialect", "oauth2", "--redirect-uri", "myapp://cb"], "myapp://cb?code=abc&state=xyz&q=%22quoted%22"),
         (["--state", "xyz"], "myapp://cb?code=abc&state=xyz&code=again"),
         (["--state", "xyz"], "myapp://cb?error=access_denied&error_description=no+thanks&state=xyz"),
-        ([], "myapp://oauth-callback?challenge_token=ct_" + String(repeating: "A", count: 8000)),
+        ([], "myapp://oauth-callback?challenge_token=\(preludeToken("ct_"))" + String(repeating: "A", count: 8000)),
         (["--dialect", "zephr"], "myapp://cb?action=login&status=success&session_id=s1&tracking_id=t1"),
     ]
 
@@ -174,14 +175,14 @@ import CallbackSystem
     /// take it (the forgery would need no race), while one opened during its wait is its own.
     @Test func aStatelessListenNeverTakesACallbackSpooledBeforeItStarted() {
         defer { temporary.remove() }
-        let planted = "myapp://oauth-callback?challenge_token=planted"
+        let planted = "myapp://oauth-callback?challenge_token=\(preludeToken("planted"))"
         #expect(runTool(["open", planted], environment: environment).stdout.contains("spooled"))
         let late = runTool(["listen", "--scheme", "myapp", "--dialect", "prelude", "--timeout", "1"], environment: environment)
         #expect(late.exit == ExitCode.tryAgain, "\(late.stdout)")
-        #expect(!late.stdout.contains("planted"))
+        #expect(!late.stdout.contains(planted.split(separator: "=")[1]))
 
         let listening = startListening(["--scheme", "myapp", "--dialect", "prelude", "--timeout", "10"])
-        let real = "myapp://oauth-callback?challenge_token=real"
+        let real = "myapp://oauth-callback?challenge_token=\(preludeToken("real"))"
         #expect(runTool(["open", real], environment: environment).stdout == "{\"outcome\":\"delivered\"}\n")
         let listened = listening.join()
         #expect(listened.exit == 0)
@@ -204,7 +205,7 @@ import CallbackSystem
         }
         let real =
             switch dialect {
-            case "prelude": "myapp://cb?challenge_token=real"
+            case "prelude": "myapp://cb?challenge_token=\(preludeToken("real"))"
             case "ory": "myapp://cb?code=ory_ac_real"
             default: "myapp://cb?action=login&status=success&session_id=s1&tracking_id=t1"
             }
@@ -228,6 +229,40 @@ import CallbackSystem
         let parsed = runTool(["parse", "--dialect", "prelude", cancel], environment: environment)
         #expect(listened.stdout == parsed.stdout)
         #expect(listened.exit == parsed.exit)
+    }
+
+    /// Ory account linking (`?flow=<login flow id>`, no code) ends a stateless wait with its
+    /// outcome, exit 0, as `parse` prints it (issue 34: it ended with 65).
+    @Test func oryAccountLinkingEndsTheWaitWithTheLoginFlowToContinue() {
+        defer { temporary.remove() }
+        let listening = startListening(["--scheme", "myapp", "--dialect", "ory", "--timeout", "10"])
+        let linking = "myapp://ory/callback?flow=5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c&no_org_ui=true"
+        #expect(runTool(["open", linking], environment: environment).exit == 0)
+        let listened = listening.join()
+        #expect(listened.exit == 0, "stderr: \(listened.stderr)")
+        #expect(
+            listened.stdout
+                == #"{"outcome":"continue_login_flow","dialect":"ory","flow":"5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c","extra":{"no_org_ui":"true"}}"#
+                + "\n")
+        #expect(listened.stdout == runTool(["parse", "--dialect", "ory", linking], environment: environment).stdout)
+    }
+
+    /// A Clerk magic link with '/' added to the path, and one split across query and fragment,
+    /// end the wait as the SDKs read them (issue 34: redirect_uri_mismatch, parameters_in_fragment).
+    @Test(arguments: [
+        "cq.app://callback/?flow_id=flow_123&approval_token=approval_123",
+        "cq.app://callback?flow_id=flow_123#approval_token=approval_123",
+    ])
+    func aClerkMagicLinkEndsTheWaitAsTheSDKsReadIt(_ link: String) {
+        defer { temporary.remove() }
+        let options = ["--dialect", "clerk", "--redirect-uri", "cq.app://callback"]
+        let listening = startListening(["--scheme", "cq.app", "--timeout", "10"] + options)
+        #expect(runTool(["open", link], environment: environment).exit == 0)
+        let listened = listening.join()
+        #expect(listened.exit == 0, "stderr: \(listened.stderr)")
+        #expect(
+            listened.stdout
+                == #"{"outcome":"magic_link","dialect":"clerk","flow_id":"flow_123","approval_token":"approval_123","extra":{}}"# + "\n")
     }
 
     @Test func givesUpAtTheTimeout() {

@@ -18,6 +18,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallbackTestSupport
 import Testing
 import CallbackRouter
 
@@ -165,7 +166,7 @@ import CallbackRouter
         let parsed = runTool(
             [
                 "parse", "--dialect", "prelude", "--redirect-uri", "http://127.0.0.1/callback",
-                "http://127.0.0.1/callback?challenge_token=t",
+                "http://127.0.0.1/callback?challenge_token=\(preludeToken("t"))",
             ],
             environment: [:])
         #expect(parsed.exit == ExitCode.usage)

@@ -63,7 +63,10 @@ import Testing
             target: "/callback?action=login&status=success&tracking_id=t1&session_id=sess_2", exitCode: 0),
         Case(
             name: "ory with its flow", options: ["--dialect", "ory", "--no-state"],
-            target: "/callback?code=ory_code_2&flow=5b1e3c2a", exitCode: 0),
+            target: "/callback?code=ory_code_2&flow=5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c", exitCode: 0),
+        Case(
+            name: "ory account linking: the login flow to continue", options: ["--dialect", "ory", "--no-state"],
+            target: "/callback?flow=5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c&no_org_ui=true", exitCode: 0),
         Case(
             name: "ory without state", options: ["--dialect", "ory", "--no-state"],
             target: "/callback?code=ory_code_1", exitCode: 0),
@@ -97,7 +100,7 @@ import Testing
     }
 
     @Test func everyCaseRan() {
-        #expect(Self.cases.count == 11)
+        #expect(Self.cases.count == 12)
         #expect(Set(Self.cases.map(\.exitCode)) == [0, 1, 65])
     }
 }

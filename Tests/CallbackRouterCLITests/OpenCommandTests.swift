@@ -84,7 +84,7 @@ import CallbackSystem
         let waits = [first, second].map { receiver in
             BlockingThread { try? receiver.value.wait(timeout: .seconds(5)) }
         }
-        let result = runTool(["open", "myapp://cb?challenge_token=ct"], environment: environment)
+        let result = runTool(["open", "myapp://cb?challenge_token=\(preludeToken("ct"))"], environment: environment)
         #expect(result.exit == ExitCode.tryAgain)
         #expect(result.stdout.hasPrefix("{\"outcome\":\"rejected\",\"reason\":\"conflict\""))
         #expect(waits.map { $0.join() } == [.conflict, .conflict])

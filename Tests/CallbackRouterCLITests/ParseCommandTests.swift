@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
 import CallbackDesktop
@@ -92,7 +93,8 @@ import CallbackRouter
         Case(
             source: "Prelude implies custom-scheme-only: an https --redirect-uri is a configuration error",
             arguments: [
-                "--dialect", "prelude", "--redirect-uri", "https://app.example.com/cb", "https://app.example.com/cb?challenge_token=ct_1",
+                "--dialect", "prelude", "--redirect-uri", "https://app.example.com/cb",
+                "https://app.example.com/cb?challenge_token=\(preludeToken("ct_1"))",
             ],
             exit: 64,
             json:
@@ -110,16 +112,79 @@ import CallbackRouter
         ),
         Case(
             source: "Prelude without --redirect-uri: an http callback is refused by the implied policy",
-            arguments: ["--dialect", "prelude", "http://127.0.0.1:8080/cb?challenge_token=ct_1"],
+            arguments: ["--dialect", "prelude", "http://127.0.0.1:8080/cb?challenge_token=\(preludeToken("ct_1"))"],
             exit: 65,
             json:
                 #"{"outcome":"rejected","reason":"scheme_not_allowed","detail":"rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not http","offset":null}"#
         ),
         Case(
             source: "Ory: flow is a named field",
-            arguments: ["--dialect", "ory", "myapp://callback?code=ory_ret_1&flow=5b1e3c2a"],
+            arguments: ["--dialect", "ory", "myapp://callback?code=ory_ret_1&flow=5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c"],
             exit: 0,
-            json: #"{"outcome":"session_token_exchange_code","dialect":"ory","code":"ory_ret_1","flow":"5b1e3c2a","extra":{}}"#),
+            json:
+                #"{"outcome":"session_token_exchange_code","dialect":"ory","code":"ory_ret_1","flow":"5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c","extra":{}}"#
+        ),
+        Case(
+            source: "Ory account linking: the login flow to continue, exit 0 (kratos: return_to?flow=…&no_org_ui=true, no code)",
+            arguments: ["--dialect", "ory", "myapp://callback?flow=5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c&no_org_ui=true"],
+            exit: 0,
+            json:
+                #"{"outcome":"continue_login_flow","dialect":"ory","flow":"5b1e3c2a-9d4f-4e8b-a7c6-0f2d1e3b4a5c","extra":{"no_org_ui":"true"}}"#
+        ),
+        Case(
+            source: "Ory: a flow id that is no UUID",
+            arguments: ["--dialect", "ory", "myapp://callback?flow=5b1e3c2a"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"invalid_parameter","detail":"the parameter 'flow' is not a flow id as Kratos writes it (a lowercase UUID, 8-4-4-4-12 hex digits)","offset":22}"#
+        ),
+        Case(
+            source: "Prelude: a token that is no compact JWS (both SDKs throw invalidChallengeToken)",
+            arguments: ["--dialect", "prelude", "myapp://oauth-callback?challenge_token=ct_9f8e7d6c5b4a"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"invalid_parameter","detail":"the parameter 'challenge_token' is not a compact JWS (three base64url segments joined by '.'), which both Prelude SDKs require","offset":39}"#
+        ),
+        Case(
+            source: "Prelude: an empty error is ignored, as both SDKs read it",
+            arguments: ["--dialect", "prelude", "myapp://oauth-callback?error=&challenge_token=\(preludeToken("t"))"],
+            exit: 0,
+            json: #"{"outcome":"challenge_token","dialect":"prelude","challenge_token":"\#(preludeToken("t"))","extra":{"error":""}}"#),
+        Case(
+            source: "Clerk: an empty nonce is none (a bare callback)",
+            arguments: ["--dialect", "clerk", "myapp://callback?rotating_token_nonce="],
+            exit: 0,
+            json: #"{"outcome":"bare_callback","dialect":"clerk","unbound":true,"extra":{"rotating_token_nonce":""}}"#),
+        Case(
+            source: "Clerk: a magic link with '/' added to the path, as clerk-ios reads it",
+            arguments: [
+                "--dialect", "clerk", "--redirect-uri", "com.clerk.Quickstart://callback",
+                "com.clerk.Quickstart://callback/?flow_id=flow_123&approval_token=approval_123",
+            ],
+            exit: 0,
+            json: #"{"outcome":"magic_link","dialect":"clerk","flow_id":"flow_123","approval_token":"approval_123","extra":{}}"#),
+        Case(
+            source: "Clerk: a magic link split across query and fragment",
+            arguments: ["--dialect", "clerk", "myapp://callback?flow_id=flw_1#approval_token=apt_2"],
+            exit: 0,
+            json: #"{"outcome":"magic_link","dialect":"clerk","flow_id":"flw_1","approval_token":"apt_2","extra":{}}"#),
+        Case(
+            source: "Clerk: a whitespace-only approval token is missing",
+            arguments: ["--dialect", "clerk", "myapp://callback?flow_id=flw_1&approval_token=%20"],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"missing_parameter","detail":"the clerk dialect requires 'approval_token' for magic_link (it is blank)","offset":null}"#
+        ),
+        Case(
+            source: "the trailing '/' stays a mismatch on another dialect",
+            arguments: [
+                "--dialect", "oauth2", "--redirect-uri", "com.clerk.Quickstart://callback",
+                "com.clerk.Quickstart://callback/?flow_id=flow_123&approval_token=approval_123",
+            ],
+            exit: 65,
+            json:
+                #"{"outcome":"rejected","reason":"redirect_uri_mismatch","detail":"the callback's path differs from the registered redirect URI","offset":null}"#
+        ),
         Case(
             source: "AppAuth callback with the expected state",
             arguments: [
@@ -150,9 +215,10 @@ import CallbackRouter
             source: "Prelude under custom-scheme-only",
             arguments: [
                 "--dialect", "prelude", "--policy", "custom-scheme-only", "--redirect-uri", "myapp://oauth-callback",
-                "myapp://oauth-callback?challenge_token=ct_1",
+                "myapp://oauth-callback?challenge_token=\(preludeToken("ct_1"))",
             ],
-            exit: 0, json: #"{"outcome":"challenge_token","dialect":"prelude","challenge_token":"ct_1","extra":{}}"#, warns: true),
+            exit: 0, json: #"{"outcome":"challenge_token","dialect":"prelude","challenge_token":"\#(preludeToken("ct_1"))","extra":{}}"#,
+            warns: true),
         Case(
             source: "Ory return_to with localhost allowed",
             arguments: [
@@ -222,7 +288,7 @@ import CallbackRouter
             source: "bad --redirect-uri is invalid_configuration, exit 64",
             arguments: [
                 "--policy", "custom-scheme-only", "--redirect-uri", "myapp://cb", "--redirect-uri", "https://app.example.com/cb",
-                "myapp://cb?challenge_token=t",
+                "myapp://cb?challenge_token=\(preludeToken("t"))",
             ],
             exit: 64,
             json:
@@ -237,7 +303,7 @@ import CallbackRouter
             warns: true),
         Case(
             source: "http under custom-scheme-only",
-            arguments: ["--policy", "custom-scheme-only", "HTTPS://app.example.com/cb?challenge_token=t"],
+            arguments: ["--policy", "custom-scheme-only", "HTTPS://app.example.com/cb?challenge_token=\(preludeToken("t"))"],
             exit: 65,
             json:
                 #"{"outcome":"rejected","reason":"scheme_not_allowed","detail":"rule custom_scheme_required: this policy accepts only a custom scheme (myapp://callback), not https","offset":null}"#
@@ -334,7 +400,7 @@ import CallbackRouter
             "com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj",
         ])
         #expect(run.exit == 0)
-        #expect(parse(["--policy", "custom-scheme-only", "myapp://oauth-callback?challenge_token=ct_1"]).exit == 0)
+        #expect(parse(["--policy", "custom-scheme-only", "myapp://oauth-callback?challenge_token=\(preludeToken("ct_1"))"]).exit == 0)
     }
 
     @Test func stderrAndStdoutNeverCarryASecretOnRefusal() {

@@ -19,7 +19,7 @@ import Testing
 let interopVectors: [String] = [
     "com.example.app:/oauth2redirect?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj",
     "myapp://oauth-callback?challenge_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
-    "demo://oauth?challenge_token=abc",
+    "demo://oauth?challenge_token=" + "eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJhYmMifQ.ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0",
     "http://127.0.0.1:49152/callback?code=c&state=s",
     "http://[::1]:8080/callback?code=c&state=s",
     "https://myapp.com/oauthredirect?action=login&status=success&tracking_id=1234&session_id=1234",

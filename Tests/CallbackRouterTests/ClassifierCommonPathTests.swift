@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 import TestVectorSupport
 @testable import CallbackRouter
@@ -39,7 +40,7 @@ import TestVectorSupport
             Bool.random(using: &random)
             ? [
                 [
-                    "code=c0de", "challenge_token=ct", "rotating_token_nonce=n", "error=access_denied",
+                    "code=c0de", "challenge_token=\(preludeToken("ct"))", "rotating_token_nonce=n", "error=access_denied",
                     "status=success&session_id=sess_1", "action=register&status=partial&state_key=k&identifier=a%40b.example",
                     "status=failure&message=Try+again",
                 ].randomElement(using: &random)!,
@@ -114,7 +115,7 @@ import TestVectorSupport
         ("com.example.app:/cb?code=SplxlOBeZQQYbYS6WxSbIA&state=s1", Dialect.oauth2),
         ("com.example.app:/cb?state=s1&code=SplxlOBeZQQYbYS6WxSbIA&iss=https%3A%2F%2Fissuer.example%2F", .auto),
         ("com.example.app:/cb?error=access_denied&error_description=The+user+said+no&state=s1", .oauth2),
-        ("com.example.app:/cb?challenge_token=ct_1&state=s1", .prelude),
+        ("com.example.app:/cb?challenge_token=\(preludeToken("ct_1"))&state=s1", .prelude),
         ("com.example.app:/cb?rotating_token_nonce=n1&created_session_id=sess_1&state=s1", .clerk),
         ("com.example.app:/cb?code=c&state=s1&scope=email%20openid&authuser=0", .auto),
         ("com.example.app:/cb?code=c&state=s1#", .ory),

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouter
 
@@ -18,7 +19,7 @@ import Testing
 @Suite struct DialectAutoTests {
     @Test(arguments: [
         ("myapp://cb?code=a&state=s", Dialect.oauth2, OutcomeKind.authorizationCode),
-        ("myapp://cb?challenge_token=t", .prelude, .challengeToken),
+        ("myapp://cb?challenge_token=\(preludeToken("t"))", .prelude, .challengeToken),
         ("myapp://cb?rotating_token_nonce=n", .clerk, .rotatingTokenNonce),
         ("myapp://cb?status=success&session_id=x", .zephr, .loginSuccess),
         ("myapp://cb?status=partial&state_key=x", .zephr, .partialRegistration),
@@ -38,9 +39,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("myapp://cb?code=a&challenge_token=t", ReasonCode.ambiguousResponse),
+        ("myapp://cb?code=a&challenge_token=\(preludeToken("t"))", ReasonCode.ambiguousResponse),
         ("myapp://cb?code=a&rotating_token_nonce=n", .ambiguousResponse),
-        ("myapp://cb?challenge_token=t&status=success&session_id=x", .ambiguousResponse),
+        ("myapp://cb?challenge_token=\(preludeToken("t"))&status=success&session_id=x", .ambiguousResponse),
         ("myapp://cb?error=x&session_id=s", .ambiguousResponse),
         ("myapp://cb?error=x&state_key=s", .ambiguousResponse),
         ("myapp://cb?error=x&created_session_id=s", .ambiguousResponse),
@@ -67,7 +68,7 @@ import Testing
             OutcomeKind.allCases.map(\.rawValue) == [
                 "authorization_code", "challenge_token", "session_token_exchange_code", "login_success",
                 "partial_registration", "login_failure", "rotating_token_nonce", "authorization_error",
-                "logout_complete", "clerk_failure", "account_transfer", "bare_callback", "magic_link",
+                "logout_complete", "clerk_failure", "account_transfer", "bare_callback", "magic_link", "continue_login_flow",
             ])
         #expect(OutcomeKind.allCases.filter(\.isProviderFailure) == [.loginFailure, .authorizationError, .clerkFailure])
     }

@@ -89,6 +89,27 @@ import Testing
             url: "com.example.app://callback#flow_id=flw_1&approval_token=apt_2", dialect: .clerk,
             kind: .magicLink, decided: .clerk, fields: [Pair("flow_id", "flw_1"), Pair("approval_token", "apt_2")]),
         Accepted(
+            source: "magic link split: the flow in the query, the token in the fragment (clerk-ios and clerk-android)",
+            url: "com.example.app://callback?flow_id=flw_1#approval_token=apt_3", dialect: .clerk,
+            kind: .magicLink, decided: .clerk, fields: [Pair("flow_id", "flw_1"), Pair("approval_token", "apt_3")]),
+        Accepted(
+            source: "magic link split, an extra in the query", url: "com.example.app://callback?flow_id=flw_1&utm=1#approval_token=apt_3",
+            dialect: .clerk, kind: .magicLink, decided: .clerk, fields: [Pair("flow_id", "flw_1"), Pair("approval_token", "apt_3")],
+            extra: [Pair("utm", "1")]),
+        Accepted(
+            source: "an empty nonce is no nonce (clerk-js, clerk-android): a bare callback",
+            url: "com.example.app://callback?rotating_token_nonce=", dialect: .clerk, kind: .bareCallback, decided: .clerk,
+            fields: [], extra: [Pair("rotating_token_nonce", "")]),
+        Accepted(
+            source: "an empty nonce, picked by auto", url: "com.example.app://callback?rotating_token_nonce=", kind: .bareCallback,
+            decided: .clerk, fields: [], extra: [Pair("rotating_token_nonce", "")]),
+        Accepted(
+            source: "an empty nonce next to a failure: the failure",
+            url: "myapp://callback?rotating_token_nonce=&__clerk_status=failed&__clerk_error_code=oauth_access_denied", dialect: .clerk,
+            kind: .clerkFailure, decided: .clerk,
+            fields: [Pair("__clerk_status", "failed"), Pair("__clerk_error_code", "oauth_access_denied")],
+            extra: [Pair("rotating_token_nonce", "")]),
+        Accepted(
             source: "an error on the native callback", url: "myapp://callback?error=access_denied", dialect: .clerk,
             kind: .authorizationError, decided: .clerk, fields: [Pair("error", "access_denied")]),
     ]
@@ -111,7 +132,13 @@ import Testing
         Refused(
             source: "a session id without nonce", url: "com.example.app://callback?created_session_id=sess_1", dialect: .clerk,
             reason: .missingParameter),
-        Refused(source: "empty nonce", url: "com.example.app://callback?rotating_token_nonce=", dialect: .clerk, reason: .invalidParameter),
+        Refused(
+            source: "an empty nonce is none: a session id without nonce",
+            url: "com.example.app://callback?rotating_token_nonce=&created_session_id=sess_1", dialect: .clerk,
+            reason: .missingParameter),
+        Refused(
+            source: "an empty nonce is none: hosted auth requires one", url: "myapp:///hosted?state=st_1&rotating_token_nonce=",
+            dialect: .clerk, expecting: CallbackExpectations(state: "st_1", profiles: [.clerkHosted]), reason: .missingParameter),
         Refused(
             source: "session id with a control", url: "com.example.app://callback?rotating_token_nonce=a&created_session_id=%0A",
             dialect: .clerk, reason: .invalidParameter),
@@ -143,13 +170,37 @@ import Testing
             source: "magic link without its flow", url: "myapp://callback?approval_token=t", dialect: .clerk,
             reason: .missingParameter),
         Refused(
-            source: "magic link, empty token", url: "myapp://callback?flow_id=f&approval_token=", dialect: .clerk,
-            reason: .invalidParameter),
+            source: "magic link, empty token: none, to both SDKs", url: "myapp://callback?flow_id=f&approval_token=", dialect: .clerk,
+            reason: .missingParameter),
+        Refused(
+            source: "magic link, whitespace-only token (clerk-ios trims it, clerk-android isNullOrBlank)",
+            url: "com.example.app://callback?flow_id=flw_1&approval_token=%20%20", dialect: .clerk, reason: .missingParameter),
+        Refused(
+            source: "magic link, a token of tabs and line breaks", url: "com.example.app://callback?flow_id=flw_1&approval_token=%09%0D%0A",
+            dialect: .clerk, reason: .missingParameter),
+        Refused(
+            source: "magic link, whitespace-only flow id", url: "com.example.app://callback?flow_id=+&approval_token=apt_1",
+            dialect: .clerk, reason: .missingParameter),
+        Refused(
+            source: "magic link split, whitespace-only token in the fragment",
+            url: "com.example.app://callback?flow_id=flw_1#approval_token=%20", dialect: .clerk, reason: .missingParameter),
         Refused(
             source: "magic link, token twice", url: "myapp://callback?flow_id=f&approval_token=t&approval_token=u",
             dialect: .clerk, reason: .duplicateParameter),
         Refused(
-            source: "magic link half in the query, half in the fragment", url: "myapp://callback?flow_id=f#approval_token=t",
+            source: "magic link split the other way: the token in the query, the flow in the fragment",
+            url: "myapp://callback?approval_token=t#flow_id=f", dialect: .clerk, reason: .parametersInFragment),
+        Refused(
+            source: "magic link split, the fragment carrying more than the token",
+            url: "myapp://callback?flow_id=f#approval_token=t&x=1", dialect: .clerk, reason: .parametersInFragment),
+        Refused(
+            source: "magic link split, the token in both", url: "myapp://callback?flow_id=f&approval_token=t#approval_token=t",
+            dialect: .clerk, reason: .parametersInFragment),
+        Refused(
+            source: "magic link split on another dialect", url: "myapp://callback?flow_id=f#approval_token=t", dialect: .oauth2,
+            reason: .parametersInFragment),
+        Refused(
+            source: "magic link split next to a nonce", url: "myapp://callback?flow_id=f&rotating_token_nonce=n#approval_token=t",
             dialect: .clerk, reason: .parametersInFragment),
         Refused(
             source: "a status no native callback carries", url: "myapp://callback?__clerk_status=verified", dialect: .clerk,
@@ -227,5 +278,78 @@ import Testing
         let link = try classify("myapp://cb?flow_id=flw_1&approval_token=apt_secret_value", .clerk)
         #expect(!link.description.contains("apt_secret_value"))
         #expect(link.description.contains("approval_token: <redacted, 16 bytes>"))
+    }
+
+    // MARK: Magic links through the router and the validator
+
+    static func magicLinkRouter() throws -> CallbackRouter {
+        var builder = RouterBuilder()
+        builder.add(Route("clerk", redirectURI: try RedirectURI("com.clerk.Quickstart://callback"), dialect: .clerk))
+        return try builder.build(clock: ManualAttemptClock())
+    }
+
+    /// clerk-ios `MagicLinkTests.routeMatcherAcceptsConfiguredCustomSchemeCallbacks`: `…://callback/?…`
+    /// answers `…://callback` (and the reverse); `…://callback/extra`, `…:/callback` and another
+    /// host do not; the split link and the trailing slash reach the pending attempt.
+    @Test func aMagicLinkMayAddASlashToAnEmptyPath() throws {
+        let validator = try CallbackValidator(
+            redirectURIs: [try RedirectURI("com.clerk.Quickstart://callback")], policy: .customSchemeOnly, dialect: .clerk)
+        let link = "?flow_id=flow_123&approval_token=approval_123"
+        #expect(try validator.validate("com.clerk.Quickstart://callback/" + link).kind == .magicLink)
+        #expect(try validator.validate("com.clerk.Quickstart://CALLBACK/" + link).kind == .magicLink)
+        #expect(try validator.validate("com.clerk.Quickstart://callback/?flow_id=flow_123#approval_token=approval_123").kind == .magicLink)
+        for other in [
+            "com.clerk.Quickstart://callback/extra", "com.clerk.Quickstart:/callback", "com.clerk.Quickstart://wrong",
+            "com.clerk.Quickstart://callback//", "com.clerk.Other://callback/",
+        ] {
+            expectRefusal(.redirectURIMismatch) { try validator.validate(other + link) }
+        }
+        // The reverse: registered with the slash, the link without it.
+        let slashed = try CallbackValidator(
+            redirectURIs: [try RedirectURI("com.clerk.Quickstart://callback/")], policy: .customSchemeOnly, dialect: .clerk)
+        #expect(try slashed.validate("com.clerk.Quickstart://callback" + link).kind == .magicLink)
+        // Only a magic link: Clerk's other callbacks, and every other dialect, match exactly.
+        expectRefusal(.redirectURIMismatch) { try validator.validate("com.clerk.Quickstart://callback/?rotating_token_nonce=rtn_1") }
+        expectRefusal(.redirectURIMismatch) { try validator.validate("com.clerk.Quickstart://callback/") }
+        for dialect in Dialect.allCases where dialect != .clerk {
+            let other = try CallbackValidator(
+                redirectURIs: [try RedirectURI("com.clerk.Quickstart://callback")], policy: .native, dialect: dialect)
+            expectRefusal(.redirectURIMismatch) { try other.validate("com.clerk.Quickstart://callback/" + link) }
+        }
+        let router = try Self.magicLinkRouter()
+        let attempt = try router.beginLogin(on: "clerk")
+        let delivery = try router.handle("com.clerk.Quickstart://callback/" + link)
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.flowID == "flow_123")
+        expectRefusal(.noRoute) { try router.handle("com.clerk.Quickstart://callback/extra" + link) }
+    }
+
+    /// `flow_id` in the query with `approval_token` in the fragment: both SDKs read it, and so
+    /// does the router (delivered to the pending attempt).
+    @Test func aMagicLinkSplitAcrossQueryAndFragmentReachesThePendingAttempt() throws {
+        let router = try Self.magicLinkRouter()
+        let attempt = try router.beginLogin(on: "clerk")
+        let delivery = try router.handle("com.clerk.Quickstart://callback?flow_id=flw_7Hk2#approval_token=apt_Qm4xY8w2Lr")
+        #expect(delivery.attempt == attempt)
+        #expect(delivery.outcome.kind == .magicLink)
+        #expect(delivery.outcome.approvalToken == "apt_Qm4xY8w2Lr")
+        #expect(!"\(delivery)".contains("apt_Qm4xY8w2Lr"))
+    }
+
+    /// A whitespace-only approval token is missing (both SDKs): refused, and the pending attempt stays.
+    @Test func aBlankApprovalTokenEndsNoAttempt() throws {
+        let router = try Self.magicLinkRouter()
+        _ = try router.beginLogin(on: "clerk")
+        expectRefusal(.missingParameter) { try router.handle("com.clerk.Quickstart://callback?flow_id=flw_1&approval_token=%20") }
+        #expect(router.pendingCount == 1)
+    }
+
+    /// An empty nonce is none: a bare callback, unbound, that ends no attempt; the real nonce still completes it.
+    @Test func anEmptyNonceIsABareCallbackThatEndsNoAttempt() throws {
+        let router = try Self.magicLinkRouter()
+        let attempt = try router.beginLogin(on: "clerk")
+        expectRefusal(.stateMissing) { try router.handle("com.clerk.Quickstart://callback?rotating_token_nonce=") }
+        #expect(router.pendingCount == 1)
+        #expect(try router.handle("com.clerk.Quickstart://callback?rotating_token_nonce=rtn_1").attempt == attempt)
     }
 }

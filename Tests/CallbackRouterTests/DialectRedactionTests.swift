@@ -20,7 +20,7 @@ import Testing
     /// Every outcome kind, with a recognisable secret in every value.
     static let outcomes: [(String, Dialect)] = [
         ("myapp://cb?code=SECRETcode1&state=SECRETstate1&iss=https://SECRETiss&scope=SECRETextra", .oauth2),
-        ("myapp://cb?challenge_token=SECRETtoken&state=SECRETstate2", .prelude),
+        ("myapp://cb?challenge_token=SECRETheader.SECRETpayloadx.SECRETsign&state=SECRETstate2", .prelude),
         ("myapp://cb?code=SECRETorycode", .ory),
         ("myapp://cb?action=login&status=success&session_id=SECRETsession&tracking_id=SECRETtracking", .zephr),
         ("myapp://cb?status=partial&state_key=SECRETkey&identifier=SECRETuser@example.com", .zephr),
@@ -34,7 +34,8 @@ import Testing
         ("myapp://cb?x=SECRETvalue", .clerk),
         ("myapp://cb?flow_id=SECRETflow&approval_token=SECRETapproval", .clerk),
         ("myapp://cb#flow_id=SECRETflow2&approval_token=SECRETapproval2", .clerk),
-        ("myapp://cb?code=SECRETorycode2&flow=SECRETflow3", .ory),
+        ("myapp://cb?code=SECRETorycode2&flow=5ec12e70-0b1d-4c2a-8e3f-4a5b6c7d8e9f", .ory),
+        ("myapp://cb?flow=5ec12e70-0b1d-4c2a-8e3f-4a5b6c7d8e9f&no_org_ui=SECRETextra", .ory),
     ]
 
     @Test func coversEveryOutcomeKind() throws {

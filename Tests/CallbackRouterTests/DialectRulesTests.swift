@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouter
 
@@ -99,7 +100,8 @@ func expectRefused(_ testCase: Refused, sourceLocation: SourceLocation = #_sourc
         Refused(source: "duplicated code", url: "myapp://cb?code=a&code=b", dialect: .oauth2, reason: .duplicateParameter, offset: 18),
         Refused(source: "duplicated name once encoded", url: "myapp://cb?code=a&c%6Fde=b", reason: .duplicateParameter, offset: 18),
         Refused(
-            source: "duplicated challenge_token", url: "myapp://cb?challenge_token=a&challenge_token=a",
+            source: "duplicated challenge_token",
+            url: "myapp://cb?challenge_token=\(preludeToken("a"))&challenge_token=\(preludeToken("a"))",
             dialect: .prelude, reason: .duplicateParameter),
         Refused(source: "duplicated extra", url: "myapp://cb?code=a&x=1&x=2", reason: .duplicateParameter),
         // code and error together.
@@ -109,7 +111,8 @@ func expectRefused(_ testCase: Refused, sourceLocation: SourceLocation = #_sourc
         Refused(source: "code with error, ory", url: "myapp://cb?code=a&error=x", dialect: .ory, reason: .ambiguousResponse),
         Refused(source: "code with error, prelude", url: "myapp://cb?code=a&error=x", dialect: .prelude, reason: .ambiguousResponse),
         Refused(
-            source: "challenge_token with error", url: "myapp://cb?challenge_token=a&error=x", dialect: .prelude, reason: .ambiguousResponse
+            source: "challenge_token with error", url: "myapp://cb?challenge_token=\(preludeToken("a"))&error=x", dialect: .prelude,
+            reason: .ambiguousResponse
         ),
         Refused(source: "nonce with error", url: "myapp://cb?rotating_token_nonce=a&error=x", dialect: .clerk, reason: .ambiguousResponse),
         Refused(source: "status with error", url: "myapp://cb?status=failure&error=x", dialect: .zephr, reason: .ambiguousResponse),
@@ -231,7 +234,7 @@ func expectRefused(_ testCase: Refused, sourceLocation: SourceLocation = #_sourc
         // An attacker can forge error responses too: they must carry the right state.
         ("myapp://cb?error=access_denied", .stateMissing),
         ("myapp://cb?error=access_denied&state=forged", .stateMismatch),
-        ("myapp://cb?challenge_token=t", .stateMissing),
+        ("myapp://cb?challenge_token=\(preludeToken("t"))", .stateMissing),
     ])
     func refusesAMissingOrDifferentState(_ url: String, _ reason: ReasonCode) {
         let error = refusal { try classify(url, .auto, CallbackExpectations(state: "af0ifjsldkj")) }

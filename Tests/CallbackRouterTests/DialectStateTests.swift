@@ -84,7 +84,6 @@ import Testing
 
     @Test(arguments: [
         ("myapp://cb?code=%C3%A9&state=s", "code"),
-        ("myapp://cb?challenge_token=%E6%9D%B1", "challenge_token"),
         ("myapp://cb?rotating_token_nonce=n&created_session_id=%0A&state=s", "created_session_id"),
         ("myapp://cb?status=partial&state_key=%C3%A9", "state_key"),
     ])

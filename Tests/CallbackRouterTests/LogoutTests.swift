@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @_spi(Testing) @testable import CallbackRouter
 
@@ -328,7 +329,7 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
         let login = try router.beginLogin(on: "prelude")
         let logout = try router.beginLogout(on: "prelude", endSessionEndpoint: endpoint, clientID: "abc")
         #expect(try router.handle("myapp://oauth-callback?state=\(logout.attempt.state)").outcome.kind == .logoutComplete)
-        #expect(try router.handle("myapp://oauth-callback?challenge_token=ct").attempt == login)
+        #expect(try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct"))").attempt == login)
     }
 
     @Test func theLogoutHandlerGetsLogoutsAndTheHandlerLogins() throws {

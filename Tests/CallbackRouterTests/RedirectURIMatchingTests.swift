@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouter
 
@@ -21,7 +22,7 @@ import Testing
         ("com.example.app:/oauth2redirect", "com.example.app:/oauth2redirect?code=x&state=y"),
         ("com.example.app:/oauth2redirect", "COM.EXAMPLE.APP:/oauth2redirect?code=x"),
         ("com.example.app:/oauth2redirect", "com.example.app:/oauth2redirect#_=_"),
-        ("myapp://oauth-callback", "myapp://OAuth-Callback?challenge_token=t"),
+        ("myapp://oauth-callback", "myapp://OAuth-Callback?challenge_token=\(preludeToken("t"))"),
         ("https://app.example.com/cb", "https://APP.example.com/cb?code=x"),
         ("https://app.example.com/cb", "https://app.example.com:443/cb?code=x"),
         ("https://app.example.com:443/cb", "https://app.example.com/cb?code=x"),

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouter
 
@@ -95,9 +96,9 @@ import Testing
 
     @Test func freeFunctionDoesTheSame() throws {
         let outcome = try validateCallback(
-            CallbackURL(parsing: "myapp://callback?challenge_token=ct"),
+            CallbackURL(parsing: "myapp://callback?challenge_token=\(preludeToken("ct"))"),
             redirectURIs: [RedirectURI.clerk(bundleID: "myapp")],
             policy: .customSchemeOnly, dialect: .prelude)
-        #expect(outcome.challengeToken == "ct")
+        #expect(outcome.challengeToken == "\(preludeToken("ct"))")
     }
 }

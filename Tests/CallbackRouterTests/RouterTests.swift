@@ -128,7 +128,7 @@ private func expectReason(
 
     @Test func refusesUserinfoInACallback() throws {
         let router = try makeRouter()
-        expectReason(.userinfoNotAllowed) { try router.handle("myapp://user@oauth-callback?challenge_token=t") }
+        expectReason(.userinfoNotAllowed) { try router.handle("myapp://user@oauth-callback?challenge_token=\(preludeToken("t"))") }
     }
 
     @Test func carriesSyntaxErrorsUp() throws {
@@ -200,24 +200,24 @@ private func expectReason(
     @Test func deliversToTheSinglePendingAttempt() throws {
         let router = try makeRouter()
         let attempt = try router.beginLogin(on: "prelude")
-        let delivery = try router.handle("myapp://oauth-callback?challenge_token=tok")
+        let delivery = try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .challengeToken)
-        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
+        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))") }
         // The route is free again.
         #expect(throws: Never.self) { try router.beginLogin(on: "prelude") }
     }
 
     @Test func refusesACallbackWhenNoAttemptIsPending() throws {
         let router = try makeRouter()
-        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
+        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))") }
     }
 
     @Test func refusesACallbackOfACancelledStatelessAttempt() throws {
         let router = try makeRouter()
         let attempt = try router.beginLogin(on: "prelude")
         router.cancel(attempt)
-        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=tok") }
+        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("tok"))") }
     }
 }
 
@@ -536,16 +536,16 @@ final class Box: Sendable {
         let route = Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback"), dialect: .prelude)
         let router = try Self.router([route])
         // Nothing pending: a forged token reaches no login.
-        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=ct_forged") }
+        expectReason(.unknownState) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_forged"))") }
         let attempt = try router.beginLogin(on: "prelude")
-        let delivery = try router.handle("myapp://oauth-callback?challenge_token=ct_9f8e7d6c5b4a")
+        let delivery = try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_9f8e7d6c5b4a"))")
         #expect(delivery.attempt == attempt)
-        #expect(delivery.outcome.challengeToken == "ct_9f8e7d6c5b4a")
-        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=ct_9f8e7d6c5b4a") }
+        #expect(delivery.outcome.challengeToken == "\(preludeToken("ct_9f8e7d6c5b4a"))")
+        expectReason(.replayed) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_9f8e7d6c5b4a"))") }
         // A dismissed page is a cancellation: the app cancels, a late callback is refused.
         let second = try router.beginLogin(on: "prelude")
         router.cancel(second)
-        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=ct_late") }
+        expectReason(.cancelled) { try router.handle("myapp://oauth-callback?challenge_token=\(preludeToken("ct_late"))") }
     }
 
     // MARK: Ory
@@ -556,10 +556,10 @@ final class Box: Sendable {
         let attempt = try router.beginLogin(on: "ory")
         // A failed registration redirects with the code and the flow: delivered, and only the
         // exchange says it failed (a 422 with the flow).
-        let delivery = try router.handle("https://app.example.com/auth/callback?code=ory_ret_1&flow=f7c1d2e3")
+        let delivery = try router.handle("https://app.example.com/auth/callback?code=ory_ret_1&flow=f7c1d2e3-0a4b-4c5d-8e6f-7a8b9c0d1e2f")
         #expect(delivery.attempt == attempt)
         #expect(delivery.outcome.kind == .sessionTokenExchangeCode)
-        #expect(delivery.outcome.flow == "f7c1d2e3")
+        #expect(delivery.outcome.flow == "f7c1d2e3-0a4b-4c5d-8e6f-7a8b9c0d1e2f")
         expectReason(.replayed) { try router.handle("https://app.example.com/auth/callback?code=ory_ret_forged") }
         expectReason(.noRoute) { try router.handle("https://evil.example.com/auth/callback?code=ory_ret_2") }
     }

@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func aDeliveryThatIsNotAnAuthorizationCodeIsRefused() throws {
-        let prelude = try Self.delivery({ _ in "challenge_token=abc" }, route: "prelude")
+        let prelude = try Self.delivery({ _ in "challenge_token=\(preludeToken("abc"))" }, route: "prelude")
         expectRefusal(.invalidConfiguration) {
             try TokenRequest.authorizationCode(
                 for: prelude, redirectURI: "myapp://oauth-callback", tokenEndpoint: Self.endpoint, clientID: "cli")

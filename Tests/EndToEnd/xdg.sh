@@ -180,10 +180,10 @@ listen_bg first --scheme myapp --timeout 10
 set +e; "$cr" listen --scheme myapp --timeout 10 >"$work/second.out" 2>/dev/null; rc=$?; set -e
 check "a second stateless listen is refused at its start (75)" test "$rc" = 75
 check "…with the rejection conflict" grep -q '^{"outcome":"rejected","reason":"conflict"' "$work/second.out"
-set +e; "$cr" open 'myapp://cb?challenge_token=ct-conflict' >"$work/conflict.out" 2>/dev/null; rc=$?; set -e
+set +e; "$cr" open 'myapp://cb?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdC1jb25mbGljdCJ9.w9mYTqGKlkDDMLmbizMNlknB5KbnFRt3oFeYLj8sP3M' >"$work/conflict.out" 2>/dev/null; rc=$?; set -e
 check "open hands the callback to the one listener (0)" test "$rc" = 0
 check "the first listener gets it (0)" test "$(wait_rc first)" = 0
-check "…and prints the token" grep -q ct-conflict "$work/first.out"
+check "…and prints the token" grep -q eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdC1jb25mbGljdCJ9.w9mYTqGKlkDDMLmbizMNlknB5KbnFRt3oFeYLj8sP3M "$work/first.out"
 check "nothing was left in the spool" test -z "$(ls -A "$spool")"
 
 # ---------------------------------------------------------------- forged callbacks (issue 24)
@@ -214,16 +214,16 @@ find "$spool" -mindepth 1 -delete # the forgeries (they would wait out their 10 
 
 # A stateless callback planted while nobody listens (no race needed) is never delivered to
 # a stateless listen that starts later; the one opened while it waits is.
-dispatch generic 'myapp://oauth-callback?challenge_token=planted'
-dispatch generic 'myapp://oauth-callback?challenge_token=planted'
+dispatch generic 'myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJwbGFudGVkIn0.Ny6zd0gCqNl7rdDzr9q796F--KH5ALOU25mkYLiTQGw'
+dispatch generic 'myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJwbGFudGVkIn0.Ny6zd0gCqNl7rdDzr9q796F--KH5ALOU25mkYLiTQGw'
 check "a planted callback is spooled once, however often it is opened" test "$(ls "$spool" | wc -l)" = 1
 set +e; "$cr" listen --scheme myapp --dialect prelude --timeout 1 >"$work/planted.out"; rc=$?; set -e
 check "a stateless callback spooled before listen --dialect prelude began is not delivered (75)" test "$rc" = 75
-check "…nor printed" bash -c "! grep -q planted '$work/planted.out'"
+check "…nor printed" bash -c "! grep -q eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJwbGFudGVkIn0.Ny6zd0gCqNl7rdDzr9q796F--KH5ALOU25mkYLiTQGw '$work/planted.out'"
 listen_bg prelude --scheme myapp --dialect prelude --timeout 10
-dispatch generic 'myapp://oauth-callback?challenge_token=real'
+dispatch generic 'myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJyZWFsIn0.qjOZbWDokxG00akg2uA8bX-jrhlWxSZi4nOq1Gg-V38'
 check "the callback opened while listen --dialect prelude waits is delivered (0)" test "$(wait_rc prelude)" = 0
-check "…and it is the real one" grep -q '"challenge_token":"real"' "$work/prelude.out"
+check "…and it is the real one" grep -q '"challenge_token":"eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJyZWFsIn0.qjOZbWDokxG00akg2uA8bX-jrhlWxSZi4nOq1Gg-V38"' "$work/prelude.out"
 find "$spool" -mindepth 1 -delete
 
 # A callback its dialect refuses never ends a stateless wait (issue 34): formerly a forged
@@ -235,10 +235,10 @@ check "a forged junk callback leaves a stateless listen waiting (no exit yet)" t
 check "…stderr says a refused callback was ignored, and why" \
     grep -q 'ignored a callback its dialect refused (missing_parameter)' "$work/stateless.err"
 check "…without the URL" bash -c "! grep -q junk '$work/stateless.err'"
-dispatch generic 'myapp://oauth-callback?challenge_token=real2'
+dispatch generic 'myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJyZWFsMiJ9.Zm9yZ2VkLXNpZ25hdHVyZS1ub3QtY2hlY2tlZC1oZXJl'
 check "…and the real callback that follows is delivered (0)" test "$(wait_rc stateless)" = 0
 check "…printed exactly as parse prints it" test "$(cat "$work/stateless.out")" = \
-    "$("$cr" parse --dialect prelude 'myapp://oauth-callback?challenge_token=real2')"
+    "$("$cr" parse --dialect prelude 'myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJyZWFsMiJ9.Zm9yZ2VkLXNpZ25hdHVyZS1ub3QtY2hlY2tlZC1oZXJl')"
 find "$spool" -mindepth 1 -delete
 listen_bg cancelled --scheme myapp --dialect prelude --timeout 15
 dispatch generic 'myapp://oauth-callback?error=access_denied'
@@ -314,7 +314,7 @@ cp "$cr" "$work/with space/callback-router"
 "$work/with space/callback-router" register --scheme spacey >/dev/null 2>&1
 check "Exec quotes a path with a space" grep -qx "Exec=\"$work/with space/callback-router\" open %u" "$XDG_DATA_HOME/applications/callback-router-spacey.desktop"
 listen_bg spacey --scheme spacey --timeout 10
-gio open 'spacey://cb?challenge_token=through-gio' >/dev/null
+gio open 'spacey://cb?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJ0aHJvdWdoLWdpbyJ9.bKrnIsHUA_y0Ddn4bscykZu71OxEd-Z6brZdbYz1dA8' >/dev/null
 check "gio runs the quoted Exec" test "$(wait_rc spacey)" = 0
 "$work/with space/callback-router" unregister --scheme spacey >/dev/null
 

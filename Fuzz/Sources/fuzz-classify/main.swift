@@ -26,7 +26,8 @@
 // - an outcome obeys the rules of design.md: the dialect that decided is the one named
 //   (never `auto`), its kind is one the dialect produces, its fields are the URL's own
 //   parameters from the expected component, tokens are non-empty VSCHAR (a state only
-//   non-empty: it is the client's opaque value), no duplicated
+//   non-empty: it is the client's opaque value), Prelude's token a compact JWS, Ory's flow
+//   a lowercase UUID, Clerk's magic-link values not blank, no duplicated
 //   name, no implicit-grant token, no `error` beside a success credential, the expected
 //   state and issuer hold, the callback answers a registered redirect URI and the policy;
 // - value blindness: the same URL with every parameter value replaced by another of the
@@ -162,6 +163,33 @@ func checkRejection(_ error: CallbackError, urlLength: Int) {
 
 func isVSCHAR(_ value: String) -> Bool { !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
 
+/// Prelude's token as both Prelude SDKs decode it: three non-empty base64url segments (no
+/// padding), none of a length one past a multiple of four, joined by '.'.
+func isCompactJWS(_ value: String) -> Bool {
+    let segments = value.split(separator: ".", omittingEmptySubsequences: false)
+    return segments.count == 3
+        && segments.allSatisfy { segment in
+            !segment.isEmpty && segment.utf8.count % 4 != 1
+                && segment.utf8.allSatisfy { byte in
+                    (0x41 ... 0x5A).contains(byte) || (0x61 ... 0x7A).contains(byte) || (0x30 ... 0x39).contains(byte)
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                }
+        }
+}
+
+/// Ory's flow id as Kratos writes it: a lowercase 8-4-4-4-12 UUID.
+func isLowercaseUUID(_ value: String) -> Bool {
+    let bytes = Array(value.utf8)
+    guard bytes.count == 36 else { return false }
+    return bytes.indices.allSatisfy { index in
+        [8, 13, 18, 23].contains(index)
+            ? bytes[index] == UInt8(ascii: "-") : (0x30 ... 0x39).contains(bytes[index]) || (0x61 ... 0x66).contains(bytes[index])
+    }
+}
+
+/// Blank as both Clerk SDKs read a magic link's values: only ASCII whitespace.
+func isBlank(_ value: String) -> Bool { value.utf8.allSatisfy { $0 == 0x20 || (0x09 ... 0x0D).contains($0) } }
+
 let implicitTokens = ["access_token", "id_token"]
 let tokenFields: Set<String> = [
     "code", "iss", "challenge_token", "action", "status", "session_id", "tracking_id", "state_key",
@@ -176,7 +204,7 @@ func checkOutcome(
     check(outcome.dialect != .auto, "the outcome's dialect is auto")
     if dialect != .auto { check(outcome.dialect == dialect, "dialect \(dialect) decided as \(outcome.dialect)") }
     let kinds: [Dialect: [OutcomeKind]] = [
-        .oauth2: [.authorizationCode], .ory: [.sessionTokenExchangeCode], .prelude: [.challengeToken],
+        .oauth2: [.authorizationCode], .ory: [.sessionTokenExchangeCode, .continueLoginFlow], .prelude: [.challengeToken],
         .clerk: [.rotatingTokenNonce, .clerkFailure, .accountTransfer, .bareCallback, .magicLink],
         .zephr: [.loginSuccess, .partialRegistration, .loginFailure],
     ]
@@ -201,9 +229,16 @@ func checkOutcome(
             "an outcome for a callback carrying \(token)")
     }
     let response: Parameters
+    // Clerk's magic link split across both: `flow_id` in the query, `approval_token` alone in the fragment.
+    let splitLink =
+        outcome.kind == .magicLink && query.contains(named: "flow_id") && fragment.count == 1
+        && fragment.contains(named: "approval_token")
     switch expectations.responseMode {
+    case .query where splitLink:
+        check(!query.contains(named: "approval_token"), "a split magic link with the token in both components")
+        response = query
     case .query where outcome.kind == .magicLink && !(url.fragment ?? "").isEmpty:
-        // Clerk's magic link may stand in the fragment (clerk-android reads it there).
+        // Clerk's magic link may stand in the fragment (both SDKs read it there).
         response = fragment
     case .query:
         check(url.fragment == nil || url.fragment == "" || url.fragment == "_=_", "query mode accepted a fragment with data")
@@ -215,7 +250,9 @@ func checkOutcome(
             "fragment mode accepted response parameters in the query")
     }
     check(response.firstDuplicate() == nil, "an outcome for a callback with a duplicated parameter")
-    let hasError = response.contains(named: "error")
+    // Prelude's SDKs read an empty `error` as none.
+    let hasError =
+        response.contains(named: "error") && !(outcome.dialect == .prelude && response.values(named: "error") == [""])
     check(hasError == (outcome.kind == .authorizationError), "error present \(hasError) but the outcome is \(outcome.kind)")
     if hasError { check(!response.contains(named: "code"), "code and error both accepted") }
 
@@ -228,8 +265,13 @@ func checkOutcome(
                     .contains(field.value), "a Clerk error code that is not one of Clerk's")
             continue
         }
-        check(response.values(named: field.name) == [field.value], "field \(field.name) is not the URL's value")
+        let values = splitLink && field.name == "approval_token" ? fragment.values(named: field.name) : response.values(named: field.name)
+        check(values == [field.value], "field \(field.name) is not the URL's value")
         if tokenFields.contains(field.name) { check(isVSCHAR(field.value), "token field \(field.name) breaks VSCHAR") }
+        if field.name == "challenge_token" { check(isCompactJWS(field.value), "a challenge token that is no compact JWS") }
+        if field.name == "flow" { check(isLowercaseUUID(field.value), "an Ory flow id that is no lowercase UUID") }
+        if field.name == "flow_id" || field.name == "approval_token" { check(!isBlank(field.value), "a blank \(field.name)") }
+        if field.name == "rotating_token_nonce" { check(!field.value.isEmpty, "an empty nonce read as a nonce") }
         if field.name == "state" { check(!field.value.isEmpty, "an empty state accepted") }
     }
     for name in outcome.withheldFields {
@@ -240,8 +282,9 @@ func checkOutcome(
         .authorizationCode: "code", .sessionTokenExchangeCode: "code", .challengeToken: "challenge_token",
         .rotatingTokenNonce: "rotating_token_nonce", .loginSuccess: "session_id", .partialRegistration: "state_key",
         .authorizationError: "error", .magicLink: "approval_token", .clerkFailure: "__clerk_error_code",
-        .accountTransfer: "__clerk_error_code",
+        .accountTransfer: "__clerk_error_code", .continueLoginFlow: "flow",
     ]
+    if outcome.kind == .continueLoginFlow { check(!response.contains(named: "code"), "account linking with a code") }
     if let name = required[outcome.kind] { check(outcome.value(name) != nil, "\(outcome.kind) without \(name)") }
 
     // State and issuer.
@@ -258,18 +301,9 @@ func checkOutcome(
 // MARK: Value blindness
 
 /// Another value of the same length whose every byte is in the same class for every syntax
-/// rule (VSCHAR, NQSCHAR, space, controls, non-ASCII), and which differs from the original
-/// wherever it has a visible ASCII character.
+/// rule (`blindByte`), and which differs from the original wherever it can.
 func blind(_ value: String) -> String {
-    let bytes = value.utf8.map { byte -> UInt8 in
-        switch byte {
-        case 0x22: return 0x5C
-        case 0x5C: return 0x22
-        case 0x21 ... 0x7E: return byte == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
-        case 0x00 ... 0x1F: return byte ^ 1
-        default: return byte // space, DEL, non-ASCII (UTF-8 stays valid)
-        }
-    }
+    let bytes = value.utf8.map(blindByte)
     return String(decoding: bytes, as: UTF8.self)
 }
 

@@ -192,15 +192,7 @@ let redirectChoices = [
 let dialects = ["auto", "oauth2", "prelude", "ory", "zephr", "clerk", "bogus"]
 
 /// Same length, same byte class for every rule, different wherever a visible ASCII character is.
-func blind(_ byte: UInt8) -> UInt8 {
-    switch byte {
-    case 0x22: return 0x5C
-    case 0x5C: return 0x22
-    case 0x21 ... 0x7E: return byte == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
-    case 0x00 ... 0x1F: return byte ^ 1
-    default: return byte
-    }
-}
+func blind(_ byte: UInt8) -> UInt8 { blindByte(byte) }
 
 /// Letters and digits raw, every other byte `%XX`: the written length depends only on
 /// which bytes are alphanumeric, so a value and its blind twin take the same room.

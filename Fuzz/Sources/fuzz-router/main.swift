@@ -70,7 +70,8 @@ let specs: [RouteSpec] = [
         body: "rotating_token_nonce=rtn_1&created_session_id=sess_2"),
     RouteSpec(
         id: "prelude", redirect: "com.example.prelude://oauth-callback", dialect: .prelude, issuer: nil,
-        requiresIssuer: false, mode: .query, lifetime: .seconds(30), hasHandler: true, body: "challenge_token=ct_9f8e7d"),
+        requiresIssuer: false, mode: .query, lifetime: .seconds(30), hasHandler: true,
+        body: "challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF85ZjhlN2QifQ.hqAixS8iCYIY97RagJ1SH9zkXvvwpvntgUQ0WNC__sc"),
     RouteSpec(
         id: "zephr", redirect: "com.example.zephr:/cb", dialect: .zephr, issuer: nil,
         requiresIssuer: false, mode: .fragment, lifetime: .seconds(300), hasHandler: true,

@@ -253,6 +253,14 @@ extension CallbackClassifier {
                 kind = 3
                 known = FieldID.bit(FieldID.challengeToken) | stateAndIssuer
                 required = FieldID.challengeToken
+                // The token must be a compact JWS, read as written (an escaped one goes the full way).
+                if scan.has(FieldID.challengeToken) {
+                    let token = parameters[scan.position(FieldID.challengeToken)]
+                    guard !token.valueNeedsDecoding,
+                        ParameterSyntax.isCompactJWS(
+                            UnsafeBufferPointer(rebasing: bytes[Int(token.valueStart) ..< Int(token.valueEnd)]))
+                    else { return }
+                }
             case Dialect.Tag.clerk:
                 kind = 4
                 known = FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID) | stateAndIssuer
@@ -369,7 +377,8 @@ extension CallbackClassifier {
             if parameter.valueNeedsDecoding {
                 if FieldID.accepts(id, value) { scan.wellFormed |= bit }
             } else if id < FieldID.identifier ? !value.isEmpty : FieldID.acceptsAsWritten(id, value) {
-                // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to check.
+                // Tokens, state, iss, action, status (IDs below `identifier`): only emptiness to
+                // check here (Prelude's token shape is checked where Prelude is decided).
                 scan.wellFormed |= bit
             }
             if id == FieldID.state, let expected = expectations.state {

@@ -102,7 +102,11 @@ public enum CallbackClassifier {
     private static func read(_ response: ResponseParameters, dialect: Dialect, hosted: Bool) throws(CallbackError)
         -> CallbackOutcome
     {
-        let hasError = response.has("error")
+        // Prelude's SDKs read `error` only when it is not empty (`?error=&challenge_token=…`
+        // finalizes): on the prelude dialect an empty one is no error (it stays an extra).
+        let ignoresEmptyError =
+            dialect == .prelude || (dialect == .auto && response.has("challenge_token") && !response.has("code"))
+        let hasError = response.has("error") && !(ignoresEmptyError && response.item("error")?.value.isEmpty == true)
         if hasError, let credential = credentials(of: dialect).first(where: response.has) {
             throw CallbackError(
                 .ambiguousResponse, at: response.item(credential)?.offset,
@@ -137,9 +141,19 @@ public enum CallbackClassifier {
         case .oauth2:
             return try build(.authorizationCode, decided, response, known: ["code", "state", "iss"], required: ["code"])
         case .ory:
+            if !response.has("code") && response.has("flow") {
+                // Account linking: Kratos sends the new login flow's id and no code.
+                return try build(
+                    .continueLoginFlow, decided, response, known: ["flow", "state", "iss"], required: ["flow"])
+            }
             return try build(
                 .sessionTokenExchangeCode, decided, response, known: ["code", "state", "iss", "flow"], required: ["code"])
         case .prelude:
+            if response.item("challenge_token")?.value.isEmpty == true {
+                // Both Prelude SDKs read an empty token as none (`missing_challenge_token`).
+                throw CallbackError(
+                    .missingParameter, at: nil, "the prelude dialect requires 'challenge_token' for challenge_token (it is empty)")
+            }
             return try build(
                 .challengeToken, decided, response, known: ["challenge_token", "state", "iss"],
                 required: ["challenge_token"])
@@ -169,7 +183,9 @@ public enum CallbackClassifier {
     private static func readClerk(_ response: ResponseParameters, hosted: Bool) throws(CallbackError) -> CallbackOutcome {
         let signal = clerkSignals.first(where: response.has)
         let link = magicLinkFields.first(where: response.has)
-        if response.has("rotating_token_nonce") {
+        // An empty nonce is no nonce to every Clerk SDK (clerk-js `if (nonce)`, clerk-android
+        // `takeIf(String::isNotBlank)`): the callback is read without it (it stays an extra).
+        if let nonce = response.item("rotating_token_nonce"), !nonce.value.isEmpty {
             // A status other than `failed` says nothing to either SDK: the nonce stands, and the
             // status is an extra (as before these shapes were read).
             let failure = response.item("__clerk_status")?.value == "failed" || response.has("__clerk_error_code")
@@ -194,6 +210,15 @@ public enum CallbackClassifier {
                 "the clerk dialect requires 'rotating_token_nonce' with 'created_session_id'")
         }
         if let link {
+            // A blank flow id or approval token is none to both SDKs (clerk-ios trims and
+            // drops an empty value, clerk-android `isNullOrBlank`).
+            for name in magicLinkFields {
+                if let item = response.item(name), item.value.utf8.allSatisfy(isASCIIWhitespace) {
+                    throw CallbackError(
+                        .missingParameter, at: nil,
+                        "the clerk dialect requires '\(name)' for magic_link (it is blank)")
+                }
+            }
             if let signal {
                 throw CallbackError(
                     .ambiguousResponse, at: response.item(signal)?.offset,
@@ -210,6 +235,11 @@ public enum CallbackClassifier {
         }
         // Nothing in the URL: the app asks Clerk (clerk-ios and clerk-js reload the sign-in).
         return try build(.bareCallback, .clerk, response, known: ["state", "iss"], required: []).unbound()
+    }
+
+    /// Space, tab, line feed, vertical tab, form feed, carriage return.
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
     /// `__clerk_status=failed` with a transfer code → `account_transfer`; any other failed
@@ -299,6 +329,11 @@ public enum CallbackClassifier {
         switch syntax {
         case .errorCode:
             return "the parameter '\(item.name)' has a character outside RFC 6749 NQSCHAR (%x20-21 / %x23-5B / %x5D-7E)"
+        case .compactJWS:
+            return "the parameter '\(item.name)' is not a compact JWS (three base64url segments joined by '.'), "
+                + "which both Prelude SDKs require"
+        case .uuid:
+            return "the parameter '\(item.name)' is not a flow id as Kratos writes it (a lowercase UUID, 8-4-4-4-12 hex digits)"
         default:
             return "the parameter '\(item.name)' has a character outside RFC 6749 VSCHAR (%x20-7E)"
         }

@@ -255,7 +255,8 @@ public struct CallbackOutcome: Sendable, CustomStringConvertible, CustomDebugStr
     public var rotatingTokenNonce: String? { value(id: CallbackClassifier.FieldID.rotatingTokenNonce) }
     /// Clerk's `created_session_id`.
     public var createdSessionID: String? { value(id: CallbackClassifier.FieldID.createdSessionID) }
-    /// Ory's `flow` (the flow id a failed registration's redirect carries).
+    /// Ory's `flow`: the flow id a failed registration's redirect carries, or (an
+    /// ``OutcomeKind/continueLoginFlow``) the login flow to continue. A lowercase UUID.
     public var flow: String? { value("flow") }
     /// Clerk's magic link `flow_id`.
     public var flowID: String? { value("flow_id") }

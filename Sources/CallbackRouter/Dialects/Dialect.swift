@@ -21,6 +21,7 @@
 /// | ``oauth2`` | `code`, `state`, optional `iss` | ``OutcomeKind/authorizationCode`` |
 /// | ``prelude`` | `challenge_token` | ``OutcomeKind/challengeToken`` |
 /// | ``ory`` | `code` | ``OutcomeKind/sessionTokenExchangeCode`` |
+/// | ``ory`` | `flow` (a login flow's id), no `code` | ``OutcomeKind/continueLoginFlow`` |
 /// | ``zephr`` | `status=success\|partial\|failure` | ``OutcomeKind/loginSuccess``, ``OutcomeKind/partialRegistration``, ``OutcomeKind/loginFailure`` |
 /// | ``clerk`` | `rotating_token_nonce` | ``OutcomeKind/rotatingTokenNonce`` |
 /// | ``clerk`` | `__clerk_status=failed`, `__clerk_error_code` | ``OutcomeKind/clerkFailure``, ``OutcomeKind/accountTransfer`` |
@@ -66,7 +67,9 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     public static let oauth2 = Dialect(uncheckedName: "oauth2", tag: Tag.oauth2)
     /// Prelude social login: `challenge_token`.
     public static let prelude = Dialect(uncheckedName: "prelude", tag: Tag.prelude)
-    /// Ory native flow `return_to`: `code`, the second half of a session token exchange code.
+    /// Ory native flow `return_to`: `code`, the second half of a session token exchange code;
+    /// or, when a social sign-up meets an existing identity (account linking), `flow` alone:
+    /// the login flow to continue (``OutcomeKind/continueLoginFlow``).
     public static let ory = Dialect(uncheckedName: "ory", tag: Tag.ory)
     /// Zephr OAuth: `status=success|partial|failure` with a session id, a state key or a message.
     public static let zephr = Dialect(uncheckedName: "zephr", tag: Tag.zephr)
@@ -147,12 +150,20 @@ public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// (``CallbackOutcome/isUnbound``: not tied to any request).
     public static let logoutComplete = OutcomeKind(rawValue: "logout_complete")
 
+    /// `continue_login_flow`: Ory's account linking. A native social sign-up met an identity
+    /// that already exists, and Kratos sent the browser back to `return_to` with the id of a
+    /// new login flow (`flow`, a UUID) and no `code`: the app fetches that login flow and
+    /// continues it (the person signs in with the existing account to link the new one).
+    /// Neither a success nor a provider failure: it ends the wait (no code follows) and the
+    /// helper exits 0.
+    public static let continueLoginFlow = OutcomeKind(rawValue: "continue_login_flow")
+
     /// Every kind, in the order docs/dialects.md lists them (the logins' kinds, then `logout_complete`, then the
-    /// kinds added in the third round).
+    /// kinds added in the third round, then the fourth round's).
     public static let allCases: [OutcomeKind] = [
         .authorizationCode, .challengeToken, .sessionTokenExchangeCode, .loginSuccess,
         .partialRegistration, .loginFailure, .rotatingTokenNonce, .authorizationError,
-        .logoutComplete, .clerkFailure, .accountTransfer, .bareCallback, .magicLink,
+        .logoutComplete, .clerkFailure, .accountTransfer, .bareCallback, .magicLink, .continueLoginFlow,
     ]
 
     /// Whether the provider reported a failure (the helper exits 1): the login did not

@@ -77,6 +77,17 @@ struct ResponseParameters {
                 try refuseClash()
                 return
             }
+            if let fragment, relaxations.contains(.magicLinkInFragment), fragment.count == 1,
+                fragment[fragment.startIndex].name == "approval_token", query.contains(named: "flow_id"),
+                !query.contains(named: "approval_token"),
+                !query.contains(where: { KnownField.responseParameters.contains($0.name) })
+            {
+                // Clerk's magic link split across both: `flow_id` in the query, `approval_token`
+                // alone in the fragment. Both SDKs read each from either component (clerk-ios
+                // `URLComponents.queryParam(named:)`, clerk-android `queryOrFragmentParam`).
+                items = try ResponseParameters.read(query) + ResponseParameters.read(fragment)
+                return
+            }
             if let fragment {
                 throw CallbackError(
                     .parametersInFragment, at: fragment.isEmpty ? nil : fragment.offset(at: fragment.startIndex),

@@ -50,10 +50,22 @@ extension RedirectURI {
     /// callback with userinfo, `duplicate_parameter` when it repeats a registered query
     /// parameter, `redirect_uri_mismatch` naming the first component that differs.
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) {
+        try check(callback, profiles: profiles, clerk: false)
+    }
+
+    /// ``check(_:profiles:)`` as a route of `dialect` reads it: the dialect adds only its
+    /// provider's own tolerance (``relaxations(_:clerk:for:)``).
+    public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = [], dialect: Dialect) throws(CallbackError) {
+        try check(callback, profiles: profiles, clerk: dialect.tag == Dialect.Tag.clerk)
+    }
+
+    /// ``check(_:profiles:dialect:)`` for a route that knows whether its dialect is Clerk's (a
+    /// flag, not the dialect: passing the `Dialect`, a string, cost every callback a retain).
+    func check(_ callback: CallbackURL, profiles: [ProviderProfile], clerk: Bool) throws(CallbackError) {
         // The usual callback: its bytes up to the query are the registered URI's (no userinfo).
         if isPlainMatch(callback) { return }
         try RedirectURI.checkUserinfo(callback)
-        switch difference(from: callback, relaxations: profiles.relaxations) {
+        switch difference(from: callback, relaxations: RedirectURI.relaxations(profiles, clerk: clerk, for: callback)) {
         case nil: return
         case .duplicate(let name, let offset)?:
             throw CallbackError(
@@ -64,6 +76,24 @@ extension RedirectURI {
                 .redirectURIMismatch, at: nil,
                 "the callback's \(difference.component) differs from the registered redirect URI")
         }
+    }
+
+    /// The profiles' relaxations, plus the one a dialect's provider applies itself: a Clerk
+    /// email magic link (`flow_id` in the query or the fragment) on a redirect URI with an
+    /// authority matches with the path `/` where the registered path is empty, and the reverse
+    /// (clerk-ios `ClerkURLRoute` reads both as no path: `…://callback` ↔ `…://callback/`).
+    /// Nothing else: `…://callback/extra`, `…:/callback`, another dialect's callback or a
+    /// Clerk callback that is not a magic link are compared exactly.
+    static func relaxations(_ profiles: [ProviderProfile], clerk: Bool, for callback: CallbackURL)
+        -> ProviderProfile.Relaxations
+    {
+        var relaxations = profiles.relaxations
+        if clerk
+            && (callback.queryParameters.contains(named: "flow_id") || callback.fragmentParameters.contains(named: "flow_id"))
+        {
+            relaxations.insert(.emptyPathEqualsSlash)
+        }
+        return relaxations
     }
 
     static func checkUserinfo(_ callback: CallbackURL) throws(CallbackError) {
@@ -155,8 +185,20 @@ extension Collection where Element == RedirectURI {
     /// The first redirect URI `callback` answers; throws like ``RedirectURI/check(_:)``:
     /// with one redirect URI the detail names the component that differs.
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) -> RedirectURI {
+        try check(callback, profiles: profiles, clerk: false)
+    }
+
+    /// ``check(_:profiles:)`` as a route of `dialect` reads it (see ``RedirectURI/check(_:profiles:dialect:)``).
+    public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = [], dialect: Dialect) throws(CallbackError)
+        -> RedirectURI
+    {
+        try check(callback, profiles: profiles, clerk: dialect.tag == Dialect.Tag.clerk)
+    }
+
+    /// ``check(_:profiles:dialect:)`` with the dialect as a flag (see ``RedirectURI/check(_:profiles:clerk:)``).
+    func check(_ callback: CallbackURL, profiles: [ProviderProfile], clerk: Bool) throws(CallbackError) -> RedirectURI {
         try RedirectURI.checkUserinfo(callback)
-        let relaxations = profiles.relaxations
+        let relaxations = RedirectURI.relaxations(profiles, clerk: clerk, for: callback)
         var firstDuplicate: RedirectURI.Difference?
         for redirect in self {
             switch redirect.difference(from: callback, relaxations: relaxations) {

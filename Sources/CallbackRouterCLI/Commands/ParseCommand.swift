@@ -70,8 +70,10 @@ enum ParseCommand: Command {
           outcome is authorization_code, challenge_token, session_token_exchange_code,
           login_success, partial_registration, login_failure, rotating_token_nonce,
           authorization_error, or with --dialect clerk clerk_failure, account_transfer,
-          bare_callback or magic_link (logout_complete with --logout; "unbound":true with
-          --no-state); dialect the one that decided; fields under their wire names
+          bare_callback or magic_link, or with --dialect ory continue_login_flow
+          (account linking: continue the login flow named by flow) (logout_complete
+          with --logout; "unbound":true with --no-state); dialect the one that
+          decided; fields under their wire names
           (code, state, iss, challenge_token, action, status, session_id, tracking_id,
           state_key, identifier, message, rotating_token_nonce, created_session_id, error,
           error_description, error_uri, flow, flow_id, approval_token, __clerk_status,
@@ -89,15 +91,16 @@ enum ParseCommand: Command {
           on stderr (RFC 8252 §7.1 recommends a reverse domain name).
 
         EXIT CODES:
-          0 success outcome (also account_transfer, bare_callback, magic_link), 1 the
-          provider reported a failure (authorization_error, login_failure, clerk_failure),
-          64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
+          0 success outcome (also account_transfer, bare_callback, magic_link,
+          continue_login_flow), 1 the provider reported a failure (authorization_error,
+          login_failure, clerk_failure), 64 usage or a bad --redirect-uri (invalid_configuration), 65 rejected.
           74 the result could not be written (stdout full, closed or gone).
 
         EXAMPLES:
           callback-router parse --dialect oauth2 --redirect-uri com.example.app:/oauth2redirect \\
               --state af0ifjsldkj 'com.example.app:/oauth2redirect?code=SplxlOBe&state=af0ifjsldkj'
-          callback-router parse --dialect prelude 'myapp://oauth-callback?challenge_token=ct_1'
+          callback-router parse --dialect prelude \\
+              'myapp://oauth-callback?challenge_token=eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJjdF8xIn0.zRxqz8OUemtFQO9U6gzsvWGFKsTTawPh9DlkCYA0kLY'
           callback-router parse --logout --state Zm9vYmFy --redirect-uri com.example.app:/logout \
               'com.example.app:/logout?state=Zm9vYmFy'
 

@@ -44,7 +44,7 @@ enum Rendering {
     }
 
     /// 0 for a success outcome (and Clerk's `account_transfer`, `bare_callback`,
-    /// `magic_link`), 1 when the provider reported a failure (`authorization_error`,
+    /// `magic_link`, Ory's `continue_login_flow`), 1 when the provider reported a failure (`authorization_error`,
     /// `login_failure`, `clerk_failure`).
     static func exitCode(for outcome: CallbackOutcome) -> Int32 {
         outcome.kind.isProviderFailure ? ExitCode.providerFailure : ExitCode.success
