@@ -498,7 +498,18 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     let outcome: CallbackOutcome
     do {
         outcome = try CallbackClassifier.classify(url, dialect: spec.dialect, expecting: CallbackExpectations(responseMode: spec.mode))
-    } catch { return expectRefusal(error.reason, "dialect", routeIndex: routeIndex) }
+    } catch {
+        // As the router: no login's answer may be the end of a logout (whose state comes in
+        // the query), and a logout reading that refuses it says why instead.
+        var reason = error.reason
+        if reason == .missingParameter || reason == .parametersInQuery {
+            do {
+                _ = try CallbackClassifier.classifyLogout(url, dialect: spec.dialect, profiles: [], allowingNoState: false)
+            } catch where error.reason == .parametersInFragment {
+            } catch { reason = error.reason }
+        }
+        return expectRefusal(reason, "dialect", routeIndex: routeIndex)
+    }
     // No state and no secret (Clerk's failure, an error without state on Clerk): reported,
     // and no attempt ends.
     if outcome.isUnbound { return expectFailure(.stateMissing, "unbound") }

@@ -20,7 +20,7 @@ extension CallbackClassifier {
     /// The response is in the query whatever the route's response mode (the end-session
     /// redirect has no `response_mode`); the shared rules hold (no tokens, no duplicates,
     /// no data in the fragment). Every other parameter is passed on as an extra.
-    static func classifyLogout(
+    @_spi(Testing) public static func classifyLogout(
         _ url: CallbackURL, dialect: Dialect, profiles: [ProviderProfile],
         allowingNoState: Bool
     ) throws(CallbackError) -> CallbackOutcome? {
