@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// What kind of failure an error is, in a closed set an app can switch over exhaustively.
 ///
 /// Reason codes are open (a later version adds codes); categories are not: every error type

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 
 /// An error of this package as Foundation shows it: `localizedDescription`, the recovery

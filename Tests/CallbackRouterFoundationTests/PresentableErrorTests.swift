@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackLoopback
 import Foundation
 import Testing
@@ -126,7 +125,7 @@ private let publishedReasonNumbers: [(String, Int)] = [
         }
         expectBridged(error, domain: "CallbackRouter.TokenError", code: 3, mentions: ["invalid_grant", "HTTP 400"])
         #expect(!error.localizedDescription.contains("555"))
-        #expect(error.errorDescription == "Call +1-555-0100 to unlock")  // still there, as the server's text
+        #expect(error.errorDescription == "Call +1-555-0100 to unlock") // still there, as the server's text
         #expect(error.category == .providerRefused)
     }
 
