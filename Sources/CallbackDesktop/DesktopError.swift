@@ -116,9 +116,9 @@ extension DesktopError {
     }
 
     /// The closed category: a foreign peer, a bad mode or two possible receivers is
-    /// ``CallbackErrorCategory/unsafe``; usage, a refused request or no receiver is
-    /// ``CallbackErrorCategory/misconfigured``; nothing to deliver to, a busy or
-    /// unconfirming receiver is ``CallbackErrorCategory/network``.
+    /// `.unsafe`; usage, a refused request or no receiver is
+    /// `.misconfigured`; nothing to deliver to, a busy or
+    /// unconfirming receiver is `.network`.
     public var category: CallbackErrorCategory {
         switch code {
         case .permission, .conflict: .unsafe

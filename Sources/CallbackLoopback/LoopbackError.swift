@@ -99,8 +99,8 @@ extension LoopbackError {
     }
 
     /// The closed category: a taken port or an unusable address is
-    /// ``CallbackErrorCategory/network``; a privileged port or a bad configuration is
-    /// ``CallbackErrorCategory/misconfigured``.
+    /// `.network`; a privileged port or a bad configuration is
+    /// `.misconfigured`.
     public var category: CallbackErrorCategory {
         switch code {
         case .permissionDenied, .invalidConfiguration: .misconfigured

@@ -286,9 +286,9 @@ extension TokenError {
 
     /// The closed category: the codes that mean the app's registration or request is wrong
     /// (`invalid_request`, `invalid_client`, `unauthorized_client`, `unsupported_grant_type`,
-    /// `invalid_scope`) are ``CallbackErrorCategory/misconfigured``; any other (`invalid_grant`:
+    /// `invalid_scope`) are `.misconfigured`; any other (`invalid_grant`:
     /// the code or refresh token was used, expired or revoked) is
-    /// ``CallbackErrorCategory/providerRefused``.
+    /// `.providerRefused`.
     public var category: CallbackErrorCategory {
         switch code {
         case .invalidRequest, .invalidClient, .unauthorizedClient, .unsupportedGrantType, .invalidScope: .misconfigured
