@@ -81,7 +81,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
-        .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation"], swiftSettings: strict),
+        // Loopback and Desktop only to test an app's bridging of their errors (docs/errors.md).
+        .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation", "CallbackLoopback", "CallbackDesktop"],
+                    swiftSettings: strict),
         .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),

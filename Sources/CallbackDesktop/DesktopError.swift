@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn (docs/platforms.md)
 
+import CallbackRouter
+
 /// Why a registration or a hand-off did not happen. One struct with static codes, so that
 /// codes can be added without breaking a `switch`; `catch DesktopError.permission` works.
 /// `message` names paths and reasons, never a URL or a parameter value.
@@ -91,5 +93,55 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// The name the helper's code has always used.
 typealias HelperFailure = DesktopError
+
+extension DesktopError {
+    /// The NSError domain an app bridges this error with (docs/errors.md shows the one-line
+    /// conformance; `CallbackRouterFoundation` does not depend on this module).
+    public static let errorDomain = "CallbackDesktop.DesktopError"
+
+    /// The code's stable NSError code (docs/errors.md): never renumbered; 0 for a code this
+    /// version does not know.
+    public var errorCode: Int {
+        switch code {
+        case .permission: 1
+        case .unavailable: 2
+        case .usage: 3
+        case .rejected: 4
+        case .conflict: 5
+        case .busy: 6
+        case .unconfirmed: 7
+        case .noReceiver: 8
+        default: 0
+        }
+    }
+
+    /// The closed category: a foreign peer, a bad mode or two possible receivers is
+    /// `.unsafe`; usage, a refused request or no receiver is
+    /// `.misconfigured`; nothing to deliver to, a busy or
+    /// unconfirming receiver is `.network`.
+    public var category: CallbackErrorCategory {
+        switch code {
+        case .permission, .conflict: .unsafe
+        case .usage, .rejected, .noReceiver: .misconfigured
+        default: .network
+        }
+    }
+
+    /// What happened, for people: ``message`` (never a URL or a value) and the code.
+    public var errorDescription: String? {
+        "The sign-in's answer could not be handed to the app: \(message) (\(code))."
+    }
+
+    /// What to do, for people.
+    public var recoverySuggestion: String? {
+        switch code {
+        case .conflict: "Close the other copies of the app waiting for a sign-in, then sign in again."
+        case .noReceiver: "Start the sign-in from the app, so that it is waiting for the answer."
+        case .unconfirmed: "If the app did not notice the sign-in, sign in again."
+        case .rejected: "Register the scheme for this app only, or use another scheme."
+        default: category.recoverySuggestion
+        }
+    }
+}
 
 #endif

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackRouter
 import CallbackSystem
 
 /// Why a ``LoopbackReceiver`` could not be set up. One struct with static codes, so that
@@ -77,5 +78,48 @@ public struct LoopbackError: Error, Hashable, Sendable, CustomStringConvertible 
         default: code = .unavailable
         }
         self.init(code, systemError: socketError.code, "cannot listen on \(address) port \(ports): \(socketError)")
+    }
+}
+
+extension LoopbackError {
+    /// The NSError domain an app bridges this error with (docs/errors.md shows the one-line
+    /// conformance; `CallbackRouterFoundation` does not depend on this module).
+    public static let errorDomain = "CallbackLoopback.LoopbackError"
+
+    /// The code's stable NSError code (docs/errors.md): never renumbered; 0 for a code this
+    /// version does not know.
+    public var errorCode: Int {
+        switch code {
+        case .addressInUse: 1
+        case .permissionDenied: 2
+        case .unavailable: 3
+        case .invalidConfiguration: 4
+        default: 0
+        }
+    }
+
+    /// The closed category: a taken port or an unusable address is
+    /// `.network`; a privileged port or a bad configuration is
+    /// `.misconfigured`.
+    public var category: CallbackErrorCategory {
+        switch code {
+        case .permissionDenied, .invalidConfiguration: .misconfigured
+        default: .network
+        }
+    }
+
+    /// What happened, for people: the receiver could not start, ``detail`` and the code.
+    public var errorDescription: String? {
+        "The app could not start listening for the sign-in's answer: \(detail) (\(code))."
+    }
+
+    /// What to do, for people.
+    public var recoverySuggestion: String? {
+        switch code {
+        case .addressInUse: "Close the program that uses the port, or let the app choose any free port, then try again."
+        case .permissionDenied: "Use a port above 1023, or any free port."
+        case .unavailable: "Check that the loopback interface is up and the app may open sockets, then try again."
+        default: category.recoverySuggestion
+        }
     }
 }

@@ -96,3 +96,18 @@ extension CallbackError {
         return text.unicodeScalars.count > 200 ? result + "…" : result
     }
 }
+
+extension CallbackError {
+    /// The NSError domain `CallbackRouterFoundation` bridges this error with.
+    public static let errorDomain = "CallbackRouter.CallbackError"
+    /// The reason's stable NSError code ([`ReasonCode.errorCode`](/documentation/callbackparsing/reasoncode); docs/errors.md).
+    public var errorCode: Int { reason.errorCode }
+    /// The reason's closed category, to switch over exhaustively.
+    public var category: CallbackErrorCategory { reason.category }
+    /// What happened, for people: the category, ``detail`` and the reason code; never a secret.
+    ///
+    /// With `import CallbackRouterFoundation` it is also `localizedDescription`.
+    public var errorDescription: String? { reason.errorDescription(detail: detail) }
+    /// What to do, for people.
+    public var recoverySuggestion: String? { reason.recoverySuggestion }
+}
