@@ -103,7 +103,7 @@ enum HandoffWire {
         // that survive as a String; refuse ones that do not.
         let state = String(decoding: stateBytes, as: UTF8.self)
         guard state.utf8.elementsEqual(stateBytes) else { return nil }
-        if payload[0] == 2 { return CallbackRoute(scheme: scheme, state: nil, flowID: state) }
+        if payload[0] == 2 { return state.isEmpty ? nil : CallbackRoute(scheme: scheme, state: nil, flowID: state) }
         return CallbackRoute(scheme: scheme, state: state)
     }
 
