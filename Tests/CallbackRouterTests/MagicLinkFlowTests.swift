@@ -119,7 +119,8 @@ private func reason(_ body: () throws -> Void) -> ReasonCode? {
         #expect(reason { try router.handle(link(flow: "sia_other")) } == .stateMismatch)
         #expect(try router.handle(link(flow: "sia_2abc")).attempt == restored)
 
-        let keyed = try clerkRouter(clock: clock).restore(try attempt.sealed(key: Array(repeating: 7, count: 32)), key: Array(repeating: 7, count: 32))
+        let keyed = try clerkRouter(clock: clock).restore(
+            try attempt.sealed(key: Array(repeating: 7, count: 32)), key: Array(repeating: 7, count: 32))
         #expect(keyed.flowID == "sia_2abc")
     }
 

@@ -43,7 +43,8 @@ struct CallbackRoute: Sendable {
         }
         flowID =
             state != nil
-            ? nil : ((try? url.queryParameters.value(named: "flow_id")) ?? nil) ?? ((try? url.fragmentParameters.value(named: "flow_id")) ?? nil)
+            ? nil
+            : ((try? url.queryParameters.value(named: "flow_id")) ?? nil) ?? ((try? url.fragmentParameters.value(named: "flow_id")) ?? nil)
     }
 
     init(scheme: CallbackScheme, state: String?, flowID: String? = nil) {

@@ -226,7 +226,7 @@ final class HandoffListener {
                 // Trust the URL, not the offer: route it again before taking it.
                 guard let parsed = try? CallbackURL(parsing: url), let route = try? CallbackRoute(parsed),
                     HandoffMatch.answer(
-                    listenerScheme: scheme, expectedState: expectedState, expectedFlowID: expectedFlowID, offered: route) == answer,
+                        listenerScheme: scheme, expectedState: expectedState, expectedFlowID: expectedFlowID, offered: route) == answer,
                     accepts?(url) ?? true
                 else {
                     try UnixSocket.send(connection, [HandoffWire.Reply.notMine.rawValue], deadline: deadline)

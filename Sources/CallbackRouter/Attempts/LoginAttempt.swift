@@ -169,7 +169,8 @@ extension LoginAttempt {
         guard !bytes.isEmpty, bytes.count <= maximumFlowIDLength,
             bytes.allSatisfy({ byte in
                 switch byte {
-                case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "0") ... UInt8(ascii: "9"),
+                case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
+                    UInt8(ascii: "0") ... UInt8(ascii: "9"),
                     UInt8(ascii: "_"), UInt8(ascii: "-"):
                     true
                 default: false

@@ -29,7 +29,8 @@ enum FlowIDOption {
         guard let flowID = try args.single("flow-id") else { return nil }
         guard dialect == .clerk else { throw Arguments.UsageError(description: "--flow-id needs --dialect clerk") }
         if !args.all("state").isEmpty || args.has("state-from-stdin") || args.has("logout") {
-            throw Arguments.UsageError(description: "--flow-id binds a magic link, which carries no state: it excludes --state, --state-from-stdin and --logout")
+            throw Arguments.UsageError(
+                description: "--flow-id binds a magic link, which carries no state: it excludes --state, --state-from-stdin and --logout")
         }
         do { try LoginAttempt.checkFlowID(flowID) } catch { throw Arguments.UsageError(description: "--flow-id: " + error.detail) }
         return flowID
