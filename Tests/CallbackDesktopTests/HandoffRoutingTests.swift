@@ -104,8 +104,24 @@ import CallbackRouter
         #expect(decoded?.state == state)
     }
 
+    /// A magic link's `flow_id` (no state) travels in the offer, so a `listen --flow-id`
+    /// can answer it (issue 34.3); a state always wins over it.
+    @Test func encodesAFlowIDOfferThatDecodesToTheSameRoute() throws {
+        let scheme = try CallbackScheme(validating: "myapp")
+        let link = try CallbackRoute(CallbackURL(parsing: "myapp://callback?flow_id=sia_1&approval_token=t"))
+        #expect(link.flowID == "sia_1" && link.state == nil)
+        let decoded = HandoffWire.decodeOffer(Array(HandoffWire.offer(link)[5...]))
+        #expect(decoded?.flowID == "sia_1" && decoded?.state == nil && decoded?.scheme == scheme)
+        let withState = try CallbackRoute(CallbackURL(parsing: "myapp://callback?flow_id=sia_1&state=s"))
+        #expect(withState.flowID == nil && withState.state == "s")
+        #expect(HandoffMatch.answer(listenerScheme: scheme, expectedState: nil, expectedFlowID: "sia_1", offered: link) == .exact)
+        #expect(HandoffMatch.answer(listenerScheme: scheme, expectedState: nil, expectedFlowID: "sia_2", offered: link) == .notMine)
+        #expect(HandoffMatch.answer(listenerScheme: scheme, expectedState: nil, expectedFlowID: "sia_1", offered: withState) == .notMine)
+        #expect(HandoffMatch.answer(listenerScheme: scheme, expectedState: nil, offered: link) == .candidate)
+    }
+
     @Test(arguments: [
-        [UInt8](), [0], [2, 0, 1, 0x61], [0, 0, 5, 0x61], [0, 0, 1, 0x41], [0, 0, 1, 0x61, 0x62],
+        [UInt8](), [0], [2, 0, 1, 0x61], [3, 0, 1, 0x61, 0x62], [0, 0, 5, 0x61], [0, 0, 1, 0x41], [0, 0, 1, 0x61, 0x62],
         [0, 0, 4, 0x68, 0x74, 0x74, 0x70], [1, 0, 1, 0x61, 0xFF],
     ])
     func refusesMalformedOffers(payload: [UInt8]) {

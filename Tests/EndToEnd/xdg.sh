@@ -247,6 +247,25 @@ check "a well-formed provider error still ends a stateless listen, as parse judg
 check "…printed exactly as parse prints it" test "$(cat "$work/cancelled.out")" = "$(cat "$work/cancel-parse.out")"
 find "$spool" -mindepth 1 -delete
 
+# A Clerk magic link is bound to its flow (issue 34, point 3), as clerk-ios and clerk-android
+# bind it: clicked before listen --flow-id began, it waits in the spool and is taken; another
+# flow's link does not end the wait (formerly there was no --flow-id: any link ended it).
+early='myapp://callback?flow_id=sia_early&approval_token=apt_early'
+dispatch generic "$early"
+set +e; "$cr" listen --scheme myapp --dialect clerk --flow-id sia_early --timeout 0 >"$work/early.out"; rc=$?; set -e
+check "a magic link clicked before listen --flow-id began is taken from the spool (0)" test "$rc" = 0
+check "…printed exactly as parse prints it" test "$(cat "$work/early.out")" = \
+    "$("$cr" parse --dialect clerk --flow-id sia_early "$early")"
+listen_bg flow --scheme myapp --dialect clerk --flow-id sia_mine --timeout 15
+dispatch generic 'myapp://callback?flow_id=sia_other&approval_token=apt_other'
+check "another flow's magic link leaves listen --flow-id waiting (no exit yet)" test ! -s "$work/flow.rc"
+check "…and is spooled for its own flow" test "$(ls "$spool" | wc -l)" = 1
+dispatch generic 'myapp://callback?flow_id=sia_mine&approval_token=apt_mine'
+check "…and its own flow's link ends the wait (0)" test "$(wait_rc flow)" = 0
+check "…printed exactly as parse prints it" test "$(cat "$work/flow.out")" = \
+    "$("$cr" parse --dialect clerk --flow-id sia_mine 'myapp://callback?flow_id=sia_mine&approval_token=apt_mine')"
+find "$spool" -mindepth 1 -delete
+
 # Expired entries go when their time is up, while anyone waits, not at the next open.
 "$cr" open --spool-ttl 1 'myapp://cb?code=short&state=short-lived' >/dev/null
 listen_bg sweeper --scheme myapp --state someone-else --timeout 4

@@ -356,8 +356,11 @@ func wait(
 func begin(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptClock, routeChoice: UInt8, lifetimeChoice: UInt8) {
     let routeIndex = Int(routeChoice) % (specs.count + 1)
     let lifetime = lifetimes[Int(lifetimeChoice) % lifetimes.count]
+    // A Clerk login is sometimes a magic link bound to its flow (issue 34.3).
+    let flowID: String? = routeIndex < specs.count && specs[routeIndex].dialect == .clerk && routeChoice & 0x80 != 0 ? "sia_fuzz" : nil
     let result = Result { () throws(CallbackError) in
-        try router.beginLogin(on: routeIndex < specs.count ? specs[routeIndex].id : "no-such-route", lifetime: lifetime)
+        if let flowID { return try router.beginLogin(on: specs[routeIndex].id, flowID: flowID, lifetime: lifetime) }
+        return try router.beginLogin(on: routeIndex < specs.count ? specs[routeIndex].id : "no-such-route", lifetime: lifetime)
     }
     guard routeIndex < specs.count else {
         guard case .failure(let error) = result, error.reason == .noRoute else { fatalError("begin on an unknown route: \(result)") }
@@ -384,6 +387,7 @@ func begin(_ router: CallbackRouter, _ model: inout Model, clock: ManualAttemptC
         attempt.route == spec.id && attempt.dialect == spec.dialect && attempt.expectedIssuer == spec.issuer,
         "the attempt does not describe its route")
     check(attempt.createdAt == now && attempt.expiresAt == now.advanced(by: lifetime ?? spec.lifetime), "wrong deadline")
+    check(attempt.flowID == flowID, "the attempt does not carry the flow it was begun with")
     check(attempt.state.utf8.count >= 22, "a state shorter than 128 bits")
     check(
         !model.attempts.contains { $0.attempt.state == attempt.state || $0.attempt.id == attempt.id },
@@ -402,6 +406,9 @@ func callbackURL(_ reader: inout Reader, model: Model) -> String {
     if spec.id == "clerk" && variant & 0x41 == 0x41 {
         // Clerk's failure: unbound, it must end no attempt.
         parameters.append("__clerk_status=failed&__clerk_error_code=oauth_access_denied")
+    } else if spec.id == "clerk" && variant & 0x41 == 0x40 {
+        // A magic link, for the flow a bound attempt waits for or another one.
+        parameters.append("flow_id=" + (variant & 0x08 == 0 ? "sia_fuzz" : "sia_other") + "&approval_token=apt_1")
     } else {
         parameters.append(variant & 0x01 == 0 ? spec.body : "error=access_denied&error_description=no")
     }
@@ -531,6 +538,11 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
     }
     guard let index else {
         return expectFailure(remembered.map(reason(of:)) ?? .unknownState, "no pending attempt")
+    }
+    // A magic link for another flow than a flow-bound attempt's is another login's: refused,
+    // and the attempt stays pending (before the expiry check: nothing is claimed).
+    if outcome.kind == .magicLink, let expected = model.attempts[index].attempt.flowID, outcome.flowID != expected {
+        return expectFailure(.stateMismatch, "another flow's magic link")
     }
 
     // The callback ends this attempt.

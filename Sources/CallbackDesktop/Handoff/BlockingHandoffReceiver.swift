@@ -66,6 +66,10 @@ public final class BlockingHandoffReceiver {
     /// - Parameters:
     ///   - scheme: the scheme whose callbacks it takes.
     ///   - state: the login's state; nil for dialects without one.
+    ///   - flowID: without a `state`, the Clerk magic-link flow this receiver waits for: it
+    ///     takes only a callback whose `flow_id` is this one (exactly, in constant time), from
+    ///     the spool too (a link clicked before it was made), as with a state; another flow's
+    ///     link is "not mine" and the wait goes on. Nil: not bound to a flow.
     ///   - environment: where `XDG_RUNTIME_DIR` comes from.
     ///   - refusingSecondStateless: without a `state`, refuse to start while another receiver
     ///     of the scheme without a state waits (a callback could go to either, so neither
@@ -76,12 +80,13 @@ public final class BlockingHandoffReceiver {
     ///   `refusingSecondStateless`), ``DesktopError/permission`` for a foreign or badly owned
     ///   runtime directory, ``DesktopError/unavailable`` when the socket cannot be made.
     public init(
-        scheme: CallbackScheme, state: String?, environment: [String: String], refusingSecondStateless: Bool = false,
-        accepting: ((String) -> Bool)? = nil
+        scheme: CallbackScheme, state: String?, flowID: String? = nil, environment: [String: String],
+        refusingSecondStateless: Bool = false, accepting: ((String) -> Bool)? = nil
     ) throws(DesktopError) {
         let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid())
         listener = try HandoffListener(
-            runtime: runtime, scheme: scheme, expectedState: state, refusingSecondStateless: refusingSecondStateless)
+            runtime: runtime, scheme: scheme, expectedState: state, expectedFlowID: flowID,
+            refusingSecondStateless: refusingSecondStateless)
         listener.accepts = accepting
     }
 

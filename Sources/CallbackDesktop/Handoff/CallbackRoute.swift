@@ -20,9 +20,15 @@ import CallbackRouter
 /// The state is read with the project's parser from the query, or from the fragment when
 /// the query has none (`response_mode=fragment`). A duplicated `state` is refused
 /// (`duplicate_parameter`): routing must not pick one of two.
+///
+/// A callback without a state may carry a Clerk magic link's `flow_id` (query, else
+/// fragment): a listener bound to that flow (`listen --flow-id`) takes only it. A duplicated
+/// `flow_id` counts as none (no flow listener takes it; the dialect refuses it anyway).
 struct CallbackRoute: Sendable {
     let scheme: CallbackScheme
     let state: String?
+    /// The magic link's `flow_id`, for a callback without a state.
+    let flowID: String?
 
     init(_ url: CallbackURL) throws(CallbackError) {
         scheme = try CallbackScheme(validating: url.scheme)
@@ -35,11 +41,16 @@ struct CallbackRoute: Sendable {
         } catch {
             throw CallbackError(error)
         }
+        flowID =
+            state != nil
+            ? nil
+            : ((try? url.queryParameters.value(named: "flow_id")) ?? nil) ?? ((try? url.fragmentParameters.value(named: "flow_id")) ?? nil)
     }
 
-    init(scheme: CallbackScheme, state: String?) {
+    init(scheme: CallbackScheme, state: String?, flowID: String? = nil) {
         self.scheme = scheme
         self.state = state
+        self.flowID = state == nil ? flowID : nil
     }
 }
 
@@ -60,8 +71,19 @@ enum HandoffMatch {
     /// state: one without a state is not its own (any web page can make the browser open
     /// `myapp:x` or `myapp:/cb?error=access_denied`; it must not end a login that waits).
     /// A listener without an expected state is a candidate for any callback of its scheme.
-    static func answer(listenerScheme: CallbackScheme, expectedState: String?, offered: CallbackRoute) -> Answer {
+    ///
+    /// A listener bound to a magic-link flow (`expectedFlowID`, `listen --flow-id`) takes only
+    /// a callback carrying that `flow_id` (an exact match, constant-time), as clerk-ios and
+    /// clerk-android accept a link only for their pending flow; another flow's link, or
+    /// anything else, is not its own.
+    static func answer(
+        listenerScheme: CallbackScheme, expectedState: String?, expectedFlowID: String? = nil, offered: CallbackRoute
+    ) -> Answer {
         guard offered.scheme == listenerScheme else { return .notMine }
+        if expectedState == nil, let expectedFlowID {
+            guard let offeredFlowID = offered.flowID else { return .notMine }
+            return constantTimeEquals(offeredFlowID, expectedFlowID) ? .exact : .notMine
+        }
         guard let expectedState else { return .candidate }
         guard let offeredState = offered.state else { return .notMine }
         return constantTimeEquals(offeredState, expectedState) ? .exact : .notMine

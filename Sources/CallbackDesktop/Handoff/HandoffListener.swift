@@ -34,6 +34,9 @@ final class HandoffListener {
     let scheme: CallbackScheme
     let socketPath: String
     private let expectedState: String?
+    /// The magic-link flow this listener is bound to (`listen --flow-id`): it takes only that
+    /// flow's link, from the spool too (one clicked before it began), like a state.
+    private let expectedFlowID: String?
     private let runtime: RuntimeDirectory
     private let listening: Descriptor
     /// How long one connection may take, from accept to `open`'s decision.
@@ -65,20 +68,25 @@ final class HandoffListener {
     ///   bind happen under one `flock` on `stateless.lock` in the scheme's listener
     ///   directory, so two such listeners started at the same instant cannot both start.
     init(
-        runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?, refusingSecondStateless: Bool = false
+        runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?, expectedFlowID: String? = nil,
+        refusingSecondStateless: Bool = false
     ) throws(HelperFailure) {
         self.runtime = runtime
         self.scheme = scheme
         self.expectedState = expectedState
+        self.expectedFlowID = expectedState == nil ? expectedFlowID : nil
         allowedPeer = runtime.uid
+        // A flow id binds as a state does: only that flow's link is taken, so one spooled
+        // before this listener began is its own too.
+        let bound = expectedState != nil || self.expectedFlowID != nil
         // Before the socket exists: what is in the spool now predates this listener.
-        spooledBefore = expectedState == nil ? Set(try Spool(runtime).entries(for: scheme).map(\.name)) : []
+        spooledBefore = bound ? [] : Set(try Spool(runtime).entries(for: scheme).map(\.name))
         try runtime.makePrivateDirectory(runtime.listenersDirectory)
         let directory = runtime.listenerDirectory(for: scheme)
         try runtime.makePrivateDirectory(directory)
         var lock: Descriptor?
         defer { lock?.close() }
-        if expectedState == nil && refusingSecondStateless {
+        if !bound && refusingSecondStateless {
             lock = Self.lockStatelessStart(in: directory, uid: runtime.uid)
             if Self.statelessListenerIsWaiting(runtime: runtime, scheme: scheme) {
                 throw HelperFailure(
@@ -89,7 +97,7 @@ final class HandoffListener {
             }
         }
         // Named apart: a stateless listener's socket says so (statelessListenerIsWaiting).
-        let path = joinPath(directory, (expectedState == nil ? Self.statelessPrefix : "") + RandomName.hex(bytes: 8) + ".sock")
+        let path = joinPath(directory, (bound ? "" : Self.statelessPrefix) + RandomName.hex(bytes: 8) + ".sock")
         guard path.utf8.count <= UnixSocket.maxPathBytes else {
             throw .permission(
                 "the socket path '\(path)' is longer than a Unix socket allows (\(UnixSocket.maxPathBytes) bytes): set XDG_RUNTIME_DIR to a shorter private directory (mode 0700)"
@@ -155,7 +163,8 @@ final class HandoffListener {
         let spool = try Spool(runtime)
         spool.sweepExpired()
         lastSweep = SystemClock.monotonicMilliseconds()
-        return spool.take(scheme: scheme, expectedState: expectedState, accepting: accepts, skipping: spooledBefore)
+        return spool.take(
+            scheme: scheme, expectedState: expectedState, expectedFlowID: expectedFlowID, accepting: accepts, skipping: spooledBefore)
     }
 
     /// Deletes the spool's expired entries at most once per ``sweepIntervalMilliseconds``,
@@ -207,7 +216,8 @@ final class HandoffListener {
                 let offerFrame = try HandoffWire.readFrame(connection, deadline: deadline), offerFrame.type == .offer,
                 let offered = HandoffWire.decodeOffer(offerFrame.payload)
             else { return nil }
-            let answer = HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: offered)
+            let answer = HandoffMatch.answer(
+                listenerScheme: scheme, expectedState: expectedState, expectedFlowID: expectedFlowID, offered: offered)
             try UnixSocket.send(connection, [HandoffWire.Reply(answer).rawValue], deadline: deadline)
             guard answer != .notMine, let decision = try HandoffWire.readFrame(connection, deadline: deadline) else { return nil }
             switch decision.type {
@@ -215,7 +225,8 @@ final class HandoffListener {
                 let url = String(decoding: decision.payload, as: UTF8.self)
                 // Trust the URL, not the offer: route it again before taking it.
                 guard let parsed = try? CallbackURL(parsing: url), let route = try? CallbackRoute(parsed),
-                    HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route) == answer,
+                    HandoffMatch.answer(
+                        listenerScheme: scheme, expectedState: expectedState, expectedFlowID: expectedFlowID, offered: route) == answer,
                     accepts?(url) ?? true
                 else {
                     try UnixSocket.send(connection, [HandoffWire.Reply.notMine.rawValue], deadline: deadline)

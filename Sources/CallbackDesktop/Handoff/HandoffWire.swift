@@ -20,7 +20,8 @@ import CallbackSystem
 /// ```
 /// open → listen   "CRH1"                                   magic and version, once
 ///                 'O' len:u32be  has_state:u8 scheme_len:u16be scheme state
-///                                                          the offer (no URL yet)
+///                                                          the offer (no URL yet); has_state 2:
+///                                                          no state, the bytes are a flow_id
 /// listen → open   'E' | 'W' | 'N'                          exact, candidate, not mine
 ///                 'P'                                      refused: not the same uid
 /// open → listen   'D' len:u32be url                        deliver it to you
@@ -80,15 +81,16 @@ enum HandoffWire {
 
     static func offer(_ route: CallbackRoute) -> [UInt8] {
         let scheme = Array(route.scheme.name.utf8)
-        var payload: [UInt8] = [route.state == nil ? 0 : 1, UInt8(scheme.count >> 8), UInt8(scheme.count & 0xFF)]
+        let kind: UInt8 = route.state != nil ? 1 : route.flowID != nil ? 2 : 0
+        var payload: [UInt8] = [kind, UInt8(scheme.count >> 8), UInt8(scheme.count & 0xFF)]
         payload += scheme
-        if let state = route.state { payload += state.utf8 }
+        if let key = route.state ?? route.flowID { payload += key.utf8 }
         return encode(.offer, payload)
     }
 
     /// Reads an offer's payload back; nil when it is malformed.
     static func decodeOffer(_ payload: [UInt8]) -> CallbackRoute? {
-        guard payload.count >= 3, payload[0] <= 1 else { return nil }
+        guard payload.count >= 3, payload[0] <= 2 else { return nil }
         let schemeLength = Int(payload[1]) << 8 | Int(payload[2])
         guard payload.count >= 3 + schemeLength else { return nil }
         let schemeBytes = payload[3 ..< 3 + schemeLength]
@@ -101,6 +103,7 @@ enum HandoffWire {
         // that survive as a String; refuse ones that do not.
         let state = String(decoding: stateBytes, as: UTF8.self)
         guard state.utf8.elementsEqual(stateBytes) else { return nil }
+        if payload[0] == 2 { return state.isEmpty ? nil : CallbackRoute(scheme: scheme, state: nil, flowID: state) }
         return CallbackRoute(scheme: scheme, state: state)
     }
 

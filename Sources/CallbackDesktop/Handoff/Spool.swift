@@ -152,7 +152,7 @@ struct Spool {
     /// (nil: every one), or nil. Entries named in `skipping` are left alone; expired entries
     /// are deleted unread on the way.
     func take(
-        scheme: CallbackScheme, expectedState: String?, accepting accepts: ((String) -> Bool)? = nil,
+        scheme: CallbackScheme, expectedState: String?, expectedFlowID: String? = nil, accepting accepts: ((String) -> Bool)? = nil,
         skipping: Set<String> = [], now: Int64 = SystemClock.wallSeconds()
     ) -> String? {
         var candidates: [(entry: Entry, url: String, answer: HandoffMatch.Answer)] = []
@@ -165,7 +165,8 @@ struct Spool {
                 let parsed = try? CallbackURL(parsing: url),
                 let route = try? CallbackRoute(parsed)
             else { continue }
-            let answer = HandoffMatch.answer(listenerScheme: scheme, expectedState: expectedState, offered: route)
+            let answer = HandoffMatch.answer(
+                listenerScheme: scheme, expectedState: expectedState, expectedFlowID: expectedFlowID, offered: route)
             if answer != .notMine, accepts?(url) ?? true { candidates.append((entry, url, answer)) }
         }
         let ordered = candidates.filter { $0.answer == .exact } + candidates.filter { $0.answer == .candidate }

@@ -38,11 +38,12 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
         let expiresAt: ClockInstant
         let isLogout: Bool
         let expiresAtWallClock: Int64
+        let flowID: String?
 
         init(
             id: UInt64, route: RouteID, state: String, pkce: PKCE, nonce: String, redirectURI: RedirectURI,
             dialect: Dialect, expectedIssuer: String?, createdAt: ClockInstant, expiresAt: ClockInstant,
-            isLogout: Bool, expiresAtWallClock: Int64
+            isLogout: Bool, expiresAtWallClock: Int64, flowID: String?
         ) {
             self.id = id
             self.route = route
@@ -56,6 +57,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
             self.expiresAt = expiresAt
             self.isLogout = isLogout
             self.expiresAtWallClock = expiresAtWallClock
+            self.flowID = flowID
         }
     }
 
@@ -64,12 +66,12 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     init(
         id: UInt64, route: RouteID, state: String, pkce: PKCE, nonce: String, redirectURI: RedirectURI,
         dialect: Dialect, expectedIssuer: String?, createdAt: ClockInstant, expiresAt: ClockInstant,
-        isLogout: Bool, expiresAtWallClock: Int64
+        isLogout: Bool, expiresAtWallClock: Int64, flowID: String? = nil
     ) {
         storage = Storage(
             id: id, route: route, state: state, pkce: pkce, nonce: nonce, redirectURI: redirectURI, dialect: dialect,
             expectedIssuer: expectedIssuer, createdAt: createdAt, expiresAt: expiresAt, isLogout: isLogout,
-            expiresAtWallClock: expiresAtWallClock)
+            expiresAtWallClock: expiresAtWallClock, flowID: flowID)
     }
 
     /// Unique within a router.
@@ -103,6 +105,15 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     /// ``expiresAt`` in calendar time: nanoseconds since the Unix epoch (what a sealed
     /// record keeps, since monotonic instants mean nothing in another process).
     public var expiresAtWallClock: Int64 { storage.expiresAtWallClock }
+    /// The Clerk magic-link flow this attempt waits for (the sign-in's or sign-up's id,
+    /// `sia_…`/`sua_…`, the `flow_id` the link carries), or nil. Given to
+    /// ``CallbackRouter/beginLogin(on:flowID:lifetime:)``; a sealed record keeps it. With it,
+    /// the attempt takes only a `magic_link` whose `flow_id` is this one (another flow's is
+    /// `state_mismatch` and the attempt stays pending), as clerk-ios and clerk-android accept
+    /// a link only for their pending flow. Not a secret: the link carries it in the clear and
+    /// it redeems nothing without the approval token and the PKCE verifier; `description`
+    /// shows it.
+    public var flowID: String? { storage.flowID }
 
     /// Two values are the same attempt when their router-assigned id and route agree.
     public static func == (a: LoginAttempt, b: LoginAttempt) -> Bool { a.id == b.id && a.route == b.route }
@@ -111,7 +122,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
 
     /// The id, route, dialect and redirect URI, and the state's length only.
     public var description: String {
-        "LoginAttempt(#\(id), \(isLogout ? "logout, " : "")route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), state: <redacted, \(state.utf8.count) bytes>)"
+        "LoginAttempt(#\(id), \(isLogout ? "logout, " : "")route: \(route.rawValue), dialect: \(dialect), redirect: \(redirectURI), \(flowID.map { "flow: \($0), " } ?? "")state: <redacted, \(state.utf8.count) bytes>)"
     }
     /// The same redacted text as `description`.
     public var debugDescription: String { description }
@@ -141,5 +152,35 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
         return try AuthorizationRequest(
             endpoint: endpoint, clientID: clientID, redirectURI: redirectURI.url.string,
             scope: scope, state: state, pkce: pkce, nonce: nonce, extraParameters: extraParameters)
+    }
+}
+
+extension LoginAttempt {
+    /// The longest flow id accepted: far above Clerk's (`sia_` and 27 base62 characters).
+    package static let maximumFlowIDLength = 128
+
+    /// Checks a Clerk magic-link flow id given by the app: 1 to 128 ASCII letters, digits,
+    /// `_` or `-` (Clerk's ids are `sia_…`/`sua_…` and base62: a value outside that could
+    /// never equal a link's `flow_id` as the SDKs compare it, so it is a mistake to report,
+    /// not a flow to wait for). `invalid_configuration` otherwise; the detail does not show
+    /// the value (it may be anything the caller passed).
+    package static func checkFlowID(_ flowID: String) throws(CallbackError) {
+        let bytes = flowID.utf8
+        guard !bytes.isEmpty, bytes.count <= maximumFlowIDLength,
+            bytes.allSatisfy({ byte in
+                switch byte {
+                case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"),
+                    UInt8(ascii: "0") ... UInt8(ascii: "9"),
+                    UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            })
+        else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "a magic-link flow id is 1 to \(maximumFlowIDLength) ASCII letters, digits, '_' or '-' (Clerk's sign-in or sign-up id, sia_… or sua_…); this one (\(bytes.count) bytes) is not: pass the id Clerk returned when the link was sent"
+            )
+        }
     }
 }

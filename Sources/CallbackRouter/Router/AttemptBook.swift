@@ -312,12 +312,22 @@ struct AttemptBook: ~Copyable {
     }
 
     /// A stateless callback: the route's single pending attempt takes it.
-    mutating func claimStateless(routeIndex: Int, now: ClockInstant) -> Claim {
+    mutating func claimStateless(routeIndex: Int, flowID: String? = nil, now: ClockInstant) -> Claim {
         guard let id = statelessPending[routeIndex], let entry = entries[id], entry.isPending else {
             if let last = statelessLastEnding[routeIndex], now < last.forgetAt {
                 return .rejected(last.ending.error)
             }
             return .rejected(CallbackError(.unknownState, "no login is in progress on this route"))
+        }
+        // A magic link (`flowID`) for another flow than the attempt's is another login's:
+        // refused, and the attempt stays pending (clerk-ios and clerk-android do the same).
+        // An attempt begun without a flow id takes any, as the SDKs' pending flow without one.
+        if let flowID, let expected = entry.attempt.flowID, !constantTimeEquals(flowID, expected) {
+            return .rejected(
+                CallbackError(
+                    .stateMismatch,
+                    "the magic link is for another Clerk sign-in flow than the pending one, so it is another login's; the pending login was not ended: open the link from the latest email"
+                ))
         }
         return consume(entry, now: now)
     }

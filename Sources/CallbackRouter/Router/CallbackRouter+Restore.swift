@@ -76,7 +76,7 @@ extension CallbackRouter {
                 id: id, route: route.id, state: record.state, pkce: record.pkce, nonce: record.nonce,
                 redirectURI: redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
                 createdAt: createdAt, expiresAt: expiresAt, isLogout: record.purpose == .logout,
-                expiresAtWallClock: wallNow &+ left)
+                expiresAtWallClock: wallNow &+ left, flowID: record.flowID)
         }
     }
 

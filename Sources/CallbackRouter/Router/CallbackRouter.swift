@@ -100,6 +100,31 @@ public final class CallbackRouter: Sendable {
         try start(on: routeID, sending: redirectURI, lifetime: lifetime)
     }
 
+    /// Starts a Clerk magic-link sign-in (or sign-up) bound to its flow: `flowID` is the id
+    /// Clerk returned when it sent the link (the sign-in's `sia_…` or sign-up's `sua_…`, the
+    /// `flow_id` the link will carry). The attempt (``LoginAttempt/flowID``, kept by its
+    /// sealed record) takes only a `magic_link` for that flow, compared in constant time; a
+    /// link for another flow is `state_mismatch`, reaches no receiver and leaves the attempt
+    /// pending, as clerk-ios and clerk-android refuse a link that is not their pending
+    /// flow's. Send the attempt's `pkce.challenge` when asking Clerk for the link, and redeem
+    /// the delivered `approval_token` with its `pkce.verifier`.
+    ///
+    /// Throws `invalid_configuration` when the route's dialect is not `clerk` or `flowID` is
+    /// not 1 to 128 ASCII letters, digits, `_` or `-`; otherwise as ``beginLogin(on:lifetime:)``.
+    /// An attempt begun without a flow id takes a magic link for any flow, as the SDKs do
+    /// for a pending flow stored without one.
+    public func beginLogin(on routeID: RouteID, flowID: String, lifetime: Duration? = nil) throws(CallbackError) -> LoginAttempt {
+        try LoginAttempt.checkFlowID(flowID)
+        let index = try routeIndex(of: routeID)
+        guard routes[index].dialect == .clerk else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "route '\(routeID)' reads the \(routes[index].dialect) dialect: a magic-link flow id binds only a Clerk login; begin it on a route with dialect clerk"
+            )
+        }
+        return try start(on: routeID, sending: nil, lifetime: lifetime, flowID: flowID)
+    }
+
     /// The old name of ``beginLogin(on:lifetime:)``: a login begins as a logout does
     /// (``beginLogout(on:endSessionEndpoint:idTokenHint:clientID:logoutHint:uiLocales:extraParameters:style:lifetime:)``), by its name.
     @available(*, deprecated, renamed: "beginLogin(on:lifetime:)")
@@ -113,7 +138,9 @@ public final class CallbackRouter: Sendable {
         try beginLogin(on: routeID, redirectURI: redirectURI, lifetime: lifetime)
     }
 
-    private func start(on routeID: RouteID, sending: String?, lifetime: Duration?) throws(CallbackError) -> LoginAttempt {
+    private func start(
+        on routeID: RouteID, sending: String?, lifetime: Duration?, flowID: String? = nil
+    ) throws(CallbackError) -> LoginAttempt {
         let index = try routeIndex(of: routeID)
         let route = routes[index]
         let redirectURI = try sending.map { (exact) throws(CallbackError) in try route.exactRedirectURI(exact) } ?? route.redirectURI
@@ -126,7 +153,7 @@ public final class CallbackRouter: Sendable {
                 id: id, route: route.id, state: secrets.state, pkce: secrets.pkce, nonce: secrets.nonce,
                 redirectURI: redirectURI, dialect: route.dialect, expectedIssuer: route.issuer,
                 createdAt: now, expiresAt: now.advanced(by: .nanoseconds(nanoseconds)), isLogout: false,
-                expiresAtWallClock: wallNow &+ nanoseconds)
+                expiresAtWallClock: wallNow &+ nanoseconds, flowID: flowID)
         }
     }
 
@@ -349,9 +376,11 @@ public final class CallbackRouter: Sendable {
         // constant time.
         let settlement: Settlement
         if route.isStateless {
+            // A magic link names its flow: an attempt bound to a flow takes only its own.
+            let flowID = boxed.value.kind == .magicLink ? boxed.value.flowID : nil
             settlement = settle(
                 state: nil, logout: false, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
-                keepIfUnreceived: keepIfUnreceived, now: now)
+                keepIfUnreceived: keepIfUnreceived, now: now, flowID: flowID)
         } else {
             guard
                 let settled = boxed.withStateBytes({
@@ -427,7 +456,7 @@ public final class CallbackRouter: Sendable {
     /// never ends a logout, nor a logout's a login).
     func settle(
         state: UnsafeBufferPointer<UInt8>?, logout: Bool, routeIndex: Int, boxed: Delivery.BoxedOutcome,
-        issuer: IssuerVerdict, keepIfUnreceived: Bool, now: ClockInstant
+        issuer: IssuerVerdict, keepIfUnreceived: Bool, now: ClockInstant, flowID: String? = nil
     ) -> Settlement {
         let key = state.map { StateKey(utf8: $0, hasher: stateHasher) }
         return book.withLock { book in
@@ -437,7 +466,7 @@ public final class CallbackRouter: Sendable {
                 } else if logout {
                     book.claimUnboundLogout(routeIndex: routeIndex, now: now)
                 } else {
-                    book.claimStateless(routeIndex: routeIndex, now: now)
+                    book.claimStateless(routeIndex: routeIndex, flowID: flowID, now: now)
                 }
             // The sweep comes after the claim: a late callback is still told
             // `attempt_expired` and delivered to its attempt's receiver.

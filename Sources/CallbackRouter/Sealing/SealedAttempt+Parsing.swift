@@ -27,6 +27,8 @@ struct SealedRecord {
     let expires: Int64
     /// Nanoseconds, > 0.
     let lifetime: Int64
+    /// The Clerk magic-link flow id, when the record has the optional `flow-id` line.
+    let flowID: String?
 
     init(parsing text: String, key: [UInt8]?) throws(CallbackError) {
         let bytes = Array(text.utf8)
@@ -58,10 +60,12 @@ struct SealedRecord {
                 ? String(decoding: version, as: UTF8.self) : "<\(version.count) bytes>"
             throw Self.invalid("its version is \(shown); this library reads version \(SealedAttempt.version)")
         }
+        // The fixed lines and the check, and perhaps the optional flow-id line before the check.
         let expectedLineCount = 2 + SealedAttempt.fieldNames.count
-        guard lines.count == expectedLineCount else {
+        guard lines.count == expectedLineCount || lines.count == expectedLineCount + 1 else {
             throw Self.invalid(
-                "it has \(lines.count) lines; version \(SealedAttempt.version) has \(expectedLineCount) (truncated or extended)")
+                "it has \(lines.count) lines; version \(SealedAttempt.version) has \(expectedLineCount), or \(expectedLineCount + 1) with a flow id (truncated or extended)"
+            )
         }
 
         // Integrity before meaning: the last line covers every byte before it.
@@ -111,6 +115,15 @@ struct SealedRecord {
         lifetime = try Self.decodeInteger(values[9], field: "lifetime")
         guard lifetime > 0, lifetime <= SealedAttempt.maximumLifetime.nanosecondsSaturated else {
             throw Self.invalid("its lifetime is zero or longer than 30 days")
+        }
+        if lines.count == expectedLineCount + 1 {
+            let flowID = try Self.decodeText(
+                try Self.value(of: lines[1 + SealedAttempt.fieldNames.count], named: SealedAttempt.flowIDName), field: "flow-id")
+            do { try LoginAttempt.checkFlowID(flowID) } catch { throw Self.invalid("its flow id is not one: " + error.detail) }
+            guard dialect == .clerk, purpose == .login else { throw Self.invalid("it has a flow id but is not a Clerk login") }
+            self.flowID = flowID
+        } else {
+            flowID = nil
         }
     }
 

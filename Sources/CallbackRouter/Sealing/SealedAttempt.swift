@@ -34,6 +34,16 @@
 /// check …
 /// ```
 ///
+/// A Clerk magic-link attempt bound to its flow (``CallbackRouter/beginLogin(on:flowID:lifetime:)``)
+/// has one more line, `flow-id` and the flow id in base64url, between `lifetime` and
+/// `check`; a record without it restores an attempt without a flow id, exactly as before:
+///
+/// ```
+/// lifetime 600000000000
+/// flow-id c2lhXzJhYmM
+/// check …
+/// ```
+///
 /// `check` is the first 16 bytes of SHA-256 over every byte before it: a truncated or
 /// edited record is refused, not misread. It is no protection against someone who can
 /// write the store (they can recompute it): seal with a key (`sealed(key:)`, HMAC-SHA-256,
@@ -94,6 +104,8 @@ public struct SealedAttempt: Sendable, Hashable, CustomStringConvertible, Custom
     static let fieldNames = [
         "purpose", "route", "redirect-uri", "dialect", "issuer", "state", "code-verifier", "nonce", "expires", "lifetime",
     ]
+    /// The optional line of a magic-link attempt's flow id (``LoginAttempt/flowID``).
+    static let flowIDName = "flow-id"
     static let checkName = "check"
     static let hmacName = "hmac-sha256"
 }
@@ -123,6 +135,9 @@ extension LoginAttempt {
             b64(attempt.pkce.verifier), b64(attempt.nonce), String(attempt.expiresAtWallClock), String(lifetime),
         ]
         for (name, value) in zip(SealedAttempt.fieldNames, values) { text += name + " " + value + "\n" }
+        // Optional, after the fixed lines: a record without a flow id is byte for byte what
+        // the library wrote before flow ids existed.
+        if let flowID = attempt.flowID { text += SealedAttempt.flowIDName + " " + b64(flowID) + "\n" }
         if let key {
             text += SealedAttempt.hmacName + " " + Base64URL.encode(HMACSHA256.authenticationCode(for: Array(text.utf8), key: key)) + "\n"
         } else {

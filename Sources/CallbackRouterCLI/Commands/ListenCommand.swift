@@ -24,6 +24,7 @@ enum ListenCommand: Command {
         OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
         USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
+               callback-router listen --scheme S --dialect clerk --flow-id ID [--timeout SECONDS] [parse options]
                callback-router listen --scheme S --logout (--state S | --state-from-stdin | --no-state)
                                       [--timeout SECONDS] [--redirect-uri U]... [--policy P] [--allow-localhost]
 
@@ -44,6 +45,7 @@ enum ListenCommand: Command {
             ),
             .flag("no-state", "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true."),
             OptionValues.dialect.declaration(),
+            FlowIDOption.declaration,
             .value(
                 "redirect-uri", "U",
                 "A registered redirect URI (repeatable); its scheme must be --scheme S (a callback of another is not this listener's).",
@@ -69,6 +71,10 @@ enum ListenCommand: Command {
         listener's: it keeps waiting. Without --state, no callback that parse refuses ends the
         wait (any page can send one): stderr says it was ignored, with its reason code, and the
         wait goes on; a well-formed provider error (error=access_denied) still ends it.
+        With --flow-id (a Clerk magic link, as clerk-ios and clerk-android bind it): only a
+        magic_link for that flow_id is this listener's, taken from the spool too when the
+        link was clicked before the wait began; another flow's link is not its own (it stays
+        in the spool) and the wait goes on.
 
         OUTPUT:
           Exactly what 'callback-router parse' prints for the URL with the same options;
@@ -95,6 +101,7 @@ enum ListenCommand: Command {
         let scheme: CallbackScheme
         var options: CallbackOptions
         let timeout: Double
+        let flowID: String?
         do {
             try args.noPositionals()
             guard let text = try args.single("scheme") else { return usageError("--scheme is required", context: context) }
@@ -110,6 +117,7 @@ enum ListenCommand: Command {
             timeout = try Durations.seconds(args, allowZero: true)
             try checkLogoutOptions(args, hasState: stateOption != nil || args.has("state-from-stdin"))
             options = try CallbackOptions(args, state: stateOption)
+            flowID = try FlowIDOption.read(args, dialect: options.dialect)
         } catch {
             return usageError(error.description, context: context)
         }
@@ -132,7 +140,8 @@ enum ListenCommand: Command {
         }
         switch options.validator(warn: { _ in }) {
         case .success(let validator):
-            return listen(scheme: scheme, options: options, validator: validator, timeout: timeout, context: context)
+            return listen(
+                scheme: scheme, options: options, flowID: flowID, validator: validator, timeout: timeout, context: context)
         case .failure(let refusal):
             return context.print(Rendering.verdict(.failure(refusal)))
         }
@@ -143,10 +152,11 @@ enum ListenCommand: Command {
     /// (atomically: the check and the bind happen under one lock), not after the sign-in; a
     /// callback of another login (``HandoffWait/notMineReasons``) does not end the wait.
     private static func listen(
-        scheme: CallbackScheme, options: CallbackOptions, validator: CallbackValidator, timeout: Double, context: CommandContext
+        scheme: CallbackScheme, options: CallbackOptions, flowID: String?, validator: CallbackValidator, timeout: Double,
+        context: CommandContext
     ) -> Int32 {
         switch HandoffWait.receive(
-            scheme: scheme, state: options.expectations.state, refusingSecondStateless: true,
+            scheme: scheme, state: options.expectations.state, flowID: flowID, refusingSecondStateless: true,
             timeout: .milliseconds(Int64(timeout * 1000)), judge: options.judge(with: validator), command: name, context: context)
         {
         case .judged(let result):

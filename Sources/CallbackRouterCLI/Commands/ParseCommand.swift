@@ -48,6 +48,7 @@ enum ParseCommand: Command {
         .value(
             "state", "S", "The expected state: none in the callback is state_missing, another is state_mismatch (constant-time comparison)."
         ),
+        FlowIDOption.declaration,
         .value("issuer", "I", "The expected iss (RFC 9207), checked when the callback has one."),
         .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
         OptionValues.responseMode.declaration(then: "Where the response parameters are."),
@@ -109,15 +110,18 @@ enum ParseCommand: Command {
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let url: String
         let options: CallbackOptions
+        let flowID: String?
         do throws(Arguments.UsageError) {
             url = try args.onePositional("URL")
             options = try CallbackOptions(args, state: args.single("state"))
             try checkLogoutOptions(args)
+            flowID = try FlowIDOption.read(args, dialect: options.dialect)
         } catch {
             return usageError(error.description, context: context)
         }
         switch options.validator(warn: { context.printError("\(name): " + $0) }) {
-        case .success(let validator): return context.print(Rendering.verdict(options.judge(url, with: validator)))
+        case .success(let validator):
+            return context.print(Rendering.verdict(FlowIDOption.check(options.judge(url, with: validator), flowID: flowID)))
         case .failure(let refusal): return context.print(Rendering.verdict(.failure(refusal)))
         }
     }

@@ -55,20 +55,23 @@ enum HandoffWait {
     /// the shape a conflict after the wait has; anything else on stderr, `command: message`,
     /// with the desktop error's exit code.
     static func receive(
-        scheme: CallbackScheme, state: String?, refusingSecondStateless: Bool = false, timeout: Duration, judge: CallbackJudge,
-        command: String, context: CommandContext, ready: () -> Void = {}
+        scheme: CallbackScheme, state: String?, flowID: String? = nil, refusingSecondStateless: Bool = false, timeout: Duration,
+        judge: CallbackJudge, command: String, context: CommandContext, ready: () -> Void = {}
     ) -> Ending {
         // The judgement of the last URL offered: the one the wait returns is judged once.
         var judged: (url: String, result: Result<CallbackOutcome, CallbackError>)?
         let arrival: BlockingHandoffReceiver.Arrival
         do throws(DesktopError) {
             let receiver = try BlockingHandoffReceiver(
-                scheme: scheme, state: state, environment: context.environment, refusingSecondStateless: refusingSecondStateless,
+                scheme: scheme, state: state, flowID: flowID, environment: context.environment,
+                refusingSecondStateless: refusingSecondStateless,
                 accepting: { url in
-                    let result = judge(url)
+                    let result = FlowIDOption.check(judge(url), flowID: flowID)
                     judged = (url, result)
                     guard case .failure(let refusal) = result else { return true }
                     if notMineReasons.contains(refusal.reason) { return false }
+                    // A flow id is no secret (the link shows it): a refused callback carrying it
+                    // ends nothing, as in a wait without a state.
                     guard state == nil else { return true }
                     // A stateless wait: nothing ties a refused callback to this login, and any
                     // page can make the browser open one. It is "not mine" (`open` spools it)
@@ -95,7 +98,7 @@ enum HandoffWait {
         switch arrival {
         case .callback(let url):
             if let judged, judged.url == url { return .judged(judged.result) }
-            return .judged(judge(url))
+            return .judged(FlowIDOption.check(judge(url), flowID: flowID))
         case .conflict: return .conflict
         case .timedOut: return .timedOut
         }
