@@ -512,7 +512,7 @@ func handle(_ router: CallbackRouter, _ model: inout Model, heard: Heard, clock:
         if reason == .missingParameter || reason == .parametersInQuery {
             do {
                 _ = try CallbackClassifier.classifyLogout(url, dialect: spec.dialect, profiles: [], allowingNoState: false)
-            } catch where error.reason == .parametersInFragment {
+            } catch  where error.reason == .parametersInFragment {
             } catch { reason = error.reason }
         }
         return expectRefusal(reason, "dialect", routeIndex: routeIndex)
