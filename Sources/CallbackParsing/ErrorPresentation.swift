@@ -105,7 +105,7 @@ extension ReasonCode {
         case "ambiguous_response": (19, .unsafe)
         case "parameters_in_fragment": (20, .unsafe)
         case "implicit_grant_not_supported": (21, .misconfigured)
-        case "unknown_status": (22, .unsafe)
+        case "unknown_status": (22, .providerRefused) // an answer not understood: a 503, a redirect, an unknown status value
         case "state_missing": (23, .unsafe)
         case "state_mismatch": (24, .unsafe)
         case "issuer_missing": (25, .unsafe)
