@@ -82,7 +82,11 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
             throw CallbackError(.issuerMissing, "the metadata document has no issuer")
         }
         guard let issuer = issuerValue.string, issuer == expectedIssuer else {
-            throw CallbackError(.issuerMismatch, "the metadata's issuer is not the expected issuer (\(expectedIssuer))")
+            // Issuers are public identifiers: both are named (as kubelogin's `expected "X" got "Y"`).
+            let published = issuerValue.string.map { CallbackError.printable($0) } ?? "a JSON \(issuerValue.typeName)"
+            throw CallbackError(
+                .issuerMismatch,
+                "the metadata's issuer is \(published), not the expected issuer \(CallbackError.printable(expectedIssuer))")
         }
         func endpoint(_ name: String, required: Bool) throws(CallbackError) -> String? {
             guard let value = object[name] else {

@@ -360,8 +360,8 @@ extension LoginCommand {
     /// the command then ends 74 with the line that says so, never "✓ Signed in".
     static func conclude(place: (String, expected: String?), context: CommandContext, _ json: JSONValue) {
         guard context.printOutcome(json) else { return }
-        let colour = context.standardErrorIsTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
-        context.output.writeErr(SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: colour) + "\n")
+        context.writeHumanLine(
+            SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: context.colourOnStandardError))
     }
 }
 

@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+@testable import CallbackRouterCLI
+import CallbackRouter
+import CallbackTestSupport
+import Testing
+
+/// Every failure of every command ends with one human line on stderr (issue 36 point 1):
+/// stdout keeps its JSON, and stderr's last line says what happened and what to do.
+@Suite struct NeverSilentTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let arguments: [String]
+        let exit: Int32
+        /// Words the last stderr line must hold.
+        let words: [String]
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let cases: [Case] = [
+        Case(arguments: ["parse", "myapp://cb?code=a%2"], exit: 65, words: ["✗ Refused: invalid_percent_encoding"]),
+        Case(arguments: ["inspect", ""], exit: 65, words: ["✗ Refused: empty_input"]),
+        Case(
+            arguments: ["authorize-url", "--endpoint", "http://x.example/a", "--client-id", "a", "--redirect-uri", "http://127.0.0.1/cb"],
+            exit: 64, words: ["✗ Refused: invalid_configuration", "authorize-url --help"]),
+        Case(arguments: ["pkce", "--verifier", "short"], exit: 64, words: ["✗ Refused: invalid_configuration"]),
+        // Discovery refused before any network: http without --allow-http-loopback.
+        Case(
+            arguments: ["login", "--issuer", "http://127.0.0.1:1/x", "--client-id", "a", "--no-browser"], exit: 64,
+            words: ["✗ Refused: invalid_configuration", "(step discovery)", "--allow-http-loopback"]),
+        // No curl on PATH: the detail says what to install.
+        Case(
+            arguments: ["login", "--issuer", "https://127.0.0.1:1/x", "--client-id", "a", "--no-browser"], exit: 69,
+            words: ["✗ Refused: transport_unavailable", "install it"]),
+        Case(arguments: ["open", "nope"], exit: 65, words: ["relative_reference"]),
+        Case(arguments: ["status"], exit: 64, words: ["--scheme is required"]),
+    ]
+
+    @Test(arguments: cases)
+    func everyFailureEndsWithOneHumanLine(_ test: Case) throws {
+        let temporary = TemporaryDirectory()
+        let environment = isolatedEnvironment(runtime: temporary.privateSubdirectory("run"), home: temporary.privateSubdirectory("home"))
+        let run = runTool(test.arguments, environment: environment)
+        #expect(run.exit == test.exit, "\(run.stdout) \(run.stderr)")
+        let last = try #require(run.stderr.split(separator: "\n").last.map(String.init), "stderr is empty")
+        #expect(last.hasPrefix("callback-router: ") || last.hasPrefix("Try 'callback-router "), "\(last)")
+        for word in test.words {
+            #expect(run.stderr.contains(word), "\(word) in \(run.stderr)")
+        }
+        // stdout keeps its contract: JSON or nothing.
+        #expect(run.stdout.isEmpty || run.stdout.hasPrefix("{"))
+    }
+
+    @Test func aDiscoveryFailureSaysWhatToDo() {
+        let json = JSONValue.object([
+            ("outcome", .string("rejected")), ("reason", .string("unknown_status")), ("detail", .string("HTTP 404")),
+            ("offset", .null), ("step", .string("discovery")),
+        ])
+        #expect(
+            FailureLine.line(for: json, exit: 65, command: "login", colour: false)
+                == "✗ Refused: unknown_status: HTTP 404 (step discovery); check --issuer (a typo, a missing path segment, a trailing slash):"
+                + " its discovery document is ISSUER/.well-known/openid-configuration")
+    }
+
+    @Test func aRefusedRefreshTokenSaysToSignInAgain() {
+        let json = JSONValue.object([("outcome", .string("token_error")), ("error", .string("invalid_grant"))])
+        #expect(
+            FailureLine.line(for: json, exit: 1, command: "refresh", colour: false)
+                == "✗ The token endpoint refused the refresh token: invalid_grant; sign in again (login) for a new one")
+    }
+
+    @Test func aFailingExitWithoutJSONStillSaysSo() {
+        #expect(FailureLine.line(for: nil, exit: 69, colour: false) == "✗ Failed (exit 69)")
+    }
+}
