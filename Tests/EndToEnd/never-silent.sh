@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# End-to-end: every failure before the browser ends with one human line on stderr that says
+# what happened and what to do (issue 36 point 1), while stdout keeps its JSON. Against the
+# small OpenID provider of tokens.sh (tokens_op.py, plain http on 127.0.0.1): an issuer
+# typo, a trailing slash, a missing path segment, the server down, https to an http server,
+# an http issuer without --allow-http-loopback, a refused refresh token.
+#
+# Needs python3 and curl (a missing one is a failure, never a skip).
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+helper=${CALLBACK_ROUTER:?set CALLBACK_ROUTER to the helper binary}
+# shellcheck source=suite.bash
+source "$here/suite.bash"
+begin_suite never-silent
+require python3
+require curl
+
+python3 "$here/tokens_op.py" --timeout 120 >"$work/op.out" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/op.out" ] && break; sleep 0.1; done
+port=$(head -1 "$work/op.out")
+[ -n "$port" ] || { fail "the provider did not start"; end_suite; exit; }
+
+# failing NAME EXIT REASON WORDS [STDIN] -- ARGS...: exit EXIT, REASON in the stdout JSON,
+# and stderr's last line a ✗ line holding WORDS (what to do).
+failing() {
+    local name=$1 want=$2 reason=$3 words=$4 input=$5
+    shift 6
+    local code=0
+    printf '%s' "$input" | "$helper" "$@" >"$work/out" 2>"$work/err" || code=$?
+    local last
+    last=$(tail -n 1 "$work/err")
+    if [ "$code" != "$want" ]; then fail "$name: exit $code, not $want: $(cat "$work/out") $(cat "$work/err")"
+    elif ! grep -qF "\"reason\":\"$reason\"" "$work/out" && ! grep -qF "\"error\":\"$reason\"" "$work/out"; then
+        fail "$name: no $reason in $(cat "$work/out")"
+    elif [[ "$last" != "callback-router: "*"✗ "* ]]; then fail "$name: stderr does not end with a ✗ line: $(cat "$work/err")"
+    elif [[ "$last" != *"$words"* ]]; then fail "$name: the last line does not say '$words': $last"
+    elif grep -q 'RT-' "$work/err"; then fail "$name: a token on stderr"
+    else pass "$name"; fi
+}
+login=(login --client-id app --no-browser --timeout 5)
+base="http://127.0.0.1:$port"
+failing "an issuer typo" 65 unknown_status "check --issuer" "" -- "${login[@]}" --allow-http-loopback --issuer "$base/goood"
+failing "a missing path segment" 65 unknown_status "check --issuer" "" -- "${login[@]}" --allow-http-loopback --issuer "$base"
+failing "a trailing slash" 65 issuer_mismatch "the metadata's issuer is $base/good, not the expected issuer $base/good/" "" -- \
+    "${login[@]}" --allow-http-loopback --issuer "$base/good/"
+failing "the server down" 69 transport_failed "could not be reached" "" -- "${login[@]}" --allow-http-loopback \
+    --issuer "http://127.0.0.1:1/good"
+failing "https to an http server" 69 transport_failed "http/https" "" -- "${login[@]}" --allow-http-loopback \
+    --issuer "https://127.0.0.1:$port/good"
+failing "an http issuer without --allow-http-loopback" 64 invalid_configuration "--allow-http-loopback" "" -- \
+    "${login[@]}" --issuer "$base/good"
+failing "a refused refresh token" 1 invalid_grant "sign in again" $'RT-revoked\n' -- \
+    refresh --client-id app --allow-http-loopback --issuer "$base/good"
+end_suite
