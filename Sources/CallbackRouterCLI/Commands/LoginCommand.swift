@@ -33,9 +33,11 @@ enum LoginCommand: Command {
         OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
         the terminal and print what the token request needs.
 
-        USAGE: callback-router login --endpoint URL --client-id ID [--scope S | --no-scope]
+        USAGE: callback-router login --issuer URL --client-id ID [--scope S | --no-scope]
                                      [--param NAME=VALUE]... [--no-browser] [--timeout SECONDS]
                                      [loopback options | --scheme S [--redirect-uri U]]
+               callback-router login --endpoint URL --client-id ID [...]   (no discovery: the
+                                     code and what its token request needs, or --token-endpoint)
 
         OUTPUT (one JSON object on stdout):
           The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
@@ -49,7 +51,10 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value("endpoint", "URL", "The authorization endpoint (https); without it, --issuer's discovery document names it."),
+            .value(
+                "endpoint", "URL",
+                "The authorization endpoint (https); without it, --issuer's discovery document names it (with it, it overrides that one)."
+            ),
             .value("client-id", "ID", "The client id."),
             .value("scope", "S", "Space-separated scopes (default: openid)."),
             .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
@@ -60,7 +65,7 @@ enum LoginCommand: Command {
                 then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
             .value(
                 "issuer", "I",
-                "The expected 'iss' (RFC 9207), checked when the callback has one. Without --endpoint: the issuer whose discovery document names the endpoints, and the token step runs."
+                "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."
             ),
             .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
@@ -98,8 +103,10 @@ enum LoginCommand: Command {
           refused): stderr says the tokens were issued and lost.
 
         EXAMPLE:
+          callback-router login --issuer https://example.auth0.com/ --client-id abc123 \\
+              --scope 'openid profile' --output login.json   # discovery, sign-in, tokens
           callback-router login --endpoint https://example.auth0.com/authorize \\
-              --client-id abc123 --scope 'openid profile' --output login.json
+              --client-id abc123 --scope 'profile' --output login.json
           jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
 
         """

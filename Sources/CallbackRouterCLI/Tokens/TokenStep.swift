@@ -25,7 +25,7 @@ struct TokenStep {
     /// The token options, listed under their own heading.
     static let group = OptionGroup(
         "TOKEN OPTIONS",
-        note: "with --token-endpoint, or --issuer without --endpoint: redeem the code;"
+        note: "with --token-endpoint or --issuer: redeem the code;"
             + " the tokens are secrets, printed on stdout only; needs curl")
 
     /// The options `login` and `refresh` share.
@@ -119,13 +119,13 @@ struct TokenStep {
     }
 
     /// Whether `login`'s arguments ask for the token step: `--token-endpoint`, or
-    /// `--issuer` without `--endpoint` (discovery then names both endpoints). `--issuer`
-    /// with `--endpoint` keeps its earlier meaning only: the expected `iss`.
+    /// `--issuer` (discovery then names the token endpoint; `--endpoint`, when given,
+    /// overrides the authorization endpoint discovery names). A login given an issuer never
+    /// ends 0 without the tokens (issue 36 point 3: it once printed ✓ and no tokens).
     static func isRequested(_ args: Arguments) -> Bool {
         let tokenEndpoint = (try? args.single("token-endpoint")) ?? nil
         let issuer = (try? args.single("issuer")) ?? nil
-        let endpoint = (try? args.single("endpoint")) ?? nil
-        return tokenEndpoint != nil || (issuer != nil && endpoint == nil)
+        return tokenEndpoint != nil || issuer != nil
     }
 
     /// Reads the token options, the secret (when asked, the line after `precedingLines`
