@@ -82,4 +82,29 @@ import Testing
     @Test func aFailingExitWithoutJSONStillSaysSo() {
         #expect(FailureLine.line(for: nil, exit: 69, colour: false) == "✗ Failed (exit 69)")
     }
+
+    /// The 404 page once read "Not found / Not found." (issue 36 point 7): its text says more.
+    @Test func theNotFoundPageSaysMoreThanItsTitle() throws {
+        let login = try RunningLogin(
+            ["--endpoint", "https://id.example/authorize", "--client-id", "app", "--no-browser", "--timeout", "20"],
+            environment: ["PATH": "/nonexistent"])
+        let state = try #require(try LoginCommandTests.authorizationURL(login).queryParameters.value(named: "state"))
+        let answer = try RawClient.get(port: login.port, "/nothing-here")
+        _ = try RawClient.get(port: login.port, "/callback?code=C&state=\(state)")
+        #expect(login.waitForExit() == 0)
+        #expect(answer.statusCode == 404)
+        #expect(!answer.text.contains("Not found."), "\(answer.text)")
+        #expect(answer.text.contains("Nothing is served at this address"))
+    }
+
+    /// The SEE ALSO names were hyphenated across lines ("call‐ back-router-pkce(1)"): each is
+    /// marked unbreakable with roff's `\%` (issue 36 point 7; checked by eye with `man -l`).
+    @Test func seeAlsoNamesAreNeverHyphenated() throws {
+        let run = runTool(["manpage"], environment: ["PATH": "/nonexistent"])
+        #expect(run.exit == 0)
+        let seeAlso = try #require(run.stdout.split(separator: ".SH SEE ALSO\n").last)
+        let names = seeAlso.split(separator: "\n").prefix { !$0.hasPrefix(".PP") }
+        #expect(names.count == CallbackRouterTool.commands.count)
+        for name in names { #expect(name.hasPrefix(#"\%\fBcallback\-router\-"#), "\(name)") }
+    }
 }
