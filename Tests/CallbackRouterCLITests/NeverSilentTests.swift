@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+import CallbackLoopback
 import CallbackRouter
 import CallbackTestSupport
 import Testing
@@ -106,5 +107,18 @@ import Testing
         let names = seeAlso.split(separator: "\n").prefix { !$0.hasPrefix(".PP") }
         #expect(names.count == CallbackRouterTool.commands.count)
         for name in names { #expect(name.hasPrefix(#"\%\fBcallback\-router\-"#), "\(name)") }
+    }
+
+    /// A fixed --port that is taken printed nothing on stdout (issue 36 point 7): now the
+    /// rejection JSON like every other failure, and a line saying what to do.
+    @Test func aTakenPortPrintsTheOutcomeJSON() throws {
+        let holder = try LoopbackReceiver()
+        defer { holder.close() }
+        let run = runTool(
+            ["login", "--endpoint", "https://id.example/authorize", "--client-id", "app", "--no-browser", "--port", "\(holder.port)"],
+            environment: ["PATH": "/nonexistent"])
+        #expect(run.exit == ExitCode.tryAgain)
+        #expect(run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"conflict","detail":"cannot listen on 127.0.0.1 port"#), "\(run.stdout)")
+        #expect(run.stderr.hasSuffix("choose another --port, or leave it out for a free one\n"), "\(run.stderr)")
     }
 }

@@ -203,7 +203,11 @@ enum LoginCommand: Command {
         do {
             receiver = try LoopbackReceiver(loopback)
         } catch {
-            context.printError("\(name): \(error.detail)")
+            // The outcome JSON like every other failure (a taken --port printed none).
+            let reason: ReasonCode = error.code == .addressInUse ? .conflict : .invalidConfiguration
+            context.printJSON(Rendering.rejectionJSON(reason: reason, detail: error.detail, offset: nil))
+            let advice = error.code == .addressInUse ? "; choose another --port, or leave it out for a free one" : ""
+            context.printError("\(name): \(error.detail)\(advice)")
             return error.exitCode
         }
         let request: AuthorizationRequest
