@@ -52,4 +52,18 @@ failing "an http issuer without --allow-http-loopback" 64 invalid_configuration 
     "${login[@]}" --issuer "$base/good"
 failing "a refused refresh token" 1 invalid_grant "sign in again" $'RT-revoked\n' -- \
     refresh --client-id app --allow-http-loopback --issuer "$base/good"
+
+# An interactive refresh (stdin a terminal, from `script`'s pty) asks and says its limit;
+# one whose stdin is a pipe is not asked (nothing on stderr before the answer).
+if command -v script >/dev/null; then
+    script -qec "'$helper' refresh --client-id app --token-endpoint https://127.0.0.1:1/token" /dev/null \
+        </dev/null >"$work/pty" 2>&1 || true
+    if grep -q "paste the refresh token.*within 30 seconds" "$work/pty"; then pass "an interactive refresh asks and says its limit"
+    else fail "an interactive refresh did not ask: $(cat "$work/pty")"; fi
+    printf '' | "$helper" refresh --client-id app --token-endpoint https://127.0.0.1:1/token >/dev/null 2>"$work/err" || true
+    if grep -q "paste the" "$work/err"; then fail "a refresh reading a pipe asked a person: $(cat "$work/err")"
+    else pass "a refresh reading a pipe is not asked"; fi
+else
+    fail "script (util-linux) is missing"
+fi
 end_suite

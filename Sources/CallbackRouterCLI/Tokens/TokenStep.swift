@@ -15,6 +15,7 @@
 
 import CallbackLoopback
 import CallbackRouter
+import CallbackSystem
 
 /// What `login` does after the callback when asked to finish the job, and what `refresh`
 /// does: discovery (OpenID Connect Discovery 1.0, checked by ``ProviderMetadata``), the
@@ -57,6 +58,11 @@ struct TokenStep {
     static func readSecrets<C: Command>(
         _ count: Int, naming what: String, for command: C.Type, seconds: Int = 30, context: CommandContext, exit: inout Int32
     ) -> [String]? {
+        // A person at a terminal is asked, and told the limit (it once waited 30 s in silence).
+        if context.output is StandardStreams, isatty(context.standardInput) == 1 {
+            context.printError(
+                "\(command.name): paste the \(what) (one a line) and press Enter; within \(seconds) seconds, or this gives up")
+        }
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         switch StandardInput.readLines(count, from: context.standardInput, until: deadline) {
         case .success(let lines):
