@@ -121,4 +121,40 @@ import Testing
         #expect(run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"conflict","detail":"cannot listen on 127.0.0.1 port"#), "\(run.stdout)")
         #expect(run.stderr.hasSuffix("choose another --port, or leave it out for a free one\n"), "\(run.stderr)")
     }
+
+    /// Discovery says what the provider will refuse before the browser opens (issue 36
+    /// point 6): no `code` response type is a refusal; an unlisted scope a warning naming it.
+    @Test func aProviderWithoutTheCodeResponseTypeIsRefusedBeforeTheBrowser() throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.answer(
+            "discovery",
+            body: LoginTokenStepTests.metadata.replacingOccurrences("}", with: #","response_types_supported":["id_token"]}"#))
+        let run = runTool(
+            ["login", "--issuer", LoginTokenStepTests.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
+        #expect(run.exit == ExitCode.usage)
+        #expect(run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration","detail":"the provider's response_types_supported does not list code (id_token)"#))
+        #expect(!run.stderr.contains("waiting for the callback"), "no browser, no wait")
+        #expect(run.stderr.contains("✗ Refused: invalid_configuration"))
+    }
+
+    @Test func anUnlistedScopeIsNamedBeforeTheBrowser() throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.answer(
+            "discovery",
+            body: LoginTokenStepTests.metadata.replacingOccurrences("}", with: #","scopes_supported":["openid","profile"]}"#))
+        let login = try RunningLogin(
+            [
+                "--issuer", LoginTokenStepTests.issuer, "--client-id", "app", "--scope", "openid offline_access profile", "--no-browser",
+                "--timeout", "20",
+            ], environment: curl.environment)
+        let state = try #require(try LoginCommandTests.authorizationURL(login).queryParameters.value(named: "state"))
+        _ = try RawClient.get(port: login.port, "/callback?error=access_denied&state=\(state)")
+        #expect(login.waitForExit() == ExitCode.providerFailure)
+        let warning = "warning: the provider's discovery document does not list the scope offline_access (scopes_supported: openid profile)"
+        #expect(login.output.stderr.contains(warning), "\(login.output.stderr)")
+        let waiting = try #require(login.output.stderr.firstRange(of: "waiting for the callback"))
+        #expect(try #require(login.output.stderr.firstRange(of: warning)).lowerBound < waiting.lowerBound, "said before the wait")
+    }
 }

@@ -61,6 +61,11 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
     public let tokenEndpointAuthMethodsSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207 §3); false when absent.
     public let authorizationResponseIssParameterSupported: Bool
+    /// `scopes_supported`, when present (a provider MAY leave some supported scopes out:
+    /// OpenID Connect Discovery 1.0 §3).
+    public let scopesSupported: [String]?
+    /// `response_types_supported`, when present (`code` among them for this flow).
+    public let responseTypesSupported: [String]?
 
     /// Reads and checks a metadata document.
     ///
@@ -135,6 +140,8 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         }
         self.codeChallengeMethodsSupported = methods
         self.tokenEndpointAuthMethodsSupported = try strings("token_endpoint_auth_methods_supported")
+        self.scopesSupported = try strings("scopes_supported")
+        self.responseTypesSupported = try strings("response_types_supported")
         switch object["authorization_response_iss_parameter_supported"] {
         case nil: self.authorizationResponseIssParameterSupported = false
         case .bool(let value)?: self.authorizationResponseIssParameterSupported = value

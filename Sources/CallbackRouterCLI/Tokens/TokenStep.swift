@@ -121,8 +121,42 @@ struct TokenStep {
         if case .ready(let step) = prepared, step.metadata?.authorizationResponseIssParameterSupported == true {
             expectations.requiresIssuer = true
         }
+        if case .ready(let step) = prepared, let metadata = step.metadata {
+            if let refusal = unsupported(by: metadata, scope: scope, command: command, context: context) { return .ended(refusal) }
+        }
         return prepared
     }
+
+    /// Checks the request against the discovery metadata before the browser opens (issue 36
+    /// point 6): a provider that does not list `code` in `response_types_supported` cannot
+    /// answer this flow (refused, 64, `invalid_configuration`); a scope missing from
+    /// `scopes_supported` is named in a warning (a provider MAY leave supported scopes out
+    /// of the list, OpenID Connect Discovery 1.0 §3, so it is not refused). A list the
+    /// metadata omits checks nothing; S256 is checked by ``ProviderMetadata`` itself.
+    static func unsupported<C: Command>(
+        by metadata: ProviderMetadata, scope: String?, command: C.Type, context: CommandContext
+    ) -> Int32? {
+        if let types = metadata.responseTypesSupported, !types.contains("code") {
+            let failure = StepFailure(
+                reason: .invalidConfiguration,
+                detail: "the provider's response_types_supported does not list code (\(shownList(types))): it cannot answer this login",
+                exit: ExitCode.usage, step: "discovery")
+            return failure.print(context: context)
+        }
+        if let supported = metadata.scopesSupported {
+            let missing = (scope ?? "").split(separator: " ").map(String.init).filter { !supported.contains($0) }
+            if !missing.isEmpty {
+                context.printError(
+                    "\(command.name): warning: the provider's discovery document does not list the scope \(shownList(missing))"
+                        + " (scopes_supported: \(shownList(supported))): if it refuses the sign-in, leave \(missing.count == 1 ? "it" : "them")"
+                        + " out of --scope")
+            }
+        }
+        return nil
+    }
+
+    /// Values from the metadata (public), each made printable, space-separated.
+    static func shownList(_ values: [String]) -> String { values.map(CallbackError.printable).joined(separator: " ") }
 
     /// Whether `login`'s arguments ask for the token step: `--token-endpoint`, or
     /// `--issuer` (discovery then names the token endpoint; `--endpoint`, when given,
