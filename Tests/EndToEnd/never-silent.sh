@@ -63,6 +63,19 @@ if command -v script >/dev/null; then
     printf '' | "$helper" refresh --client-id app --token-endpoint https://127.0.0.1:1/token >/dev/null 2>"$work/err" || true
     if grep -q "paste the" "$work/err"; then fail "a refresh reading a pipe asked a person: $(cat "$work/err")"
     else pass "a refresh reading a pipe is not asked"; fi
+    # A wait says its length; on a terminal, near its end, the likely causes (issue 36 point 4).
+    script -qec "'$helper' login --endpoint https://id.example/authorize --client-id app --no-browser --timeout 3" /dev/null \
+        </dev/null >"$work/pty" 2>&1 || true
+    if grep -q "waiting for the callback on http://127.0.0.1:[0-9]*/callback (at most 3 seconds" "$work/pty" \
+        && grep -q "still no callback (.* left).*client id.*redirect URI registered" "$work/pty"; then
+        pass "a wait on a terminal says its length and, near its end, the likely causes"
+    else fail "the terminal wait said: $(cat "$work/pty")"; fi
+    code=0
+    "$helper" login --endpoint https://id.example/authorize --client-id app --no-browser --timeout 3 \
+        </dev/null >/dev/null 2>"$work/err" || code=$?
+    if [ "$code" = 75 ] && grep -q "(at most 3 seconds" "$work/err" && ! grep -q "still" "$work/err"; then
+        pass "a wait whose stderr is no terminal says its length, and nothing more while it waits"
+    else fail "the non-terminal wait: exit $code: $(cat "$work/err")"; fi
 else
     fail "script (util-linux) is missing"
 fi

@@ -232,7 +232,10 @@ enum LoginCommand: Command {
         if loopback.pasteDescriptor != nil {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
-        context.printError("\(name): waiting for the callback on \(receiver.redirectURI)")
+        context.printError(
+            "\(name): waiting for the callback on \(receiver.redirectURI) (at most \(Durations.describe(seconds: seconds)); --timeout)")
+        let reminding = WaitReminder.start(seconds: seconds, redirectURI: receiver.redirectURI, name: name, context: context)
+        defer { reminding.withLock { $0 = true } }
 
         let result: LoopbackWaitResult
         do {
