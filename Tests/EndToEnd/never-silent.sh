@@ -63,6 +63,19 @@ if command -v script >/dev/null; then
     printf '' | "$helper" refresh --client-id app --token-endpoint https://127.0.0.1:1/token >/dev/null 2>"$work/err" || true
     if grep -q "paste the" "$work/err"; then fail "a refresh reading a pipe asked a person: $(cat "$work/err")"
     else pass "a refresh reading a pipe is not asked"; fi
+    # The pasted token is not echoed: typed into the pty once the prompt is shown (echo is
+    # off by then), it must not come back in the terminal's output; the refresh still works.
+    mkfifo "$work/keys"
+    script -qec "'$helper' refresh --client-id app --allow-http-loopback --issuer '$base/good'" /dev/null \
+        <"$work/keys" >"$work/pty" 2>&1 &
+    script_pid=$!
+    exec 7>"$work/keys"
+    for _ in $(seq 200); do grep -q "paste the refresh token" "$work/pty" && break; sleep 0.05; done
+    printf 'RT-good\n' >&7
+    exec 7>&-
+    wait "$script_pid"
+    if grep -q "AT-refreshed" "$work/pty" && ! grep -q "RT-good" "$work/pty"; then pass "a pasted refresh token is not echoed"
+    else fail "the pasted token: $(cat "$work/pty")"; fi
     # A wait says its length; on a terminal, near its end, the likely causes (issue 36 point 4).
     script -qec "'$helper' login --endpoint https://id.example/authorize --client-id app --no-browser --timeout 3" /dev/null \
         </dev/null >"$work/pty" 2>&1 || true

@@ -59,9 +59,19 @@ struct TokenStep {
         _ count: Int, naming what: String, for command: C.Type, seconds: Int = 30, context: CommandContext, exit: inout Int32
     ) -> [String]? {
         // A person at a terminal is asked, and told the limit (it once waited 30 s in silence).
+        // What is pasted is not shown (echo off; back on at the end, and on Ctrl-C).
+        var echo: TerminalEcho?
         if context.output is StandardStreams, isatty(context.standardInput) == 1 {
             context.printError(
-                "\(command.name): paste the \(what) (one a line) and press Enter; within \(seconds) seconds, or this gives up")
+                "\(command.name): paste the \(what) (one a line, not shown) and press Enter; within \(seconds) seconds, or this gives up")
+            echo = TerminalEcho.off(context.standardInput)
+            if let echo { context.interruption?.addExitCleanup { echo.restore() } }
+        }
+        defer {
+            if let echo {
+                echo.restore()
+                context.output.writeErr("\n")
+            }
         }
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         switch StandardInput.readLines(count, from: context.standardInput, until: deadline) {
