@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,11 +32,6 @@ package struct TerminalEcho: @unchecked Sendable {
         quiet.c_lflag &= ~tcflag_t(ECHO)
         guard tcsetattr(fd, TCSANOW, &quiet) == 0 else { return nil }
         return TerminalEcho(fd: fd, saved: saved)
-    }
-
-    private init(fd: Int32, saved: termios) {
-        self.fd = fd
-        self.saved = saved
     }
 
     /// Puts the terminal back as it was.

@@ -118,7 +118,8 @@ import Testing
             ["login", "--endpoint", "https://id.example/authorize", "--client-id", "app", "--no-browser", "--port", "\(holder.port)"],
             environment: ["PATH": "/nonexistent"])
         #expect(run.exit == ExitCode.tryAgain)
-        #expect(run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"conflict","detail":"cannot listen on 127.0.0.1 port"#), "\(run.stdout)")
+        #expect(
+            run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"conflict","detail":"cannot listen on 127.0.0.1 port"#), "\(run.stdout)")
         #expect(run.stderr.hasSuffix("choose another --port, or leave it out for a free one\n"), "\(run.stderr)")
     }
 
@@ -133,7 +134,10 @@ import Testing
         let run = runTool(
             ["login", "--issuer", LoginTokenStepTests.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
         #expect(run.exit == ExitCode.usage)
-        #expect(run.stdout.hasPrefix(#"{"outcome":"rejected","reason":"invalid_configuration","detail":"the provider's response_types_supported does not list code (id_token)"#))
+        #expect(
+            run.stdout.hasPrefix(
+                #"{"outcome":"rejected","reason":"invalid_configuration","detail":"the provider's response_types_supported does not list code (id_token)"#
+            ))
         #expect(!run.stderr.contains("waiting for the callback"), "no browser, no wait")
         #expect(run.stderr.contains("✗ Refused: invalid_configuration"))
     }

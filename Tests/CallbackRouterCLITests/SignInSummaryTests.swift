@@ -56,7 +56,9 @@ import Testing
         let nonce = try parameter("nonce")
         try curl.answer(
             "token",
-            body: #"{"access_token":"AT-1","token_type":"Bearer","id_token":"\#(IDTokens.make(IDTokens.claims(iss: issuer, nonce: String(nonce))))"}"#)
+            body:
+                #"{"access_token":"AT-1","token_type":"Bearer","id_token":"\#(IDTokens.make(IDTokens.claims(iss: issuer, nonce: String(nonce))))"}"#
+        )
         _ = try RawClient.get(port: port, "/callback?" + query.replacingOccurrences("STATE", with: String(state)))
         let exit = thread.join()
         return (exit, output.stdout, output.stderr)

@@ -66,7 +66,11 @@ final class CommandResult: Sendable {
     }
 
     /// The command printed (or kept) `value` as its JSON line.
-    func printed(_ value: JSONValue) { state.withLock { $0.last = value; $0.spoke = false } }
+    func printed(_ value: JSONValue) {
+        state.withLock {
+            $0.last = value; $0.spoke = false
+        }
+    }
 
     /// The command wrote a line on stderr.
     func spoke() { state.withLock { $0.spoke = true } }
