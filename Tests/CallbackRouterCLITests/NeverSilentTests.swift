@@ -31,6 +31,10 @@ import Testing
     static let cases: [Case] = [
         Case(arguments: ["parse", "myapp://cb?code=a%2"], exit: 65, words: ["✗ Refused: invalid_percent_encoding"]),
         Case(arguments: ["inspect", ""], exit: 65, words: ["✗ Refused: empty_input"]),
+        // The provider's own error code stays in the JSON (fuzz-cli: stderr never depends on it).
+        Case(
+            arguments: ["parse", "--state", "s", "myapp://cb?error=access_denied&state=s"], exit: 1,
+            words: ["✗ The provider refused the sign-in; its error and error_description are in the JSON on stdout"]),
         Case(
             arguments: ["authorize-url", "--endpoint", "http://x.example/a", "--client-id", "a", "--redirect-uri", "http://127.0.0.1/cb"],
             exit: 64, words: ["✗ Refused: invalid_configuration", "authorize-url --help"]),
@@ -58,6 +62,7 @@ import Testing
         for word in test.words {
             #expect(run.stderr.contains(word), "\(word) in \(run.stderr)")
         }
+        #expect(!run.stderr.contains("access_denied"))
         // stdout keeps its contract: JSON or nothing.
         #expect(run.stdout.isEmpty || run.stdout.hasPrefix("{"))
     }

@@ -27,6 +27,11 @@ enum FailureLine {
         guard let json, let outcome = text(json, "outcome") else {
             return "\(bad) Failed (exit \(exit))" + (json == nil ? "" : "; the JSON on stdout says why")
         }
+        // A provider's own error code stays in the JSON: the line is made of what the tool
+        // wrote (fuzz-cli: stderr does not depend on a callback's values).
+        if outcome == OutcomeKind.authorizationError.rawValue {
+            return "\(bad) The provider refused the sign-in; its error and error_description are in the JSON on stdout"
+        }
         var line = SignInSummary.line(for: json, place: "the provider", colour: colour)
         // An outcome SignInSummary reads as a success cannot end a failing command so.
         if line.contains("Signed in") { line = "\(bad) Failed (exit \(exit)): \(SignInSummary.shown(outcome))" }
