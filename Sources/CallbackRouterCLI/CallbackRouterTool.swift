@@ -100,7 +100,11 @@ public enum CallbackRouterTool {
     }
 
     /// The tool as its commands see it (``CommandContext``).
-    static var description: ToolDescription { ToolDescription(commands: commands, help: help, version: version) }
+    static var description: ToolDescription {
+        ToolDescription(commands: commands, help: help, version: version) { json, exit, command, colour in
+            FailureLine.line(for: json, exit: exit, command: command, colour: colour)
+        }
+    }
 
     /// Runs the helper with `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], context: CommandContext) -> Int32 {

@@ -82,7 +82,7 @@ public struct CommandContext: Sendable {
         guard let failure = output.lostStandardOutput else {
             let ending = result.silentEnding
             if exit != ExitCode.success, ending.silent {
-                printError(who + FailureLine.line(for: ending.json, exit: exit, command: command, colour: colourOnStandardError))
+                printError(who + tool.failureLine(ending.json, exit, command, colourOnStandardError))
             }
             return exit
         }
@@ -162,6 +162,9 @@ struct ToolDescription: Sendable {
     let commands: [any Command.Type]
     let help: String
     let version: String
+    /// The human line that ends a failure the command did not explain itself after its JSON
+    /// (`FailureLine` in Rendering): the JSON, the exit code, the command, colour.
+    var failureLine: @Sendable (JSONValue?, Int32, String?, Bool) -> String = { _, exit, _, _ in "✗ Failed (exit \(exit))" }
 }
 
 #endif

@@ -16,7 +16,7 @@
 import CallbackRouter
 
 /// The one human line a failing command ends with when it said nothing itself after its
-/// JSON (``CommandContext/settled(_:command:)`` writes it): what happened, from the JSON's
+/// JSON (``CommandContext/settled(_:command:)`` writes it, through ``ToolDescription/failureLine``): what happened, from the JSON's
 /// outcome, reason and detail (``SignInSummary``'s wording), then what to do. Only public
 /// things appear, as in ``SignInSummary``: reason codes, details (never a secret), issuers.
 enum FailureLine {
@@ -36,7 +36,7 @@ enum FailureLine {
         // An outcome SignInSummary reads as a success cannot end a failing command so.
         if line.contains("Signed in") { line = "\(bad) Failed (exit \(exit)): \(SignInSummary.shown(outcome))" }
         if outcome == "rejected", let step = text(json, "step") { line += " (step \(SignInSummary.shown(step)))" }
-        if command == RefreshCommand.name, outcome == "token_error" {
+        if command == "refresh", outcome == "token_error" {
             let code = text(json, "error").map(CallbackError.printable) ?? "error"
             return "\(bad) The token endpoint refused the refresh token: \(code); sign in again (login) for a new one"
         }
@@ -55,7 +55,7 @@ enum FailureLine {
         switch reason {
         case ReasonCode.timeout.rawValue:
             return "nothing answered in time: try again (a longer --timeout for a sign-in)"
-        case CurlTransport.transportFailed.rawValue:
+        case "transport_failed":
             return "the server could not be reached: is it running, and are \(issuerOption)'s host, port and http/https right?"
         case ReasonCode.unknownStatus.rawValue where step == "discovery":
             return "check --issuer (a typo, a missing path segment, a trailing slash): its discovery document is"
@@ -68,7 +68,7 @@ enum FailureLine {
             let help = "check the options (callback-router \(command ?? "COMMAND") --help)"
             let http = (text(json, "detail") ?? "").contains("https") && step != nil
             return http ? help + "; a local http test server on 127.0.0.1 or [::1] needs --allow-http-loopback" : help
-        case ReasonCode.cancelled.rawValue, CurlTransport.transportUnavailable.rawValue:
+        case ReasonCode.cancelled.rawValue, "transport_unavailable":
             return nil
         default:
             return step == nil ? "the JSON on stdout has the details" : "the JSON on stdout has the details; sign in again once fixed"
