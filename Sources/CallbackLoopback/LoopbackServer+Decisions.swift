@@ -86,7 +86,9 @@ extension LoopbackServer {
             return decideStart(head)
         }
         guard configuration.servesCallbacks, head.path == configuration.path else {
-            return Decision(response: .refusal(.notFound, "Not found."), log: "answered 404 to a request for another path")
+            return Decision(
+                response: .refusal(.notFound, "Nothing is served at this address; the sign-in goes on in the terminal."),
+                log: "answered 404 to a request for another path")
         }
         let allowed = configuration.formPost ? "POST, HEAD, OPTIONS" : "GET, HEAD, OPTIONS"
         let callbackMethod = configuration.formPost ? "POST" : "GET"

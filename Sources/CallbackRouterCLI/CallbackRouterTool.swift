@@ -82,7 +82,7 @@ public enum CallbackRouterTool {
     /// A word within a typo's distance of a command (`logn`) adds the command meant (the
     /// word itself is still not shown).
     static func unknownCommand(_ argument: String) -> String {
-        let meant = Suggestion.closest(to: argument, among: commands.map { $0.name } + ["help"]).map { "; did you mean \($0)?" } ?? ""
+        let meant = Suggestion.closest(to: argument, among: commands.map { $0.name } + ["help"]).map { "; did you mean \($0)?" } ?? "."
         return "unknown command (\(argument.utf8.count) bytes, not shown)\(meant) The commands are "
             + commands.map { $0.name }.joined(separator: ", ") + "."
     }
@@ -100,7 +100,11 @@ public enum CallbackRouterTool {
     }
 
     /// The tool as its commands see it (``CommandContext``).
-    static var description: ToolDescription { ToolDescription(commands: commands, help: help, version: version) }
+    static var description: ToolDescription {
+        ToolDescription(commands: commands, help: help, version: version) { json, exit, command, colour in
+            FailureLine.line(for: json, exit: exit, command: command, colour: colour)
+        }
+    }
 
     /// Runs the helper with `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], context: CommandContext) -> Int32 {

@@ -49,7 +49,10 @@ import Testing
         #expect(result.stdout.contains("within 0.2 seconds"))
     }
 
-    @Test(arguments: [(1.0, "1 second"), (1.5, "1.5 seconds"), (300.0, "300 seconds"), (0.0, "0 seconds")])
+    @Test(arguments: [
+        (1.0, "1 second"), (1.5, "1.5 seconds"), (300.0, "300 seconds"), (0.0, "0 seconds"), (8.0 / 3, "2.67 seconds"),
+        (0.999, "1 second"),
+    ])
     func messagesSaySecondOrSeconds(_ seconds: Double, _ text: String) {
         #expect(Durations.describe(seconds: seconds) == text)
     }

@@ -142,7 +142,8 @@ import Testing
         let run = Self.inspect([test.url])
         #expect(run.exit == 65)
         #expect(run.stdout == test.json + "\n")
-        #expect(run.stderr.isEmpty)
+        #expect(run.stderr.hasPrefix("callback-router: inspect: ✗ Refused: "), "one human line ends every failure")
+        #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func aLimitIsARefusalNotAUsageError() {

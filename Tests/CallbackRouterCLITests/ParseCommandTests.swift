@@ -344,8 +344,11 @@ import CallbackRouter
         if testCase.warns {
             #expect(
                 run.stderr.hasPrefix("callback-router: parse: warning: --redirect-uri #1: the scheme 'myapp' is not a reverse domain name"))
-        } else {
+        } else if testCase.exit == 0 {
             #expect(run.stderr.isEmpty)
+        } else {
+            #expect(run.stderr.hasPrefix("callback-router: parse: ✗ "), "one human line ends every failure")
+            #expect(run.stderr.split(separator: "\n").count == 1)
         }
     }
 

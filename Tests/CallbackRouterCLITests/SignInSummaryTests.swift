@@ -23,13 +23,20 @@ import Testing
 
 /// login's last stderr line: what a person reads, from the outcome it printed.
 @Suite struct SignInSummaryTests {
-    /// Runs login against its own loopback receiver: follows the start link as a browser
-    /// would, then sends the callback `query` (with `STATE` replaced by the real state).
+    /// Runs login against its own loopback receiver, with a fake curl answering discovery
+    /// for `issuer` and the token request (an ID token of `issuer` for the login's nonce):
+    /// follows the start link as a browser would, then sends the callback `query` (with
+    /// `STATE` replaced by the real state). `--endpoint` overrides discovery's.
     func login(issuer: String, query: String) throws -> (exit: Int32, stdout: String, stderr: String) {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.answer(
+            "discovery",
+            body: #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/other","token_endpoint":"\#(issuer)/token"}"#)
         let output = CapturedOutput()
-        let context = CommandContext(output: output, environment: ["PATH": "/nonexistent"], executablePath: "/x")
+        let context = CommandContext(output: output, environment: curl.environment, executablePath: "/x")
         let arguments = [
-            "login", "--endpoint", "https://a.example/authorize", "--client-id", "abc", "--issuer", issuer, "--no-browser",
+            "login", "--endpoint", "https://a.example/authorize", "--client-id", "app", "--issuer", issuer, "--no-browser",
             "--timeout", "20",
         ]
         let thread = BlockingThread { CallbackRouterTool.run(arguments, context: context) }
@@ -40,8 +47,18 @@ import Testing
         let port = try #require(Int(rest.prefix { $0.isNumber }))
         let path = String(rest.drop { $0.isNumber }.prefix { !$0.isWhitespace })
         let location = try #require(try RawClient.get(port: port, path).header("Location"))
-        let stateStart = try #require(location.firstRange(of: "state="))
-        let state = location[stateStart.upperBound...].prefix { $0 != "&" }
+        #expect(location.hasPrefix("https://a.example/authorize?"), "--endpoint overrides discovery's")
+        func parameter(_ name: String) throws -> Substring {
+            let start = try #require(location.firstRange(of: name + "="))
+            return location[start.upperBound...].prefix { $0 != "&" }
+        }
+        let state = try parameter("state")
+        let nonce = try parameter("nonce")
+        try curl.answer(
+            "token",
+            body:
+                #"{"access_token":"AT-1","token_type":"Bearer","id_token":"\#(IDTokens.make(IDTokens.claims(iss: issuer, nonce: String(nonce))))"}"#
+        )
         _ = try RawClient.get(port: port, "/callback?" + query.replacingOccurrences("STATE", with: String(state)))
         let exit = thread.join()
         return (exit, output.stdout, output.stderr)

@@ -425,20 +425,27 @@ extension RefreshCommandTests {
         #expect(!run.err.contains("waiting for the callback"))
     }
 
-    @Test func issuerWithEndpointKeepsItsEarlierMeaning() throws {
+    /// `--issuer` with `--endpoint` once dropped the token step: ✓ Signed in, exit 0, no
+    /// tokens (issue 36 point 3). Now the endpoint overrides discovery's and the code is redeemed.
+    @Test func issuerWithEndpointRunsTheTokenStep() throws {
         let curl = try FakeCurl()
         defer { curl.remove() }
+        try curl.answer("discovery", body: Self.metadata)
         let login = try RunningLogin(
             [
-                "--endpoint", "https://op.example/authorize", "--issuer", Self.issuer, "--client-id", "app", "--no-browser", "--timeout",
-                "20",
+                "--endpoint", "https://login.op.example/authorize", "--issuer", Self.issuer, "--client-id", "app", "--no-browser",
+                "--timeout", "20",
             ],
             environment: curl.environment)
-        let state = try #require(try LoginCommandTests.authorizationURL(login).queryParameters.value(named: "state"))
+        let request = try LoginCommandTests.authorizationURL(login)
+        #expect(request.host?.text == "login.op.example", "--endpoint overrides the discovered authorization endpoint")
+        let state = try #require(try request.queryParameters.value(named: "state"))
+        let nonce = try #require(try request.queryParameters.value(named: "nonce"))
+        try curl.answer("token", body: Self.tokens(IDTokens.make(IDTokens.claims(nonce: nonce))))
         _ = try RawClient.get(port: login.port, "/callback?code=C&state=\(state)")
-        #expect(login.waitForExit() == 0)
-        #expect(!login.output.stdout.contains("access_token"))
-        #expect(curl.read("argv.0").isEmpty, "curl never ran")
+        #expect(login.waitForExit() == 0, "\(login.output.stdout) \(login.output.stderr)")
+        #expect(login.output.stdout.contains(#""access_token":"AT-login-1""#))
+        #expect(curl.read("stdin.1").contains("https://op.example/token"), "curl redeemed the code at the discovered token endpoint")
     }
 }
 

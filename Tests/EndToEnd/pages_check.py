@@ -252,7 +252,7 @@ def refusals(driver):
     port = urllib.parse.urlsplit(redirect).port
     visit(driver, "wrong-host", f"http://localhost:{port}/callback", "Wrong address",
           [f"127.0.0.1:{port}", "--host localhost"])
-    visit(driver, "not-found", f"http://127.0.0.1:{port}/nothing-here", "Not found", ["Not found."])
+    visit(driver, "not-found", f"http://127.0.0.1:{port}/nothing-here", "Not found", ["Nothing is served at this address"])
     check("refusal: the wait goes on", process.poll() is None)
     process.terminate()
     finish(process)

@@ -61,6 +61,11 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
     public let tokenEndpointAuthMethodsSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207 §3); false when absent.
     public let authorizationResponseIssParameterSupported: Bool
+    /// `scopes_supported`, when present (a provider MAY leave some supported scopes out:
+    /// OpenID Connect Discovery 1.0 §3).
+    public let scopesSupported: [String]?
+    /// `response_types_supported`, when present (`code` among them for this flow).
+    public let responseTypesSupported: [String]?
 
     /// Reads and checks a metadata document.
     ///
@@ -82,7 +87,11 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
             throw CallbackError(.issuerMissing, "the metadata document has no issuer")
         }
         guard let issuer = issuerValue.string, issuer == expectedIssuer else {
-            throw CallbackError(.issuerMismatch, "the metadata's issuer is not the expected issuer (\(expectedIssuer))")
+            // Issuers are public identifiers: both are named (as kubelogin's `expected "X" got "Y"`).
+            let published = issuerValue.string.map { CallbackError.printable($0) } ?? "a JSON \(issuerValue.typeName)"
+            throw CallbackError(
+                .issuerMismatch,
+                "the metadata's issuer is \(published), not the expected issuer \(CallbackError.printable(expectedIssuer))")
         }
         func endpoint(_ name: String, required: Bool) throws(CallbackError) -> String? {
             guard let value = object[name] else {
@@ -131,6 +140,8 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         }
         self.codeChallengeMethodsSupported = methods
         self.tokenEndpointAuthMethodsSupported = try strings("token_endpoint_auth_methods_supported")
+        self.scopesSupported = try strings("scopes_supported")
+        self.responseTypesSupported = try strings("response_types_supported")
         switch object["authorization_response_iss_parameter_supported"] {
         case nil: self.authorizationResponseIssParameterSupported = false
         case .bool(let value)?: self.authorizationResponseIssParameterSupported = value

@@ -33,9 +33,11 @@ enum LoginCommand: Command {
         OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
         the terminal and print what the token request needs.
 
-        USAGE: callback-router login --endpoint URL --client-id ID [--scope S | --no-scope]
+        USAGE: callback-router login --issuer URL --client-id ID [--scope S | --no-scope]
                                      [--param NAME=VALUE]... [--no-browser] [--timeout SECONDS]
                                      [loopback options | --scheme S [--redirect-uri U]]
+               callback-router login --endpoint URL --client-id ID [...]   (no discovery: the
+                                     code and what its token request needs, or --token-endpoint)
 
         OUTPUT (one JSON object on stdout):
           The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
@@ -49,7 +51,10 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value("endpoint", "URL", "The authorization endpoint (https); without it, --issuer's discovery document names it."),
+            .value(
+                "endpoint", "URL",
+                "The authorization endpoint (https); without it, --issuer's discovery document names it (with it, it overrides that one)."
+            ),
             .value("client-id", "ID", "The client id."),
             .value("scope", "S", "Space-separated scopes (default: openid)."),
             .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
@@ -60,7 +65,7 @@ enum LoginCommand: Command {
                 then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
             .value(
                 "issuer", "I",
-                "The expected 'iss' (RFC 9207), checked when the callback has one. Without --endpoint: the issuer whose discovery document names the endpoints, and the token step runs."
+                "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."
             ),
             .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
@@ -98,8 +103,10 @@ enum LoginCommand: Command {
           refused): stderr says the tokens were issued and lost.
 
         EXAMPLE:
+          callback-router login --issuer https://example.auth0.com/ --client-id abc123 \\
+              --scope 'openid profile' --output login.json   # discovery, sign-in, tokens
           callback-router login --endpoint https://example.auth0.com/authorize \\
-              --client-id abc123 --scope 'openid profile' --output login.json
+              --client-id abc123 --scope 'profile' --output login.json
           jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
 
         """
@@ -196,7 +203,11 @@ enum LoginCommand: Command {
         do {
             receiver = try LoopbackReceiver(loopback)
         } catch {
-            context.printError("\(name): \(error.detail)")
+            // The outcome JSON like every other failure (a taken --port printed none).
+            let reason: ReasonCode = error.code == .addressInUse ? .conflict : .invalidConfiguration
+            context.printJSON(Rendering.rejectionJSON(reason: reason, detail: error.detail, offset: nil))
+            let advice = error.code == .addressInUse ? "; choose another --port, or leave it out for a free one" : ""
+            context.printError("\(name): \(error.detail)\(advice)")
             return error.exitCode
         }
         let request: AuthorizationRequest
@@ -221,7 +232,10 @@ enum LoginCommand: Command {
         if loopback.pasteDescriptor != nil {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
-        context.printError("\(name): waiting for the callback on \(receiver.redirectURI)")
+        context.printError(
+            "\(name): waiting for the callback on \(receiver.redirectURI) (at most \(Durations.describe(seconds: seconds)); --timeout)")
+        let reminding = WaitReminder.start(seconds: seconds, redirectURI: receiver.redirectURI, name: name, context: context)
+        defer { reminding.withLock { $0 = true } }
 
         let result: LoopbackWaitResult
         do {
@@ -360,8 +374,8 @@ extension LoginCommand {
     /// the command then ends 74 with the line that says so, never "✓ Signed in".
     static func conclude(place: (String, expected: String?), context: CommandContext, _ json: JSONValue) {
         guard context.printOutcome(json) else { return }
-        let colour = context.standardErrorIsTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
-        context.output.writeErr(SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: colour) + "\n")
+        context.writeHumanLine(
+            SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: context.colourOnStandardError))
     }
 }
 

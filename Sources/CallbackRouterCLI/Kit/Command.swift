@@ -53,6 +53,7 @@ public struct CommandContext: Sendable {
     /// then ends 74 whatever it returns.
     @discardableResult
     func printJSON(_ value: JSONValue) -> Bool {
+        result.printed(value)
         if let earlier = result.keep(value) { output.writeOut(earlier.serialized + "\n") }
         if result.file == nil { output.writeOut(value.serialized + "\n") }
         guard output.lostStandardOutput != nil else { return true }
@@ -78,7 +79,13 @@ public struct CommandContext: Sendable {
             }
             printJSON(value)
         }
-        guard let failure = output.lostStandardOutput else { return exit }
+        guard let failure = output.lostStandardOutput else {
+            let ending = result.silentEnding
+            if exit != ExitCode.success, ending.silent {
+                printError(who + tool.failureLine(ending.json, exit, command, colourOnStandardError))
+            }
+            return exit
+        }
         printError(who + CommandResult.lossLine(of: result.lostValue, to: "stdout", because: failure))
         return ExitCode.ioError
     }
@@ -88,7 +95,19 @@ public struct CommandContext: Sendable {
         printJSON(verdict.json)
         return verdict.exit
     }
-    func printError(_ text: String) { output.writeErr("callback-router: " + text + "\n") }
+    func printError(_ text: String) {
+        result.spoke()
+        output.writeErr("callback-router: " + text + "\n")
+    }
+
+    /// Writes the last human line (``SignInSummary``, ``FailureLine``) as is, on stderr.
+    func writeHumanLine(_ text: String) {
+        result.spoke()
+        output.writeErr(text + "\n")
+    }
+
+    /// Colour on stderr: only on a terminal, and never with NO_COLOR set.
+    var colourOnStandardError: Bool { standardErrorIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 }
 
 /// One subcommand of `callback-router`.
@@ -143,6 +162,9 @@ struct ToolDescription: Sendable {
     let commands: [any Command.Type]
     let help: String
     let version: String
+    /// The human line that ends a failure the command did not explain itself after its JSON
+    /// (`FailureLine` in Rendering): the JSON, the exit code, the command, colour.
+    var failureLine: @Sendable (JSONValue?, Int32, String?, Bool) -> String = { _, exit, _, _ in "✗ Failed (exit \(exit))" }
 }
 
 #endif

@@ -24,6 +24,10 @@ final class CommandResult: Sendable {
         var file: String?
         var kept: JSONValue?
         var lost: JSONValue?
+        /// The last JSON line the command printed (or kept), and whether a human line on
+        /// stderr followed it.
+        var last: JSONValue?
+        var spoke = false
     }
 
     private let state = Locked(State())
@@ -60,6 +64,21 @@ final class CommandResult: Sendable {
             if state.lost == nil || (!Self.holdsTokens(state.lost) && Self.holdsTokens(value)) { state.lost = value }
         }
     }
+
+    /// The command printed (or kept) `value` as its JSON line.
+    func printed(_ value: JSONValue) {
+        state.withLock {
+            $0.last = value; $0.spoke = false
+        }
+    }
+
+    /// The command wrote a line on stderr.
+    func spoke() { state.withLock { $0.spoke = true } }
+
+    /// Whether the command's last word was a JSON line with no human line after it (or
+    /// nothing at all): then a failing exit gets its line from ``FailureLine``. The JSON,
+    /// when there is one.
+    var silentEnding: (silent: Bool, json: JSONValue?) { state.withLock { (!$0.spoke, $0.last) } }
 
     /// What stdout lost (the tokens, when any line held them).
     var lostValue: JSONValue? { state.withLock { $0.lost } }

@@ -51,8 +51,10 @@ enum Durations {
 
     /// "1 second", "1.5 seconds", "300 seconds".
     static func describe(seconds: Double) -> String {
-        let number = seconds == seconds.rounded() && seconds < 1e15 ? String(Int64(seconds)) : String(seconds)
-        return number + (seconds == 1 ? " second" : " seconds")
+        // A third of 8 seconds reads 2.67, never 2.6666666666666665 (issue 36 point 7).
+        let rounded = (seconds * 100).rounded() / 100
+        let number = rounded == rounded.rounded() && rounded < 1e15 ? String(Int64(rounded)) : String(rounded)
+        return number + (rounded == 1 ? " second" : " seconds")
     }
 }
 

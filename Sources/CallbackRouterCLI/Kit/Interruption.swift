@@ -51,6 +51,7 @@ public final class Interruption: Sendable {
         var signal: Int32?
         var waiting: Waiting?
         var finished = false
+        var exitCleanups: [@Sendable () -> Void] = []
     }
 
     private let state = Locked(State())
@@ -114,6 +115,12 @@ public final class Interruption: Sendable {
         state.withLock { $0.waiting = Waiting(output: output, extras: extras) }
     }
 
+    /// Runs at exit when a signal ends the command outside a wait (a terminal's echo,
+    /// turned off for a pasted secret, is turned back on).
+    func addExitCleanup(_ cleanup: @escaping @Sendable () -> Void) {
+        state.withLock { $0.exitCleanups.append(cleanup) }
+    }
+
     /// Runs at exit when a signal ends the wait (`listen` removes its socket).
     func addCleanup(_ cleanup: @escaping @Sendable () -> Void) {
         state.withLock { $0.waiting?.cleanups.append(cleanup) }
@@ -141,7 +148,10 @@ public final class Interruption: Sendable {
         state.withLock { state in
             if state.signal == nil { state.signal = signal }
             guard !state.finished else { return }
-            guard let waiting = state.waiting else { return terminate(Self.exitCode(for: signal)) }
+            guard let waiting = state.waiting else {
+                for cleanup in state.exitCleanups { cleanup() }
+                return terminate(Self.exitCode(for: signal))
+            }
             if let stop = waiting.stop {
                 state.waiting?.stop = nil
                 stop()

@@ -15,6 +15,7 @@
 
 import CallbackLoopback
 import CallbackRouter
+import CallbackSystem
 
 /// What `login` does after the callback when asked to finish the job, and what `refresh`
 /// does: discovery (OpenID Connect Discovery 1.0, checked by ``ProviderMetadata``), the
@@ -25,7 +26,7 @@ struct TokenStep {
     /// The token options, listed under their own heading.
     static let group = OptionGroup(
         "TOKEN OPTIONS",
-        note: "with --token-endpoint, or --issuer without --endpoint: redeem the code;"
+        note: "with --token-endpoint or --issuer: redeem the code;"
             + " the tokens are secrets, printed on stdout only; needs curl")
 
     /// The options `login` and `refresh` share.
@@ -57,6 +58,21 @@ struct TokenStep {
     static func readSecrets<C: Command>(
         _ count: Int, naming what: String, for command: C.Type, seconds: Int = 30, context: CommandContext, exit: inout Int32
     ) -> [String]? {
+        // A person at a terminal is asked, and told the limit (it once waited 30 s in silence).
+        // What is pasted is not shown (echo off; back on at the end, and on Ctrl-C).
+        var echo: TerminalEcho?
+        if context.output is StandardStreams, isatty(context.standardInput) == 1 {
+            context.printError(
+                "\(command.name): paste the \(what) (one a line, not shown) and press Enter; within \(seconds) seconds, or this gives up")
+            echo = TerminalEcho.off(context.standardInput)
+            if let echo { context.interruption?.addExitCleanup { echo.restore() } }
+        }
+        defer {
+            if let echo {
+                echo.restore()
+                context.output.writeErr("\n")
+            }
+        }
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         switch StandardInput.readLines(count, from: context.standardInput, until: deadline) {
         case .success(let lines):
@@ -115,17 +131,51 @@ struct TokenStep {
         if case .ready(let step) = prepared, step.metadata?.authorizationResponseIssParameterSupported == true {
             expectations.requiresIssuer = true
         }
+        if case .ready(let step) = prepared, let metadata = step.metadata {
+            if let refusal = unsupported(by: metadata, scope: scope, command: command, context: context) { return .ended(refusal) }
+        }
         return prepared
     }
 
+    /// Checks the request against the discovery metadata before the browser opens (issue 36
+    /// point 6): a provider that does not list `code` in `response_types_supported` cannot
+    /// answer this flow (refused, 64, `invalid_configuration`); a scope missing from
+    /// `scopes_supported` is named in a warning (a provider MAY leave supported scopes out
+    /// of the list, OpenID Connect Discovery 1.0 §3, so it is not refused). A list the
+    /// metadata omits checks nothing; S256 is checked by ``ProviderMetadata`` itself.
+    static func unsupported<C: Command>(
+        by metadata: ProviderMetadata, scope: String?, command: C.Type, context: CommandContext
+    ) -> Int32? {
+        if let types = metadata.responseTypesSupported, !types.contains("code") {
+            let failure = StepFailure(
+                reason: .invalidConfiguration,
+                detail: "the provider's response_types_supported does not list code (\(shownList(types))): it cannot answer this login",
+                exit: ExitCode.usage, step: "discovery")
+            return failure.print(context: context)
+        }
+        if let supported = metadata.scopesSupported {
+            let missing = (scope ?? "").split(separator: " ").map(String.init).filter { !supported.contains($0) }
+            if !missing.isEmpty {
+                context.printError(
+                    "\(command.name): warning: the provider's discovery document does not list the scope \(shownList(missing))"
+                        + " (scopes_supported: \(shownList(supported))): if it refuses the sign-in, leave \(missing.count == 1 ? "it" : "them")"
+                        + " out of --scope")
+            }
+        }
+        return nil
+    }
+
+    /// Values from the metadata (public), each made printable, space-separated.
+    static func shownList(_ values: [String]) -> String { values.map(CallbackError.printable).joined(separator: " ") }
+
     /// Whether `login`'s arguments ask for the token step: `--token-endpoint`, or
-    /// `--issuer` without `--endpoint` (discovery then names both endpoints). `--issuer`
-    /// with `--endpoint` keeps its earlier meaning only: the expected `iss`.
+    /// `--issuer` (discovery then names the token endpoint; `--endpoint`, when given,
+    /// overrides the authorization endpoint discovery names). A login given an issuer never
+    /// ends 0 without the tokens (issue 36 point 3: it once printed ✓ and no tokens).
     static func isRequested(_ args: Arguments) -> Bool {
         let tokenEndpoint = (try? args.single("token-endpoint")) ?? nil
         let issuer = (try? args.single("issuer")) ?? nil
-        let endpoint = (try? args.single("endpoint")) ?? nil
-        return tokenEndpoint != nil || (issuer != nil && endpoint == nil)
+        return tokenEndpoint != nil || issuer != nil
     }
 
     /// Reads the token options, the secret (when asked, the line after `precedingLines`
