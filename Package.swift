@@ -77,6 +77,8 @@ let package = Package(
         // the loopback tests, `expectRefusal`. Not a product.
         .target(name: "CallbackTestSupport", dependencies: ["CallbackParsing", "CallbackSystem"], path: "Tests/CallbackTestSupport",
                 swiftSettings: strict),
+        // docs/architecture.md's rules that the compiler cannot check, read from the sources.
+        .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
