@@ -37,7 +37,7 @@ public struct ClockInstant: Comparable, Hashable, Sendable {
 }
 
 extension Duration {
-    var nanosecondsSaturated: Int64 {
+    package var nanosecondsSaturated: Int64 {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }

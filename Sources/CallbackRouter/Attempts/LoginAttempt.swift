@@ -63,7 +63,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
 
     private let storage: Storage
 
-    init(
+    package init(
         id: UInt64, route: RouteID, state: String, pkce: PKCE, nonce: String, redirectURI: RedirectURI,
         dialect: Dialect, expectedIssuer: String?, createdAt: ClockInstant, expiresAt: ClockInstant,
         isLogout: Bool, expiresAtWallClock: Int64, flowID: String? = nil

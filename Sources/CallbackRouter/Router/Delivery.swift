@@ -34,7 +34,7 @@ public struct Delivery: Sendable, CustomStringConvertible {
 
     private let boxedOutcome: BoxedOutcome
 
-    init(outcome: CallbackOutcome, attempt: LoginAttempt) {
+    package init(outcome: CallbackOutcome, attempt: LoginAttempt) {
         self.init(boxed: BoxedOutcome(outcome), attempt: attempt)
     }
 
