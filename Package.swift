@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
         .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
         .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
+        // The token step: discovery, the token request and response, the ID token check.
+        .library(name: "CallbackTokens", targets: ["CallbackTokens"]),
         // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
         .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
         // Linux desktop integration: x-scheme-handler registration and the callback hand-off.
@@ -49,8 +51,12 @@ let package = Package(
         // Redirect-URI policy, dialects, attempts, router. Imports nothing but CallbackParsing
         // and the C library.
         .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
+        // The token step above the router: discovery, the token request and response, the ID
+        // token check, client authentication; its JSON reader is package API. Imports nothing
+        // but CallbackRouter (and through it CallbackParsing).
+        .target(name: "CallbackTokens", dependencies: ["CallbackRouter"], swiftSettings: strict),
         // The only module that imports Foundation.
-        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter", "CallbackTokens"], swiftSettings: strict),
         // The system layer (docs/architecture.md): the one module that imports the C library
         // for the edge. Descriptors, deadlines, one SystemError, sockets, files, subprocess,
         // threads, environment. Internal to the package (`package` access), no product.
@@ -61,7 +67,7 @@ let package = Package(
         .target(name: "CallbackDesktop", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process. It may use
         // the system layer for its own system calls (docs/architecture.md).
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop", "CallbackSystem"],
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackLoopback", "CallbackDesktop", "CallbackSystem"],
                 swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
@@ -81,6 +87,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
+        .testTarget(name: "CallbackTokensTests", dependencies: ["CallbackTokens", "CallbackTestSupport"], swiftSettings: strict),
         // Loopback and Desktop only to test an app's bridging of their errors (docs/errors.md).
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation", "CallbackLoopback", "CallbackDesktop"],
                     swiftSettings: strict),

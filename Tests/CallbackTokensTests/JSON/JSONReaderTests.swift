@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Testing
-@testable import CallbackRouter
+@testable import CallbackTokens
 
 /// The strict JSON reader (RFC 8259) the token, ID token and discovery readers stand on.
 @Suite struct JSONReaderTests {

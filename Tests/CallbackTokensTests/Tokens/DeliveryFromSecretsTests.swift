@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Testing
-@testable import CallbackRouter
+@testable import CallbackTokens
 
 /// `Delivery(validated:secrets:redirectURI:issuer:)`: a router-less wait's outcome bound to
 /// the login's own secrets, so the token request and the ID token check can follow it.

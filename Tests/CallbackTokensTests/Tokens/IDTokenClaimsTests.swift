@@ -13,7 +13,7 @@
 
 import CallbackTestSupport
 import Testing
-@testable import CallbackRouter
+@testable import CallbackTokens
 
 /// The ID token checks of OpenID Connect Core §3.1.3.7, each refusal with its reason code.
 @Suite struct IDTokenClaimsTests {

@@ -13,7 +13,7 @@
 
 import CallbackTestSupport
 import Testing
-@testable import CallbackRouter
+@testable import CallbackTokens
 
 /// Discovery (OpenID Connect Discovery 1.0, RFC 8414): the document checked against the
 /// issuer asked for, and the well-known URL built both ways.

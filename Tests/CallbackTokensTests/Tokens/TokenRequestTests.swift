@@ -13,7 +13,7 @@
 
 import CallbackTestSupport
 import Testing
-@testable import CallbackRouter
+@testable import CallbackTokens
 
 /// Token requests (RFC 6749 §4.1.3, §6; RFC 7636 §4.5) built from a router's delivery.
 @Suite struct TokenRequestTests {

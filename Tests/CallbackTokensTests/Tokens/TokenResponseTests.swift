@@ -13,7 +13,7 @@
 
 import CallbackTestSupport
 import Testing
-@testable import CallbackRouter
+@testable import CallbackTokens
 
 /// Token responses (RFC 6749 §5.1, §5.2) read into tokens or a typed error.
 @Suite struct TokenResponseTests {
