@@ -42,12 +42,3 @@ enum FormEncoding {
 
     private static let upperHex: [UInt8] = Array("0123456789ABCDEF".utf8)
 }
-
-/// Standard base64 with `=` padding (RFC 4648 §4), for HTTP Basic credentials (RFC 7617).
-enum Base64 {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
-        Base64URL.encode(bytes, alphabet: alphabet, padded: true)
-    }
-}
