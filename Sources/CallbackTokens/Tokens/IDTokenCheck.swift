@@ -34,10 +34,31 @@ enum IDTokenCheck {
         let nonce: String?
     }
 
+    /// OIDC Core §3.1.3.7, in its order: the token's form, `alg`, `iss`, `sub`, `aud` and
+    /// `azp`, the times, the `nonce`, then `at_hash` and `c_hash`.
     static func check(
         _ token: String, accessToken: String, code: String?, nonce: NonceExpectation, clientID: String,
         issuer: String, maxClockSkew: Duration, now: Int64
     ) throws(CallbackError) -> IDTokenClaims {
+        let (header, payload) = try signedParts(of: token)
+        let algorithm = try signingAlgorithm(in: header)
+        let tokenIssuer = try checkIssuer(in: payload, expected: issuer)
+        let subject = try checkSubject(in: payload)
+        let (audience, authorizedParty) = try checkAudience(in: payload, clientID: clientID)
+        let times = try checkTimes(in: payload, now: now, maxClockSkew: maxClockSkew)
+        let nonceChecked = try checkNonce(in: payload, expecting: nonce)
+        let accessTokenHashChecked = try checkHash("at_hash", of: accessToken, in: payload, algorithm: algorithm)
+        let codeHashChecked = try checkCodeHash(of: code, in: payload, algorithm: algorithm)
+        return IDTokenClaims(
+            issuer: tokenIssuer, subject: subject, audience: audience, authorizedParty: authorizedParty,
+            expiresAt: times.expiresAt, issuedAt: times.issuedAt, authTime: times.authTime, algorithm: algorithm,
+            accessTokenHashChecked: accessTokenHashChecked, codeHashChecked: codeHashChecked, nonceChecked: nonceChecked,
+            claims: payload)
+    }
+
+    /// The header and payload of a JWS in compact form (an encrypted, five-part token is
+    /// `unsupported_algorithm`).
+    static func signedParts(of token: String) throws(CallbackError) -> (header: JSONObject, payload: JSONObject) {
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         if parts.count == 5 {
             throw CallbackError(.unsupportedAlgorithm, "the ID token is encrypted (JWE); only signed ID tokens are read")
@@ -45,30 +66,47 @@ enum IDTokenCheck {
         guard parts.count == 3 else {
             throw CallbackError(.invalidParameter, "the ID token is not a JWS in compact form (three base64url parts)")
         }
-        let header = try object(parts[0], naming: "header")
-        let payload = try object(parts[1], naming: "payload")
+        return (try object(parts[0], naming: "header"), try object(parts[1], naming: "payload"))
+    }
 
+    /// The header's `alg`: present, and not `none`.
+    static func signingAlgorithm(in header: JSONObject) throws(CallbackError) -> String {
         guard let algorithm = header["alg"]?.string, !algorithm.isEmpty else {
             throw CallbackError(.unsupportedAlgorithm, "the ID token's header has no alg")
         }
         guard algorithm != "none" else {
             throw CallbackError(.unsupportedAlgorithm, "the ID token is unsigned (alg none)")
         }
+        return algorithm
+    }
 
+    /// `iss`, equal to the expected issuer byte for byte.
+    static func checkIssuer(in payload: JSONObject, expected issuer: String) throws(CallbackError) -> String {
         guard let issuerValue = payload["iss"] else {
             throw CallbackError(.issuerMissing, "the ID token has no iss")
         }
         guard let tokenIssuer = issuerValue.string, tokenIssuer == issuer else {
             throw CallbackError(.issuerMismatch, "the ID token's iss is not the expected issuer (\(issuer))")
         }
+        return tokenIssuer
+    }
 
+    /// `sub`, a non-empty string.
+    static func checkSubject(in payload: JSONObject) throws(CallbackError) -> String {
         guard let subjectValue = payload["sub"] else {
             throw CallbackError(.missingParameter, "the ID token has no sub")
         }
         guard let subject = subjectValue.string, !subject.isEmpty else {
             throw CallbackError(.invalidParameter, "the ID token's sub is not a non-empty string")
         }
+        return subject
+    }
 
+    /// `aud` (a string or an array of strings) containing the client id, and `azp`: required
+    /// with several audiences (item 4), the client id when present.
+    static func checkAudience(
+        in payload: JSONObject, clientID: String
+    ) throws(CallbackError) -> (audience: [String], authorizedParty: String?) {
         let audience: [String]
         switch payload["aud"] {
         case .string(let one)?:
@@ -88,19 +126,24 @@ enum IDTokenCheck {
         guard audience.contains(clientID) else {
             throw CallbackError(.audienceMismatch, "the ID token's aud does not contain the client id (\(clientID))")
         }
-        let authorizedParty: String?
         switch payload["azp"] {
         case nil:
             guard audience.count == 1 else {
                 throw CallbackError(.audienceMismatch, "the ID token names several audiences and no azp (OIDC Core §3.1.3.7 item 4)")
             }
-            authorizedParty = nil
+            return (audience, nil)
         case .string(let azp)? where azp == clientID:
-            authorizedParty = azp
+            return (audience, azp)
         default:
             throw CallbackError(.audienceMismatch, "the ID token's azp is not the client id (\(clientID))")
         }
+    }
 
+    /// `exp` after now minus the skew, `iat` and `nbf` not after now plus the skew; and
+    /// `auth_time` read when present.
+    static func checkTimes(
+        in payload: JSONObject, now: Int64, maxClockSkew: Duration
+    ) throws(CallbackError) -> (expiresAt: Int64, issuedAt: Int64, authTime: Int64?) {
         let skew = max(0, maxClockSkew.nanosecondsSaturated / 1_000_000_000)
         let expiresAt = try seconds("exp", in: payload, required: true) ?? 0
         guard expiresAt > now.subtractingReportingOverflow(skew).partialValue else {
@@ -116,43 +159,36 @@ enum IDTokenCheck {
         if let notBefore = try seconds("nbf", in: payload, required: false), notBefore > horizon {
             throw CallbackError(.invalidParameter, "the ID token is not valid yet (nbf \(notBefore), now \(now), allowed skew \(skew) s)")
         }
-        let authTime = try seconds("auth_time", in: payload, required: false)
+        return (expiresAt, issuedAt, try seconds("auth_time", in: payload, required: false))
+    }
 
-        let nonceChecked: Bool
-        switch nonce {
+    /// The `nonce` as `expectation` says, compared in constant time; whether it was compared.
+    static func checkNonce(in payload: JSONObject, expecting expectation: NonceExpectation) throws(CallbackError) -> Bool {
+        switch expectation {
         case .required(let expected):
             guard let tokenNonce = payload["nonce"]?.string, constantTimeEquals(tokenNonce, expected) else {
                 throw CallbackError(.nonceMismatch, "the ID token's nonce is missing or is not the attempt's")
             }
-            nonceChecked = true
+            return true
         case .ifPresent(let expected):
-            if let value = payload["nonce"] {
-                guard let tokenNonce = value.string, let expected, constantTimeEquals(tokenNonce, expected) else {
-                    throw CallbackError(.nonceMismatch, "the refreshed ID token's nonce is not the login's ID token's")
-                }
-                nonceChecked = true
-            } else {
-                nonceChecked = false
+            guard let value = payload["nonce"] else { return false }
+            guard let tokenNonce = value.string, let expected, constantTimeEquals(tokenNonce, expected) else {
+                throw CallbackError(.nonceMismatch, "the refreshed ID token's nonce is not the login's ID token's")
             }
+            return true
         case .unchecked:
-            nonceChecked = false
+            return false
         }
+    }
 
-        let accessTokenHashChecked = try checkHash("at_hash", of: accessToken, in: payload, algorithm: algorithm)
-        let codeHashChecked: Bool
-        if payload["c_hash"] != nil {
-            guard let code else {
-                throw CallbackError(.tokenHashMismatch, "the ID token has a c_hash, and no code was redeemed (a refresh)")
-            }
-            codeHashChecked = try checkHash("c_hash", of: code, in: payload, algorithm: algorithm)
-        } else {
-            codeHashChecked = false
+    /// `c_hash` against the redeemed code when present; refused when no code was redeemed
+    /// (a refresh).
+    static func checkCodeHash(of code: String?, in payload: JSONObject, algorithm: String) throws(CallbackError) -> Bool {
+        guard payload["c_hash"] != nil else { return false }
+        guard let code else {
+            throw CallbackError(.tokenHashMismatch, "the ID token has a c_hash, and no code was redeemed (a refresh)")
         }
-
-        return IDTokenClaims(
-            issuer: tokenIssuer, subject: subject, audience: audience, authorizedParty: authorizedParty, expiresAt: expiresAt,
-            issuedAt: issuedAt, authTime: authTime, algorithm: algorithm, accessTokenHashChecked: accessTokenHashChecked,
-            codeHashChecked: codeHashChecked, nonceChecked: nonceChecked, claims: payload)
+        return try checkHash("c_hash", of: code, in: payload, algorithm: algorithm)
     }
 
     /// OIDC Core §12.2: the refreshed token names the same user, audiences and
