@@ -31,7 +31,7 @@
             switch (result, again) {
             case (.success(let value), .success(let other)):
                 precondition(value == other, "a non-contiguous input reads differently")
-                let printed = value.serialized()
+                let printed = value.serialized
                 let reread: JSONValue
                 do {
                     reread = try JSONReader.parse(
@@ -43,7 +43,7 @@
                     preconditionFailure("the serialization of a value does not read back: \(error)")
                 }
                 precondition(reread == value, "the serialization reads back to another value")
-                precondition(reread.serialized() == printed, "the serialization is not stable")
+                precondition(reread.serialized == printed, "the serialization is not stable")
             case (.failure(let error), .failure(let other)):
                 precondition(error == other, "a non-contiguous input is refused differently: \(error) vs \(other)")
                 precondition(allowedReasons.contains(error.reason), "unexpected reason \(error.reason)")
@@ -120,13 +120,13 @@ extension JSONFuzzing {
     }
 
     static func mirror(_ value: JSONValue) -> Value {
-        switch value {
+        switch value.storage {
         case .null: .null
         case .bool(let flag): .bool(flag)
         case .number(let number): .number(number.text, number.int64)
         case .string(let text): .string(text)
         case .array(let elements): .array(elements.map(mirror))
-        case .object(let object): .object(object.members.map { ($0.name, mirror($0.value)) })
+        case .object(let members): .object(members.map { ($0.0, mirror($0.1)) })
         }
     }
 }

@@ -11,21 +11,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// A JSON object: its members in document order, each name once (``JSONReader`` refuses a
-/// repeated name with `duplicate_parameter`).
-package struct JSONObject: Sendable, Hashable {
-    /// One name/value pair.
-    package struct Member: Sendable, Hashable {
-        package let name: String
-        package let value: JSONValue
-    }
-
+/// A JSON object: its members in document order, each name once when ``JSONReader`` read it
+/// (it refuses a repeated name with `duplicate_parameter`).
+package struct JSONObject: Sendable, Equatable {
     /// The members in document order.
-    package let members: [Member]
+    package let members: [(name: String, value: JSONValue)]
 
-    package init(uncheckedMembers members: [Member]) { self.members = members }
+    package init(uncheckedMembers members: [(String, JSONValue)]) { self.members = members }
 
-    /// The value of the member `name`, or nil when there is none.
+    /// The value of the member `name` (the first, if a value made in code names it twice),
+    /// or nil when there is none.
     package subscript(name: String) -> JSONValue? {
         for member in members where member.name == name { return member.value }
         return nil
@@ -33,4 +28,8 @@ package struct JSONObject: Sendable, Hashable {
 
     /// The member names in document order.
     package var names: [String] { members.map(\.name) }
+
+    package static func == (a: JSONObject, b: JSONObject) -> Bool {
+        JSONValue.object(a) == JSONValue.object(b)
+    }
 }

@@ -141,11 +141,11 @@ package enum JSONReader {
 
         mutating func object(depth: Int) throws(CallbackError) -> JSONValue {
             try enter(depth: depth)
-            var members: [JSONObject.Member] = []
+            var members: [(String, JSONValue)] = []
             var names = Set<String>()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(JSONObject(uncheckedMembers: members))
+                return .object(members)
             }
             while true {
                 let nameOffset = index
@@ -164,12 +164,12 @@ package enum JSONReader {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected("':'") }
                 index += 1
                 skipWhitespace()
-                members.append(JSONObject.Member(name: name, value: try value(depth: depth)))
+                members.append((name, try value(depth: depth)))
                 skipWhitespace()
                 guard index < bytes.count else { throw endedEarly() }
                 if bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    return .object(JSONObject(uncheckedMembers: members))
+                    return .object(members)
                 }
                 guard bytes[index] == UInt8(ascii: ",") else { throw unexpected("',' or '}'") }
                 index += 1
@@ -380,56 +380,3 @@ private func hex(_ byte: UInt8) -> String {
 }
 
 private func hex16(_ unit: UInt16) -> String { hex(UInt8(unit >> 8)) + hex(UInt8(unit & 0xFF)) }
-
-extension JSONValue {
-    /// The value written back as compact JSON: strings escaped minimally (`"`, `\`, and
-    /// control characters), numbers as their text, members in order. Reading it gives the
-    /// same value (the fuzzer checks it).
-    package func serialized() -> [UInt8] {
-        var out: [UInt8] = []
-        write(to: &out)
-        return out
-    }
-
-    func write(to out: inout [UInt8]) {
-        switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let number): out.append(contentsOf: number.text.utf8)
-        case .string(let text): JSONValue.writeString(text, to: &out)
-        case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                element.write(to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let object):
-            out.append(UInt8(ascii: "{"))
-            for (i, member) in object.members.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(member.name, to: &out)
-                out.append(UInt8(ascii: ":"))
-                member.value.write(to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
-    }
-
-    static func writeString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
-            case 0x00 ..< 0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(contentsOf: hex(byte).utf8)
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-}

@@ -108,7 +108,7 @@ enum IDTokenCheck {
         in payload: JSONObject, clientID: String
     ) throws(CallbackError) -> (audience: [String], authorizedParty: String?) {
         let audience: [String]
-        switch payload["aud"] {
+        switch payload["aud"]?.storage {
         case .string(let one)?:
             audience = [one]
         case .array(let many)?:
@@ -126,7 +126,7 @@ enum IDTokenCheck {
         guard audience.contains(clientID) else {
             throw CallbackError(.audienceMismatch, "the ID token's aud does not contain the client id (\(clientID))")
         }
-        switch payload["azp"] {
+        switch payload["azp"]?.storage {
         case nil:
             guard audience.count == 1 else {
                 throw CallbackError(.audienceMismatch, "the ID token names several audiences and no azp (OIDC Core §3.1.3.7 item 4)")
@@ -228,7 +228,7 @@ enum IDTokenCheck {
                 throw CallbackError(.invalidParameter, "its sub is not a non-empty string")
             }
             var audience: [String] = []
-            switch payload["aud"] {
+            switch payload["aud"]?.storage {
             case .string(let one)?: audience = [one]
             case .array(let many)?: audience = many.compactMap(\.string)
             default: break

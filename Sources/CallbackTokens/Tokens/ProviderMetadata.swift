@@ -142,7 +142,7 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         self.tokenEndpointAuthMethodsSupported = try strings("token_endpoint_auth_methods_supported")
         self.scopesSupported = try strings("scopes_supported")
         self.responseTypesSupported = try strings("response_types_supported")
-        switch object["authorization_response_iss_parameter_supported"] {
+        switch object["authorization_response_iss_parameter_supported"]?.storage {
         case nil: self.authorizationResponseIssParameterSupported = false
         case .bool(let value)?: self.authorizationResponseIssParameterSupported = value
         default:
