@@ -15,7 +15,7 @@ extension JSONValue {
     /// The compact serialization (no spaces), as the helper prints it: members in order,
     /// numbers as their text, strings escaped per RFC 8259 §7 (`"` and `\` escaped,
     /// controls as `\n`, `\t`… or `\u00XX`, DEL as `\u007f`, everything else, non-ASCII
-    /// included, kept as UTF-8). ``JSONReader`` reads it back to the same value (the
+    /// included, kept as UTF-8). `JSONReader` reads it back to the same value (the
     /// fuzzer checks it).
     public var serialized: String {
         var out: [UInt8] = []

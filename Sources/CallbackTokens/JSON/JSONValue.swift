@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// A JSON value (RFC 8259), the package's one: what ``JSONReader`` reads (strings decoded,
+/// A JSON value (RFC 8259), the package's one: what `JSONReader` reads (strings decoded,
 /// numbers kept as their exact text, object members in document order with no name twice)
 /// and what the `callback-router` helper prints (``serialized``), without Foundation.
 ///
