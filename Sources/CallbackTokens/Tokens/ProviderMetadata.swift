@@ -55,6 +55,11 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
     public let endSessionEndpoint: String?
     /// `revocation_endpoint` (RFC 7009), when present.
     public let revocationEndpoint: String?
+    /// The device authorization endpoint (RFC 8628 §4), if the provider offers the device flow.
+    public let deviceAuthorizationEndpoint: String?
+    /// `grant_types_supported` (RFC 8414 §2), if listed; absent means `authorization_code`
+    /// and `implicit` by that RFC's default.
+    public let grantTypesSupported: [String]?
     /// `code_challenge_methods_supported`, when present (then it contains `S256`).
     public let codeChallengeMethodsSupported: [String]?
     /// `token_endpoint_auth_methods_supported`, when present.
@@ -131,6 +136,7 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         self.userinfoEndpoint = try endpoint("userinfo_endpoint", required: false)
         self.endSessionEndpoint = try endpoint("end_session_endpoint", required: false)
         self.revocationEndpoint = try endpoint("revocation_endpoint", required: false)
+        self.deviceAuthorizationEndpoint = try endpoint("device_authorization_endpoint", required: false)
         let methods = try strings("code_challenge_methods_supported")
         if let methods, !methods.contains(PKCE.method) {
             throw CallbackError(.invalidParameter, "the metadata's code_challenge_methods_supported does not contain S256")
@@ -142,6 +148,7 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         self.tokenEndpointAuthMethodsSupported = try strings("token_endpoint_auth_methods_supported")
         self.scopesSupported = try strings("scopes_supported")
         self.responseTypesSupported = try strings("response_types_supported")
+        self.grantTypesSupported = try strings("grant_types_supported")
         switch object["authorization_response_iss_parameter_supported"]?.storage {
         case nil: self.authorizationResponseIssParameterSupported = false
         case .bool(let value)?: self.authorizationResponseIssParameterSupported = value

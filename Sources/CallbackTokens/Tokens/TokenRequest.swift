@@ -84,7 +84,8 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
     public let headers: [Header]
     /// The exact body bytes: the form-urlencoded parameters.
     public let body: [UInt8]
-    /// `authorization_code` or `refresh_token`.
+    /// `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code`;
+    /// empty for a device authorization request (RFC 8628 §3.1), which names no grant.
     public let grantType: String
     /// The client id the request names (in the body or in the Basic credentials).
     public let clientID: String
@@ -132,7 +133,7 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
                 "the redirect URI is not the attempt's (\(delivery.attempt.redirectURI)); send the one the authorization request sent")
         }
         return try TokenRequest(
-            endpoint: tokenEndpoint, grantType: "authorization_code", clientID: clientID,
+            endpoint: tokenEndpoint, naming: "token endpoint", grantType: "authorization_code", clientID: clientID,
             authentication: authentication, allowingLoopbackHTTP: allowingLoopbackHTTP,
             parameters: [
                 ("code", code), ("redirect_uri", redirectURI), ("code_verifier", delivery.attempt.pkce.verifier),
@@ -157,17 +158,21 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
             parameters.append(("scope", scope))
         }
         return try TokenRequest(
-            endpoint: tokenEndpoint, grantType: "refresh_token", clientID: clientID, authentication: authentication,
+            endpoint: tokenEndpoint, naming: "token endpoint", grantType: "refresh_token", clientID: clientID,
+            authentication: authentication,
             allowingLoopbackHTTP: allowingLoopbackHTTP, parameters: parameters)
     }
 
-    private init(
-        endpoint: String, grantType: String, clientID: String, authentication: ClientAuthentication,
+    /// A POST of form parameters to `endpoint` with the client's authentication; a request
+    /// that names no grant (`grantType` nil: the device authorization request) has no
+    /// `grant_type` parameter.
+    init(
+        endpoint: String, naming name: String, grantType: String?, clientID: String, authentication: ClientAuthentication,
         allowingLoopbackHTTP: Bool, parameters: [(String, String)]
     ) throws(CallbackError) {
-        _ = try TokenRequest.checkEndpoint(endpoint, naming: "token endpoint", allowingLoopbackHTTP: allowingLoopbackHTTP)
+        _ = try TokenRequest.checkEndpoint(endpoint, naming: name, allowingLoopbackHTTP: allowingLoopbackHTTP)
         try AuthorizationRequest.checkClientID(clientID)
-        var body = [("grant_type", grantType)] + parameters
+        var body = (grantType.map { [("grant_type", $0)] } ?? []) + parameters
         var headers = [
             Header(name: "Content-Type", value: "application/x-www-form-urlencoded"),
             Header(name: "Accept", value: "application/json"),
@@ -191,7 +196,7 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
         self.method = "POST"
         self.headers = headers
         self.body = Array(FormEncoding.body(body).utf8)
-        self.grantType = grantType
+        self.grantType = grantType ?? ""
         self.clientID = clientID
         self.authentication = authentication
     }
@@ -235,7 +240,7 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
 
     /// The endpoint, grant type, client id and authentication method; the body's length only.
     public var description: String {
-        "TokenRequest(\(method) \(url), grant_type: \(grantType), client_id: \(clientID), authentication: \(authentication.methodName), body: <redacted, \(body.count) bytes>)"
+        "TokenRequest(\(method) \(url), grant_type: \(grantType.isEmpty ? "(none: device authorization)" : grantType), client_id: \(clientID), authentication: \(authentication.methodName), body: <redacted, \(body.count) bytes>)"
     }
 
     /// The same redacted text as `description`.
