@@ -161,7 +161,7 @@ public enum CallbackHandoff {
         _ url: HandoffURL, environment: [String: String], spool: Bool = true,
         spoolTTLSeconds: Int = defaultSpoolTTLSeconds
     ) throws(DesktopError) -> Receipt {
-        let sender = HandoffSender(runtime: try RuntimeDirectory.resolve(environment: environment, uid: getuid()))
+        let sender = HandoffSender(runtime: try RuntimeDirectory.resolve(environment: environment, uid: UserIdentity.real))
         switch try sender.send(url: url.text, route: url.route, spool: .init(enabled: spool, ttlSeconds: spoolTTLSeconds)) {
         case .delivered, .takenFromSpool: return .delivered
         case .spooled: return .spooled

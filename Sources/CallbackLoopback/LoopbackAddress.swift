@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CallbackSystem
-
 /// Which loopback address the receiver binds: never a wildcard address.
 enum LoopbackAddress: Sendable {
     /// `127.0.0.1`, the default (RFC 8252 §7.3 prefers the IPv4 literal).
@@ -33,13 +31,3 @@ enum LoopbackAddress: Sendable {
     }
 }
 
-/// The receiver's listening sockets, set up by the system layer (``CallbackSystem/LoopbackTCP``).
-/// Kept for the CLI's tests, which probe for IPv6 with it.
-enum LoopbackSocket {
-    /// Binds one literal address (never `localhost`, which is two sockets) and listens.
-    static func listen(on address: LoopbackAddress, port: Int) throws(SystemError) -> (fd: Int32, port: Int) {
-        precondition(address != .localhost, "listen binds one literal; the server binds both for localhost")
-        let (descriptor, bound) = try LoopbackTCP.listen(ipv6: address == .ipv6, port: port)
-        return (descriptor.release(), bound)
-    }
-}

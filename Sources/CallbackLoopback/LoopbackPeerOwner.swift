@@ -305,7 +305,7 @@ enum LoopbackPeerOwner {
         do {
             return .rows(try FileSystem.readFile(path, limit: limit) ?? [])
         } catch {
-            return error.code == EFBIG ? .tooLarge : .rows([])
+            return error.code == SystemError.Code.tooLarge ? .tooLarge : .rows([])
         }
     }
 
@@ -316,27 +316,6 @@ enum LoopbackPeerOwner {
     }
 
     private static func address(of fd: Int32, peer: Bool) -> SocketEndpoint? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { return nil }
-        return withUnsafePointer(to: &storage) { pointer -> SocketEndpoint? in
-            switch Int32(pointer.pointee.ss_family) {
-            case AF_INET:
-                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
-                    let bytes = withUnsafeBytes(of: sin.pointee.sin_addr) { Array($0) }
-                    return SocketEndpoint(address: bytes, port: UInt16(bigEndian: sin.pointee.sin_port))
-                }
-            case AF_INET6:
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
-                    let bytes = withUnsafeBytes(of: sin6.pointee.sin6_addr) { Array($0) }
-                    return SocketEndpoint(address: bytes, port: UInt16(bigEndian: sin6.pointee.sin6_port))
-                }
-            default:
-                return nil
-            }
-        }
+        LoopbackTCP.address(of: fd, peer: peer).map { SocketEndpoint(address: $0.address, port: $0.port) }
     }
 }

@@ -186,7 +186,7 @@ public final class LoopbackReceiver: Sendable {
             } catch {
                 lastFailure = error
                 // Only a taken port moves on to the next one; anything else is final.
-                guard error.code == EADDRINUSE else { break }
+                guard error.code == SystemError.Code.addressInUse else { break }
             }
         }
         guard let bound else {

@@ -106,32 +106,26 @@ extension LoopbackServer {
             }
 
             // The wake-up pipe first, then the listener while it is open, then the connections.
-            var fds: [pollfd] = [pollfd(fd: wakeup.read.rawValue, events: Int16(POLLIN), revents: 0)]
-            for listener in listeners { fds.append(pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)) }
+            var fds: [PollEntry] = [PollEntry(readable: wakeup.read.rawValue)]
+            for listener in listeners { fds.append(PollEntry(readable: listener.rawValue)) }
             let pasteIndex = fds.count
             let pasting = verdict == nil && !stopped ? paste : nil
-            if let pasting { fds.append(pollfd(fd: pasting, events: Int16(POLLIN), revents: 0)) }
+            if let pasting { fds.append(PollEntry(readable: pasting)) }
             var wake = (verdict == nil && !stopped) ? deadline : (finishBy ?? deadline)
             for connection in connections {
-                let events: Int16
                 switch connection.phase {
-                case .reading, .readingBody, .draining: events = Int16(POLLIN)
-                case .writing: events = Int16(POLLOUT)
+                case .reading, .readingBody, .draining: fds.append(PollEntry(readable: connection.fd))
+                case .writing: fds.append(PollEntry(writable: connection.fd))
                 }
-                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
                 wake = min(wake, connection.deadline)
             }
-            let ready = Readiness.poll(&fds, timeoutMilliseconds: Self.milliseconds(until: wake, now: now))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                // Nothing sensible is left to wait on; let the deadline decide.
-                usleep(10_000)
-                continue
-            }
-            if ready == 0 { continue }
+            // Interrupted, or failed (nothing sensible is left to wait on: the deadline decides).
+            guard case .ready(let ready) = Readiness.wait(&fds, timeoutMilliseconds: Self.milliseconds(until: wake, now: now)),
+                ready > 0
+            else { continue }
             now = clock.now
 
-            if fds[0].revents != 0, !stopped {
+            if fds[0].isReady, !stopped {
                 stopped = true
                 if finishBy == nil { finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1)) }
                 stopListening()
@@ -147,7 +141,7 @@ extension LoopbackServer {
             // order, as they were before this round's accepts.
             let listening = listeners
             let firstConnection = 1 + listening.count + (pasting == nil ? 0 : 1)
-            if let pasting, fds[pasteIndex].revents != 0 {
+            if let pasting, fds[pasteIndex].isReady {
                 let limit = configuration.maxHeadBytes
                 switch NonBlockingIO.readAvailable(pasting, into: &pasteBuffer, limit: 4096) {
                 case .closed:
@@ -205,9 +199,9 @@ extension LoopbackServer {
             }
             // Connections that are ready are read first: a browser's request already sent
             // is served before a flood of new connections can push it out.
-            let events = fds[firstConnection...].map(\.revents)
+            let readyConnections = fds[firstConnection...].map(\.isReady)
             var closed: [Int] = []
-            for i in connections.indices where events[i] != 0 {
+            for i in connections.indices where readyConnections[i] {
                 if service(&connections[i], now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log) {
                     closed.append(i)
                 }
@@ -222,7 +216,7 @@ extension LoopbackServer {
                 connections.remove(at: i)
             }
             var peerLookup = LoopbackPeerOwner.Lookup()
-            for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
+            for (offset, listener) in listening.enumerated() where fds[1 + offset].isReady {
                 for _ in 0 ..< configuration.maxConnections {
                     // A callback served above (or just now) closed the listeners.
                     guard !listeners.isEmpty, case .connection(let accepted) = LoopbackTCP.accept(listener.rawValue) else { break }
@@ -292,7 +286,7 @@ extension LoopbackServer {
             lookup.warned = true
             return nil
         }
-        let me = configuration.acceptedUser ?? geteuid()
+        let me = configuration.acceptedUser ?? UserIdentity.effective
         if owner == me { return nil }
         let who = owner.map { "user id \($0)" } ?? "a process whose user could not be determined"
         return (
@@ -427,7 +421,7 @@ extension LoopbackServer {
         }
         // Half-close and read until the peer closes: closing with unread bytes would send
         // a reset that can destroy the answer before the browser reads it.
-        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.descriptor.shutdownWriting()
         connection.phase = .draining
         connection.deadline = min(connection.deadline, now.advanced(by: configuration.lingerTimeout))
         return false

@@ -65,16 +65,16 @@ final class LoopbackServer: @unchecked Sendable {
             let (listener, port) = try LoopbackTCP.listen(ipv6: configuration.address == .ipv6, port: configuration.port)
             return ([listener], port)
         }
-        var lastFailure = SystemError("bind", code: EADDRINUSE)
+        var lastFailure = SystemError("bind", code: SystemError.Code.addressInUse)
         for _ in 0 ..< (configuration.port == 0 ? 8 : 1) {
             let (v4, port) = try LoopbackTCP.listen(ipv6: false, port: configuration.port)
             do {
                 let (v6, _) = try LoopbackTCP.listen(ipv6: true, port: port)
                 return ([v4, v6], port)
             } catch {
-                if error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT { return ([v4], port) }
+                if error.code == SystemError.Code.addressNotAvailable || error.code == SystemError.Code.addressFamilyNotSupported { return ([v4], port) }
                 lastFailure = error
-                guard error.code == EADDRINUSE else { throw error }
+                guard error.code == SystemError.Code.addressInUse else { throw error }
             }
         }
         throw lastFailure

@@ -153,9 +153,8 @@ public final class LoopbackStartLink: Sendable {
     /// at that instant gets no answer). Calling it again does nothing.
     public func close() {
         server.requestStop()
-        var entries = [pollfd(fd: ended.pipe.read.rawValue, events: Int16(POLLIN), revents: 0)]
-        let deadline = Deadline.after(milliseconds: 5000)
-        while !deadline.hasPassed, Readiness.poll(&entries, timeoutMilliseconds: deadline.remainingMilliseconds) < 0, errno == EINTR {}
+        var entries = [PollEntry(readable: ended.pipe.read.rawValue)]
+        Readiness.pollUninterrupted(&entries, until: Deadline.after(milliseconds: 5000))
     }
 
     static let noCallback: LoopbackJudge = { _ in

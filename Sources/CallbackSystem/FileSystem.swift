@@ -64,6 +64,12 @@ package enum FileSystem {
         throw SystemError("lstat", path: path)
     }
 
+    /// `stat`, following symbolic links: nil when the path is absent or cannot be examined.
+    package static func status(followingLinks path: String) -> FileStatus? {
+        var info = stat()
+        return stat(path, &info) == 0 ? FileStatus(info) : nil
+    }
+
     /// `mkdir` with `mode`; true when it was created, false when something already exists.
     @discardableResult
     package static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) -> Bool {

@@ -42,7 +42,7 @@ final class HandoffListener {
     /// How long one connection may take, from accept to `open`'s decision.
     var connectionTimeoutMilliseconds: Int64 = 5000
     /// The only uid whose processes may connect: the runtime directory's.
-    var allowedPeer: uid_t
+    var allowedPeer: UserID
     /// Whether a callback the routing rule gives this listener is really its own (e.g. it
     /// matches its redirect URI); nil: every one. A URL it refuses is answered "not mine"
     /// on the socket (`open` spools it or reports `no_route`) and left in the spool: the
@@ -136,7 +136,7 @@ final class HandoffListener {
     /// An exclusive `flock` on the private `stateless.lock` of a scheme's listener directory,
     /// released when the descriptor is closed; nil when it cannot be had (then the check
     /// still runs, without the guarantee for two starts at the same instant).
-    private static func lockStatelessStart(in directory: String, uid: uid_t) -> Descriptor? {
+    private static func lockStatelessStart(in directory: String, uid: UserID) -> Descriptor? {
         guard let descriptor = try? FileSystem.openOrCreate(joinPath(directory, "stateless.lock"), mode: 0o600) else { return nil }
         guard let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
             (try? descriptor.lockExclusively()) != nil
@@ -206,7 +206,7 @@ final class HandoffListener {
             try? UnixSocket.send(connection, [HandoffWire.Reply.peerRefused.rawValue], deadline: deadline)
             // Let the stranger finish writing before closing, so that it reads the refusal
             // instead of failing on a broken pipe; what it sent is discarded unread.
-            _ = shutdown(connection.rawValue, Int32(SHUT_WR))
+            connection.shutdownWriting()
             let drainUntil = Deadline.after(milliseconds: 250).earlier(deadline)
             while (try? UnixSocket.receive(connection, count: 1024, deadline: drainUntil)) != nil {}
             return nil

@@ -154,10 +154,10 @@ struct HandoffSender {
                 connection = try UnixSocket.connect(to: path)
             } catch {
                 switch error.code {
-                case ECONNREFUSED:
+                case SystemError.Code.connectionRefused:
                     // Nobody accepts on it: a listener that was killed. Clean up after it.
                     _ = try? FileSystem.remove(path)
-                case ENOENT:
+                case SystemError.Code.noSuchFile:
                     break // it ended between the listing and now
                 default:
                     offered.append(Offered(connection: Descriptor(-1), answer: nil))
@@ -185,7 +185,7 @@ struct HandoffSender {
                 }
             } catch let failure as HelperFailure {
                 throw failure
-            } catch let error as SystemError where error.code == ETIMEDOUT {
+            } catch let error as SystemError where error.code == SystemError.Code.timedOut {
                 offered.append(Offered(connection: connection, answer: nil))
             } catch {
                 continue // it closed: it ended (took a spooled callback, timed out) meanwhile

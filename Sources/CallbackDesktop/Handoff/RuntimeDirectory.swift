@@ -33,13 +33,13 @@ import CallbackSystem
 /// and `spool/<scheme key>.<expiry>.<random id>` (0600 files). No name contains a state.
 struct RuntimeDirectory {
     let root: String
-    let uid: uid_t
+    let uid: UserID
 
     /// Finds, creates and checks the directory. `uid` is the user it must belong to.
     /// `userRuntimeParent` is where logind makes each user's runtime directory (`/run/user`;
     /// tests pass another).
     static func resolve(
-        environment: [String: String], uid: uid_t, userRuntimeParent: String = "/run/user"
+        environment: [String: String], uid: UserID, userRuntimeParent: String = "/run/user"
     ) throws(HelperFailure) -> RuntimeDirectory {
         let root: String
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty {
@@ -58,7 +58,7 @@ struct RuntimeDirectory {
 
     /// `PARENT/UID` when it is the user's own private directory, else nil (absent, as on
     /// macOS or without logind; anything else is not a place to use).
-    static func userRuntimeDirectory(in parent: String, uid: uid_t) -> String? {
+    static func userRuntimeDirectory(in parent: String, uid: UserID) -> String? {
         let path = joinPath(parent, String(uid))
         do throws(HelperFailure) {
             try checkPrivateDirectory(path, uid: uid, what: "")
@@ -71,7 +71,7 @@ struct RuntimeDirectory {
     /// `$XDG_STATE_HOME/callback-router/run`, else `$HOME/.cache/callback-router/run`: only
     /// the user can create names in their home. Missing directories are created 0700; the
     /// `callback-router` one must then be the user's and private, as the runtime one is.
-    static func homeFallback(environment: [String: String], uid: uid_t) throws(HelperFailure) -> String {
+    static func homeFallback(environment: [String: String], uid: UserID) throws(HelperFailure) -> String {
         let base: String
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = state
@@ -110,7 +110,7 @@ struct RuntimeDirectory {
     }
 
     /// A real directory (not a link), owned by `uid`, with no access for group or others.
-    static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HelperFailure) {
+    static func checkPrivateDirectory(_ path: String, uid: UserID, what: String) throws(HelperFailure) {
         let status: FileStatus?
         do { status = try FileSystem.status(path) } catch { throw .permission(error.description) }
         guard let status else { throw .permission("\(what) '\(path)' does not exist") }

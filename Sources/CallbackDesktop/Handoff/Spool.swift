@@ -27,7 +27,7 @@ import CallbackSystem
 /// exactly one succeeds.
 struct Spool {
     let directory: String
-    let uid: uid_t
+    let uid: UserID
     /// Held (`flock`) by writers around the look-up for a copy and the write.
     private let lockPath: String
 

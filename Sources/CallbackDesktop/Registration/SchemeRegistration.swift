@@ -170,7 +170,7 @@ struct SchemeRegistration {
     /// `update-desktop-database` rebuilds mimeinfo.cache for gio; absent, nothing to do.
     private func refreshMimeCache() -> Bool {
         guard let tool = Subprocess.find("update-desktop-database", environment: environment),
-            FileSystem.status(ifExists: directories.applicationsDirectory) != nil,
+            FileSystem.status(followingLinks: directories.applicationsDirectory) != nil,
             let result = Subprocess.run(tool, ["-q", directories.applicationsDirectory], environment: environment)
         else { return false }
         return result.status == 0
@@ -184,7 +184,7 @@ struct SchemeRegistration {
         }
     }
 
-    private func write(_ path: String, _ text: String, mode: mode_t) throws(HelperFailure) {
+    private func write(_ path: String, _ text: String, mode: FileMode) throws(HelperFailure) {
         do {
             try FileSystem.writeAtomically(path, Array(text.utf8), mode: mode)
         } catch {
@@ -206,7 +206,7 @@ struct SchemeRegistration {
     private func writeMimeApps(_ text: String) throws(HelperFailure) {
         try makeDirectories(directories.configHome)
         let target = mimeAppsTarget()
-        let mode = FileSystem.status(ifExists: target).map(\.permissions) ?? 0o644
+        let mode = FileSystem.status(followingLinks: target).map(\.permissions) ?? 0o644
         try write(target, text, mode: mode)
     }
 
@@ -219,14 +219,6 @@ struct SchemeRegistration {
                 throw HelperFailure(.permission, message: "cannot create \(error.description)")
             }
         }
-    }
-}
-
-extension FileSystem {
-    /// `stat` following links; nil when absent or unreadable.
-    static func status(ifExists path: String) -> FileStatus? {
-        var info = stat()
-        return stat(path, &info) == 0 ? FileStatus(info) : nil
     }
 }
 
