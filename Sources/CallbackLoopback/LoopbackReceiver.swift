@@ -164,22 +164,9 @@ public final class LoopbackReceiver: Sendable {
         var lastFailure: SystemError?
         var bound: LoopbackServer?
         for port in ports {
-            var settings = LoopbackConfiguration()
-            settings.address = configuration.host.address
-            settings.port = port
-            settings.path = configuration.path
+            var settings = LoopbackConfiguration(receiver: configuration, port: port)
             settings.connectionTimeout = Self.bounded(configuration.connectionTimeout)
             settings.lingerTimeout = Self.bounded(configuration.lingerTimeout)
-            settings.maxHeadBytes = configuration.maxHeadBytes
-            settings.maxConnections = configuration.maxConnections
-            settings.successURL = configuration.successURL
-            settings.failureURL = configuration.failureURL
-            settings.formPost = configuration.responseMode.isFormPost
-            settings.maxBodyBytes = configuration.maxBodyBytes
-            settings.pasteDescriptor = configuration.pasteDescriptor
-            settings.allowOtherUsers = configuration.allowOtherUsers
-            settings.acceptedUser = configuration.acceptedUser
-            settings.pages = configuration.pages
             do {
                 bound = try LoopbackServer(configuration: settings)
                 break

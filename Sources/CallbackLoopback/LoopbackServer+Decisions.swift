@@ -52,7 +52,7 @@ extension LoopbackServer {
                 log: "answered 400 to a request with \(hosts.count) Host headers")
         }
         guard isExpectedHost(hosts[0]) else {
-            let page = LoopbackPage.wrongHost(authority: authority, suggestLocalhost: configuration.address != .localhost)
+            let page = LoopbackPage.wrongHost(authority: authority, suggestLocalhost: configuration.host != .localhost)
             return Decision(
                 response: LoopbackResponse(status: .forbidden, page: page),
                 log: "answered 403 to a request addressed to another host (DNS rebinding defence)")
@@ -221,14 +221,14 @@ extension LoopbackServer {
     /// The exact authority of the redirect URI. `localhost` and other spellings of the
     /// address are refused: a browser following our redirect URI sends the literal.
     func isExpectedHost(_ value: String) -> Bool {
-        let host = configuration.address.uriHost
+        let host = configuration.host.uriHost
         return value == authority || (port == 80 && value == host)
     }
 
     /// A pasted URL addressed to this receiver: `http`, its host and port, its path.
     func isOwnCallbackURL(_ text: String) -> Bool {
         guard let url = try? CallbackURL(parsing: text), url.scheme == "http", let host = url.host,
-            host.text.lowercased() == configuration.address.uriHost, url.port == port
+            host.text.lowercased() == configuration.host.uriHost, url.port == port
         else { return false }
         return url.path == configuration.path
     }

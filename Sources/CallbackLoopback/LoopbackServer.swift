@@ -47,7 +47,7 @@ final class LoopbackServer: @unchecked Sendable {
     var redirectURI: String { "http://\(authority)\(configuration.path)" }
 
     /// What a browser following ``redirectURI`` sends as `Host`.
-    var authority: String { "\(configuration.address.uriHost):\(port)" }
+    var authority: String { "\(configuration.host.uriHost):\(port)" }
 
     init(configuration: LoopbackConfiguration) throws(SystemError) {
         self.configuration = configuration
@@ -61,8 +61,8 @@ final class LoopbackServer: @unchecked Sendable {
     /// kernel-picked port taken on ::1 is tried again with another, a few times). A system
     /// without IPv6 (`EADDRNOTAVAIL`, `EAFNOSUPPORT`) gets 127.0.0.1 alone.
     static func bind(_ configuration: LoopbackConfiguration) throws(SystemError) -> ([Descriptor], Int) {
-        guard configuration.address == .localhost else {
-            let (listener, port) = try LoopbackTCP.listen(ipv6: configuration.address == .ipv6, port: configuration.port)
+        guard configuration.host == .localhost else {
+            let (listener, port) = try LoopbackTCP.listen(ipv6: configuration.host == .ipv6, port: configuration.port)
             return ([listener], port)
         }
         var lastFailure = SystemError("bind", code: SystemError.Code.addressInUse)

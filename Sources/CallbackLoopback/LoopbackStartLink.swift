@@ -116,14 +116,12 @@ public final class LoopbackStartLink: Sendable {
         guard configuration.connectionTimeout > .zero, configuration.maxConnections > 0 else {
             throw LoopbackError(.invalidConfiguration, "connectionTimeout and maxConnections must be positive")
         }
-        var settings = LoopbackConfiguration()
-        settings.address = configuration.host.address
-        settings.servesCallbacks = false
-        settings.connectionTimeout = LoopbackReceiver.bounded(configuration.connectionTimeout)
-        settings.maxConnections = configuration.maxConnections
-        settings.allowOtherUsers = configuration.allowOtherUsers
-        settings.acceptedUser = configuration.acceptedUser
-        settings.pages = configuration.pages
+        var receiver = LoopbackReceiver.Configuration(
+            host: configuration.host, connectionTimeout: LoopbackReceiver.bounded(configuration.connectionTimeout),
+            maxConnections: configuration.maxConnections, allowOtherUsers: configuration.allowOtherUsers)
+        receiver.pages = configuration.pages
+        receiver.acceptedUser = configuration.acceptedUser
+        let settings = LoopbackConfiguration(receiver: receiver, servesCallbacks: false)
         let server: LoopbackServer
         do {
             server = try LoopbackServer(configuration: settings)
