@@ -530,10 +530,10 @@ public final class LoopbackReceiver: Sendable {
     private func serve(
         judge: @escaping LoopbackJudge, until deadline: ContinuousClock.Instant,
         log: @escaping @Sendable (String) -> Void
-    ) async -> LoopbackResult {
+    ) async -> LoopbackServerOutcome {
         let server = self.server
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<LoopbackResult, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<LoopbackServerOutcome, Never>) in
                 let started = DetachedThread.start {
                     continuation.resume(returning: server.run(judge: judge, until: deadline, log: log))
                 }
@@ -545,7 +545,7 @@ public final class LoopbackReceiver: Sendable {
         }
     }
 
-    static func waitResult(_ result: LoopbackResult) -> LoopbackWaitResult {
+    static func waitResult(_ result: LoopbackServerOutcome) -> LoopbackWaitResult {
         switch result {
         case .finished(let evaluation): return .callback(evaluation.result)
         case .timedOut(let ignored): return .timedOut(ignoredRequests: ignored)

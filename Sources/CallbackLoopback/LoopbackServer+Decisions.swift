@@ -52,7 +52,7 @@ extension LoopbackServer {
                 log: "answered 400 to a request with \(hosts.count) Host headers")
         }
         guard isExpectedHost(hosts[0]) else {
-            let page = LoopbackPage.wrongHost(authority: authority, suggestLocalhost: configuration.host != .localhost)
+            let page = LoopbackPageContent.wrongHost(authority: authority, suggestLocalhost: configuration.host != .localhost)
             return Decision(
                 response: LoopbackResponse(status: .forbidden, page: page),
                 log: "answered 403 to a request addressed to another host (DNS rebinding defence)")
@@ -150,14 +150,14 @@ extension LoopbackServer {
             case .success:
                 decision = Decision(
                     response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
-                        ?? LoopbackResponse(status: .ok, page: LoopbackPage.accepted((try? evaluation.result.get())?.kind)))
+                        ?? LoopbackResponse(status: .ok, page: LoopbackPageContent.accepted((try? evaluation.result.get())?.kind)))
             case .providerFailure:
-                let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
+                let code = LoopbackPageContent.displayableErrorCode(evaluation.providerError)
                 // The provider's own words, only for an answer bound to this login by its
                 // state: a stateless wait's error could come from any page that navigates here.
                 let outcome = try? evaluation.result.get()
                 let bound = evaluation.carriesExpectedState && outcome?.value("state") != nil
-                let description = bound ? LoopbackPage.displayableDescription(outcome?.value("error_description")) : nil
+                let description = bound ? LoopbackPageContent.displayableDescription(outcome?.value("error_description")) : nil
                 decision = Decision(
                     response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
                         ?? LoopbackResponse(status: .ok, page: .providerError(code: code, description: description)))

@@ -54,7 +54,7 @@ extension LoopbackServer {
     func run(
         validation: LoopbackValidation, until deadline: ContinuousClock.Instant? = nil,
         log: (String) -> Void = { _ in }
-    ) -> LoopbackResult {
+    ) -> LoopbackServerOutcome {
         run(judge: Self.judge(validation), until: deadline, log: log)
     }
 
@@ -64,7 +64,7 @@ extension LoopbackServer {
     func run(
         judge: LoopbackJudge, until deadline: ContinuousClock.Instant? = nil,
         log: (String) -> Void = { _ in }
-    ) -> LoopbackResult {
+    ) -> LoopbackServerOutcome {
         guard
             running.withLock({ running in
                 if running { return false }

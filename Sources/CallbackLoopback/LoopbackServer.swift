@@ -82,7 +82,7 @@ final class LoopbackServer: @unchecked Sendable {
 
     /// Ends a wait in progress from any thread: the listening socket is closed at once, a
     /// page being sent is finished (within the linger timeout), and ``run(judge:until:log:)``
-    /// returns ``LoopbackResult/stopped(ignored:)`` unless a callback already ended it. A
+    /// returns ``LoopbackServerOutcome/stopped(ignored:)`` unless a callback already ended it. A
     /// stop requested before the run starts ends it as soon as it starts.
     func requestStop() {
         NonBlockingIO.signal(wakeup.write)
