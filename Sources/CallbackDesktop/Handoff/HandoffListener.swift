@@ -70,7 +70,7 @@ final class HandoffListener {
     init(
         runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?, expectedFlowID: String? = nil,
         refusingSecondStateless: Bool = false
-    ) throws(HelperFailure) {
+    ) throws(DesktopError) {
         self.runtime = runtime
         self.scheme = scheme
         self.expectedState = expectedState
@@ -89,7 +89,7 @@ final class HandoffListener {
         if !bound && refusingSecondStateless {
             lock = Self.lockStatelessStart(in: directory, uid: runtime.uid)
             if Self.statelessListenerIsWaiting(runtime: runtime, scheme: scheme) {
-                throw HelperFailure(
+                throw DesktopError(
                     .conflict,
                     message:
                         "another listen of '\(scheme)' without a state is already waiting: a callback could go to either, so neither would get it. End that one first, or give each login its own --state"
@@ -159,7 +159,7 @@ final class HandoffListener {
     /// socket exists first, so a callback is either in the spool already or will be
     /// offered on the socket). Without an expected state, only an entry written after
     /// `init` began counts.
-    func takeFromSpool() throws(HelperFailure) -> String? {
+    func takeFromSpool() throws(DesktopError) -> String? {
         let spool = try Spool(runtime)
         spool.sweepExpired()
         lastSweep = SystemClock.monotonicMilliseconds()
@@ -177,7 +177,7 @@ final class HandoffListener {
     }
 
     /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.
-    func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
+    func wait(until deadline: Deadline) throws(DesktopError) -> Result {
         while true {
             sweepIfDue()
             let slice = Deadline(milliseconds: lastSweep + sweepIntervalMilliseconds).earlier(deadline)

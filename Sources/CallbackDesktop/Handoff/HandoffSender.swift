@@ -52,7 +52,7 @@ struct HandoffSender {
         var ttlSeconds: Int
     }
 
-    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
+    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(DesktopError) -> Outcome {
         var spooled: (spool: Spool, entry: Spool.Entry)?
         // Every `open` deletes the spool's expired entries, whether it spools or not.
         let spool = try Spool(runtime)
@@ -132,7 +132,7 @@ struct HandoffSender {
     }
 
     /// Connects to every listener of the scheme and collects their answers.
-    private func offer(_ route: CallbackRoute) throws(HelperFailure) -> [Offered] {
+    private func offer(_ route: CallbackRoute) throws(DesktopError) -> [Offered] {
         let directory = runtime.listenerDirectory(for: route.scheme)
         guard let status = try? FileSystem.status(directory) else { return [] }
         guard status.kind == .directory, status.owner == runtime.uid, status.isPrivate else {
@@ -176,14 +176,14 @@ struct HandoffSender {
                 try? UnixSocket.send(connection, offerBytes, deadline: deadline)
                 switch try HandoffWire.readReply(connection, deadline: deadline) {
                 case .peerRefused?:
-                    throw HelperFailure.permission("the listener at '\(path)' refused this process")
+                    throw DesktopError.permission("the listener at '\(path)' refused this process")
                 case let reply?:
                     guard let answer = reply.answer else { continue }
                     offered.append(Offered(connection: connection, answer: answer))
                 case nil:
                     continue // garbage: not a listener of ours
                 }
-            } catch let failure as HelperFailure {
+            } catch let failure as DesktopError {
                 throw failure
             } catch let error as SystemError where error.code == SystemError.Code.timedOut {
                 offered.append(Offered(connection: connection, answer: nil))

@@ -40,7 +40,7 @@ struct RuntimeDirectory {
     /// tests pass another).
     static func resolve(
         environment: [String: String], uid: UserID, userRuntimeParent: String = "/run/user"
-    ) throws(HelperFailure) -> RuntimeDirectory {
+    ) throws(DesktopError) -> RuntimeDirectory {
         let root: String
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty {
             guard base.hasPrefix("/") else { throw .permission("XDG_RUNTIME_DIR is not an absolute path") }
@@ -60,7 +60,7 @@ struct RuntimeDirectory {
     /// macOS or without logind; anything else is not a place to use).
     static func userRuntimeDirectory(in parent: String, uid: UserID) -> String? {
         let path = joinPath(parent, String(uid))
-        do throws(HelperFailure) {
+        do throws(DesktopError) {
             try checkPrivateDirectory(path, uid: uid, what: "")
             return path
         } catch {
@@ -71,7 +71,7 @@ struct RuntimeDirectory {
     /// `$XDG_STATE_HOME/callback-router/run`, else `$HOME/.cache/callback-router/run`: only
     /// the user can create names in their home. Missing directories are created 0700; the
     /// `callback-router` one must then be the user's and private, as the runtime one is.
-    static func homeFallback(environment: [String: String], uid: UserID) throws(HelperFailure) -> String {
+    static func homeFallback(environment: [String: String], uid: UserID) throws(DesktopError) -> String {
         let base: String
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = state
@@ -100,7 +100,7 @@ struct RuntimeDirectory {
     }
 
     /// Creates `path` with mode 0700 unless it exists, then checks it as any other.
-    func makePrivateDirectory(_ path: String) throws(HelperFailure) {
+    func makePrivateDirectory(_ path: String) throws(DesktopError) {
         do {
             try FileSystem.makeDirectory(path, mode: 0o700)
         } catch {
@@ -110,7 +110,7 @@ struct RuntimeDirectory {
     }
 
     /// A real directory (not a link), owned by `uid`, with no access for group or others.
-    static func checkPrivateDirectory(_ path: String, uid: UserID, what: String) throws(HelperFailure) {
+    static func checkPrivateDirectory(_ path: String, uid: UserID, what: String) throws(DesktopError) {
         let status: FileStatus?
         do { status = try FileSystem.status(path) } catch { throw .permission(error.description) }
         guard let status else { throw .permission("\(what) '\(path)' does not exist") }

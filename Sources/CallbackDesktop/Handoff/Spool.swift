@@ -36,7 +36,7 @@ struct Spool {
     private static let temporaryPrefix = ".tmp-"
     private static let claimedPrefix = ".claimed-"
 
-    init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
+    init(_ runtime: RuntimeDirectory) throws(DesktopError) {
         directory = runtime.spoolDirectory
         lockPath = joinPath(runtime.root, "spool.lock")
         uid = runtime.uid

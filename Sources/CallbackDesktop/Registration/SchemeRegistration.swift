@@ -22,8 +22,8 @@ struct XDGDirectories {
 
     /// `$XDG_DATA_HOME` / `$XDG_CONFIG_HOME` when absolute (the spec ignores relative
     /// ones), else `$HOME/.local/share` / `$HOME/.config`.
-    init(environment: [String: String]) throws(HelperFailure) {
-        func home() throws(HelperFailure) -> String {
+    init(environment: [String: String]) throws(DesktopError) {
+        func home() throws(DesktopError) -> String {
             guard let home = environment["HOME"], home.hasPrefix("/") else {
                 throw .usage("HOME is not set to an absolute path, and XDG_DATA_HOME / XDG_CONFIG_HOME do not say where to write")
             }
@@ -64,7 +64,7 @@ struct SchemeRegistration {
     var desktopFilePath: String { joinPath(directories.applicationsDirectory, desktopFileName) }
 
     /// Desktop file IDs: letters, digits, `-`, `_`, `.`; not starting with a digit or a dot.
-    static func validateID(_ id: String) throws(HelperFailure) {
+    static func validateID(_ id: String) throws(DesktopError) {
         let bytes = Array(id.utf8)
         guard !bytes.isEmpty, bytes.count <= 200 else { throw .usage("--id must be 1 to 200 characters") }
         let allowed = bytes.allSatisfy {
@@ -88,14 +88,14 @@ struct SchemeRegistration {
 
     // MARK: register
 
-    func register(executablePath: String) throws(HelperFailure) -> Report {
+    func register(executablePath: String) throws(DesktopError) -> Report {
         let existing = try readOurEntry()
         let mimeText = try readText(mimeAppsTarget())
         let edit: (text: String, edit: MimeAppsList.Edit)
         do {
             edit = try MimeAppsList.setDefault(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName)
         } catch {
-            throw HelperFailure(
+            throw DesktopError(
                 .rejected,
                 message:
                     "'\(directories.mimeAppsList)' sets \(error.mimeType) more than once under \(MimeAppsList.section); fix it by hand first"
@@ -121,7 +121,7 @@ struct SchemeRegistration {
     // MARK: unregister
 
     /// nil when nothing was registered under this ID.
-    func unregister() throws(HelperFailure) -> Report? {
+    func unregister() throws(DesktopError) -> Report? {
         guard let entry = try readOurEntry() else { return nil }
         var changedMimeApps = false
         var wasOurs = false
@@ -144,7 +144,7 @@ struct SchemeRegistration {
 
     /// This ID's desktop file if `register` wrote it for this scheme; throws when the file
     /// exists but is not ours (it is never overwritten or removed).
-    func readOurEntry() throws(HelperFailure) -> DesktopEntry? {
+    func readOurEntry() throws(DesktopError) -> DesktopEntry? {
         guard let text = try readText(desktopFilePath) else { return nil }
         guard let entry = DesktopEntry.parse(text), entry.scheme == scheme else {
             throw .usage("'\(desktopFilePath)' exists and was not written by callback-router for '\(scheme)'; choose another --id")
@@ -152,7 +152,7 @@ struct SchemeRegistration {
         return entry
     }
 
-    func currentDefault() throws(HelperFailure) -> String? {
+    func currentDefault() throws(DesktopError) -> String? {
         try readText(mimeAppsTarget()).flatMap { MimeAppsList.defaultDesktopFile($0, mimeType: scheme.mimeType) }
     }
 
@@ -176,25 +176,25 @@ struct SchemeRegistration {
         return result.status == 0
     }
 
-    private func readText(_ path: String) throws(HelperFailure) -> String? {
+    private func readText(_ path: String) throws(DesktopError) -> String? {
         do {
             return try FileSystem.readFile(path).map { String(decoding: $0, as: UTF8.self) }
         } catch {
-            throw HelperFailure(.permission, message: "cannot read \(error.description)")
+            throw DesktopError(.permission, message: "cannot read \(error.description)")
         }
     }
 
-    private func write(_ path: String, _ text: String, mode: FileMode) throws(HelperFailure) {
+    private func write(_ path: String, _ text: String, mode: FileMode) throws(DesktopError) {
         do {
             try FileSystem.writeAtomically(path, Array(text.utf8), mode: mode)
         } catch {
-            throw HelperFailure(.permission, message: "cannot write \(error.description)")
+            throw DesktopError(.permission, message: "cannot write \(error.description)")
         }
     }
 
-    private func remove(_ path: String) throws(HelperFailure) {
+    private func remove(_ path: String) throws(DesktopError) {
         do { try FileSystem.remove(path) } catch {
-            throw HelperFailure(.permission, message: "cannot remove \(error.description)")
+            throw DesktopError(.permission, message: "cannot remove \(error.description)")
         }
     }
 
@@ -203,7 +203,7 @@ struct SchemeRegistration {
         FileSystem.canonicalPath(directories.mimeAppsList) ?? directories.mimeAppsList
     }
 
-    private func writeMimeApps(_ text: String) throws(HelperFailure) {
+    private func writeMimeApps(_ text: String) throws(DesktopError) {
         try makeDirectories(directories.configHome)
         let target = mimeAppsTarget()
         let mode = FileSystem.status(followingLinks: target).map(\.permissions) ?? 0o644
@@ -211,12 +211,12 @@ struct SchemeRegistration {
     }
 
     /// `mkdir -p` with 0700 for what it creates (XDG Base Directory spec).
-    private func makeDirectories(_ path: String) throws(HelperFailure) {
+    private func makeDirectories(_ path: String) throws(DesktopError) {
         var current = ""
         for component in path.split(separator: "/") {
             current += "/" + component
             do { try FileSystem.makeDirectory(current, mode: 0o700) } catch {
-                throw HelperFailure(.permission, message: "cannot create \(error.description)")
+                throw DesktopError(.permission, message: "cannot create \(error.description)")
             }
         }
     }
