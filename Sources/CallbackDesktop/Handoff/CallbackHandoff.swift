@@ -29,10 +29,6 @@ public enum CallbackHandoff {
         case spooled
     }
 
-    /// The old name of ``Receipt``, which shared its name with the router's `Delivery`.
-    @available(*, deprecated, renamed: "Receipt")
-    public typealias Delivery = Receipt
-
     /// How long a spooled callback waits for its receiver unless told otherwise: 600 seconds.
     public static let defaultSpoolTTLSeconds = Spool.defaultTTLSeconds
 
