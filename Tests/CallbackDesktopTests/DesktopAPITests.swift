@@ -134,8 +134,8 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         #expect(try await waiting.value == url)
     }
 
-    /// `.seconds(Int64.max)` is how a caller writes "forever": it trapped in `Task.sleep`
-    /// (and `timeout + 5 s` overflowed) before issue 24; now the wait goes on until the URL.
+    /// `.seconds(Int64.max)` is how a caller writes "forever": no trap in `Task.sleep`, no
+    /// overflow of `timeout + 5 s`; the wait goes on until the URL.
     @Test(arguments: [Duration.seconds(Int64.max), .nanoseconds(Int64.max)])
     func aForeverTimeoutWaitsWithoutTrapping(_ timeout: Duration) async throws {
         let sandbox = Sandbox()
@@ -226,7 +226,7 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         #expect(await awaitNoSockets(sandbox), "the router's delivery closed the receiver")
     }
 
-    /// Issue 29: a second wait on a used receiver said `cancelled`; it says the receiver is
+    /// A second wait on a used receiver does not say `cancelled`: it says the receiver is
     /// single-use, at once, whether through the router or for the next URL.
     @Test func aSecondWaitSaysTheReceiverIsSingleUseAtOnce() async throws {
         let sandbox = Sandbox()

@@ -204,8 +204,8 @@ import Testing
     }
 
     /// Ory account linking (`?flow=<login flow id>`, no code) ends the wait with its outcome, and
-    /// the browser is told to continue in the app, not that it is signed in (issue 34: it used to
-    /// get a 400 page while the receiver waited out its timeout).
+    /// the browser is told to continue in the app, not that it is signed in (never a 400 page
+    /// while the receiver waits out its timeout).
     @Test func accountLinkingGetsTheContinueInTheAppPage() async throws {
         let receiver = try LoopbackReceiver()
         let answer = try sendRequest(

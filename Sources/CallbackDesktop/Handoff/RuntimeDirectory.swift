@@ -19,8 +19,8 @@ import CallbackSystem
 ///
 /// `$XDG_RUNTIME_DIR/callback-router` when the variable is set (the directory must be the
 /// user's, mode 0700, not a symbolic link: the XDG Base Directory spec's guarantee, checked
-/// rather than trusted). Without it, a place no other user can create first (issue 33: a
-/// fallback under /tmp could be squatted for good, every `listen` refused until a reboot):
+/// rather than trusted). Without it, a place no other user can create first (a fallback
+/// under /tmp could be squatted for good, every `listen` refused until a reboot):
 /// 1. `/run/user/UID/callback-router` when `/run/user/UID` exists and is the user's own
 ///    0700 directory (logind makes it at login; it is what XDG_RUNTIME_DIR names in a
 ///    desktop session, so a shell without the variable meets the desktop's `open` there);
