@@ -55,6 +55,8 @@ final class HandoffListener {
     private var lastSweep: Int64 = 0
     /// How often a waiting listener deletes the spool's expired entries.
     var sweepIntervalMilliseconds: Int64 = 1000
+    /// What "now" is for the spool's expiry (a test moves it instead of sleeping).
+    var wallClock = WallClock.system
 
     enum Result: Equatable {
         case received(url: String)
@@ -160,7 +162,7 @@ final class HandoffListener {
     /// offered on the socket). Without an expected state, only an entry written after
     /// `init` began counts.
     func takeFromSpool() throws(DesktopError) -> String? {
-        let spool = try Spool(runtime)
+        let spool = try Spool(runtime, wallClock: wallClock)
         spool.sweepExpired()
         lastSweep = SystemClock.monotonicMilliseconds()
         return spool.take(
@@ -173,7 +175,7 @@ final class HandoffListener {
         let now = SystemClock.monotonicMilliseconds()
         guard now - lastSweep >= sweepIntervalMilliseconds else { return }
         lastSweep = now
-        (try? Spool(runtime))?.sweepExpired()
+        (try? Spool(runtime, wallClock: wallClock))?.sweepExpired()
     }
 
     /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.

@@ -28,6 +28,9 @@ struct HandoffSender {
     /// How long one listener has to answer an offer or confirm a delivery.
     var replyTimeoutMilliseconds: Int64 = 3000
 
+    /// What "now" is for the spool's expiry (a test moves it instead of sleeping).
+    var wallClock = WallClock.system
+
     init(runtime: RuntimeDirectory) { self.runtime = runtime }
 
     enum Outcome: Equatable {
@@ -55,7 +58,7 @@ struct HandoffSender {
     func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(DesktopError) -> Outcome {
         var spooled: (spool: Spool, entry: Spool.Entry)?
         // Every `open` deletes the spool's expired entries, whether it spools or not.
-        let spool = try Spool(runtime)
+        let spool = try Spool(runtime, wallClock: wallClock)
         spool.sweepExpired()
         if spoolPolicy.enabled {
             do {
