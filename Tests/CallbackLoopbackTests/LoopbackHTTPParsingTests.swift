@@ -156,10 +156,9 @@ import Testing
         let box = ServerBox(server)
         let result = Locked<LoopbackServerOutcome?>(nil)
         // The wait ends below, when the second request is answered (the loop waits for it).
-        let running = DetachedThread.start {
+        let running = BlockingThread { () -> Void in
             let r = box.server.run(validation: validation); result.withLock { $0 = r }
         }
-        try #require(running)
 
         let stalled = try RawClient(port: server.port)
         defer { stalled.close() }
@@ -174,7 +173,7 @@ import Testing
 
         let response = try RawClient.get(port: server.port, "/callback?code=c&state=st")
         #expect(response.statusCode == 200)
-        for _ in 0 ..< 500 where result.withLock({ $0 }) == nil { usleep(10_000) }
+        running.join()
         guard case .finished(let evaluation) = result.withLock({ $0 }) else {
             Issue.record("the server did not finish")
             return
