@@ -145,24 +145,30 @@ extension LoopbackServer {
         var callbackURL = "http://\(authority)\(head.target)"
         if configuration.formPost {
             guard head.target == configuration.path else {
-                return .failure(Refusal(decision: Decision(
-                    response: .refusal(.badRequest, "The form must be posted to the callback path without a query."),
-                    log: "answered 400 to a form_post whose target carries a query")))
+                return .failure(
+                    Refusal(
+                        decision: Decision(
+                            response: .refusal(.badRequest, "The form must be posted to the callback path without a query."),
+                            log: "answered 400 to a form_post whose target carries a query")))
             }
             let types = head.values(of: "content-type")
             guard types.count == 1, Self.isFormURLEncoded(types[0]) else {
-                return .failure(Refusal(decision: Decision(
-                    response: .refusal(.unsupportedMediaType, "The form must be application/x-www-form-urlencoded."),
-                    log: "answered 415 to a form_post that is not application/x-www-form-urlencoded")))
+                return .failure(
+                    Refusal(
+                        decision: Decision(
+                            response: .refusal(.unsupportedMediaType, "The form must be application/x-www-form-urlencoded."),
+                            log: "answered 415 to a form_post that is not application/x-www-form-urlencoded")))
             }
             let bytes = body ?? []
             // The body becomes the query of the same URL, read by the same parser with the
             // same limits. A '#' would make the rest a fragment the parser sets aside: refuse
             // it rather than read half of the form.
             guard !bytes.contains(UInt8(ascii: "#")) else {
-                return .failure(Refusal(decision: Decision(
-                    response: .refusal(.badRequest, "The form is malformed."),
-                    log: "answered 400 to a form_post body with a raw '#'")))
+                return .failure(
+                    Refusal(
+                        decision: Decision(
+                            response: .refusal(.badRequest, "The form is malformed."),
+                            log: "answered 400 to a form_post body with a raw '#'")))
             }
             callbackURL += "?" + String(decoding: bytes, as: UTF8.self)
         }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackSystem
 
 /// The paste descriptor (a terminal): callback URLs pasted one per line, each judged exactly

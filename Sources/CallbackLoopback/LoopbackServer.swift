@@ -72,7 +72,9 @@ final class LoopbackServer: @unchecked Sendable {
                 let (v6, _) = try LoopbackTCP.listen(ipv6: true, port: port)
                 return ([v4, v6], port)
             } catch {
-                if error.code == SystemError.Code.addressNotAvailable || error.code == SystemError.Code.addressFamilyNotSupported { return ([v4], port) }
+                if error.code == SystemError.Code.addressNotAvailable || error.code == SystemError.Code.addressFamilyNotSupported {
+                    return ([v4], port)
+                }
                 lastFailure = error
                 guard error.code == SystemError.Code.addressInUse else { throw error }
             }

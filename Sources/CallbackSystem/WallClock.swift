@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// Where code that judges expiry by the wall clock reads the time: the system's
 /// (``SystemClock/wallSeconds()``), or one a test sets and moves.
 package struct WallClock: Sendable {

@@ -173,7 +173,8 @@ import Testing
     @Test func theDescriptionIsShownBoundedAndOnlyWhenDisplayable() {
         #expect(LoopbackPageContent.displayableDescription("The user cancelled") == "The user cancelled")
         let long = String(repeating: "d", count: 500)
-        #expect(LoopbackPageContent.displayableDescription(long) == String(repeating: "d", count: LoopbackPageContent.maxDescriptionLength) + "…")
+        let cut = String(repeating: "d", count: LoopbackPageContent.maxDescriptionLength) + "…"
+        #expect(LoopbackPageContent.displayableDescription(long) == cut)
         for withheld in ["", "line\nbreak", "bidi\u{202E}txet", "nul\u{0}"] {
             #expect(LoopbackPageContent.displayableDescription(withheld) == nil, "\(withheld.debugDescription)")
         }

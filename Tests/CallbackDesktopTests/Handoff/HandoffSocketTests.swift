@@ -167,7 +167,12 @@ import CallbackTestSupport
         // Each sweep finds the clock a second later: the entry (1 s to live) is still there at
         // the first sweep, when the wait begins, and expires during the wait.
         let ticking = now
-        listener.wallClock = WallClock { ticking.withLock { time in defer { time += 1 }; return time } }
+        listener.wallClock = WallClock {
+            ticking.withLock { time in
+                time += 1
+                return time - 1
+            }
+        }
         listener.sweepIntervalMilliseconds = 100
         #expect(try listener.wait(until: .after(milliseconds: 500)) == .timedOut)
         #expect(try FileSystem.entries(runtime.spoolDirectory).isEmpty)
