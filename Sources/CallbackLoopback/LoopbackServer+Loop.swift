@@ -300,85 +300,111 @@ extension LoopbackServer {
         #endif
     }
 
-    /// Moves one connection forward. Returns true when it is finished and must be closed.
+    /// Moves one connection on by what it can do now (read its request head or body, write
+    /// its answer, drain what the peer still sends); true when it is finished and must be closed.
     func service(
         _ connection: inout Connection, now: ContinuousClock.Instant, judge: LoopbackJudge,
         verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
     ) -> Bool {
         switch connection.phase {
         case .readingBody(let head, let headLength, let bodyLength):
-            let room = headLength + bodyLength - connection.buffer.count
-            if room > 0 {
-                switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
-                case .closed: return true
-                case .wouldBlock: return false
-                case .transferred: break
-                }
-            }
-            guard connection.buffer.count >= headLength + bodyLength else { return false }
-            let body = Array(connection.buffer[headLength ..< headLength + bodyLength])
-            startWriting(
-                &connection,
-                respond(
-                    to: head, body: body, connection: &connection, judge: judge, verdict: &verdict,
-                    ignored: &ignored, log: log))
+            return serviceBody(
+                &connection, head: head, headLength: headLength, bodyLength: bodyLength, now: now, judge: judge, verdict: &verdict,
+                ignored: &ignored, log: log)
+        case .reading(let scanner):
+            return serviceHead(&connection, scanner: scanner, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log)
+        case .writing:
             return serviceWrite(&connection, now: now)
-        case .reading(var scanner):
-            let room = configuration.maxHeadBytes + 1 - connection.buffer.count
+        case .draining:
+            return drain(&connection)
+        }
+    }
+
+    /// A form_post body: read until `bodyLength` bytes follow the head, then answered.
+    private func serviceBody(
+        _ connection: inout Connection, head: HTTPRequestHead, headLength: Int, bodyLength: Int, now: ContinuousClock.Instant,
+        judge: LoopbackJudge, verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
+    ) -> Bool {
+        let room = headLength + bodyLength - connection.buffer.count
+        if room > 0 {
             switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
             case .closed: return true
             case .wouldBlock: return false
             case .transferred: break
             }
-            let state = scanner.scan(connection.buffer)
-            connection.phase = .reading(scanner)
-            switch state {
-            case .incomplete:
-                return false
-            case .refused(let status):
-                log("answered \(status.code) to a malformed or oversized request")
-                startWriting(&connection, LoopbackResponse.refusal(status, status.reason + "."))
-            case .complete(let length):
-                let response: LoopbackResponse
-                switch HTTPRequestHead.parse(connection.buffer[..<length]) {
-                case .failure(let status):
-                    log("answered \(status.code) to a malformed request")
-                    response = .refusal(status, status.reason + ".")
-                case .success where verdict != nil:
-                    // Two callbacks in one round: only the first one ends the wait, and
-                    // the page must not tell the second one it succeeded.
-                    log("answered 410 to a request that arrived after the wait ended")
-                    response = .refusal(.gone, "This sign-in has already finished.")
-                case .success(let head):
-                    switch bodyPlan(head) {
-                    case .none:
-                        response = respond(
-                            to: head, body: nil, connection: &connection, judge: judge, verdict: &verdict,
-                            ignored: &ignored, log: log)
-                    case .refuse(let status, let line):
-                        log(line)
-                        response = .refusal(
-                            status, status == .contentTooLarge ? "The form is larger than this receiver accepts." : status.reason + ".")
-                    case .read(let bodyLength):
-                        connection.phase = .readingBody(head, headLength: length, bodyLength: bodyLength)
-                        // The body may be in the buffer already.
-                        return service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log)
-                    }
+        }
+        guard connection.buffer.count >= headLength + bodyLength else { return false }
+        let body = Array(connection.buffer[headLength ..< headLength + bodyLength])
+        startWriting(
+            &connection,
+            respond(
+                to: head, body: body, connection: &connection, judge: judge, verdict: &verdict,
+                ignored: &ignored, log: log))
+        return serviceWrite(&connection, now: now)
+    }
+
+    /// The request head: read and scanned until complete (or refused), then answered, or its
+    /// body read first.
+    private func serviceHead(
+        _ connection: inout Connection, scanner: HTTPHeadScanner, now: ContinuousClock.Instant, judge: LoopbackJudge,
+        verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
+    ) -> Bool {
+        var scanner = scanner
+        let room = configuration.maxHeadBytes + 1 - connection.buffer.count
+        switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
+        case .closed: return true
+        case .wouldBlock: return false
+        case .transferred: break
+        }
+        let state = scanner.scan(connection.buffer)
+        connection.phase = .reading(scanner)
+        switch state {
+        case .incomplete:
+            return false
+        case .refused(let status):
+            log("answered \(status.code) to a malformed or oversized request")
+            startWriting(&connection, LoopbackResponse.refusal(status, status.reason + "."))
+        case .complete(let length):
+            let response: LoopbackResponse
+            switch HTTPRequestHead.parse(connection.buffer[..<length]) {
+            case .failure(let status):
+                log("answered \(status.code) to a malformed request")
+                response = .refusal(status, status.reason + ".")
+            case .success where verdict != nil:
+                // Two callbacks in one round: only the first one ends the wait, and
+                // the page must not tell the second one it succeeded.
+                log("answered 410 to a request that arrived after the wait ended")
+                response = .refusal(.gone, "This sign-in has already finished.")
+            case .success(let head):
+                switch bodyPlan(head) {
+                case .none:
+                    response = respond(
+                        to: head, body: nil, connection: &connection, judge: judge, verdict: &verdict,
+                        ignored: &ignored, log: log)
+                case .refuse(let status, let line):
+                    log(line)
+                    response = .refusal(
+                        status, status == .contentTooLarge ? "The form is larger than this receiver accepts." : status.reason + ".")
+                case .read(let bodyLength):
+                    connection.phase = .readingBody(head, headLength: length, bodyLength: bodyLength)
+                    // The body may be in the buffer already.
+                    return service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log)
                 }
-                startWriting(&connection, response)
             }
-            return serviceWrite(&connection, now: now)
-        case .writing:
-            return serviceWrite(&connection, now: now)
-        case .draining:
-            var discard: [UInt8] = []
-            while true {
-                discard.removeAll(keepingCapacity: true)
-                switch NonBlockingIO.read(connection.fd, into: &discard, limit: 4096) {
-                case .closed: return true
-                case .wouldBlock: return false
-                case .transferred: continue
-                }
+            startWriting(&connection, response)
+        }
+        return serviceWrite(&connection, now: now)
+    }
+
+    /// After the answer: reads and discards until the peer closes (true) or has nothing now.
+    private func drain(_ connection: inout Connection) -> Bool {
+        var discard: [UInt8] = []
+        while true {
+            discard.removeAll(keepingCapacity: true)
+            switch NonBlockingIO.read(connection.fd, into: &discard, limit: 4096) {
+            case .closed: return true
+            case .wouldBlock: return false
+            case .transferred: continue
             }
         }
     }
