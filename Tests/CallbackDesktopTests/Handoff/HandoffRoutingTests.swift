@@ -105,7 +105,7 @@ import CallbackRouter
     }
 
     /// A magic link's `flow_id` (no state) travels in the offer, so a `listen --flow-id`
-    /// can answer it (issue 34.3); a state always wins over it.
+    /// can answer it; a state always wins over it.
     @Test func encodesAFlowIDOfferThatDecodesToTheSameRoute() throws {
         let scheme = try CallbackScheme(validating: "myapp")
         let link = try CallbackRoute(CallbackURL(parsing: "myapp://callback?flow_id=sia_1&approval_token=t"))

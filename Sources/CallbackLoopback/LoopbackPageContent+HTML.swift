@@ -17,7 +17,7 @@ import CallbackRouter
 /// is, in the system's own font. The stylesheet is a constant, so the
 /// `Content-Security-Policy` allows exactly it by its SHA-256 (no `'unsafe-inline'`);
 /// nothing else may load: no script, image, font or frame.
-extension LoopbackPage {
+extension LoopbackPageContent {
     func html(_ pages: LoopbackPages) -> String {
         let title = htmlEscaped(self.title)
         let app = pages.appName.map(htmlEscaped)
@@ -81,7 +81,7 @@ extension LoopbackPage {
     }()
 }
 
-extension LoopbackPage.Tone {
+extension LoopbackPageContent.Tone {
     /// The sign in the page's round mark (decorative: `aria-hidden`).
     var mark: String {
         switch self {

@@ -21,7 +21,7 @@ import CallbackRouter
 import Testing
 
 /// What `open` (and any app's handler executable) checks before a hand-off, and the typed
-/// codes of each way a hand-off does not happen (issue 26: the CLI uses this public API).
+/// codes of each way a hand-off does not happen (the CLI uses this public API).
 @Suite struct HandoffURLTests {
     @Test(arguments: [
         ("https://example.com/cb?state=s", ReasonCode.schemeNotAllowed, Int?.none),

@@ -61,7 +61,7 @@ import Testing
 
     /// The reverse: a logout's redirect never completes a login waiting on the same scheme.
     /// Carrying the login's state, it is refused (`missing_parameter`) and, as every refused
-    /// callback with a pending attempt's state (issue 33), ends that login with the refusal.
+    /// callback with a pending attempt's state does, ends that login with the refusal.
     @Test func aLogoutsRedirectNeverCompletesALogin() async throws {
         let sandbox = Sandbox()
         let router = try makeRouter()

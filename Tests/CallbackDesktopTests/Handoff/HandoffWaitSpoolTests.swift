@@ -20,7 +20,7 @@ import CallbackRouter
 @testable import CallbackDesktop
 import Testing
 
-/// When the one wait of the hand-off reads the spool (issue 26: `HandoffReceiver` runs
+/// When the one wait of the hand-off reads the spool (`HandoffReceiver` runs
 /// `BlockingHandoffReceiver`'s wait on its thread): each blocking wait at its start, the async
 /// receiver once, when it starts, never again in its 100 ms slices. An entry is written into
 /// the spool directly here, as no `open` would while the socket exists.

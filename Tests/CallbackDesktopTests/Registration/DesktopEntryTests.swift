@@ -51,7 +51,7 @@ import CallbackRouter
 
     @Test(arguments: ["relative/callback-router", "/opt/new\nline/cr", "/opt/tab\there", ""])
     func refusesPathsADesktopCannotRun(path: String) {
-        #expect(throws: HelperFailure.self) { try DesktopEntry.execLine(path) }
+        #expect(throws: DesktopError.self) { try DesktopEntry.execLine(path) }
     }
 
     @Test(arguments: [

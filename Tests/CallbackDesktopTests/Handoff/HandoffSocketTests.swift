@@ -26,6 +26,12 @@ import CallbackTestSupport
 @Suite struct HandoffSocketTests {
     let temporary = TemporaryDirectory()
     let runtime: RuntimeDirectory
+    /// The wall clock of the spool's expiry in these tests: moved, never waited for.
+    let now = Locked(SystemClock.wallSeconds())
+    var wallClock: WallClock {
+        let now = now
+        return WallClock { now.withLock { $0 } }
+    }
 
     init() throws {
         runtime = try RuntimeDirectory.resolve(environment: ["XDG_RUNTIME_DIR": temporary.privateSubdirectory("run")], uid: getuid())
@@ -35,7 +41,9 @@ import CallbackTestSupport
 
     func send(_ url: String, spool: Bool = true, ttl: Int = 600) throws -> HandoffSender.Outcome {
         let route = try CallbackRoute(CallbackURL(parsing: url))
-        return try HandoffSender(runtime: runtime).send(url: url, route: route, spool: .init(enabled: spool, ttlSeconds: ttl))
+        var sender = HandoffSender(runtime: runtime)
+        sender.wallClock = wallClock
+        return try sender.send(url: url, route: route, spool: .init(enabled: spool, ttlSeconds: ttl))
     }
 
     /// Starts waiting on a real thread; the socket exists when this returns.
@@ -117,11 +125,12 @@ import CallbackTestSupport
     @Test func deletesExpiredEntriesUnread() throws {
         defer { temporary.remove() }
         #expect(try send("myapp://cb?code=1&state=s1", ttl: 1) == .spooled)
-        let spool = try Spool(runtime)
+        let spool = try Spool(runtime, wallClock: wallClock)
         let entry = try #require(spool.entries(for: try scheme()).first)
         // Make the entry unreadable: an expired one must be deleted without being opened.
         chmod(joinPath(runtime.spoolDirectory, entry.name), 0)
-        #expect(spool.take(scheme: try scheme(), expectedState: "s1", now: entry.expiresAt) == nil)
+        now.withLock { $0 = entry.expiresAt }
+        #expect(spool.take(scheme: try scheme(), expectedState: "s1") == nil)
         #expect(try FileSystem.entries(runtime.spoolDirectory).isEmpty)
     }
 
@@ -155,15 +164,24 @@ import CallbackTestSupport
         defer { temporary.remove() }
         #expect(try send("myapp://cb?code=1&state=s1", ttl: 1) == .spooled)
         let listener = try HandoffListener(runtime: runtime, scheme: try scheme("otherapp"), expectedState: "x")
+        // Each sweep finds the clock a second later: the entry (1 s to live) is still there at
+        // the first sweep, when the wait begins, and expires during the wait.
+        let ticking = now
+        listener.wallClock = WallClock {
+            ticking.withLock { time in
+                time += 1
+                return time - 1
+            }
+        }
         listener.sweepIntervalMilliseconds = 100
-        #expect(try listener.wait(until: .after(milliseconds: 2300)) == .timedOut)
+        #expect(try listener.wait(until: .after(milliseconds: 500)) == .timedOut)
         #expect(try FileSystem.entries(runtime.spoolDirectory).isEmpty)
     }
 
     @Test func openWithoutSpoolingStillDeletesExpiredEntries() throws {
         defer { temporary.remove() }
         #expect(try send("myapp://cb?code=1&state=s1", ttl: 1) == .spooled)
-        sleep(2)
+        now.withLock { $0 += 1 }
         #expect(try send("otherapp://cb?code=2", spool: false) == .nobody)
         #expect(try FileSystem.entries(runtime.spoolDirectory).isEmpty)
     }

@@ -37,7 +37,7 @@ import CallbackTestSupport
         let scheme = try CallbackScheme(validating: "myapp")
         let first = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: nil, refusingSecondStateless: true)
         defer { first.stop() }
-        #expect(throws: HelperFailure.self) {
+        #expect(throws: DesktopError.self) {
             _ = try HandoffListener(runtime: runtime, scheme: scheme, expectedState: nil, refusingSecondStateless: true)
         }
         // A listener with a state is another login's: it starts.

@@ -21,105 +21,6 @@ import CallbackRouter
 import CallbackSystem
 import Testing
 
-/// A private temporary tree: HOME, XDG dirs and a 0700 runtime directory.
-final class Sandbox {
-    let root: String
-    let environment: [String: String]
-
-    init() {
-        var template = Array("/tmp/callback-desktop-test-XXXXXX".utf8CString)
-        root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        let runtime = root + "/run"
-        mkdir(runtime, 0o700)
-        environment = [
-            "HOME": root, "XDG_DATA_HOME": root + "/data", "XDG_CONFIG_HOME": root + "/config",
-            "XDG_RUNTIME_DIR": runtime, "PATH": "/nonexistent",
-        ]
-    }
-
-    func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-    func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var text = ""
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            text += buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        }
-        return text
-    }
-
-    /// The sockets of receivers waiting now, for every scheme.
-    func listenerSockets() -> Int {
-        var count = 0
-        guard let top = opendir(root + "/run/callback-router/listeners") else { return 0 }
-        defer { closedir(top) }
-        while let entry = readdir(top) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            guard !name.hasPrefix(".") else { continue }
-            guard let sub = opendir(root + "/run/callback-router/listeners/" + name) else { continue }
-            while let inner = readdir(sub) {
-                let file = withUnsafeBytes(of: inner.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if file.hasSuffix(".sock") { count += 1 }
-            }
-            closedir(sub)
-        }
-        return count
-    }
-
-    deinit {
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("rm"), strdup("-rf"), strdup(root), nil]
-        var pid: pid_t = 0
-        if posix_spawnp(&pid, "rm", nil, nil, &argv, nil) == 0 { var status: Int32 = 0; waitpid(pid, &status, 0) }
-        for pointer in argv { free(pointer) }
-    }
-}
-
-/// `open`'s side on a thread of its own: it blocks (up to 3 s per offer), and must not hold
-/// one of the cooperative pool's few threads that the receiver's task needs to start.
-func deliverOnThread(_ url: String, environment: [String: String]) async throws -> CallbackHandoff.Receipt {
-    let result: Result<CallbackHandoff.Receipt, DesktopError> = await withCheckedContinuation { continuation in
-        let started = DetachedThread.start {
-            continuation.resume(returning: Result { () throws(DesktopError) in try CallbackHandoff.deliver(url, environment: environment) })
-        }
-        if !started { continuation.resume(returning: .failure(DesktopError(.unavailable, message: "no thread"))) }
-    }
-    return try result.get()
-}
-
-@Suite struct DesktopSchemeHandlerTests {
-    @Test func registersAndUnregistersTheScheme() throws {
-        let sandbox = Sandbox()
-        let handler = try DesktopSchemeHandler(scheme: "MyApp", environment: sandbox.environment)
-        #expect(handler.scheme == "myapp")
-        #expect(!handler.isRegistered)
-        let report = try handler.register(executablePath: "/usr/bin/callback-router")
-        #expect(report.changedDesktopFile && report.changedMimeApps)
-        #expect(handler.isRegistered)
-        let entry = sandbox.read(handler.desktopFilePath) ?? ""
-        #expect(entry.contains("Exec=/usr/bin/callback-router open %u"))
-        #expect(entry.contains("MimeType=x-scheme-handler/myapp;"))
-        #expect(try handler.currentDefault() == handler.desktopFilePath.split(separator: "/").last.map(String.init))
-        let again = try handler.register(executablePath: "/usr/bin/callback-router")
-        #expect(!again.changedDesktopFile && !again.changedMimeApps, "registering twice changes nothing")
-        #expect(try handler.unregister() != nil)
-        #expect(!sandbox.exists(handler.desktopFilePath))
-        #expect(try handler.unregister() == nil)
-    }
-
-    @Test(arguments: ["http", "https", "javascript", "my_app", ""])
-    func refusesSchemesThatAreNotCallbacks(scheme: String) {
-        let sandbox = Sandbox()
-        do {
-            _ = try DesktopSchemeHandler(scheme: scheme, environment: sandbox.environment)
-            Issue.record("accepted \(scheme)")
-        } catch {
-            #expect(error.code == .usage)
-        }
-    }
-}
-
 @Suite struct HandoffReceiverTests {
     static let state = "st-Q1w2E3r4T5y6U7i8O9p0"
 
@@ -134,8 +35,8 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         #expect(try await waiting.value == url)
     }
 
-    /// `.seconds(Int64.max)` is how a caller writes "forever": it trapped in `Task.sleep`
-    /// (and `timeout + 5 s` overflowed) before issue 24; now the wait goes on until the URL.
+    /// `.seconds(Int64.max)` is how a caller writes "forever": no trap in `Task.sleep`, no
+    /// overflow of `timeout + 5 s`; the wait goes on until the URL.
     @Test(arguments: [Duration.seconds(Int64.max), .nanoseconds(Int64.max)])
     func aForeverTimeoutWaitsWithoutTrapping(_ timeout: Duration) async throws {
         let sandbox = Sandbox()
@@ -226,7 +127,7 @@ func deliverOnThread(_ url: String, environment: [String: String]) async throws 
         #expect(await awaitNoSockets(sandbox), "the router's delivery closed the receiver")
     }
 
-    /// Issue 29: a second wait on a used receiver said `cancelled`; it says the receiver is
+    /// A second wait on a used receiver does not say `cancelled`: it says the receiver is
     /// single-use, at once, whether through the router or for the next URL.
     @Test func aSecondWaitSaysTheReceiverIsSingleUseAtOnce() async throws {
         let sandbox = Sandbox()

@@ -20,7 +20,7 @@ import CallbackDesktop
 import CallbackRouter
 import Testing
 
-/// The blocking receiver `callback-router listen` waits with (issue 26: the CLI uses the
+/// The blocking receiver `callback-router listen` waits with (the CLI uses the
 /// library's public API): the spool first, its filter, its start-time conflict, its timeout.
 @Suite struct BlockingHandoffReceiverTests {
     static let state = "st-Q1w2E3r4T5y6U7i8O9p0"

@@ -15,7 +15,7 @@
 import CallbackSystem
 import Testing
 
-/// The fallback runtime directory when `XDG_RUNTIME_DIR` is not set (issue 33, point 4):
+/// The fallback runtime directory when `XDG_RUNTIME_DIR` is not set:
 /// `/run/user/UID` when it is the user's, else under the user's home; never a name in a
 /// shared directory that another user could create first.
 @Suite struct RuntimeDirectoryFallbackTests {

@@ -14,7 +14,7 @@
 import CallbackRouter
 
 /// How the wait ended.
-enum LoopbackResult: Sendable {
+enum LoopbackServerOutcome: Sendable {
     /// A callback ended the wait (success, provider failure, or a refused answer that
     /// carried the expected state).
     case finished(LoopbackEvaluation)

@@ -72,8 +72,8 @@ import Testing
         #expect(try CallbackHandoff.deliver(planted, environment: sandbox.environment) == .spooled)
         let attempt = try router.beginLogin(on: "prelude")
         let receiver = try HandoffReceiver(scheme: "myapp", state: nil, environment: sandbox.environment)
+        // The receiver queues what reaches its socket from init on: the task need not wait yet.
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
-        try await Task.sleep(for: .milliseconds(300))
         let real = "myapp://oauth-callback?challenge_token=" + preludeToken("real")
         #expect(try await deliverOnThread(real, environment: sandbox.environment) == .delivered)
         let delivery = try await waiting.value

@@ -13,12 +13,12 @@
 
 import CallbackRouter
 
-/// What the receiver tells the browser. Every page is static HTML (`LoopbackPage+HTML`):
+/// What the receiver tells the browser. Every page is static HTML (`LoopbackPageContent+HTML`):
 /// no script, no external resource, never the state or the code, and it says only what
 /// is true at the moment it is sent. What a page shows from a request is a stable token
 /// (a reason code, a provider's `error` code) or the provider's escaped, bounded
 /// `error_description` of this very login, never a value.
-enum LoopbackPage: Equatable, Sendable {
+enum LoopbackPageContent: Equatable, Sendable {
     /// Sent only after the callback was validated and accepted.
     case success
     /// Sent only after the end of a logout (`logout_complete`) was validated and accepted.
@@ -150,7 +150,7 @@ enum LoopbackPage: Equatable, Sendable {
 
     /// The page for an accepted answer of this kind: `logout_complete` says signed out,
     /// `continue_login_flow` says continue in the app, every other success says signed in.
-    static func accepted(_ kind: OutcomeKind?) -> LoopbackPage {
+    static func accepted(_ kind: OutcomeKind?) -> LoopbackPageContent {
         switch kind {
         case .logoutComplete?: return .signedOut
         case .continueLoginFlow?: return .continueInApp
