@@ -39,24 +39,25 @@ enum ListenCommand: Command {
             .value(
                 "timeout", "SECONDS",
                 "How long to wait (default 300; fractions allowed; 0 to only look in the spool for a callback with this --state)."),
-            .flag(
-                "logout",
+            LogoutOptions.declaration(
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, printed exactly as 'parse --logout' prints it ({\"outcome\":\"logout_complete\",...}). Needs the end-session request's state (--state S or --state-from-stdin), or --no-state. --dialect, --issuer, --require-issuer, --profile and --response-mode other than query are usage errors with it."
             ),
-            .flag("no-state", "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true."),
-            OptionValues.dialect.declaration(),
-            FlowIDOption.declaration,
+            .flag("no-state", "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true.")
+                .only(in: LogoutOptions.logoutMode),
+            OptionValues.dialect.declaration().only(in: LogoutOptions.loginMode),
+            FlowIDOption.declaration.only(in: LogoutOptions.loginMode),
             .value(
                 "redirect-uri", "U",
                 "A registered redirect URI (repeatable); its scheme must be --scheme S (a callback of another is not this listener's).",
                 repeatable: true),
             OptionValues.policy.declaration(),
             .flag("allow-localhost", "Accept localhost redirect URIs, as parse does."),
-            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
-            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
+            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one.").only(in: LogoutOptions.loginMode),
+            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise).").only(in: LogoutOptions.loginMode),
             OptionValues.responseMode.declaration(),
-            OptionValues.profileDeclaration,
+            OptionValues.profileDeclaration.only(in: LogoutOptions.loginMode),
         ] + OptionValues.limitDeclarations
+    static let modes = LogoutOptions.modes
     static let discussion = """
         Takes a matching callback from the spool if one waits there (it is then deleted), else
         waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
@@ -178,13 +179,10 @@ enum ListenCommand: Command {
         }
     }
 
-    /// `--logout` needs a state or `--no-state`, and takes none of a login's options;
-    /// `--no-state` means something only with `--logout`.
+    /// `--logout` needs a state or `--no-state` (which ``modes`` keep to `--logout`), and
+    /// `--response-mode` query at most.
     static func checkLogoutOptions(_ args: Arguments, hasState: Bool) throws(Arguments.UsageError) {
-        guard args.has("logout") else {
-            if args.has("no-state") { throw Arguments.UsageError(description: "--no-state applies only to --logout") }
-            return
-        }
+        guard args.has("logout") else { return }
         switch (hasState, args.has("no-state")) {
         case (true, true): throw Arguments.UsageError(description: "--state or --state-from-stdin, and --no-state, exclude each other")
         case (false, false):

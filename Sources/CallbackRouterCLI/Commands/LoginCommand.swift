@@ -72,10 +72,13 @@ enum LoginCommand: Command {
             OutputOption.declaration,
         ] + OptionValues.limitDeclarations
         + LoopbackOptions.receiver(
-            under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."])
+            under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."]
+        ).map { $0.only(in: loopbackMode) }
         + [
-            .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup),
-            .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup),
+            .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup)
+                .only(in: schemeMode),
+            .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup)
+                .only(in: schemeMode),
         ] + TokenStep.loginDeclarations
     static let discussion = """
         BROWSER:
@@ -110,6 +113,12 @@ enum LoginCommand: Command {
           jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
 
         """
+
+    /// The callback comes to a loopback receiver of this process: the default.
+    static let loopbackMode = CommandMode("loopback")
+    /// `--scheme S`: the callback comes through the desktop's x-scheme-handler.
+    static let schemeMode = CommandMode("scheme", chosenBy: "scheme")
+    static let modes = [loopbackMode, schemeMode]
 
     static let loopbackGroup = OptionGroup("LOOPBACK OPTIONS", note: "the default: an RFC 8252 receiver on 127.0.0.1")
     static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
@@ -155,16 +164,6 @@ enum LoginCommand: Command {
             loopback = configuration
             timeoutText = text
             scheme = try args.single("scheme")
-            if scheme != nil {
-                for option in ["port", "path", "response-mode", "success-url", "failure-url", "host"] where try args.single(option) != nil {
-                    throw Arguments.UsageError(description: "--\(option) is a loopback option: it cannot be used with --scheme")
-                }
-                for flag in ["ipv6", "allow-other-users"] where args.has(flag) {
-                    throw Arguments.UsageError(description: "--\(flag) is a loopback option: it cannot be used with --scheme")
-                }
-            } else if try args.single("redirect-uri") != nil {
-                throw Arguments.UsageError(description: "--redirect-uri goes with --scheme; the loopback receiver makes its own")
-            }
             if loopback.responseMode == .formPost { extra.append(("response_mode", "form_post")) }
             if args.has("client-secret-from-stdin") && loopback.pasteDescriptor != nil {
                 throw Arguments.UsageError(description: "--client-secret-from-stdin and --accept-paste both read stdin")

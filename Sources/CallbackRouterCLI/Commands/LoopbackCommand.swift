@@ -55,19 +55,19 @@ enum LoopbackCommand: Command {
         ])
         + [
             .value("timeout", "SECONDS", "How long to wait (default 300; fractions allowed)."),
-            .flag(
-                "logout",
+            LogoutOptions.declaration(
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI (give it line 1's URI: 'end-session-url --post-logout-redirect-uri URI'), checked exactly as 'parse --logout': the outcome is {\"outcome\":\"logout_complete\",...}, with \"unbound\":true under --no-state; a login's callback (code, error, iss...) never ends it. --state is the end-session request's state. --dialect, --issuer, --require-issuer, --profile and --response-mode form_post are usage errors with it."
             ),
             .value("redirect-uri-file", "F", "Also write the redirect URI (and a newline) to F, atomically, once bound."),
             OptionValues.dialect.declaration(
                 then:
                     "As for parse. prelude and clerk are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. Ory and Zephr send no state: use --no-state."
-            ),
-            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when present."),
-            .flag("require-issuer", "Refuse a callback without 'iss'."),
-            OptionValues.profileDeclaration,
+            ).only(in: LogoutOptions.loginMode),
+            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when present.").only(in: LogoutOptions.loginMode),
+            .flag("require-issuer", "Refuse a callback without 'iss'.").only(in: LogoutOptions.loginMode),
+            OptionValues.profileDeclaration.only(in: LogoutOptions.loginMode),
         ] + OptionValues.limitDeclarations
+    static let modes = LogoutOptions.modes
     static let discussion = """
         BEHAVIOUR:
           Binds only the loopback literal, never a wildcard address. On Linux a connection

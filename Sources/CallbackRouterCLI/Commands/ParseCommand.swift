@@ -48,23 +48,20 @@ enum ParseCommand: Command {
         .value(
             "state", "S", "The expected state: none in the callback is state_missing, another is state_mismatch (constant-time comparison)."
         ),
-        FlowIDOption.declaration,
-        .value("issuer", "I", "The expected iss (RFC 9207), checked when the callback has one."),
-        .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
-        OptionValues.responseMode.declaration(then: "Where the response parameters are."),
-        OptionValues.profileDeclaration,
-        .flag(
-            "logout",
+        FlowIDOption.declaration.only(in: LogoutOptions.loginMode),
+        .value("issuer", "I", "The expected iss (RFC 9207), checked when the callback has one.").only(in: LogoutOptions.loginMode),
+        .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise).").only(in: LogoutOptions.loginMode),
+        OptionValues.responseMode.declaration(then: "Where the response parameters are.").only(in: LogoutOptions.loginMode),
+        OptionValues.profileDeclaration.only(in: LogoutOptions.loginMode),
+        LogoutOptions.declaration(
             "The URL is the end of a logout (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, with the state the end-session request sent (callback-router end-session-url). It may carry no login parameter (code, error, iss, status...: invalid_parameter). Needs --state S, or --no-state."
         ),
         .flag(
             "no-state",
             "With --logout: the provider returns no state (Auth0's /v2/logout returnTo); the outcome says \"unbound\":true, since anyone can send such a callback."
-        ),
-        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
-        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
-        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
-    ]
+        ).only(in: LogoutOptions.logoutMode),
+    ] + OptionValues.limitDeclarations
+    static let modes = LogoutOptions.modes
     static let discussion = """
         OUTPUT:
           {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
@@ -126,27 +123,13 @@ enum ParseCommand: Command {
         }
     }
 
-    /// `--logout` needs `--state S` or `--no-state`, and takes none of a login's options;
-    /// `--no-state` means something only with `--logout`.
+    /// `--logout` needs `--state S` or `--no-state` (which ``modes`` keep to `--logout`).
     static func checkLogoutOptions(_ args: Arguments) throws(Arguments.UsageError) {
-        guard args.has("logout") else {
-            if args.has("no-state") { throw Arguments.UsageError(description: "--no-state applies only to --logout") }
-            return
-        }
+        guard args.has("logout") else { return }
         switch (!args.all("state").isEmpty, args.has("no-state")) {
         case (true, true): throw Arguments.UsageError(description: "--state and --no-state exclude each other")
         case (false, false): throw Arguments.UsageError(description: "--logout needs the logout's --state S, or --no-state")
         default: break
-        }
-        for option in ["issuer", "response-mode"] where args.all(option).count > 0 {
-            throw Arguments.UsageError(
-                description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
-        }
-        if !args.all("profile").isEmpty {
-            throw Arguments.UsageError(description: "--profile does not apply to --logout (profiles relax rules of login responses)")
-        }
-        if args.has("require-issuer") {
-            throw Arguments.UsageError(description: "--require-issuer does not apply to --logout")
         }
     }
 }

@@ -83,6 +83,12 @@ struct Arguments {
         return UsageError(description: "argument \(position) is an unknown option (\(argument.utf8.count) bytes, not shown)")
     }
 
+    /// Whether `option` (a flag or an option with a value) was given.
+    func gave(_ option: OptionDeclaration) -> Bool { gave(option: option.name) }
+
+    /// Whether the option named `name` (without `--`) was given.
+    func gave(option name: String) -> Bool { flags.contains(name) || values[name] != nil }
+
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The value of an option given at most once.

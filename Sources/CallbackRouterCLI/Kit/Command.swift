@@ -121,6 +121,9 @@ protocol Command: Sendable {
     /// Every option the command takes, declared once: its parsing, the OPTIONS part of
     /// `--help`, completions and man page are made from these.
     static var options: [OptionDeclaration] { get }
+    /// The ways the command runs, when it has more than one (`login`: loopback or
+    /// `--scheme`): which options apply to which is declared with each option.
+    static var modes: [CommandMode] { get }
     /// The hand-written rest of `--help`, after the options: prose, EXIT CODES, EXAMPLE...
     static var discussion: String { get }
     /// Runs with its arguments read (``main(_:context:)`` has answered `--help` and usage
@@ -129,6 +132,8 @@ protocol Command: Sendable {
 }
 
 extension Command {
+    static var modes: [CommandMode] { [] }
+
     /// The whole `--help` text: ``overview``, the options, ``discussion``.
     static var help: String {
         overview + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
@@ -144,8 +149,9 @@ extension Command {
     /// option declarations, answers `--help` and usage errors, else ``run(_:context:)``.
     static func main(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         let args: Arguments
-        do {
+        do throws(Arguments.UsageError) {
             args = try Arguments(arguments, options: options.valueNames, flags: options.flagNames)
+            if !args.wantsHelp, let misplaced = options.misplaced(in: args, modes: modes) { throw misplaced }
         } catch {
             return usageError(error.description, context: context)
         }

@@ -33,6 +33,30 @@ struct OptionGroup: Sendable, Equatable {
     var heading: String { note.map { "\(title) (\($0)):" } ?? "\(title):" }
 }
 
+/// One way a command runs, chosen by an option (`login --scheme`, `listen --logout`) or by
+/// its absence (the command's default mode). Each option declares the modes it applies to
+/// (``OptionDeclaration/only(in:)``); one given in another mode is a usage error made from
+/// that declaration (``OptionDeclaration/misplaced(in:)``).
+struct CommandMode: Sendable, Equatable {
+    /// What its options are called in errors and `--help`: `loopback`, `scheme`, `logout`.
+    let name: String
+    /// The option (without `--`) whose presence chooses this mode; nil for the default mode.
+    let selector: String?
+
+    init(_ name: String, chosenBy selector: String? = nil) {
+        self.name = name
+        self.selector = selector
+    }
+}
+
+extension [CommandMode] {
+    /// The mode `args` chose: the first whose selector was given, else the default one; nil
+    /// for a command with a single mode (no modes declared).
+    func chosen(by args: Arguments) -> CommandMode? {
+        first { $0.selector.map(args.gave(option:)) ?? false } ?? first { $0.selector == nil }
+    }
+}
+
 /// One command-line option of one command, declared once: its parsing (value or flag), its
 /// `--help` entry, its shell completions and its man page entry are all made from this, so
 /// they cannot disagree (swift-argument-parser's habit, without the dependency).
@@ -49,6 +73,8 @@ struct OptionDeclaration: Sendable {
     let choices: [String]
     /// The heading it is listed under.
     let group: OptionGroup
+    /// The modes of its command it applies to; empty: every mode.
+    private(set) var modes: [CommandMode] = []
 
     static func flag(_ name: String, _ summary: String, group: OptionGroup = .main) -> OptionDeclaration {
         OptionDeclaration(name: name, placeholder: nil, summary: summary, repeatable: false, choices: [], group: group)
@@ -59,6 +85,31 @@ struct OptionDeclaration: Sendable {
         group: OptionGroup = .main
     ) -> OptionDeclaration {
         OptionDeclaration(name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
+    }
+
+    /// The same option, applying only in `modes` of its command.
+    func only(in modes: CommandMode...) -> OptionDeclaration {
+        var copy = self
+        copy.modes = modes
+        return copy
+    }
+
+    /// Whether it applies in `mode` (always, when it or its command declares no modes).
+    func applies(in mode: CommandMode?) -> Bool {
+        guard let mode, !modes.isEmpty else { return true }
+        return modes.contains(mode)
+    }
+
+    /// The usage error for giving it in `mode`, where it does not apply: it names the
+    /// option, the option that chose `mode` (or the one it needs) and its own modes:
+    /// `--port does not apply to --scheme: it is a loopback option`,
+    /// `--redirect-uri needs --scheme: it is a scheme option`.
+    func misplaced(in mode: CommandMode) -> Arguments.UsageError {
+        let kind = modes.map(\.name).joined(separator: " or ")
+        let reason =
+            mode.selector.map { "does not apply to --" + $0 }
+            ?? "needs " + modes.compactMap(\.selector).map { "--" + $0 }.joined(separator: " or ")
+        return Arguments.UsageError(description: "--\(name) \(reason): it is a \(kind) option")
     }
 
     /// Whether it takes a value (`--state S`) rather than being a flag (`--no-state`).
@@ -83,12 +134,18 @@ struct OptionDeclaration: Sendable {
 
     /// The same option listed under `group`.
     func listed(under group: OptionGroup) -> OptionDeclaration {
-        OptionDeclaration(name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
+        var copy = OptionDeclaration(
+            name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
+        copy.modes = modes
+        return copy
     }
 
     /// The same option with another summary (a command that says what it means for it).
     func described(_ summary: String) -> OptionDeclaration {
-        OptionDeclaration(name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
+        var copy = OptionDeclaration(
+            name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
+        copy.modes = modes
+        return copy
     }
 }
 
@@ -98,6 +155,13 @@ extension [OptionDeclaration] {
 
     /// The names (without `--`) of the flags (`--help` aside: every command has it).
     var flagNames: Set<String> { Set(filter { !$0.takesValue }.map(\.name)) }
+
+    /// The first option of these given in `args` that does not apply in the mode `args`
+    /// chose among `modes`, as its usage error.
+    func misplaced(in args: Arguments, modes: [CommandMode]) -> Arguments.UsageError? {
+        guard let mode = modes.chosen(by: args) else { return nil }
+        return first { args.gave($0) && !$0.applies(in: mode) }?.misplaced(in: mode)
+    }
 
     /// The groups, in the order their first option is declared; `OPTIONS` first.
     var groups: [OptionGroup] {

@@ -117,9 +117,6 @@ enum LoopbackOptions {
     /// is, else the tool) and send the person back to the terminal.
     static func pages(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackPages {
         if let name = try args.single("app-name") {
-            if try args.single("scheme") != nil {
-                throw Arguments.UsageError(description: "--app-name names the loopback pages: it cannot be used with --scheme")
-            }
             do {
                 return try LoopbackPages(appName: name, returnTo: .terminal)
             } catch {
