@@ -95,7 +95,7 @@ import CallbackDesktop
     /// whole argument, value included, was echoed as an unknown option.
     @Test func splitsAnOptionAtItsEqualsSignWhateverFollows() throws {
         let parsed = try Arguments(["--issuer=\u{0732}W:"], options: ["issuer"], flags: [])
-        #expect(try parsed.single("issuer") == "\u{0732}W:")
+        #expect(try parsed.single(CommonOptions.issuer) == "\u{0732}W:")
         let result = run(["parse", "--issuer=\u{0732}W:", "myapp://cb?code=a&state=b"])
         #expect(!result.stderr.contains("unknown option"))
         #expect(!result.stderr.contains("W:"))

@@ -51,23 +51,21 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value(
-                "endpoint", "URL",
+            CommonOptions.endpoint.described(
                 "The authorization endpoint (https); without it, --issuer's discovery document names it (with it, it overrides that one)."
             ),
-            .value("client-id", "ID", "The client id."),
-            .value("scope", "S", "Space-separated scopes (default: openid)."),
-            .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
-            .value("param", "NAME=VALUE", "An extra authorization parameter (repeatable), as authorize-url.", repeatable: true),
-            .flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always)."),
-            .value("timeout", "SECONDS", "How long to wait for the callback (default 300; fractions allowed)."),
+            CommonOptions.clientID,
+            CommonOptions.scope,
+            CommonOptions.noScope.described("Send no scope at all (the provider's default applies), as authorize-url."),
+            CommonOptions.param.described("An extra authorization parameter (repeatable), as authorize-url."),
+            Option.noBrowser,
+            CommonOptions.timeout.described("How long to wait for the callback (default 300; fractions allowed)."),
             OptionValues.dialect.declaration(
                 then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
-            .value(
-                "issuer", "I",
+            CommonOptions.issuer.described(
                 "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."
             ),
-            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
+            CommonOptions.requireIssuer.described("The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
             OutputOption.declaration,
         ] + OptionValues.limitDeclarations
@@ -75,10 +73,7 @@ enum LoginCommand: Command {
             under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."]
         ).map { $0.only(in: loopbackMode) }
         + [
-            .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup)
-                .only(in: schemeMode),
-            .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup)
-                .only(in: schemeMode),
+            Option.scheme, Option.redirectURI,
         ] + TokenStep.loginDeclarations
     static let discussion = """
         BROWSER:
@@ -123,6 +118,16 @@ enum LoginCommand: Command {
     static let loopbackGroup = OptionGroup("LOOPBACK OPTIONS", note: "the default: an RFC 8252 receiver on 127.0.0.1")
     static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
+    /// The options only login reads.
+    enum Option {
+        static let noBrowser = OptionDeclaration.flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always).")
+        static let scheme = CommonOptions.scheme.described("Receive the callback through the desktop's x-scheme-handler.")
+            .listed(under: schemeGroup).only(in: schemeMode)
+        static let redirectURI = OptionDeclaration.value(
+            "redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup
+        ).only(in: schemeMode)
+    }
+
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         var endpoint: String, clientID: String, scope: String?, timeoutText: String, timeout: Duration
         var extra: [(String, String)] = []
@@ -131,13 +136,15 @@ enum LoginCommand: Command {
         let loopback: LoopbackReceiver.Configuration
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            let endpointText = try args.single("endpoint") ?? ""
+            let endpointText = try args.single(CommonOptions.endpoint) ?? ""
             if endpointText.isEmpty && !TokenStep.isRequested(args) { throw Arguments.UsageError(description: "--endpoint is required") }
-            guard let clientText = try args.single("client-id") else { throw Arguments.UsageError(description: "--client-id is required") }
+            guard let clientText = try args.single(CommonOptions.clientID) else {
+                throw Arguments.UsageError(description: "--client-id is required")
+            }
             endpoint = endpointText
             clientID = clientText
             scope = try OptionValues.scope(args)
-            for pair in args.all("param") {
+            for pair in args.all(CommonOptions.param) {
                 guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
                 if let hint = ExtraParameterHints.loginRefusal(of: String(pair[..<equals])) {
                     throw Arguments.UsageError(description: hint)
@@ -145,9 +152,9 @@ enum LoginCommand: Command {
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
             }
             expectations.dialect = try OptionValues.dialect.read(args)
-            expectations.issuer = try args.single("issuer")
+            expectations.issuer = try args.single(CommonOptions.issuer)
             if expectations.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-            expectations.requiresIssuer = args.has("require-issuer")
+            expectations.requiresIssuer = args.has(CommonOptions.requireIssuer)
             if expectations.requiresIssuer && expectations.issuer == nil {
                 throw Arguments.UsageError(description: "--require-issuer needs --issuer")
             }
@@ -158,14 +165,14 @@ enum LoginCommand: Command {
             timeout = duration
             if configuration.pasteDescriptor != nil {
                 configuration.pasteDescriptor = context.standardInput
-            } else if context.offersPasteBack, try args.single("scheme") == nil, !args.has("client-secret-from-stdin") {
+            } else if context.offersPasteBack, !args.gave(Option.scheme), !args.has(CommonOptions.clientSecretFromStdin) {
                 configuration.pasteDescriptor = context.standardInput
             }
             loopback = configuration
             timeoutText = text
-            scheme = try args.single("scheme")
+            scheme = try args.single(Option.scheme)
             if loopback.responseMode == .formPost { extra.append(("response_mode", "form_post")) }
-            if args.has("client-secret-from-stdin") && loopback.pasteDescriptor != nil {
+            if args.has(CommonOptions.clientSecretFromStdin) && loopback.pasteDescriptor != nil {
                 throw Arguments.UsageError(description: "--client-secret-from-stdin and --accept-paste both read stdin")
             }
         } catch {
@@ -225,7 +232,7 @@ enum LoginCommand: Command {
         ]
         context.interruption?.beginWaiting(output: context.output, extras: extras)
         let presenting = BrowserLauncher.presentStartURL(
-            receiver, noBrowser: args.has("no-browser"), pasting: loopback.pasteDescriptor != nil, seconds: seconds, name: name,
+            receiver, noBrowser: args.has(Option.noBrowser), pasting: loopback.pasteDescriptor != nil, seconds: seconds, name: name,
             context: context)
         defer { presenting.withLock { $0 = true } }
         if loopback.pasteDescriptor != nil {
@@ -278,7 +285,7 @@ enum LoginCommand: Command {
             return usageError("--scheme: \(error.detail)", context: context)
         }
         if let warning = HandlerCheck.warning(for: scheme, context: context) { context.printError("\(name): \(warning)") }
-        let redirectText = (try? args.single("redirect-uri")) ?? nil ?? scheme.name + ":/callback"
+        let redirectText = (try? args.single(Option.redirectURI)) ?? nil ?? scheme.name + ":/callback"
         let validator: CallbackValidator
         let request: AuthorizationRequest
         do {
@@ -323,7 +330,7 @@ enum LoginCommand: Command {
             context: context
         ) {
             presenting = BrowserLauncher.presentStartLink(
-                link, noBrowser: args.has("no-browser"), seconds: seconds, name: name, context: context)
+                link, noBrowser: args.has(Option.noBrowser), seconds: seconds, name: name, context: context)
             context.printError(
                 "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
         }

@@ -39,13 +39,12 @@ enum LoopbackCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value("state", "S", "The state sent in the authorization request. Only a callback carrying exactly this state ends the wait."),
-            .flag(
-                "state-from-stdin",
+            CommonOptions.state.described(
+                "The state sent in the authorization request. Only a callback carrying exactly this state ends the wait."),
+            CommonOptions.stateFromStdin.described(
                 "Read the state from the first line of stdin, after line 1 is printed: keeps it off the command line (other local users can read that in /proc) and lets a script get it from authorize-url, which needs the redirect URI first."
             ),
-            .flag(
-                "no-state",
+            CommonOptions.noState.described(
                 "Expect no state (dialects without one). Then any valid callback ends the wait: any local process or web page can end it. One of --state, --state-from-stdin and --no-state is required."
             ),
         ]
@@ -54,20 +53,26 @@ enum LoopbackCommand: Command {
             "accept-paste": "Excludes --state-from-stdin.",
         ])
         + [
-            .value("timeout", "SECONDS", "How long to wait (default 300; fractions allowed)."),
-            LogoutOptions.declaration(
+            CommonOptions.timeout.described("How long to wait (default 300; fractions allowed)."),
+            LogoutOptions.logout.described(
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI (give it line 1's URI: 'end-session-url --post-logout-redirect-uri URI'), checked exactly as 'parse --logout': the outcome is {\"outcome\":\"logout_complete\",...}, with \"unbound\":true under --no-state; a login's callback (code, error, iss...) never ends it. --state is the end-session request's state. --dialect, --issuer, --require-issuer, --profile and --response-mode form_post are usage errors with it."
             ),
-            .value("redirect-uri-file", "F", "Also write the redirect URI (and a newline) to F, atomically, once bound."),
+            Option.redirectURIFile,
             OptionValues.dialect.declaration(
                 then:
                     "As for parse. prelude and clerk are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. Ory and Zephr send no state: use --no-state."
             ).only(in: LogoutOptions.loginMode),
-            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when present.").only(in: LogoutOptions.loginMode),
-            .flag("require-issuer", "Refuse a callback without 'iss'.").only(in: LogoutOptions.loginMode),
+            CommonOptions.issuer.described("The expected 'iss' (RFC 9207), checked when present.").only(in: LogoutOptions.loginMode),
+            CommonOptions.requireIssuer.described("Refuse a callback without 'iss'.").only(in: LogoutOptions.loginMode),
             OptionValues.profileDeclaration.only(in: LogoutOptions.loginMode),
         ] + OptionValues.limitDeclarations
     static let modes = LogoutOptions.modes
+
+    /// The options only loopback reads.
+    enum Option {
+        static let redirectURIFile = OptionDeclaration.value(
+            "redirect-uri-file", "F", "Also write the redirect URI (and a newline) to F, atomically, once bound.")
+    }
     static let discussion = """
         BEHAVIOUR:
           Binds only the loopback literal, never a wildcard address. On Linux a connection
@@ -121,7 +126,7 @@ enum LoopbackCommand: Command {
             try args.noPositionals()
             (configuration, timeout, timeoutText) = try LoopbackOptions.readConfiguration(args)
             expectations = try readSettings(args)
-            redirectURIFile = try args.single("redirect-uri-file")
+            redirectURIFile = try args.single(Option.redirectURIFile)
             if redirectURIFile?.isEmpty == true { throw Arguments.UsageError(description: "--redirect-uri-file needs a path") }
         } catch {
             return usageError(error.description, context: context)
@@ -156,7 +161,7 @@ enum LoopbackCommand: Command {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
 
-        if args.has("state-from-stdin") {
+        if args.has(CommonOptions.stateFromStdin) {
             switch StandardInput.readLine(from: context.standardInput, until: deadline) {
             case .success(let state):
                 expectations.state = state
@@ -207,8 +212,8 @@ enum LoopbackCommand: Command {
 
     static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackExpectations {
         var settings = LoopbackExpectations()
-        let state = try args.single("state")
-        let choices = (state == nil ? 0 : 1) + (args.has("no-state") ? 1 : 0) + (args.has("state-from-stdin") ? 1 : 0)
+        let state = try args.single(CommonOptions.state)
+        let choices = (state == nil ? 0 : 1) + (args.has(CommonOptions.noState) ? 1 : 0) + (args.has(CommonOptions.stateFromStdin) ? 1 : 0)
         switch (state, choices) {
         case (_, 0):
             throw Arguments.UsageError(
@@ -224,12 +229,12 @@ enum LoopbackCommand: Command {
         }
         settings.state = state
         settings.dialect = try OptionValues.dialect.read(args)
-        settings.issuer = try args.single("issuer")
+        settings.issuer = try args.single(CommonOptions.issuer)
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-        settings.requiresIssuer = args.has("require-issuer")
+        settings.requiresIssuer = args.has(CommonOptions.requireIssuer)
         settings.limits = try OptionValues.limits(args)
         settings.profiles = try OptionValues.profiles(args)
-        if args.has("logout") {
+        if args.has(LogoutOptions.logout) {
             try LogoutOptions.refuseLoginOptions(args)
             settings.purpose = .logout
         }

@@ -26,8 +26,8 @@ enum StatusCommand: Command {
 
         """
     static let options: [OptionDeclaration] = [
-        .value("scheme", "S", "The scheme."),
-        .value("id", "ID", "The desktop file ID (default callback-router-SCHEME)."),
+        CommonOptions.scheme.described("The scheme."),
+        RegistrationOptions.id.described("The desktop file ID (default callback-router-SCHEME)."),
     ]
     static let discussion = """
         OUTPUT:

@@ -24,8 +24,8 @@ enum UnregisterCommand: Command {
 
         """
     static let options: [OptionDeclaration] = [
-        .value("scheme", "S", "The scheme given to register."),
-        .value("id", "ID", "The desktop file ID given to register (default callback-router-SCHEME)."),
+        CommonOptions.scheme.described("The scheme given to register."),
+        RegistrationOptions.id.described("The desktop file ID given to register (default callback-router-SCHEME)."),
     ]
     static let discussion = """
         Removes ID.desktop and gives mimeapps.list back its line as it was before register:

@@ -22,15 +22,15 @@ enum LogoutOptions {
     /// The two modes of `parse`, `loopback` and `listen`.
     static let modes = [loginMode, logoutMode]
 
-    /// `--logout`'s declaration, with what it means for a command.
-    static func declaration(_ summary: String) -> OptionDeclaration { .flag("logout", summary).only(in: logoutMode) }
+    /// `--logout`; each command says what it means for it (``OptionDeclaration/described(_:)``).
+    static let logout = OptionDeclaration.flag("logout", "Wait for the end of a logout instead.").only(in: logoutMode)
 
     /// `--logout` waits for the provider's redirect to the post-logout redirect URI, checked
     /// as `parse --logout` checks it: the options that tune a login's response apply only in
     /// ``loginMode``, and `--response-mode` may only say query. The message names the option
     /// only, never its value. Shared by `loopback` and `listen`.
     static func refuseLoginOptions(_ args: Arguments) throws(Arguments.UsageError) {
-        if let mode = args.all("response-mode").last, mode != "query" {
+        if let mode = args.all(OptionValues.responseMode.declaration()).last, mode != "query" {
             throw Arguments.UsageError(
                 description: "--logout takes no --response-mode but query (the post-logout redirect is a GET with a query)")
         }
