@@ -30,23 +30,17 @@ enum AuthorizeURLCommand: Command {
         OVERVIEW: Build an OAuth 2.0 / OIDC authorization request URL with PKCE, with a fresh
         random state, code verifier and nonce, for scripts that drive a login.
 
-        USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U
-                                             [--scope S | --no-scope] [--no-nonce]
-                                             [--param NAME=VALUE]...
-                                             [--policy P] [--allow-localhost]
-                                             [--state-from-stdin]
-
         """
     static let options: [OptionDeclaration] = [
-        CommonOptions.endpoint.described(
+        CommonOptions.endpoint.required().described(
             "The provider's authorization endpoint, e.g. https://example.auth0.com/authorize. https, or http only to a loopback IP literal (127.0.0.1, [::1]); no userinfo, no fragment. Its own query parameters are kept."
         ),
-        CommonOptions.clientID.described("The client_id (printable ASCII)."),
-        CommonOptions.redirectURI.described(
+        CommonOptions.clientID.required().described("The client_id (printable ASCII)."),
+        CommonOptions.redirectURI.required().described(
             "Where the provider sends the browser back, sent exactly as given. Checked as 'parse' checks a --redirect-uri: an absolute URI without fragment or userinfo, not javascript:, data:, file:, vbscript:, about:, blob: or urn: (the out-of-band urn:ietf:wg:oauth:2.0:oob reaches no app), no repeated query parameter and none named like a response parameter (code, state…), and allowed by the policy."
         ),
-        CommonOptions.scope,
-        CommonOptions.noScope.described(
+        CommonOptions.scope.alternative("scope"),
+        CommonOptions.noScope.alternative("scope").described(
             "Send no scope at all (RFC 6749 §3.3: the provider's default applies; plain OAuth 2.0 providers such as GitHub accept it)."),
         Option.noNonce,
         CommonOptions.param.described(

@@ -25,18 +25,12 @@ enum EndSessionURLCommand: Command {
         then sends the browser to the post-logout redirect URI with that state: check it with
         'callback-router parse --logout --state S'.
 
-        USAGE: callback-router end-session-url --endpoint URL --post-logout-redirect-uri U
-                                               [--client-id ID] [--id-token-hint-from-stdin]
-                                               [--logout-hint H] [--ui-locales L]
-                                               [--param NAME=VALUE]... [--style S]
-                                               [--policy P] [--allow-localhost]
-
         """
     static let options: [OptionDeclaration] = [
-        CommonOptions.endpoint.described(
+        CommonOptions.endpoint.required().described(
             "The provider's end_session_endpoint (its discovery document names it), e.g. https://example.okta.com/oauth2/v1/logout. https, or http only to a loopback IP literal; no userinfo, no fragment. Its own query parameters are kept."
         ),
-        Option.postLogoutRedirectURI,
+        Option.postLogoutRedirectURI.required(),
         CommonOptions.clientID.described(
             "The client_id. Needed when no ID token hint is given: the provider must know whose redirect URIs to check."),
         Option.idTokenHintFromStdin,

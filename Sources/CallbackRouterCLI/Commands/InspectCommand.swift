@@ -22,12 +22,11 @@ enum InspectCommand: Command {
     static let overview = """
         OVERVIEW: Print the parsed components of a URL as one JSON object.
 
-        USAGE: callback-router inspect [--max-length N] [--max-parameters N] [--max-value-length N] URL
-
         ARGUMENTS:
           URL                     The absolute URL, exactly as delivered (quote it in the shell).
 
         """
+    static let usageArguments = "URL"
     static let options = OptionValues.limitDeclarations
     static let discussion = """
         OUTPUT:

@@ -23,25 +23,20 @@ enum ListenCommand: Command {
     static let overview = """
         OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
-        USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
-               callback-router listen --scheme S --dialect clerk --flow-id ID [--timeout SECONDS] [parse options]
-               callback-router listen --scheme S --logout (--state S | --state-from-stdin | --no-state)
-                                      [--timeout SECONDS] [--redirect-uri U]... [--policy P] [--allow-localhost]
-
         """
     static let options: [OptionDeclaration] =
         [
-            CommonOptions.scheme.described("The scheme registered with 'callback-router register'."),
-            CommonOptions.state.described(
+            CommonOptions.scheme.required().described("The scheme registered with 'callback-router register'."),
+            CommonOptions.state.required(in: LogoutOptions.logoutMode, oneOf: "state").alternative("state").described(
                 "The state this login sent: only a callback with this state is routed here (and parse checks it)."),
-            CommonOptions.stateFromStdin.described(
+            CommonOptions.stateFromStdin.required(in: LogoutOptions.logoutMode, oneOf: "state").alternative("state").described(
                 "Read that state from the first line of stdin instead, so it never appears in the process list (/proc/PID/cmdline)."),
             CommonOptions.timeout.described(
                 "How long to wait (default 300; fractions allowed; 0 to only look in the spool for a callback with this --state)."),
             LogoutOptions.logout.described(
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, printed exactly as 'parse --logout' prints it ({\"outcome\":\"logout_complete\",...}). Needs the end-session request's state (--state S or --state-from-stdin), or --no-state. --dialect, --issuer, --require-issuer, --profile and --response-mode other than query are usage errors with it."
             ),
-            CommonOptions.noState.described(
+            CommonOptions.noState.required(in: LogoutOptions.logoutMode, oneOf: "state").described(
                 "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true."
             )
             .only(in: LogoutOptions.logoutMode),

@@ -33,12 +33,6 @@ enum LoginCommand: Command {
         OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
         the terminal and print what the token request needs.
 
-        USAGE: callback-router login --issuer URL --client-id ID [--scope S | --no-scope]
-                                     [--param NAME=VALUE]... [--no-browser] [--timeout SECONDS]
-                                     [loopback options | --scheme S [--redirect-uri U]]
-               callback-router login --endpoint URL --client-id ID [...]   (no discovery: the
-                                     code and what its token request needs, or --token-endpoint)
-
         OUTPUT (one JSON object on stdout):
           The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
           of this login) and "redirect_uri" (the one sent): everything the token request needs;
@@ -51,18 +45,19 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            CommonOptions.endpoint.described(
+            CommonOptions.endpoint.required(oneOf: "endpoint").described(
                 "The authorization endpoint (https); without it, --issuer's discovery document names it (with it, it overrides that one)."
             ),
-            CommonOptions.clientID,
-            CommonOptions.scope,
-            CommonOptions.noScope.described("Send no scope at all (the provider's default applies), as authorize-url."),
+            CommonOptions.clientID.required(),
+            CommonOptions.scope.alternative("scope"),
+            CommonOptions.noScope.alternative("scope").described(
+                "Send no scope at all (the provider's default applies), as authorize-url."),
             CommonOptions.param.described("An extra authorization parameter (repeatable), as authorize-url."),
             Option.noBrowser,
             CommonOptions.timeout.described("How long to wait for the callback (default 300; fractions allowed)."),
             OptionValues.dialect.declaration(
                 then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
-            CommonOptions.issuer.described(
+            CommonOptions.issuer.required(oneOf: "endpoint").described(
                 "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."
             ),
             CommonOptions.requireIssuer.described("The callback must carry iss (issuer_missing otherwise); needs --issuer."),

@@ -26,10 +26,6 @@ enum LoopbackCommand: Command {
         OVERVIEW: Receive one OAuth callback on a loopback address (RFC 8252 §7.3) and print it
         as parse does.
 
-        USAGE: callback-router loopback (--state S | --state-from-stdin | --no-state) [options]
-               callback-router loopback --logout (--state S | --state-from-stdin | --no-state)
-                                        [--port N] [--path P] [--host H] [--timeout SECONDS] ...
-
         OUTPUT (two lines on stdout):
           line 1, as soon as the port is bound:   {"redirect_uri":"http://127.0.0.1:PORT/callback"}
           last line, when the wait ends:          the outcome JSON, exactly as 'parse' prints it
@@ -39,12 +35,12 @@ enum LoopbackCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            CommonOptions.state.described(
+            CommonOptions.state.required(oneOf: "state").described(
                 "The state sent in the authorization request. Only a callback carrying exactly this state ends the wait."),
-            CommonOptions.stateFromStdin.described(
+            CommonOptions.stateFromStdin.required(oneOf: "state").described(
                 "Read the state from the first line of stdin, after line 1 is printed: keeps it off the command line (other local users can read that in /proc) and lets a script get it from authorize-url, which needs the redirect URI first."
             ),
-            CommonOptions.noState.described(
+            CommonOptions.noState.required(oneOf: "state").described(
                 "Expect no state (dialects without one). Then any valid callback ends the wait: any local process or web page can end it. One of --state, --state-from-stdin and --no-state is required."
             ),
         ]

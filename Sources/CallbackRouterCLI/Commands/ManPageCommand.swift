@@ -29,13 +29,12 @@ enum ManPageCommand: Command {
         made from the same option declarations and text as its --help, so the two never
         disagree.
 
-        USAGE: callback-router manpage [--directory DIR] [COMMAND]
-
         ARGUMENTS:
           COMMAND                 The command whose page to print: callback-router-COMMAND(1).
                                   None: the page of the tool itself, callback-router(1).
 
         """
+    static let usageArguments = "[COMMAND]"
     static let options: [OptionDeclaration] = [directory]
     static let directory = OptionDeclaration.value(
         "directory", "DIR",

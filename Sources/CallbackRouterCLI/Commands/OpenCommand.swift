@@ -23,12 +23,11 @@ enum OpenCommand: Command {
     static let overview = """
         OVERVIEW: Hand a callback URL to the process waiting for it (run by xdg-open).
 
-        USAGE: callback-router open [--no-spool] [--spool-ttl SECONDS] URL
-
         ARGUMENTS:
           URL                  The callback URL, exactly as the browser passed it.
 
         """
+    static let usageArguments = "URL"
     static let options: [OptionDeclaration] = [
         Option.noSpool, Option.spoolTTL,
     ]

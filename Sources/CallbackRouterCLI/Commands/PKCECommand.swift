@@ -23,12 +23,10 @@ enum PKCECommand: Command {
     static let overview = """
         OVERVIEW: Print a PKCE code verifier and its S256 code challenge (RFC 7636).
 
-        USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]
-
         """
     static let options: [OptionDeclaration] = [
-        Option.verifier,
-        Option.verifierFromStdin,
+        Option.verifier.alternative("verifier"),
+        Option.verifierFromStdin.alternative("verifier"),
     ]
 
     /// The options only pkce reads.

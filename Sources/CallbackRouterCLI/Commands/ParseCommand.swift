@@ -22,18 +22,11 @@ enum ParseCommand: Command {
     static let overview = """
         OVERVIEW: Validate a callback URL and print what it means, as one JSON object.
 
-        USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
-                                     [--allow-localhost] [--state S] [--issuer I]
-                                     [--require-issuer] [--response-mode query|fragment]
-                                     [--profile NAME]...
-                                     [--max-length N] [--max-parameters N] [--max-value-length N] URL
-               callback-router parse --logout (--state S | --no-state) [--redirect-uri U]...
-                                     [--policy P] [--allow-localhost] URL
-
         ARGUMENTS:
           URL                     The callback URL, exactly as delivered (quote it in the shell).
 
         """
+    static let usageArguments = "URL"
     static let options: [OptionDeclaration] =
         [
             OptionValues.dialect.declaration(then: "auto picks by the parameters present and never picks ory."),
@@ -44,7 +37,7 @@ enum ParseCommand: Command {
                 then: "--dialect prelude and --dialect clerk imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
             CommonOptions.allowLocalhost.described(
                 "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."),
-            CommonOptions.state.described(
+            CommonOptions.state.required(in: LogoutOptions.logoutMode, oneOf: "state").described(
                 "The expected state: none in the callback is state_missing, another is state_mismatch (constant-time comparison)."),
             FlowIDOption.declaration.only(in: LogoutOptions.loginMode),
             CommonOptions.issuer.described("The expected iss (RFC 9207), checked when the callback has one.").only(
@@ -56,7 +49,7 @@ enum ParseCommand: Command {
             LogoutOptions.logout.described(
                 "The URL is the end of a logout (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, with the state the end-session request sent (callback-router end-session-url). It may carry no login parameter (code, error, iss, status...: invalid_parameter). Needs --state S, or --no-state."
             ),
-            CommonOptions.noState.described(
+            CommonOptions.noState.required(in: LogoutOptions.logoutMode, oneOf: "state").described(
                 "With --logout: the provider returns no state (Auth0's /v2/logout returnTo); the outcome says \"unbound\":true, since anyone can send such a callback."
             ).only(in: LogoutOptions.logoutMode),
         ] + OptionValues.limitDeclarations

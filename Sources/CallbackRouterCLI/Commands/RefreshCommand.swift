@@ -22,10 +22,6 @@ enum RefreshCommand: Command {
     static let overview = """
         OVERVIEW: Send a refresh request (RFC 6749 §6) and print the new tokens.
 
-        USAGE: callback-router refresh --client-id ID (--issuer I | --token-endpoint URL)
-                                       [--scope S] [--client-secret-from-stdin [--client-auth M]]
-                                       [--id-token-from-stdin] [--output FILE]
-
         STDIN:
           Line 1: the refresh token. With --client-secret-from-stdin, the next line: the
           client secret. With --id-token-from-stdin, the next line: the login's ID token.
@@ -50,12 +46,18 @@ enum RefreshCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            CommonOptions.clientID,
-            CommonOptions.issuer.described("The issuer whose discovery document names the token endpoint."),
+            CommonOptions.clientID.required(),
+            CommonOptions.issuer.required(oneOf: "token endpoint").described(
+                "The issuer whose discovery document names the token endpoint."),
             CommonOptions.scope.described("Ask for a narrower scope than the one granted (RFC 6749 §6)."),
             Option.idTokenFromStdin,
             OutputOption.declaration,
-        ] + TokenStep.sharedDeclarations.map { $0.listed(under: refreshGroup) }
+        ]
+        + TokenStep.sharedDeclarations.map { option in
+            // Without --issuer's discovery, the token endpoint must be given.
+            let listed = option.listed(under: refreshGroup)
+            return option.name == CommonOptions.tokenEndpoint.name ? listed.required(oneOf: "token endpoint") : listed
+        }
     /// The options only refresh reads.
     enum Option {
         static let idTokenFromStdin = OptionDeclaration.flag(

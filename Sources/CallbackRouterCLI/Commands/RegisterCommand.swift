@@ -21,11 +21,9 @@ enum RegisterCommand: Command {
     static let overview = """
         OVERVIEW: Register callback-router as the handler of a URL scheme.
 
-        USAGE: callback-router register --scheme S [--id ID]
-
         """
     static let options: [OptionDeclaration] = [
-        CommonOptions.scheme.described(
+        CommonOptions.scheme.required().described(
             "The scheme (RFC 3986 syntax; lowercased). http, https, file, javascript, data, vbscript, about, blob, ftp, ws, wss and mailto are refused."
         ),
         RegistrationOptions.id.described("The desktop file ID (default callback-router-SCHEME)."),

@@ -22,11 +22,9 @@ enum StatusCommand: Command {
     static let overview = """
         OVERVIEW: Say what is registered for a scheme.
 
-        USAGE: callback-router status --scheme S [--id ID]
-
         """
     static let options: [OptionDeclaration] = [
-        CommonOptions.scheme.described("The scheme."),
+        CommonOptions.scheme.required().described("The scheme."),
         RegistrationOptions.id.described("The desktop file ID (default callback-router-SCHEME)."),
     ]
     static let discussion = """

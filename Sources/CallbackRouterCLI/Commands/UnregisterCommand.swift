@@ -20,11 +20,9 @@ enum UnregisterCommand: Command {
     static let overview = """
         OVERVIEW: Undo what register did for a scheme.
 
-        USAGE: callback-router unregister --scheme S [--id ID]
-
         """
     static let options: [OptionDeclaration] = [
-        CommonOptions.scheme.described("The scheme given to register."),
+        CommonOptions.scheme.required().described("The scheme given to register."),
         RegistrationOptions.id.described("The desktop file ID given to register (default callback-router-SCHEME)."),
     ]
     static let discussion = """

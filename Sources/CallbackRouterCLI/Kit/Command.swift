@@ -116,8 +116,11 @@ protocol Command: Sendable {
     static var name: String { get }
     /// One line for the command list.
     static var summary: String { get }
-    /// The hand-written start of `--help`: OVERVIEW, USAGE, ARGUMENTS, OUTPUT...
+    /// The hand-written start of `--help`: OVERVIEW, then ARGUMENTS, OUTPUT... (USAGE is
+    /// made from the options, ``usage``, and goes after the OVERVIEW paragraph).
     static var overview: String { get }
+    /// What follows the options on the USAGE lines (`URL`, `[COMMAND]`); empty for none.
+    static var usageArguments: String { get }
     /// Every option the command takes, declared once: its parsing, the OPTIONS part of
     /// `--help`, completions and man page are made from these.
     static var options: [OptionDeclaration] { get }
@@ -133,10 +136,20 @@ protocol Command: Sendable {
 
 extension Command {
     static var modes: [CommandMode] { [] }
+    static var usageArguments: String { "" }
 
-    /// The whole `--help` text: ``overview``, the options, ``discussion``.
+    /// The USAGE lines, made from the option declarations and the modes.
+    static var usage: String { options.usage(of: name, modes: modes, arguments: usageArguments) }
+
+    /// ``overview`` with ``usage`` after its first paragraph (OVERVIEW): the start of `--help`.
+    static var introduction: String {
+        guard let end = overview.locate("\n\n") else { return overview + "\n" + usage }
+        return String(overview[..<end.upperBound]) + usage + "\n" + String(overview[end.upperBound...])
+    }
+
+    /// The whole `--help` text: ``introduction``, the options, ``discussion``.
     static var help: String {
-        overview + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
+        introduction + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
     }
 
     /// Prints a usage error with a pointer to `--help`; returns 64.

@@ -75,6 +75,19 @@ struct OptionDeclaration: Sendable {
     let group: OptionGroup
     /// The modes of its command it applies to; empty: every mode.
     private(set) var modes: [CommandMode] = []
+    /// How the USAGE lines show it, by mode (the first rule for the mode wins); none: an
+    /// optional option of its own.
+    private(set) var usageRules: [UsageRule] = []
+
+    /// Whether an option must be given, alone or as one of alternatives, in some modes.
+    struct UsageRule: Sendable, Equatable {
+        /// Whether it (or one of its alternatives) must be given.
+        let required: Bool
+        /// The options sharing this tag are alternatives: `(--state S | --no-state)`.
+        let alternatives: String?
+        /// The modes the rule holds in; empty: every mode.
+        let modes: [CommandMode]
+    }
 
     static func flag(_ name: String, _ summary: String, group: OptionGroup = .main) -> OptionDeclaration {
         OptionDeclaration(name: name, placeholder: nil, summary: summary, repeatable: false, choices: [], group: group)
@@ -92,6 +105,27 @@ struct OptionDeclaration: Sendable {
         var copy = self
         copy.modes = modes
         return copy
+    }
+
+    /// The same option, required in `modes` (every mode when none is named); with
+    /// `alternatives`, it or one of the options of the same tag is.
+    func required(in modes: CommandMode..., oneOf alternatives: String? = nil) -> OptionDeclaration {
+        var copy = self
+        copy.usageRules.append(UsageRule(required: true, alternatives: alternatives, modes: modes))
+        return copy
+    }
+
+    /// The same option, optional but excluding the options of the same tag: `[--scope S | --no-scope]`.
+    func alternative(_ alternatives: String) -> OptionDeclaration {
+        var copy = self
+        copy.usageRules.append(UsageRule(required: false, alternatives: alternatives, modes: []))
+        return copy
+    }
+
+    /// How the USAGE line of `mode` shows it.
+    func usageRule(in mode: CommandMode?) -> UsageRule {
+        usageRules.first { rule in rule.modes.isEmpty || mode.map(rule.modes.contains) == true }
+            ?? UsageRule(required: false, alternatives: nil, modes: [])
     }
 
     /// Whether it applies in `mode` (always, when it or its command declares no modes).
@@ -137,6 +171,7 @@ struct OptionDeclaration: Sendable {
         var copy = OptionDeclaration(
             name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
         copy.modes = modes
+        copy.usageRules = usageRules
         return copy
     }
 
@@ -145,6 +180,7 @@ struct OptionDeclaration: Sendable {
         var copy = OptionDeclaration(
             name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
         copy.modes = modes
+        copy.usageRules = usageRules
         return copy
     }
 }
@@ -161,6 +197,28 @@ extension [OptionDeclaration] {
     func misplaced(in args: Arguments, modes: [CommandMode]) -> Arguments.UsageError? {
         guard let mode = modes.chosen(by: args) else { return nil }
         return first { args.gave($0) && !$0.applies(in: mode) }?.misplaced(in: mode)
+    }
+
+    /// The USAGE lines of command `name`: one per mode (one in all for a command without
+    /// modes), each naming the option that chose the mode, the options required in it
+    /// (alternatives in parentheses), the optional ones (`[options]` when there are more than
+    /// eight), then `arguments` (`URL`).
+    func usage(of name: String, modes: [CommandMode], arguments: String) -> String {
+        let lead = "callback-router " + name
+        var lines: [String] = []
+        for mode in modes.isEmpty ? [nil] : modes.map(Optional.some) {
+            var items: [String] = []
+            if let selector = mode?.selector, let chooser = first(where: { $0.name == selector }) { items.append(chooser.term) }
+            let applying = filter { $0.applies(in: mode) && $0.name != mode?.selector }
+            let required = applying.filter { $0.usageRule(in: mode).required }
+            let optional = applying.filter { !$0.usageRule(in: mode).required }
+            items += HelpLayout.usageItems(required, mode: mode, optional: false)
+            let optionalItems = HelpLayout.usageItems(optional, mode: mode, optional: true)
+            items += optionalItems.count > 8 ? ["[options]"] : optionalItems
+            if !arguments.isEmpty { items.append(arguments) }
+            lines.append(HelpLayout.usageLine(lead, items, first: lines.isEmpty))
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The groups, in the order their first option is declared; `OPTIONS` first.

@@ -36,6 +36,8 @@ enum CommonOptions {
     static let clientSecretFromStdin = OptionDeclaration.flag(
         "client-secret-from-stdin",
         "Read the client secret of a confidential client from a line of stdin (never from argv or the environment).")
+    /// The token step's (`TokenStep.sharedDeclarations` lists it for login and refresh).
+    static let tokenEndpoint = OptionDeclaration.value("token-endpoint", "URL", "The token endpoint (https).")
     static let timeout = OptionDeclaration.value("timeout", "SECONDS", "How long to wait (default 300; fractions allowed).")
 }
 
