@@ -121,29 +121,9 @@ enum AuthorizeURLCommand: Command {
 
         let secrets: AttemptSecrets
         if args.has(CommonOptions.stateFromStdin) {
-            let state: String
-            switch StandardInput.readLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
-            case .success(let line):
-                state = line
-            case .failure(.timedOut):
-                context.printJSON(
-                    Rendering.rejectionJSON(
-                        reason: .timeout,
-                        detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
-                return ExitCode.tryAgain
-            case .failure(let problem):
-                return usageError("--state-from-stdin: \(problem)", context: context)
-            }
-            do {
-                secrets = try AttemptSecrets(state: state, pkce: PKCE(), nonce: AttemptSecrets.randomToken())
-            } catch {
-                context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
-                return ExitCode.usage
-            }
-            if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
-                context.printError(
-                    "\(name): warning: the state from stdin is \(state.utf8.count) bytes; fewer than \(AttemptSecrets.minimumTokenByteCount) cannot carry the 128 unguessable bits that protect the login against cross-site request forgery"
-                )
+            switch secretsWithStateFromStandardInput(context: context) {
+            case .success(let given): secrets = given
+            case .failure(let ended): return ended.exit
             }
         } else {
             secrets = AttemptSecrets()
@@ -176,6 +156,42 @@ enum AuthorizeURLCommand: Command {
             "response-mode", "form_post",
             "Ask for the OpenID Connect Form Post Response Mode (the callback is a POST; receive it with 'loopback --response-mode form_post'). Adds response_mode=form_post.",
             choices: ["form_post"])
+    }
+
+    /// A command that has already said why it ends, with its exit code.
+    struct Ended: Error {
+        let exit: Int32
+    }
+
+    /// `--state-from-stdin`: fresh secrets around the state read from the first line of
+    /// stdin (within ``stateWaitSeconds``), with a warning when it is too short to be safe.
+    static func secretsWithStateFromStandardInput(context: CommandContext) -> Result<AttemptSecrets, Ended> {
+        let secrets: AttemptSecrets
+        let state: String
+        switch StandardInput.readLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
+        case .success(let line):
+            state = line
+        case .failure(.timedOut):
+            context.printJSON(
+                Rendering.rejectionJSON(
+                    reason: .timeout,
+                    detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
+            return .failure(Ended(exit: ExitCode.tryAgain))
+        case .failure(let problem):
+            return .failure(Ended(exit: usageError("--state-from-stdin: \(problem)", context: context)))
+        }
+        do {
+            secrets = try AttemptSecrets(state: state, pkce: PKCE(), nonce: AttemptSecrets.randomToken())
+        } catch {
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
+            return .failure(Ended(exit: ExitCode.usage))
+        }
+        if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
+            context.printError(
+                "\(name): warning: the state from stdin is \(state.utf8.count) bytes; fewer than \(AttemptSecrets.minimumTokenByteCount) cannot carry the 128 unguessable bits that protect the login against cross-site request forgery"
+            )
+        }
+        return .success(secrets)
     }
 
     /// How long `--state-from-stdin` waits for its line.

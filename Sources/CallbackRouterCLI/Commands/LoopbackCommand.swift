@@ -157,20 +157,10 @@ enum LoopbackCommand: Command {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
 
-        if args.has(CommonOptions.stateFromStdin) {
-            switch StandardInput.readLine(from: context.standardInput, until: deadline) {
-            case .success(let state):
-                expectations.state = state
-            case .failure(.timedOut):
-                context.printJSON(
-                    Rendering.rejectionJSON(
-                        reason: .timeout, detail: "no state arrived on stdin within \(timeoutText)", offset: nil))
-                return ExitCode.tryAgain
-            case .failure(let problem):
-                context.printJSON(
-                    Rendering.rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
-                return ExitCode.usage
-            }
+        if args.has(CommonOptions.stateFromStdin),
+            let exit = readState(into: &expectations, until: deadline, timeoutText: timeoutText, context: context)
+        {
+            return exit
         }
 
         let result: LoopbackWaitResult
@@ -185,6 +175,33 @@ enum LoopbackCommand: Command {
             return ExitCode.usage
         }
         context.interruption?.finish()
+        return printOutcome(of: result, timeoutText: timeoutText, context: context)
+    }
+
+    /// `--state-from-stdin`: the expected state, from the first line of stdin (after line 1
+    /// is printed). Nil when it was read; else the exit code, its outcome printed.
+    static func readState(
+        into expectations: inout LoopbackExpectations, until deadline: ContinuousClock.Instant, timeoutText: String,
+        context: CommandContext
+    ) -> Int32? {
+        switch StandardInput.readLine(from: context.standardInput, until: deadline) {
+        case .success(let state):
+            expectations.state = state
+            return nil
+        case .failure(.timedOut):
+            context.printJSON(
+                Rendering.rejectionJSON(
+                    reason: .timeout, detail: "no state arrived on stdin within \(timeoutText)", offset: nil))
+            return ExitCode.tryAgain
+        case .failure(let problem):
+            context.printJSON(
+                Rendering.rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
+            return ExitCode.usage
+        }
+    }
+
+    /// The last line: the outcome of the wait, as parse prints it; returns its exit code.
+    static func printOutcome(of result: LoopbackWaitResult, timeoutText: String, context: CommandContext) -> Int32 {
         switch result {
         case .callback(.success(let outcome)):
             context.printJSON(Rendering.outcomeJSON(outcome))
