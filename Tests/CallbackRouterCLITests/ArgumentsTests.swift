@@ -83,7 +83,7 @@ import CallbackDesktop
         #expect(
             result.stderr.contains(
                 "The commands are " + CallbackRouterTool.commands.map { $0.name }.joined(separator: ", ")), "\(result.stderr)")
-        // A typo of a command adds the command meant (issue 27); anything else reads the same
+        // A typo of a command adds the command meant; anything else reads the same
         // for any argument of its length.
         guard Suggestion.closest(to: first, among: CallbackRouterTool.commands.map { $0.name } + ["help"]) == nil else { return }
         let twin = run([String(repeating: first.hasPrefix("-") ? "-" : "z", count: first.utf8.count), "--state", "x", "myapp://cb?code=a"])

@@ -257,7 +257,7 @@ enum LoginCommand: Command {
         do {
             receiver = try LoopbackReceiver(plan.loopback)
         } catch {
-            // The outcome JSON like every other failure (a taken --port printed none).
+            // The outcome JSON, as for every other failure, a taken --port included.
             let reason: ReasonCode = error.code == .addressInUse ? .conflict : .invalidConfiguration
             context.printJSON(Rendering.rejectionJSON(reason: reason, detail: error.detail, offset: nil))
             let advice = error.code == .addressInUse ? "; choose another --port, or leave it out for a free one" : ""

@@ -16,7 +16,7 @@
 import CallbackRouter
 
 /// `--flow-id ID` (`listen`, `parse`): the Clerk magic-link flow a callback must be for, as
-/// clerk-ios and clerk-android accept a link only for their pending flow (issue 34.3).
+/// clerk-ios and clerk-android accept a link only for their pending flow.
 enum FlowIDOption {
     static let declaration = OptionDeclaration.value(
         "flow-id", "ID",
