@@ -13,12 +13,6 @@
 
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Options are read through their declarations (`args.single(CommonOptions.issuer)`), so a
 /// misspelt or undeclared key does not compile. Reading by a string name
 /// (`args.single("issuer")`) is left only to the files named in ``stillByName``.
@@ -35,16 +29,9 @@ import Darwin
 
     /// Every Swift file under `directory`, at any depth.
     static func swiftFiles(under directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var paths: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
-            let path = directory + "/" + name
-            if name.hasSuffix(".swift") { paths.append(path) } else { paths += swiftFiles(under: path) }
+        CLIArchitectureTests.entries(directory).flatMap { name in
+            name.hasSuffix(".swift") ? [directory + "/" + name] : swiftFiles(under: directory + "/" + name)
         }
-        return paths.sorted()
     }
 
     /// The reads of an option by a string literal in `text`: `.single("`, `.has("`,
