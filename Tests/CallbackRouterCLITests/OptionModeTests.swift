@@ -38,6 +38,19 @@ import CallbackTestSupport
         #expect(result.stdout.isEmpty)
     }
 
+    @Test func anOptionOutsideTheModeAValueChoosesIsAUsageError() {
+        let result = runTool(
+            [
+                "end-session-url", "--endpoint", "https://t.auth0.com/v2/logout", "--post-logout-redirect-uri", "myapp:/done",
+                "--style", "auth0-return-to", "--id-token-hint-from-stdin",
+            ], environment: [:])
+        #expect(result.exit == 64)
+        #expect(
+            result.stderr.contains(
+                "--id-token-hint-from-stdin does not apply to --style auth0-return-to: it is an OpenID Connect option"),
+            "\(result.stderr)")
+    }
+
     @Test func aSchemeOptionWithoutSchemeNamesTheOptionItNeeds() {
         let result = runTool(
             ["login", "--endpoint", "https://id.example/authorize", "--client-id", "app", "--redirect-uri", "myapp:/cb"],
@@ -53,22 +66,23 @@ import CallbackTestSupport
         for command in CallbackRouterTool.commands {
             for mode in command.modes {
                 let chooser = mode.selector.flatMap { selector in command.options.first { $0.name == selector } }
+                let choosing = chooser.map { option in mode.value.map { ["--" + option.name, $0] } ?? Self.giving(option) } ?? []
                 // An option that chooses a mode is never outside it: giving it chooses it.
                 let selectors = command.modes.compactMap(\.selector)
                 for option in command.options where !option.applies(in: mode) && !selectors.contains(option.name) {
-                    let arguments = [command.name] + (chooser.map(Self.giving) ?? []) + Self.giving(option)
+                    let arguments = [command.name] + choosing + Self.giving(option)
                     let result = runTool(arguments, environment: [:])
                     #expect(result.exit == 64, "\(arguments)")
-                    let reason = mode.selector.map { "does not apply to --" + $0 } ?? "needs --"
+                    let reason = mode.chooser.map { "does not apply to " + $0 } ?? "needs --"
                     #expect(result.stderr.contains("--\(option.name) \(reason)"), "\(arguments): \(result.stderr)")
                     #expect(result.stdout.isEmpty, "\(arguments)")
                     checked += 1
                 }
             }
         }
-        // login's 10 loopback and 2 scheme options; the login-only options of parse,
-        // loopback and listen, and their --logout and --no-state.
-        #expect(checked >= 27)
+        // login's 10 loopback options and --redirect-uri; the login-only options of parse,
+        // loopback and listen, and their --no-state; end-session-url's id token hint.
+        #expect(checked >= 28)
     }
 
     /// An option's modes are modes of its command, a selected mode's option is declared, and

@@ -33,7 +33,7 @@ enum EndSessionURLCommand: Command {
         Option.postLogoutRedirectURI.required(),
         CommonOptions.clientID.described(
             "The client_id. Needed when no ID token hint is given: the provider must know whose redirect URIs to check."),
-        Option.idTokenHintFromStdin,
+        Option.idTokenHintFromStdin.only(in: openIDConnectMode),
         Option.logoutHint,
         Option.uiLocales,
         CommonOptions.param.described(
@@ -43,6 +43,12 @@ enum EndSessionURLCommand: Command {
         OptionValues.policy.declaration(then: "As for 'parse'."),
         CommonOptions.allowLocalhost,
     ]
+
+    /// OpenID Connect RP-Initiated Logout 1.0: the default.
+    static let openIDConnectMode = CommandMode("OpenID Connect")
+    /// `--style auth0-return-to`: Auth0's /v2/logout, which takes no id_token_hint (it ignores one).
+    static let auth0Mode = CommandMode("Auth0", chosenBy: "style", value: EndSessionRequest.Style.auth0ReturnTo.rawValue)
+    static let modes = [openIDConnectMode, auth0Mode]
 
     /// The options only end-session-url reads.
     enum Option {
@@ -99,9 +105,6 @@ enum EndSessionURLCommand: Command {
             for pair in args.all(CommonOptions.param) {
                 guard let equals = pair.firstIndex(of: "=") else { throw .init(description: "--param takes NAME=VALUE") }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
-            }
-            if style == .auth0ReturnTo && args.has(Option.idTokenHintFromStdin) {
-                throw .init(description: "--style auth0-return-to takes no id_token_hint (Auth0's /v2/logout ignores it)")
             }
         } catch {
             return usageError(error.description, context: context)

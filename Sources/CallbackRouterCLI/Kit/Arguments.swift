@@ -86,8 +86,12 @@ struct Arguments {
     /// Whether `option` (a flag or an option with a value) was given.
     func gave(_ option: OptionDeclaration) -> Bool { gave(option: option.name) }
 
-    /// Whether the option named `name` (without `--`) was given: how a ``CommandMode`` is chosen.
-    func gave(option name: String) -> Bool { flags.contains(name) || values[name] != nil }
+    /// Whether the option named `name` (without `--`) was given, last with `value` when one
+    /// is named: how a ``CommandMode`` is chosen.
+    func gave(option name: String, value: String? = nil) -> Bool {
+        guard let value else { return flags.contains(name) || values[name] != nil }
+        return values[name]?.last == value
+    }
 
     // Options are read by their declarations (``OptionDeclaration``), which are the only keys:
     // a command reads what it declared, under the name it declared, and a misspelt key does

@@ -33,8 +33,9 @@ struct OptionGroup: Sendable, Equatable {
     var heading: String { note.map { "\(title) (\($0)):" } ?? "\(title):" }
 }
 
-/// One way a command runs, chosen by an option (`login --scheme`, `listen --logout`) or by
-/// its absence (the command's default mode). Each option declares the modes it applies to
+/// One way a command runs, chosen by an option (`login --scheme`, `listen --logout`), or by
+/// one value of it (`end-session-url --style auth0-return-to`), or by their absence (the
+/// command's default mode). Each option declares the modes it applies to
 /// (``OptionDeclaration/only(in:)``); one given in another mode is a usage error made from
 /// that declaration (``OptionDeclaration/misplaced(in:)``).
 struct CommandMode: Sendable, Equatable {
@@ -42,18 +43,24 @@ struct CommandMode: Sendable, Equatable {
     let name: String
     /// The option (without `--`) whose presence chooses this mode; nil for the default mode.
     let selector: String?
+    /// The value of ``selector`` that chooses this mode; nil: any value (or a flag).
+    let value: String?
 
-    init(_ name: String, chosenBy selector: String? = nil) {
+    init(_ name: String, chosenBy selector: String? = nil, value: String? = nil) {
         self.name = name
         self.selector = selector
+        self.value = value
     }
+
+    /// How it is chosen, as errors and USAGE say it: `--scheme`, `--style auth0-return-to`.
+    var chooser: String? { selector.map { "--" + $0 + (value.map { " " + $0 } ?? "") } }
 }
 
 extension [CommandMode] {
     /// The mode `args` chose: the first whose selector was given, else the default one; nil
     /// for a command with a single mode (no modes declared).
     func chosen(by args: Arguments) -> CommandMode? {
-        first { $0.selector.map(args.gave(option:)) ?? false } ?? first { $0.selector == nil }
+        first { mode in mode.selector.map { args.gave(option: $0, value: mode.value) } ?? false } ?? first { $0.selector == nil }
     }
 }
 
@@ -140,10 +147,11 @@ struct OptionDeclaration: Sendable {
     /// `--redirect-uri needs --scheme: it is a scheme option`.
     func misplaced(in mode: CommandMode) -> Arguments.UsageError {
         let kind = modes.map(\.name).joined(separator: " or ")
+        let article = kind.first.map { "aeiouAEIOU".contains($0) } == true ? "an" : "a"
         let reason =
-            mode.selector.map { "does not apply to --" + $0 }
-            ?? "needs " + modes.compactMap(\.selector).map { "--" + $0 }.joined(separator: " or ")
-        return Arguments.UsageError(description: "--\(name) \(reason): it is a \(kind) option")
+            mode.chooser.map { "does not apply to " + $0 }
+            ?? "needs " + modes.compactMap(\.chooser).joined(separator: " or ")
+        return Arguments.UsageError(description: "--\(name) \(reason): it is \(article) \(kind) option")
     }
 
     /// Whether it takes a value (`--state S`) rather than being a flag (`--no-state`).
@@ -208,7 +216,9 @@ extension [OptionDeclaration] {
         var lines: [String] = []
         for mode in modes.isEmpty ? [nil] : modes.map(Optional.some) {
             var items: [String] = []
-            if let selector = mode?.selector, let chooser = first(where: { $0.name == selector }) { items.append(chooser.term) }
+            if let mode, let selector = mode.selector, let chooser = first(where: { $0.name == selector }) {
+                items.append(mode.value.map { "--" + selector + " " + $0 } ?? chooser.term)
+            }
             let applying = filter { $0.applies(in: mode) && $0.name != mode?.selector }
             let required = applying.filter { $0.usageRule(in: mode).required }
             let optional = applying.filter { !$0.usageRule(in: mode).required }
