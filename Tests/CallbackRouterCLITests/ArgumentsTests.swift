@@ -83,7 +83,7 @@ import CallbackDesktop
         #expect(
             result.stderr.contains(
                 "The commands are " + CallbackRouterTool.commands.map { $0.name }.joined(separator: ", ")), "\(result.stderr)")
-        // A typo of a command adds the command meant (issue 27); anything else reads the same
+        // A typo of a command adds the command meant; anything else reads the same
         // for any argument of its length.
         guard Suggestion.closest(to: first, among: CallbackRouterTool.commands.map { $0.name } + ["help"]) == nil else { return }
         let twin = run([String(repeating: first.hasPrefix("-") ? "-" : "z", count: first.utf8.count), "--state", "x", "myapp://cb?code=a"])
@@ -95,7 +95,7 @@ import CallbackDesktop
     /// whole argument, value included, was echoed as an unknown option.
     @Test func splitsAnOptionAtItsEqualsSignWhateverFollows() throws {
         let parsed = try Arguments(["--issuer=\u{0732}W:"], options: ["issuer"], flags: [])
-        #expect(try parsed.single("issuer") == "\u{0732}W:")
+        #expect(try parsed.single(CommonOptions.issuer) == "\u{0732}W:")
         let result = run(["parse", "--issuer=\u{0732}W:", "myapp://cb?code=a&state=b"])
         #expect(!result.stderr.contains("unknown option"))
         #expect(!result.stderr.contains("W:"))

@@ -143,8 +143,8 @@ private enum Listed {
                 == nil)
     }
 
-    /// login's groups are man sections of their own, each option a tagged paragraph (the
-    /// page used to print "the defaul: …" and run the loopback options together).
+    /// login's groups are man sections of their own, each option a tagged paragraph: a
+    /// group's note is whole ("the default: …"), and its options are not run together.
     @Test func loginsOptionGroupsAreSectionsOfTheManPage() throws {
         let page = try #require(ManPage().page(named: "login"))
         #expect(page.locate(".SH \"LOOPBACK OPTIONS\"\nThe default: an RFC 8252 receiver on 127.0.0.1.\n.TP\n") != nil)

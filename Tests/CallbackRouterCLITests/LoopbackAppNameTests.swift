@@ -52,10 +52,11 @@ import Testing
     }
 
     @Test func anAppNameWithSchemeIsAUsageError() throws {
-        let error = #expect(throws: Arguments.UsageError.self) {
-            try configuration(["--scheme", "myapp", "--app-name", "Acme"], for: LoginCommand.options)
-        }
-        #expect(error?.description.contains("--scheme") == true)
+        let result = runTool(
+            ["login", "--endpoint", "https://id.example/authorize", "--client-id", "app", "--scheme", "myapp", "--app-name", "Acme"],
+            environment: [:])
+        #expect(result.exit == 64)
+        #expect(result.stderr.contains("--app-name does not apply to --scheme"), "\(result.stderr)")
     }
 
     /// Through the real command: the page names the app, escaped, and sends the person back

@@ -22,12 +22,10 @@ enum StatusCommand: Command {
     static let overview = """
         OVERVIEW: Say what is registered for a scheme.
 
-        USAGE: callback-router status --scheme S [--id ID]
-
         """
     static let options: [OptionDeclaration] = [
-        .value("scheme", "S", "The scheme."),
-        .value("id", "ID", "The desktop file ID (default callback-router-SCHEME)."),
+        CommonOptions.scheme.required().described("The scheme."),
+        RegistrationOptions.id.described("The desktop file ID (default callback-router-SCHEME)."),
     ]
     static let discussion = """
         OUTPUT:

@@ -116,11 +116,17 @@ protocol Command: Sendable {
     static var name: String { get }
     /// One line for the command list.
     static var summary: String { get }
-    /// The hand-written start of `--help`: OVERVIEW, USAGE, ARGUMENTS, OUTPUT...
+    /// The hand-written start of `--help`: OVERVIEW, then ARGUMENTS, OUTPUT... (USAGE is
+    /// made from the options, ``usage``, and goes after the OVERVIEW paragraph).
     static var overview: String { get }
+    /// What follows the options on the USAGE lines (`URL`, `[COMMAND]`); empty for none.
+    static var usageArguments: String { get }
     /// Every option the command takes, declared once: its parsing, the OPTIONS part of
     /// `--help`, completions and man page are made from these.
     static var options: [OptionDeclaration] { get }
+    /// The ways the command runs, when it has more than one (`login`: loopback or
+    /// `--scheme`): which options apply to which is declared with each option.
+    static var modes: [CommandMode] { get }
     /// The hand-written rest of `--help`, after the options: prose, EXIT CODES, EXAMPLE...
     static var discussion: String { get }
     /// Runs with its arguments read (``main(_:context:)`` has answered `--help` and usage
@@ -129,9 +135,21 @@ protocol Command: Sendable {
 }
 
 extension Command {
-    /// The whole `--help` text: ``overview``, the options, ``discussion``.
+    static var modes: [CommandMode] { [] }
+    static var usageArguments: String { "" }
+
+    /// The USAGE lines, made from the option declarations and the modes.
+    static var usage: String { options.usage(of: name, modes: modes, arguments: usageArguments) }
+
+    /// ``overview`` with ``usage`` after its first paragraph (OVERVIEW): the start of `--help`.
+    static var introduction: String {
+        guard let end = overview.locate("\n\n") else { return overview + "\n" + usage }
+        return String(overview[..<end.upperBound]) + usage + "\n" + String(overview[end.upperBound...])
+    }
+
+    /// The whole `--help` text: ``introduction``, the options, ``discussion``.
     static var help: String {
-        overview + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
+        introduction + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
     }
 
     /// Prints a usage error with a pointer to `--help`; returns 64.
@@ -144,8 +162,9 @@ extension Command {
     /// option declarations, answers `--help` and usage errors, else ``run(_:context:)``.
     static func main(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         let args: Arguments
-        do {
+        do throws(Arguments.UsageError) {
             args = try Arguments(arguments, options: options.valueNames, flags: options.flagNames)
+            if !args.wantsHelp, let misplaced = options.misplaced(in: args, modes: modes) { throw misplaced }
         } catch {
             return usageError(error.description, context: context)
         }

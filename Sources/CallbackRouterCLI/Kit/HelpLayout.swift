@@ -20,6 +20,43 @@ enum HelpLayout {
     /// The longest line.
     static let width = 90
 
+    /// The USAGE words of `options` in `mode`: each option's term, those of one
+    /// alternatives tag together (`--state S | --no-state`), in parentheses when required and
+    /// in brackets when `optional` (a repeatable one followed by `...`).
+    static func usageItems(_ options: [OptionDeclaration], mode: CommandMode?, optional: Bool) -> [String] {
+        var items: [String] = []
+        var shown: Set<String> = []
+        for option in options {
+            if let tag = option.usageRule(in: mode).alternatives {
+                guard shown.insert(tag).inserted else { continue }
+                let terms = options.filter { $0.usageRule(in: mode).alternatives == tag }.map(\.term).joined(separator: " | ")
+                items.append(optional ? "[" + terms + "]" : terms.contains(" | ") ? "(" + terms + ")" : terms)
+            } else {
+                items.append(optional ? "[" + option.term + "]" + (option.repeatable ? "..." : "") : option.term)
+            }
+        }
+        return items
+    }
+
+    /// One USAGE line: `USAGE: ` (or its indentation after the first), `lead`, then `items`
+    /// wrapped at ``width`` with continuation lines under the first item.
+    static func usageLine(_ lead: String, _ items: [String], first: Bool) -> String {
+        let start = (first ? "USAGE: " : "       ") + lead
+        let indent = String(repeating: " ", count: start.count + 1)
+        var out = start
+        var lineLength = start.count
+        for item in items {
+            if lineLength + 1 + item.count > width && lineLength > start.count {
+                out += "\n" + indent + item
+                lineLength = indent.count + item.count
+            } else {
+                out += " " + item
+                lineLength += 1 + item.count
+            }
+        }
+        return out
+    }
+
     /// `  NAME` padded to ``column``, then `text` wrapped at spaces to ``width``, each
     /// continuation line indented to ``column`` (no final newline).
     static func entry(_ name: String, _ text: String) -> String {

@@ -24,7 +24,7 @@ enum OutputOption {
     /// Reads `--output` and, when given, sends the command's result there
     /// (``CommandContext/settled(_:command:)`` writes it).
     static func apply(_ args: Arguments, context: CommandContext) throws(Arguments.UsageError) {
-        guard let path = try args.single(declaration.name) else { return }
+        guard let path = try args.single(declaration) else { return }
         guard !path.isEmpty else { throw Arguments.UsageError(description: "--output needs a file name") }
         context.result.send(to: path)
     }

@@ -46,9 +46,9 @@ struct CommandCatalog: Sendable {
     static func entry(for command: any Command.Type) -> Entry {
         let positionalChoices = (command as? any PositionalChoices.Type)?.positionalChoices ?? []
         return Entry(
-            name: command.name, summary: command.summary, overview: command.overview, options: command.options,
+            name: command.name, summary: command.summary, overview: command.introduction, options: command.options,
             discussion: command.discussion, positionalChoices: positionalChoices,
-            takesPositional: HelpText(command.overview).usageTakesPositional)
+            takesPositional: HelpText(command.introduction).usageTakesPositional)
     }
 }
 

@@ -48,7 +48,7 @@ struct ManPage {
         var roff = header(title: "callback-router", summary: help.overview)
         roff += render(help, options: [], discussion: HelpText(""), synopsisCommand: "callback-router")
         roff += ".SH SEE ALSO\n"
-        // `\%`: a page's name is never hyphenated across lines (issue 36 point 7).
+        // `\%`: a page's name is never hyphenated across lines.
         roff += catalog.commands.map { "\\%\\fBcallback\\-router\\-\(Self.escaped($0.name))\\fR(1)" }.joined(separator: ",\n") + "\n"
         roff += ".PP\n/usr/share/doc/callback\\-router/ has the guides (docs/*.md of the source).\n"
         return roff
