@@ -13,11 +13,6 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackRouter
 import CallbackSystem
 
@@ -58,7 +53,7 @@ public final class Interruption: Sendable {
     /// Ends the process (tests replace it: a test runner must not `_exit`).
     private let terminate: @Sendable (Int32) -> Void
 
-    init(terminate: @escaping @Sendable (Int32) -> Void = { _exit($0) }) {
+    init(terminate: @escaping @Sendable (Int32) -> Void = { Signals.endProcessAtOnce(status: $0) }) {
         self.terminate = terminate
     }
 
@@ -67,26 +62,17 @@ public final class Interruption: Sendable {
     /// Programs this process starts (a browser) get both signals unblocked again.
     public static func install() -> Interruption {
         let interruption = Interruption()
-        var signals = handledSignals
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        Signals.block(handledSignals)
         let started = DetachedThread.start {
-            var signals = handledSignals
             while true {
-                var received: Int32 = 0
-                if sigwait(&signals, &received) == 0 { interruption.deliver(received) }
+                if let received = Signals.wait(for: handledSignals) { interruption.deliver(received) }
             }
         }
-        if !started { pthread_sigmask(SIG_UNBLOCK, &signals, nil) }
+        if !started { Signals.unblock(handledSignals) }
         return interruption
     }
 
-    private static var handledSignals: sigset_t {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        return signals
-    }
+    private static let handledSignals = [Signals.interrupt, Signals.terminate]
 
     /// The first signal received, if any.
     var signal: Int32? { state.withLock { $0.signal } }
@@ -95,12 +81,12 @@ public final class Interruption: Sendable {
     var exitCode: Int32? { signal.map(Self.exitCode(for:)) }
 
     static func exitCode(for signal: Int32) -> Int32 {
-        signal == SIGTERM ? ExitCode.terminated : ExitCode.interrupted
+        signal == Signals.terminate ? ExitCode.terminated : ExitCode.interrupted
     }
 
     /// The outcome a command prints when a signal ended its wait.
     static func cancelledJSON(signal: Int32) -> JSONValue {
-        let detail = signal == SIGTERM ? "stopped by SIGTERM" : "interrupted (SIGINT, Ctrl-C)"
+        let detail = signal == Signals.terminate ? "stopped by SIGTERM" : "interrupted (SIGINT, Ctrl-C)"
         // The shape of every rejection (Rendering.rejectionJSON), built here: the signal
         // thread's line must not wait for anything but this module.
         return .object([

@@ -16,7 +16,7 @@
 import CallbackDesktop
 import CallbackSystem
 
-/// The process's environment and own path, read without Foundation.
+/// The process's environment and own path, read without Foundation, and its end.
 public enum ProcessEnvironment {
     /// The environment variables of this process (read as ``DesktopEnvironment/current()``
     /// reads them: one reader of `environ` for the helper and the desktop library).
@@ -26,6 +26,12 @@ public enum ProcessEnvironment {
     /// `_NSGetExecutablePath` on Darwin), or `fallback` when the system does not say.
     public static func executablePath(fallback: String) -> String {
         Environment.executablePath() ?? fallback
+    }
+
+    /// Ends the process with `status` (C's `exit`, through the system layer): how `main`
+    /// hands the command's exit code to the shell.
+    public static func exit(_ status: Int32) -> Never {
+        Signals.endProcess(status: status)
     }
 }
 

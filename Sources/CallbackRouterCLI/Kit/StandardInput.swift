@@ -68,8 +68,8 @@ enum StandardInput {
                 line = try LineReader.readLine(from: fd, maxBytes: maxLineBytes, until: systemDeadline)
             } catch {
                 switch error.code {
-                case ETIMEDOUT: return .failure(.timedOut)
-                case EFBIG: return .failure(.tooLong)
+                case LineReader.timedOutCode: return .failure(.timedOut)
+                case LineReader.tooLongCode: return .failure(.tooLong)
                 default: return .failure(.unreadable(error.code))
                 }
             }

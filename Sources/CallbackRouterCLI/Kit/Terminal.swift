@@ -19,7 +19,7 @@ extension CommandContext {
     /// Whether stderr is a person's terminal: the process's own stderr (not a test's
     /// capture) and a tty. Colours, and a URL that must not reach a log, depend on it.
     var standardErrorIsTerminal: Bool {
-        output is StandardStreams && isatty(2) == 1
+        output is StandardStreams && TerminalDevice.isTerminal(2)
     }
 
     /// An SSH session (`SSH_CONNECTION` set): a browser started here would open on the
@@ -34,7 +34,7 @@ extension CommandContext {
     /// reports a terminal as invalid, so the wait asks the terminal with `select`
     /// (`Readiness` in the system layer; docs/platforms.md says what was compiled where).
     var offersPasteBack: Bool {
-        isSSHSession && isatty(standardInput) == 1
+        isSSHSession && TerminalDevice.isTerminal(standardInput)
     }
 }
 

@@ -32,7 +32,7 @@ enum WaitReminder {
             var minutes: Int64 = 0
             var hinted = false
             while true {
-                usleep(200_000)
+                Pause.milliseconds(200)
                 let elapsed = SystemClock.monotonicMilliseconds() - started
                 guard elapsed < total else { return }
                 let left = Durations.describe(seconds: Double((total - elapsed + 999) / 1000))

@@ -119,7 +119,7 @@ enum BrowserLauncher {
             let deadline = Deadline.after(milliseconds: Int64(patience * 1000))
             while !deadline.hasPassed {
                 if over.withLock({ $0 }) || wasUsed() { return }
-                usleep(50_000)
+                Pause.milliseconds(50)
             }
             over.withLock { finished in
                 guard !finished, !wasUsed() else { return }

@@ -13,13 +13,9 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackDesktop
 import CallbackRouter
+import CallbackSystem
 
 /// The wait `listen` and `login --scheme` share: one callback of a scheme through the
 /// desktop hand-off (CallbackDesktop's public ``BlockingHandoffReceiver``), judged by a
@@ -84,7 +80,7 @@ enum HandoffWait {
                 })
             defer { receiver.close() }
             let socketPath = receiver.socketPath
-            context.interruption?.addCleanup { _ = unlink(socketPath) }
+            context.interruption?.addCleanup { _ = try? FileSystem.remove(socketPath) }
             ready()
             arrival = try receiver.wait(timeout: timeout)
         } catch {

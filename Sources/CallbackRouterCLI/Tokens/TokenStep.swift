@@ -61,7 +61,7 @@ struct TokenStep {
         // A person at a terminal is asked, and told the limit (it once waited 30 s in silence).
         // What is pasted is not shown (echo off; back on at the end, and on Ctrl-C).
         var echo: TerminalEcho?
-        if context.output is StandardStreams, isatty(context.standardInput) == 1 {
+        if context.output is StandardStreams, TerminalDevice.isTerminal(context.standardInput) {
             context.printError(
                 "\(command.name): paste the \(what) (one a line, not shown) and press Enter; within \(seconds) seconds, or this gives up")
             echo = TerminalEcho.off(context.standardInput)
