@@ -366,6 +366,7 @@ extension RefreshCommandTests {
         #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"\#(reason)""#), "\(run.out)")
         #expect(run.out.contains(#""step":"\#(step)""#))
         #expect(!run.out.contains("AT-login-1"), "no token of a refused response is printed")
+        #expect(run.out.contains(#""code_verifier":""#) && run.out.contains(#""redirect_uri":"http://127.0.0.1:"#), "\(run.out)")
     }
 
     @Test func aTokenErrorResponseIsTheTypedOutcome() throws {
@@ -374,11 +375,16 @@ extension RefreshCommandTests {
         try curl.answer("discovery", body: Self.metadata)
         let login = try RunningLogin(
             ["--issuer", Self.issuer, "--client-id", "app", "--no-browser", "--timeout", "20"], environment: curl.environment)
-        let state = try #require(try LoginCommandTests.authorizationURL(login).queryParameters.value(named: "state"))
+        let request = try LoginCommandTests.authorizationURL(login)
+        let state = try #require(try request.queryParameters.value(named: "state"))
+        let redirectURI = try #require(try request.queryParameters.value(named: "redirect_uri"))
         try curl.answer("token", status: 400, body: #"{"error":"invalid_grant"}"#)
         _ = try RawClient.get(port: login.port, "/callback?code=C&state=\(state)")
         #expect(login.waitForExit() == 1)
         #expect(login.output.stdout.hasPrefix(#"{"outcome":"token_error","error":"invalid_grant""#))
+        // The verifier and the redirect URI the login used, as on every line of login.
+        #expect(login.output.stdout.contains(#""status":400,"code_verifier":""#), "\(login.output.stdout)")
+        #expect(login.output.stdout.hasSuffix(#","redirect_uri":"\#(redirectURI)"}"# + "\n"), "\(login.output.stdout)")
     }
 
     @Test func metadataOfAnotherIssuerIsRefusedBeforeTheBrowserOpens() throws {

@@ -266,6 +266,8 @@ struct TokenStep {
             conclude(printed)
             return Rendering.exitCode(for: outcome)
         }
+        // A refused redemption still carries the two values every line of login carries.
+        let carried: [(String, JSONValue)] = [("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectURI))]
         do throws(StepFailure) {
             let delivery: Delivery
             let request: TokenRequest
@@ -279,8 +281,7 @@ struct TokenStep {
             }
             switch try exchange(request, context: context) {
             case .error(let tokenError):
-                conclude(
-                    TokenStep.errorJSON(tokenError).appending(TokenStep.members(of: printed, named: ["code_verifier", "redirect_uri"])))
+                conclude(TokenStep.errorJSON(tokenError).appending(carried))
                 return ExitCode.providerFailure
             case .tokens(let tokens):
                 var claims: IDTokenClaims?
@@ -300,7 +301,7 @@ struct TokenStep {
                 return ExitCode.success
             }
         } catch {
-            conclude(error.json(appending: TokenStep.members(of: printed, named: ["code_verifier", "redirect_uri"])))
+            conclude(error.json(appending: carried))
             return error.exit
         }
     }
@@ -358,12 +359,6 @@ struct TokenStep {
             members.append(("id_token_claims", .null))
         }
         return members
-    }
-
-    /// The members of an object named `names`, in the object's order.
-    static func members(of value: JSONValue, named names: Set<String>) -> [(String, JSONValue)] {
-        guard case .object(let members) = value.storage else { return [] }
-        return members.filter { names.contains($0.0) }
     }
 }
 
