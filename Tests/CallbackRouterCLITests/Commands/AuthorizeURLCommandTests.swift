@@ -23,10 +23,8 @@ import CallbackDesktop
     ]
 
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        let output = CapturedOutput()
-        let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router")
-        let code = CallbackRouterTool.run(arguments, context: context)
-        return (code, output.stdout, output.stderr)
+        let run = runTool(arguments, executablePath: "/usr/bin/callback-router")
+        return (run.exit, run.stdout, run.stderr)
     }
 
     @Test func printsAURLWhoseParametersMatchTheSecretsPrinted() throws {

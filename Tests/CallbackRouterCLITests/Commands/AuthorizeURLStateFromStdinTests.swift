@@ -30,17 +30,8 @@ import CallbackRouter
 
     /// Runs with `input` written to a pipe that is stdin (closed after it).
     static func run(_ arguments: [String] = base, stdin input: [UInt8]) -> (code: Int32, out: String, err: String) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return (-1, "", "pipe failed") }
-        defer { close(ends[0]) }
-        _ = input.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-        close(ends[1])
-        let output = CapturedOutput()
-        let context = CommandContext(
-            output: output, environment: [:], executablePath: "/usr/bin/callback-router",
-            standardInput: ends[0])
-        let code = CallbackRouterTool.run(arguments, context: context)
-        return (code, output.stdout, output.stderr)
+        let run = runTool(arguments, executablePath: "/usr/bin/callback-router", stdin: input)
+        return (run.exit, run.stdout, run.stderr)
     }
 
     /// The value of a string member of the printed object (our JSON escapes only `"`, `\` and

@@ -76,15 +76,9 @@ import CallbackSystem
         defer { temporary.remove() }
         let url = "myapp://cb?code=abc&state=s3cr3t"
         #expect(runTool(["open", url], environment: environment).stdout.contains("spooled"))
-        var pipeEnds: [Int32] = [0, 0]
-        #expect(pipe(&pipeEnds) == 0)
-        defer { close(pipeEnds[0]) }
-        let line = Array("s3cr3t\n".utf8)
-        #expect(line.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) } == line.count)
-        close(pipeEnds[1])
         let listened = runTool(
-            ["listen", "--scheme", "myapp", "--state-from-stdin", "--timeout", "0"],
-            environment: environment, standardInput: pipeEnds[0])
+            ["listen", "--scheme", "myapp", "--state-from-stdin", "--timeout", "0"], environment: environment, stdin: Array("s3cr3t\n".utf8)
+        )
         #expect(listened.exit == 0, "stderr: \(listened.stderr)")
         #expect(listened.stdout == runTool(["parse", "--state", "s3cr3t", url], environment: environment).stdout)
         #expect(!listened.stderr.contains("s3cr3t"))

@@ -237,15 +237,9 @@ import Testing
         defer { temporary.remove() }
         let url = "myapp:/logged-out?state=\(Self.state)"
         #expect(runTool(["open", url], environment: environment).stdout.contains("spooled"))
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        defer { close(fds[0]) }
-        let line = Array("\(Self.state)\n".utf8)
-        #expect(line.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) } == line.count)
-        close(fds[1])
         let listened = runTool(
-            ["listen", "--scheme", "myapp", "--logout", "--state-from-stdin", "--timeout", "0"],
-            environment: environment, standardInput: fds[0])
+            ["listen", "--scheme", "myapp", "--logout", "--state-from-stdin", "--timeout", "0"], environment: environment,
+            stdin: Array("\(Self.state)\n".utf8))
         #expect(listened.exit == ExitCode.success, "stderr: \(listened.stderr)")
         #expect(listened.stdout == runTool(["parse", "--logout", "--state", Self.state, url], environment: environment).stdout)
         #expect(!listened.stderr.contains(Self.state))

@@ -25,11 +25,8 @@ import CallbackRouter
 /// The command line of `loopback`: what it refuses before binding anything.
 @Suite struct LoopbackCommandTests {
     func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let output = CapturedOutput()
-        let code = CallbackRouterTool.run(
-            ["loopback"] + arguments,
-            context: CommandContext(output: output, environment: [:], executablePath: "/x"))
-        return (code, output.stdout, output.stderr)
+        let run = runTool(["loopback"] + arguments, executablePath: "/x")
+        return (run.exit, run.stdout, run.stderr)
     }
 
     @Test(arguments: [

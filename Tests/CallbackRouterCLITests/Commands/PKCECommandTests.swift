@@ -23,26 +23,14 @@ import CallbackDesktop
 
 @Suite struct PKCECommandTests {
     static func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-        let output = CapturedOutput()
-        let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router")
-        let code = CallbackRouterTool.run(arguments, context: context)
-        return (code, output.stdout, output.stderr)
+        let run = runTool(arguments, executablePath: "/usr/bin/callback-router")
+        return (run.exit, run.stdout, run.stderr)
     }
 
     /// Runs with `input` written to a pipe that is stdin (closed after it).
     static func run(_ arguments: [String], stdin input: String) -> (code: Int32, out: String, err: String) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return (-1, "", "pipe failed") }
-        defer { close(ends[0]) }
-        let bytes = Array(input.utf8)
-        _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-        close(ends[1])
-        let output = CapturedOutput()
-        let context = CommandContext(
-            output: output, environment: [:], executablePath: "/usr/bin/callback-router",
-            standardInput: ends[0])
-        let code = CallbackRouterTool.run(arguments, context: context)
-        return (code, output.stdout, output.stderr)
+        let run = runTool(arguments, executablePath: "/usr/bin/callback-router", stdin: Array(input.utf8))
+        return (run.exit, run.stdout, run.stderr)
     }
 
     /// The verifier can come on stdin, so it never shows in the process list.

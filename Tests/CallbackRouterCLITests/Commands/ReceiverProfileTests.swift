@@ -22,10 +22,8 @@ import Testing
 /// and an unknown name is a usage error that lists the known ones and never the value.
 @Suite struct ReceiverProfileTests {
     static func run(_ arguments: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let output = CapturedOutput()
-        let code = CallbackRouterTool.run(
-            arguments, context: CommandContext(output: output, environment: [:], executablePath: "/x"))
-        return (code, output.stdout, output.stderr)
+        let run = runTool(arguments, executablePath: "/x")
+        return (run.exit, run.stdout, run.stderr)
     }
 
     @Test func loopbackReadsItsProfiles() throws {

@@ -43,7 +43,7 @@ import TestVectorSupport
     static let libraryTest: String = {
         var directory = Substring(#filePath)
         if let slash = directory.lastIndex(of: "/") { directory = directory[..<slash] }
-        return directory + "/../CallbackRouterTests/SDKCallbackVectorTests.swift"
+        return directory + "/../../CallbackRouterTests/SDKCallbackVectorTests.swift"
     }()
 
     static func loadCases() throws -> [Case] {

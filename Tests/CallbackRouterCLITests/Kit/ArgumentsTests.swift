@@ -18,9 +18,7 @@ import CallbackDesktop
 /// Usage errors name what was wrong without echoing what may be a secret.
 @Suite struct ArgumentsTests {
     private func run(_ arguments: [String]) -> (exit: Int32, stdout: String, stderr: String) {
-        let output = CapturedOutput()
-        let exit = CallbackRouterTool.run(arguments, context: CommandContext(output: output, environment: [:], executablePath: "/x"))
-        return (exit, output.stdout, output.stderr)
+        runTool(arguments, executablePath: "/x")
     }
 
     @Test(arguments: [
@@ -107,9 +105,7 @@ import CallbackDesktop
 /// message, which never repeats the value, and lists the names in its `--help`.
 @Suite struct OptionValuesTests {
     private func run(_ arguments: [String]) -> (exit: Int32, stdout: String, stderr: String) {
-        let output = CapturedOutput()
-        let exit = CallbackRouterTool.run(arguments, context: CommandContext(output: output, environment: [:], executablePath: "/x"))
-        return (exit, output.stdout, output.stderr)
+        runTool(arguments, executablePath: "/x")
     }
 
     /// Where each command takes each option, with the arguments it needs besides.

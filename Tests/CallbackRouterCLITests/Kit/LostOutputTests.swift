@@ -52,14 +52,9 @@ final class RealStandardOutput: CommandOutput {
     static func run(_ arguments: [String], output: RealStandardOutput, environment: [String: String] = [:], stdin: String = "")
         -> Int32
     {
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        _ = Array(stdin.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-        close(ends[1])
-        defer { close(ends[0]) }
-        return CallbackRouterTool.run(
-            arguments,
-            context: CommandContext(output: output, environment: environment, executablePath: "/nonexistent", standardInput: ends[0]))
+        withStandardInput(Array(stdin.utf8)) {
+            runTool(arguments, output: output, environment: environment, executablePath: "/nonexistent", standardInput: $0)
+        }
     }
 
     static let callback = "com.example.app:/cb?code=CODE-1&state=S-1"

@@ -21,10 +21,8 @@ import CallbackRouter
 @testable import CallbackRouterCLI
 
 private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-    let output = CapturedOutput()
-    let context = CommandContext(output: output, environment: [:], executablePath: "/usr/bin/callback-router")
-    let code = CallbackRouterTool.run(arguments, context: context)
-    return (code, output.stdout, output.stderr)
+    let run = runTool(arguments, executablePath: "/usr/bin/callback-router")
+    return (run.exit, run.stdout, run.stderr)
 }
 
 private let catalog = CommandCatalog()

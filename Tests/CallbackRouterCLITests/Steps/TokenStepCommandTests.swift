@@ -79,21 +79,6 @@ struct FakeCurl {
     func remove() { directory.remove() }
 }
 
-/// Runs the tool to its end with `stdin` on a pipe.
-func runWithStdin(_ arguments: [String], environment: [String: String], stdin: String = "") -> (exit: Int32, out: String, err: String) {
-    var ends: [Int32] = [-1, -1]
-    _ = pipe(&ends)
-    let bytes = Array(stdin.utf8)
-    _ = bytes.withUnsafeBytes { Glibc.write(ends[1], $0.baseAddress, $0.count) }
-    close(ends[1])
-    defer { close(ends[0]) }
-    let output = CapturedOutput()
-    let code = CallbackRouterTool.run(
-        arguments, context: CommandContext(output: output, environment: environment, executablePath: "/nonexistent", standardInput: ends[0])
-    )
-    return (code, output.stdout, output.stderr)
-}
-
 enum IDTokens {
     static func make(_ claims: String, header: String = #"{"alg":"RS256","typ":"JWT"}"#) -> String {
         Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8)) + ".c2lnbmF0dXJl"

@@ -38,15 +38,48 @@ func isolatedEnvironment(runtime: String, home: String? = nil) -> [String: Strin
 
 /// Runs the helper in-process.
 func runTool(
-    _ arguments: [String], environment: [String: String], executablePath: String = "/usr/local/bin/callback-router",
+    _ arguments: [String], environment: [String: String] = [:], executablePath: String = "/usr/local/bin/callback-router",
     standardInput: Int32 = 0
 )
     -> (exit: Int32, stdout: String, stderr: String)
 {
     let output = CapturedOutput()
-    let context = CommandContext(
-        output: output, environment: environment, executablePath: executablePath,
-        standardInput: standardInput)
-    let exit = CallbackRouterTool.run(arguments, context: context)
+    let exit = runTool(arguments, output: output, environment: environment, executablePath: executablePath, standardInput: standardInput)
     return (exit, output.stdout, output.stderr)
+}
+
+/// Runs the helper in-process with `stdin` on a pipe that ends after it.
+func runTool(
+    _ arguments: [String], environment: [String: String] = [:], executablePath: String = "/usr/local/bin/callback-router",
+    stdin: [UInt8]
+) -> (exit: Int32, stdout: String, stderr: String) {
+    withStandardInput(stdin) { runTool(arguments, environment: environment, executablePath: executablePath, standardInput: $0) }
+}
+
+/// Runs the helper in-process writing to `output` (streams on real descriptors, say).
+func runTool(
+    _ arguments: [String], output: any CommandOutput, environment: [String: String] = [:],
+    executablePath: String = "/usr/local/bin/callback-router", standardInput: Int32 = 0
+) -> Int32 {
+    CallbackRouterTool.run(
+        arguments,
+        context: CommandContext(output: output, environment: environment, executablePath: executablePath, standardInput: standardInput))
+}
+
+/// Runs the tool to its end with `stdin` on a pipe.
+func runWithStdin(_ arguments: [String], environment: [String: String], stdin: String = "") -> (exit: Int32, out: String, err: String) {
+    let run = runTool(arguments, environment: environment, executablePath: "/nonexistent", stdin: Array(stdin.utf8))
+    return (run.exit, run.stdout, run.stderr)
+}
+
+/// `body` given the read end of a pipe that yields `bytes`, then the end of input (the
+/// write end is closed first); the read end is closed after.
+func withStandardInput<T>(_ bytes: [UInt8], _ body: (Int32) throws -> T) rethrows -> T {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { fatalError("pipe: \(errno)") }
+    defer { close(ends[0]) }
+    let written = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+    close(ends[1])
+    precondition(written == bytes.count, "a test's stdin must fit in a pipe's buffer")
+    return try body(ends[0])
 }
