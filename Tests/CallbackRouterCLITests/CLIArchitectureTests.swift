@@ -96,6 +96,19 @@ import Darwin
         }
     }
 
+    /// The CLI's tests are found where its code is: each test folder is named after a source
+    /// folder, except Support/ (the helpers they share).
+    @Test func everyTestFolderMirrorsASourceFolder() {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        let testRoot = parts.joined(separator: "/")
+        let folders = Self.entries(testRoot).filter { !$0.hasSuffix(".swift") && $0 != "Support" }
+        #expect(folders.count >= 5, "found \(folders) under \(testRoot)")
+        for folder in folders {
+            #expect(Self.allowed[folder] != nil, "Tests/CallbackRouterCLITests/\(folder) has no source folder of that name")
+        }
+    }
+
     @Test func everyFileUsesOnlyTheFoldersItPointsTo() {
         let files = Self.files()
         #expect(files.count > 20, "found \(files.count) files under \(Self.sourceRoot)")
@@ -145,7 +158,7 @@ import Darwin
         return parts.joined(separator: "/") + "/CallbackDesktop"
     }
 
-    /// The CLI uses CallbackDesktop's public API only (issue 26), and the compiler checks it:
+    /// The CLI uses CallbackDesktop's public API only, and the compiler checks it:
     /// CallbackDesktop declares nothing `package` (what is not public is internal, which
     /// another module cannot see), and no CLI file imports a module `@testable` (which would
     /// reach the internals in a debug build).

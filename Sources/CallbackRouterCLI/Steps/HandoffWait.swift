@@ -27,8 +27,8 @@ enum HandoffWait {
     /// waiting, as a router keeps an attempt pending, so a forged URL cannot end the wait.
     /// Any other refusal of a callback routed here ends a wait that expects a state (the
     /// callback carries it: the provider's final word); a wait without a state (a stateless
-    /// dialect, `--logout --no-state`) ignores every refusal, says so on stderr and goes on
-    /// (issue 34): only an accepted callback or a well-formed provider error ends it.
+    /// dialect, `--logout --no-state`) ignores every refusal, says so on stderr and goes on:
+    /// only an accepted callback or a well-formed provider error ends it.
     static let notMineReasons: Set<ReasonCode> = [.redirectURIMismatch, .stateMissing, .stateMismatch]
 
     /// How the wait ended.

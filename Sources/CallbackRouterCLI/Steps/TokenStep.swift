@@ -58,7 +58,7 @@ struct TokenStep {
     static func readSecrets<C: Command>(
         _ count: Int, naming what: String, for command: C.Type, seconds: Int = 30, context: CommandContext, exit: inout Int32
     ) -> [String]? {
-        // A person at a terminal is asked, and told the limit (it once waited 30 s in silence).
+        // A person at a terminal is asked, and told the limit, rather than left waiting in silence.
         // What is pasted is not shown (echo off; back on at the end, and on Ctrl-C).
         var echo: TerminalEcho?
         if context.output is StandardStreams, TerminalDevice.isTerminal(context.standardInput) {
@@ -137,9 +137,9 @@ struct TokenStep {
         return prepared
     }
 
-    /// Checks the request against the discovery metadata before the browser opens (issue 36
-    /// point 6): a provider that does not list `code` in `response_types_supported` cannot
-    /// answer this flow (refused, 64, `invalid_configuration`); a scope missing from
+    /// Checks the request against the discovery metadata before the browser opens: a
+    /// provider that does not list `code` in `response_types_supported` cannot answer this
+    /// flow (refused, 64, `invalid_configuration`); a scope missing from
     /// `scopes_supported` is named in a warning (a provider MAY leave supported scopes out
     /// of the list, OpenID Connect Discovery 1.0 §3, so it is not refused). A list the
     /// metadata omits checks nothing; S256 is checked by ``ProviderMetadata`` itself.
@@ -171,7 +171,7 @@ struct TokenStep {
     /// Whether `login`'s arguments ask for the token step: `--token-endpoint`, or
     /// `--issuer` (discovery then names the token endpoint; `--endpoint`, when given,
     /// overrides the authorization endpoint discovery names). A login given an issuer never
-    /// ends 0 without the tokens (issue 36 point 3: it once printed ✓ and no tokens).
+    /// ends 0 without the tokens (no "✓ Signed in" without them).
     static func isRequested(_ args: Arguments) -> Bool {
         let tokenEndpoint = (try? args.single("token-endpoint")) ?? nil
         let issuer = (try? args.single("issuer")) ?? nil

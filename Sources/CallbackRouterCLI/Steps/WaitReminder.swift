@@ -16,7 +16,7 @@
 import CallbackRouter
 import CallbackSystem
 
-/// A wait that cannot end says so (issue 36 point 4): with a wrong client id or an
+/// A wait that cannot end says so: with a wrong client id or an
 /// unregistered redirect URI the provider shows its own error page and never redirects.
 /// On a terminal only (a log is not flooded): a line each full minute with the time left,
 /// and once, at two thirds of the wait, the likely causes. Ctrl-C is untouched.
