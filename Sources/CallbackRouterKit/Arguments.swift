@@ -17,14 +17,16 @@
 ///
 /// Accepts `--name value`, `--name=value`, repeated options, boolean flags, `--` to end
 /// options, and positionals. Unknown options and missing values are usage errors (exit 64).
-struct Arguments {
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
+package struct Arguments {
+    package struct UsageError: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) { self.description = description }
     }
 
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
-    private(set) var positionals: [String] = []
+    package private(set) var positionals: [String] = []
 
     /// - Parameters:
     ///   - options: names (without `--`) that take a value.
@@ -83,19 +85,19 @@ struct Arguments {
         return UsageError(description: "argument \(position) is an unknown option (\(argument.utf8.count) bytes, not shown)")
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The value of an option given at most once.
-    func single(_ name: String) throws(UsageError) -> String? {
+    package func single(_ name: String) throws(UsageError) -> String? {
         guard let all = values[name] else { return nil }
         guard all.count == 1 else { throw UsageError(description: "--\(name) is given more than once") }
         return all[0]
     }
 
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    package func all(_ name: String) -> [String] { values[name] ?? [] }
 
     /// Exactly one positional argument, named `what` in the error.
-    func onePositional(_ what: String) throws(UsageError) -> String {
+    package func onePositional(_ what: String) throws(UsageError) -> String {
         guard positionals.count == 1 else {
             throw UsageError(
                 description: positionals.isEmpty ? "missing \(what)" : "expected one \(what), got \(positionals.count) arguments")
@@ -103,7 +105,7 @@ struct Arguments {
         return positionals[0]
     }
 
-    func noPositionals() throws(UsageError) {
+    package func noPositionals() throws(UsageError) {
         // Never echoed: a stray positional is often a URL or a state.
         if let first = positionals.first {
             throw UsageError(
@@ -113,7 +115,7 @@ struct Arguments {
     }
 
     /// An option's value as a whole number in `range`.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    package func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = try single(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError(description: "--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")

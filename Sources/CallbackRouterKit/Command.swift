@@ -31,7 +31,7 @@ public struct CommandContext: Sendable {
     public var interruption: Interruption?
     /// The tool the command runs in (set by ``CallbackRouterTool/run(_:context:)``): how
     /// `manpage` and `completions` learn the other commands without naming them.
-    var tool = ToolDescription(commands: [], help: "", version: "")
+    package var tool = ToolDescription(commands: [], help: "", version: "")
 
     /// A context for one run; `standardInput` defaults to the process's own (descriptor 0).
     public init(
@@ -46,13 +46,13 @@ public struct CommandContext: Sendable {
 
     /// Where the command's result goes and what became of it: shared by every copy of
     /// this context (``settled(_:command:)`` reads it when the command returns).
-    let result = CommandResult()
+    package let result = CommandResult()
 
     /// Prints one JSON line on stdout, or keeps it for ``settled(_:command:)`` when the
     /// result goes to a file (`--output`). False when stdout has lost a write: the command
     /// then ends 74 whatever it returns.
     @discardableResult
-    func printJSON(_ value: JSONValue) -> Bool {
+    package func printJSON(_ value: JSONValue) -> Bool {
         result.printed(value)
         if let earlier = result.keep(value) { output.writeOut(earlier.serialized + "\n") }
         if result.file == nil { output.writeOut(value.serialized + "\n") }
@@ -65,7 +65,7 @@ public struct CommandContext: Sendable {
     /// written now (to its file when `exit` is 0, else to stdout as without the option);
     /// a result that did not arrive whole is 74 (``ExitCode/ioError``) with one line on
     /// stderr, saying so in words (and, when stderr is gone too, the exit code alone).
-    func settled(_ exit: Int32, command: String?) -> Int32 {
+    package func settled(_ exit: Int32, command: String?) -> Int32 {
         let who = command.map { $0 + ": " } ?? ""
         if let (value, file) = result.takeKept() {
             if exit == ExitCode.success {
@@ -91,27 +91,27 @@ public struct CommandContext: Sendable {
     }
 
     /// Prints a verdict's JSON; returns its exit code.
-    func print(_ verdict: (json: JSONValue, exit: Int32)) -> Int32 {
+    package func print(_ verdict: (json: JSONValue, exit: Int32)) -> Int32 {
         printJSON(verdict.json)
         return verdict.exit
     }
-    func printError(_ text: String) {
+    package func printError(_ text: String) {
         result.spoke()
         output.writeErr("callback-router: " + text + "\n")
     }
 
     /// Writes the last human line (``SignInSummary``, ``FailureLine``) as is, on stderr.
-    func writeHumanLine(_ text: String) {
+    package func writeHumanLine(_ text: String) {
         result.spoke()
         output.writeErr(text + "\n")
     }
 
     /// Colour on stderr: only on a terminal, and never with NO_COLOR set.
-    var colourOnStandardError: Bool { standardErrorIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+    package var colourOnStandardError: Bool { standardErrorIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 }
 
 /// One subcommand of `callback-router`.
-protocol Command: Sendable {
+package protocol Command: Sendable {
     /// The word after `callback-router`.
     static var name: String { get }
     /// One line for the command list.
@@ -130,19 +130,19 @@ protocol Command: Sendable {
 
 extension Command {
     /// The whole `--help` text: ``overview``, the options, ``discussion``.
-    static var help: String {
+    package static var help: String {
         overview + "\n" + options.helpSections + (discussion.isEmpty ? "" : "\n" + discussion)
     }
 
     /// Prints a usage error with a pointer to `--help`; returns 64.
-    static func usageError(_ message: String, context: CommandContext) -> Int32 {
+    package static func usageError(_ message: String, context: CommandContext) -> Int32 {
         context.printError("\(name): \(message)\nTry 'callback-router \(name) --help'.")
         return ExitCode.usage
     }
 
     /// Runs with the arguments after the command's name: reads them by the command's
     /// option declarations, answers `--help` and usage errors, else ``run(_:context:)``.
-    static func main(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
+    package static func main(_ arguments: ArraySlice<String>, context: CommandContext) -> Int32 {
         let args: Arguments
         do {
             args = try Arguments(arguments, options: options.valueNames, flags: options.flagNames)
@@ -158,13 +158,23 @@ extension Command {
 }
 
 /// What `callback-router` is made of: its commands, its own `--help` and its version.
-struct ToolDescription: Sendable {
-    let commands: [any Command.Type]
-    let help: String
-    let version: String
+package struct ToolDescription: Sendable {
+    package let commands: [any Command.Type]
+    package let help: String
+    package let version: String
     /// The human line that ends a failure the command did not explain itself after its JSON
     /// (`FailureLine` in Rendering): the JSON, the exit code, the command, colour.
     var failureLine: @Sendable (JSONValue?, Int32, String?, Bool) -> String = { _, exit, _, _ in "✗ Failed (exit \(exit))" }
+
+    package init(
+        commands: [any Command.Type], help: String, version: String,
+        failureLine: @escaping @Sendable (JSONValue?, Int32, String?, Bool) -> String = { _, exit, _, _ in "✗ Failed (exit \(exit))" }
+    ) {
+        self.commands = commands
+        self.help = help
+        self.version = version
+        self.failureLine = failureLine
+    }
 }
 
 #endif

@@ -19,7 +19,7 @@ import CallbackSystem
 /// A command's result on its way out: the file it goes to instead of stdout (`--output`),
 /// the JSON kept for that file until the exit code is known, and what stdout lost.
 /// A reference, so that every copy of a ``CommandContext`` shares one.
-final class CommandResult: Sendable {
+package final class CommandResult: Sendable {
     private struct State {
         var file: String?
         var kept: JSONValue?
@@ -36,7 +36,7 @@ final class CommandResult: Sendable {
     var file: String? { state.withLock { $0.file } }
 
     /// From now on the result goes to `path` (written when the command succeeds).
-    func send(to path: String) { state.withLock { $0.file = path } }
+    package func send(to path: String) { state.withLock { $0.file = path } }
 
     /// Keeps `value` for the file when there is one; returns a value kept before (a command
     /// prints one result: an earlier line is printed on stdout after all).
@@ -100,7 +100,7 @@ final class CommandResult: Sendable {
 extension SystemError {
     /// The failed call and the system's sentence, without the path (stderr repeats no
     /// argument's value).
-    var reasonWithoutPath: String { "\(operation): \(reason)" }
+    package var reasonWithoutPath: String { "\(operation): \(reason)" }
 }
 
 #endif

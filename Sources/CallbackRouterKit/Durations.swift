@@ -14,7 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 /// One rule for every `--timeout` (and every duration a message names).
-enum Durations {
+package enum Durations {
     /// The longest `--timeout`: a day.
     static let maximum: Double = 86_400
 
@@ -22,7 +22,7 @@ enum Durations {
     /// `0.25`), at most a day; greater than zero unless `allowZero`. No sign (`-0`), no
     /// exponent, hex (`0x10`), `inf` or `nan`, nothing empty: those are usage errors, not
     /// whatever `Double(_:)` makes of them.
-    static func seconds(
+    package static func seconds(
         _ args: Arguments, _ name: String = "timeout", default fallback: Double = 300, allowZero: Bool = false
     ) throws(Arguments.UsageError) -> Double {
         guard let text = try args.single(name) else { return fallback }
@@ -50,7 +50,7 @@ enum Durations {
     }
 
     /// "1 second", "1.5 seconds", "300 seconds".
-    static func describe(seconds: Double) -> String {
+    package static func describe(seconds: Double) -> String {
         // A third of 8 seconds reads 2.67, never 2.6666666666666665 (issue 36 point 7).
         let rounded = (seconds * 100).rounded() / 100
         let number = rounded == rounded.rounded() && rounded < 1e15 ? String(Int64(rounded)) : String(rounded)

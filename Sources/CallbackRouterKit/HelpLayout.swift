@@ -14,7 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 /// The two-column layout of every command's OPTIONS section.
-enum HelpLayout {
+package enum HelpLayout {
     /// Where descriptions start.
     static let column = 26
     /// The longest line.

@@ -75,17 +75,17 @@ public final class Interruption: Sendable {
     private static let handledSignals = [Signals.interrupt, Signals.terminate]
 
     /// The first signal received, if any.
-    var signal: Int32? { state.withLock { $0.signal } }
+    package var signal: Int32? { state.withLock { $0.signal } }
 
     /// 130 or 143 once a signal was received, else nil.
-    var exitCode: Int32? { signal.map(Self.exitCode(for:)) }
+    package var exitCode: Int32? { signal.map(Self.exitCode(for:)) }
 
     static func exitCode(for signal: Int32) -> Int32 {
         signal == Signals.terminate ? ExitCode.terminated : ExitCode.interrupted
     }
 
     /// The outcome a command prints when a signal ended its wait.
-    static func cancelledJSON(signal: Int32) -> JSONValue {
+    package static func cancelledJSON(signal: Int32) -> JSONValue {
         let detail = signal == Signals.terminate ? "stopped by SIGTERM" : "interrupted (SIGINT, Ctrl-C)"
         // The shape of every rejection (Rendering.rejectionJSON), built here: the signal
         // thread's line must not wait for anything but this module.
@@ -97,18 +97,18 @@ public final class Interruption: Sendable {
 
     /// The wait begins: from now on a signal ends the command with the cancelled outcome
     /// (with `extras` appended) on `output`.
-    func beginWaiting(output: any CommandOutput, extras: [(String, JSONValue)] = []) {
+    package func beginWaiting(output: any CommandOutput, extras: [(String, JSONValue)] = []) {
         state.withLock { $0.waiting = Waiting(output: output, extras: extras) }
     }
 
     /// Runs at exit when a signal ends the command outside a wait (a terminal's echo,
     /// turned off for a pasted secret, is turned back on).
-    func addExitCleanup(_ cleanup: @escaping @Sendable () -> Void) {
+    package func addExitCleanup(_ cleanup: @escaping @Sendable () -> Void) {
         state.withLock { $0.exitCleanups.append(cleanup) }
     }
 
     /// Runs at exit when a signal ends the wait (`listen` removes its socket).
-    func addCleanup(_ cleanup: @escaping @Sendable () -> Void) {
+    package func addCleanup(_ cleanup: @escaping @Sendable () -> Void) {
         state.withLock { $0.waiting?.cleanups.append(cleanup) }
     }
 
@@ -125,7 +125,7 @@ public final class Interruption: Sendable {
     }
 
     /// The final line is about to be printed: a signal from now on is left to it.
-    func finish() {
+    package func finish() {
         state.withLock { $0.finished = true }
     }
 
@@ -154,7 +154,8 @@ public final class Interruption: Sendable {
 
 extension CommandContext {
     /// `body` with ``Interruption/stoppable(by:_:)`` when signals are handled, else as is.
-    func stoppable<T, Failure: Error>(by stop: @escaping @Sendable () -> Void, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    package func stoppable<T, Failure: Error>(by stop: @escaping @Sendable () -> Void, _ body: () throws(Failure) -> T) throws(Failure) -> T
+    {
         guard let interruption else { return try body() }
         return try interruption.stoppable(by: stop, body)
     }
@@ -165,7 +166,7 @@ extension CommandContext {
     /// line), while one before it (during a token request, say) still ends the command with
     /// the cancelled outcome. False when stdout lost it (``printJSON(_:)``).
     @discardableResult
-    func printOutcome(_ value: JSONValue) -> Bool {
+    package func printOutcome(_ value: JSONValue) -> Bool {
         interruption?.finish()
         return printJSON(value)
     }

@@ -18,7 +18,7 @@
 /// Strings are escaped per RFC 8259 §7: `"` and `\` escaped, controls as `\n`, `\t`… or
 /// `\u00XX`, everything else (non-ASCII included) kept as UTF-8.
 public struct JSONValue: Sendable, Equatable {
-    indirect enum Storage: Sendable, Equatable {
+    package indirect enum Storage: Sendable, Equatable {
         case null
         case bool(Bool)
         case int(Int)
@@ -26,7 +26,7 @@ public struct JSONValue: Sendable, Equatable {
         case array([JSONValue])
         case object([(String, JSONValue)])
 
-        static func == (a: Storage, b: Storage) -> Bool {
+        package static func == (a: Storage, b: Storage) -> Bool {
             switch (a, b) {
             case (.null, .null): return true
             case let (.bool(x), .bool(y)): return x == y
@@ -39,7 +39,7 @@ public struct JSONValue: Sendable, Equatable {
             }
         }
     }
-    let storage: Storage
+    package let storage: Storage
 
     /// The JSON literal `null`.
     public static let null = JSONValue(storage: .null)

@@ -15,7 +15,7 @@
 
 extension JSONValue {
     /// The object with `members` added at the end (nothing added to a non-object).
-    func appending(_ members: [(String, JSONValue)]) -> JSONValue {
+    package func appending(_ members: [(String, JSONValue)]) -> JSONValue {
         guard case .object(let existing) = storage else { return self }
         return .object(existing + members)
     }

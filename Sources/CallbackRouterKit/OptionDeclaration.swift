@@ -15,19 +15,19 @@
 
 /// The heading a command's options are listed under: `OPTIONS`, or a named group such as
 /// `LOOPBACK OPTIONS` with a note on when it applies.
-struct OptionGroup: Sendable, Equatable {
+package struct OptionGroup: Sendable, Equatable {
     /// `OPTIONS`, `LOOPBACK OPTIONS`.
-    let title: String
+    package let title: String
     /// When the group applies (`the default: an RFC 8252 receiver on 127.0.0.1`), if it needs saying.
-    let note: String?
+    package let note: String?
 
-    init(_ title: String, note: String? = nil) {
+    package init(_ title: String, note: String? = nil) {
         self.title = title
         self.note = note
     }
 
     /// Every command's own options.
-    static let main = OptionGroup("OPTIONS")
+    package static let main = OptionGroup("OPTIONS")
 
     /// The heading line of `--help`: `LOOPBACK OPTIONS (the default: …):`.
     var heading: String { note.map { "\(title) (\($0)):" } ?? "\(title):" }
@@ -36,25 +36,25 @@ struct OptionGroup: Sendable, Equatable {
 /// One command-line option of one command, declared once: its parsing (value or flag), its
 /// `--help` entry, its shell completions and its man page entry are all made from this, so
 /// they cannot disagree (swift-argument-parser's habit, without the dependency).
-struct OptionDeclaration: Sendable {
+package struct OptionDeclaration: Sendable {
     /// The name without `--`.
-    let name: String
+    package let name: String
     /// The value's placeholder in `--help` (`S`, `SECONDS`, `N[,N…]`); nil for a flag.
-    let placeholder: String?
+    package let placeholder: String?
     /// What `--help` and the man page say about it; its first sentence is the completions'.
-    let summary: String
+    package let summary: String
     /// Whether it may be given more than once.
-    let repeatable: Bool
+    package let repeatable: Bool
     /// The values it accepts when they are names from a fixed set (offered by completions).
-    let choices: [String]
+    package let choices: [String]
     /// The heading it is listed under.
     let group: OptionGroup
 
-    static func flag(_ name: String, _ summary: String, group: OptionGroup = .main) -> OptionDeclaration {
+    package static func flag(_ name: String, _ summary: String, group: OptionGroup = .main) -> OptionDeclaration {
         OptionDeclaration(name: name, placeholder: nil, summary: summary, repeatable: false, choices: [], group: group)
     }
 
-    static func value(
+    package static func value(
         _ name: String, _ placeholder: String, _ summary: String, repeatable: Bool = false, choices: [String] = [],
         group: OptionGroup = .main
     ) -> OptionDeclaration {
@@ -62,19 +62,19 @@ struct OptionDeclaration: Sendable {
     }
 
     /// Whether it takes a value (`--state S`) rather than being a flag (`--no-state`).
-    var takesValue: Bool { placeholder != nil }
+    package var takesValue: Bool { placeholder != nil }
 
     /// Whether the value is a file name (`--redirect-uri-file F`), for completions.
-    var takesFile: Bool {
+    package var takesFile: Bool {
         guard let placeholder else { return false }
         return name.hasSuffix("-file") || ["F", "FILE", "PATH"].contains(placeholder)
     }
 
     /// `--state S`, `--no-state`: the left column of `--help`.
-    var term: String { "--" + name + (placeholder.map { " " + $0 } ?? "") }
+    package var term: String { "--" + name + (placeholder.map { " " + $0 } ?? "") }
 
     /// The summary up to its first ". " (or all of it), without the final period.
-    var firstSentence: String {
+    package var firstSentence: String {
         var sentence = summary
         if let range = summary.locate(". ") { sentence = String(summary[..<range.lowerBound]) }
         while sentence.hasSuffix(".") { sentence.removeLast() }
@@ -82,12 +82,12 @@ struct OptionDeclaration: Sendable {
     }
 
     /// The same option listed under `group`.
-    func listed(under group: OptionGroup) -> OptionDeclaration {
+    package func listed(under group: OptionGroup) -> OptionDeclaration {
         OptionDeclaration(name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
     }
 
     /// The same option with another summary (a command that says what it means for it).
-    func described(_ summary: String) -> OptionDeclaration {
+    package func described(_ summary: String) -> OptionDeclaration {
         OptionDeclaration(name: name, placeholder: placeholder, summary: summary, repeatable: repeatable, choices: choices, group: group)
     }
 }
@@ -100,14 +100,14 @@ extension [OptionDeclaration] {
     var flagNames: Set<String> { Set(filter { !$0.takesValue }.map(\.name)) }
 
     /// The groups, in the order their first option is declared; `OPTIONS` first.
-    var groups: [OptionGroup] {
+    package var groups: [OptionGroup] {
         var groups: [OptionGroup] = [.main]
         for option in self where !groups.contains(option.group) { groups.append(option.group) }
         return groups
     }
 
     /// The options of `group`, in declaration order.
-    func options(in group: OptionGroup) -> [OptionDeclaration] { filter { $0.group == group } }
+    package func options(in group: OptionGroup) -> [OptionDeclaration] { filter { $0.group == group } }
 
     /// The OPTIONS part of `--help`: each group's heading and two-column entries, the main
     /// group ending with `-h, --help`; groups separated by a blank line.

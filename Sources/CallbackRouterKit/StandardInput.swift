@@ -19,7 +19,7 @@ import CallbackSystem
 /// a refresh token): lines within a deadline. The one stdin line reader of the CLI, over
 /// `LineReader` of the system layer (a byte at a time: nothing after the lines wanted is
 /// consumed; a terminal works on macOS too).
-enum StandardInput {
+package enum StandardInput {
     /// The longest line accepted, in bytes (a CR LF not counted): the largest value the
     /// library takes from one of these lines, an ID token (`EndSessionRequest`'s
     /// `maximumIDTokenHintLength`, 8192), so that a login's ID token is never refused here
@@ -27,17 +27,17 @@ enum StandardInput {
     /// claims (groups, roles) that the library takes.
     static let maxLineBytes = 8192
 
-    enum LineProblem: Error, Equatable, CustomStringConvertible {
+    package enum LineProblem: Error, Equatable, CustomStringConvertible {
         case timedOut
         case empty
         case tooLong
         case notUTF8
         case unreadable(Int32)
 
-        var description: String { description(of: "state") }
+        package var description: String { description(of: "state") }
 
         /// The problem, naming what the line should have held (`state`, `verifier`).
-        func description(of what: String) -> String {
+        package func description(of what: String) -> String {
             switch self {
             case .timedOut: return "no \(what) arrived in time"
             case .empty: return "stdin ended before a \(what) was written"
@@ -53,13 +53,13 @@ enum StandardInput {
     /// UTF-8 is kept as written; invalid UTF-8 is refused rather than repaired, so what is
     /// compared or sent is exactly what was written. What a verifier must look like is
     /// PKCE's to say, after this.
-    static func readLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, LineProblem> {
+    package static func readLine(from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<String, LineProblem> {
         readLines(1, from: fd, until: deadline).map { $0[0] }
     }
 
     /// Reads `count` lines as ``readLine(from:until:)`` reads one, all within `deadline`:
     /// input that ends before the last one is `empty`.
-    static func readLines(_ count: Int, from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<[String], LineProblem> {
+    package static func readLines(_ count: Int, from fd: Int32, until deadline: ContinuousClock.Instant) -> Result<[String], LineProblem> {
         let systemDeadline = Deadline.after(milliseconds: milliseconds(until: deadline))
         var lines: [String] = []
         while lines.count < count {

@@ -17,7 +17,7 @@ extension StringProtocol {
     /// Without leading and trailing spaces, tabs and carriage returns (help text and its
     /// man-page and completion renderings). The CLI's own: CallbackDesktop's `package`
     /// `trimmingSpaces` is not the CLI's to use (issue 26).
-    var withoutSurroundingSpaces: String {
+    package var withoutSurroundingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[start ... end])

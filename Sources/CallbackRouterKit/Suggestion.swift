@@ -14,12 +14,12 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 /// "did you mean --scope?": the declared name closest to a mistyped one.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate within a small edit distance of `typed` (at most 2, and less than a
     /// third of its length), the closest first; nil when none is that close. A word that
     /// close to a declared name is a typo of it, not a secret pasted in the wrong place, so
     /// it may be shown.
-    static func closest(to typed: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to typed: String, among candidates: some Sequence<String>) -> String? {
         let typed = Array(typed.unicodeScalars)
         guard !typed.isEmpty, typed.count <= 64 else { return nil }
         var best: (name: String, distance: Int)?

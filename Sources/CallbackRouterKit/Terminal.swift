@@ -18,13 +18,13 @@ import CallbackSystem
 extension CommandContext {
     /// Whether stderr is a person's terminal: the process's own stderr (not a test's
     /// capture) and a tty. Colours, and a URL that must not reach a log, depend on it.
-    var standardErrorIsTerminal: Bool {
+    package var standardErrorIsTerminal: Bool {
         output is StandardStreams && TerminalDevice.isTerminal(2)
     }
 
     /// An SSH session (`SSH_CONNECTION` set): a browser started here would open on the
     /// server, not in front of the person.
-    var isSSHSession: Bool {
+    package var isSSHSession: Bool {
         environment["SSH_CONNECTION"].map { !$0.isEmpty } ?? false
     }
 
@@ -33,7 +33,7 @@ extension CommandContext {
     /// not be forwarded would otherwise mean starting again. On macOS too: there `poll`
     /// reports a terminal as invalid, so the wait asks the terminal with `select`
     /// (`Readiness` in the system layer; docs/platforms.md says what was compiled where).
-    var offersPasteBack: Bool {
+    package var offersPasteBack: Bool {
         isSSHSession && TerminalDevice.isTerminal(standardInput)
     }
 }

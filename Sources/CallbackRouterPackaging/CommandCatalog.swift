@@ -13,11 +13,13 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// What shell completions and man pages know about each command: its option declarations
 /// (the same ones its arguments are parsed with and its `--help` lists) and its hand-written
 /// help. Nothing here is a second list that could drift, and nothing is scraped from text
 /// but the USAGE line's positional argument.
-struct CommandCatalog: Sendable {
+package struct CommandCatalog: Sendable {
     /// One subcommand.
     struct Entry: Sendable {
         let name: String
@@ -37,7 +39,7 @@ struct CommandCatalog: Sendable {
     let commands: [Entry]
 
     /// The catalog of `commands` (default: every command of the helper).
-    init(_ commands: [any Command.Type]) {
+    package init(_ commands: [any Command.Type]) {
         self.commands = commands.map(Self.entry(for:))
     }
 
@@ -53,7 +55,7 @@ struct CommandCatalog: Sendable {
 }
 
 /// A command whose one positional argument is a name from a fixed set.
-protocol PositionalChoices {
+package protocol PositionalChoices {
     static var positionalChoices: [String] { get }
 }
 
@@ -212,22 +214,6 @@ struct HelpText: Sendable {
         return entries.map { Entry(term: $0.term, description: $0.description.joined(separator: " ")) }
     }
 
-}
-
-extension StringProtocol {
-    /// The range of the first occurrence of `target` (a plain scan: help texts are short,
-    /// and `firstRange(of:)` would tie the module to newer string-processing availability).
-    func locate(_ target: String) -> Range<Index>? {
-        guard !target.isEmpty else { return nil }
-        var start = startIndex
-        while start < endIndex {
-            if self[start...].hasPrefix(target) {
-                return start ..< index(start, offsetBy: target.count)
-            }
-            formIndex(after: &start)
-        }
-        return nil
-    }
 }
 
 #endif

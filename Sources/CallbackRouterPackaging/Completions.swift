@@ -13,8 +13,10 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// The shells `callback-router completions` writes a script for.
-enum CompletionShell: String, CaseIterable, Sendable {
+package enum CompletionShell: String, CaseIterable, Sendable {
     case bash, zsh, fish
 
     /// Where a Debian package installs the script (relative to `/`), as each shell's own
@@ -33,17 +35,17 @@ enum CompletionShell: String, CaseIterable, Sendable {
 /// command's option declarations): commands, options, the values an option declares as its
 /// choices (`--dialect`, `--policy`, `--response-mode`...), file names where an option takes
 /// a file, and nothing where a value is free text (a state or URL is never guessed).
-struct CompletionScript {
+package struct CompletionScript {
     let catalog: CommandCatalog
 
-    init(catalog: CommandCatalog) {
+    package init(catalog: CommandCatalog) {
         self.catalog = catalog
     }
 
     /// The top-level words besides the commands.
     static let topLevelOptions = ["--help", "-h", "--version"]
 
-    func script(for shell: CompletionShell) -> String {
+    package func script(for shell: CompletionShell) -> String {
         switch shell {
         case .bash: bash
         case .zsh: zsh

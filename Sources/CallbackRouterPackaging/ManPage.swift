@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// Man pages (roff, section 1) made from what `--help` is made from, so that a page never
 /// says something the command's `--help` does not: `callback-router(1)` from the tool's help
 /// and `callback-router-COMMAND(1)` from each command's hand-written help and its option
@@ -23,22 +25,22 @@
 /// option group (OPTIONS, LOOPBACK OPTIONS...) to a section of tagged paragraphs from its
 /// declarations, EXIT CODES to EXIT STATUS, examples to unfilled blocks, everything else to
 /// filled text.
-struct ManPage {
+package struct ManPage {
     let tool: ToolDescription
     let catalog: CommandCatalog
 
-    init(tool: ToolDescription) {
+    package init(tool: ToolDescription) {
         self.tool = tool
         self.catalog = CommandCatalog(tool.commands)
     }
 
     /// Every page the package installs: the file name (`callback-router-parse.1`) and its text.
-    var allPages: [(fileName: String, text: String)] {
+    package var allPages: [(fileName: String, text: String)] {
         [("callback-router.1", toolPage)] + catalog.commands.map { ("callback-router-\($0.name).1", page(for: $0)) }
     }
 
     /// The page of `name`: the tool's when nil, else the named command's (nil when unknown).
-    func page(named name: String?) -> String? {
+    package func page(named name: String?) -> String? {
         guard let name else { return toolPage }
         return catalog.command(named: name).map(page(for:))
     }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import Testing
 
 /// A mistake names what to do: the option or command meant, a real flag; never a value.

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router authorize-url …`: an authorization request URL and its fresh secrets.
 enum AuthorizeURLCommand: Command {

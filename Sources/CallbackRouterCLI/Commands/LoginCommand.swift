@@ -16,6 +16,7 @@
 import CallbackDesktop
 import CallbackLoopback
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router login`: the whole flow in one command. Builds the authorization request
 /// (PKCE, state, nonce), binds the loopback receiver (or listens on a registered scheme),

@@ -15,6 +15,7 @@
 
 import CallbackLoopback
 import CallbackRouter
+import CallbackRouterKit
 import CallbackSystem
 
 /// How `login` gets the sign-in URL in front of a person: shown every time, a browser tried

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 import CallbackSystem
 
 /// The helper's HTTPS client without Foundation: the system `curl`, run without a shell.

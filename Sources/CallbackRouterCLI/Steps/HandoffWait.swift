@@ -15,6 +15,7 @@
 
 import CallbackDesktop
 import CallbackRouter
+import CallbackRouterKit
 import CallbackSystem
 
 /// The wait `listen` and `login --scheme` share: one callback of a scheme through the

@@ -15,6 +15,7 @@
 
 import CallbackLoopback
 import CallbackRouter
+import CallbackRouterKit
 import CallbackSystem
 
 /// What `login` does after the callback when asked to finish the job, and what `refresh`

@@ -14,6 +14,7 @@
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 
 @Suite struct AuthorizeURLCommandTests {

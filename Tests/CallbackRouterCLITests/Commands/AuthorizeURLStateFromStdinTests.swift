@@ -19,6 +19,7 @@ import Darwin
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 
 /// `authorize-url --state-from-stdin`: a caller-chosen state, any UTF-8, sent and printed
 /// byte for byte; everything else about the request stays fresh and random.

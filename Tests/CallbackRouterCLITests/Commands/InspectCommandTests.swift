@@ -13,6 +13,7 @@
 
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 
 /// `callback-router inspect`: design.md's component JSON, rule by rule, and its refusals.
 /// null, `""` and `[]` mean different things (absent, present but empty, present without

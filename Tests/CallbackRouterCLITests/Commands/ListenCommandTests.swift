@@ -19,6 +19,7 @@ import Darwin
 import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 import CallbackSystem
 

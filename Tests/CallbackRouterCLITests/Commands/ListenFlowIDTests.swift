@@ -13,6 +13,7 @@
 
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 import CallbackSystem
 

@@ -19,6 +19,7 @@ import Darwin
 import CallbackRouter
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 import CallbackSystem
 import CallbackTestSupport

@@ -14,6 +14,7 @@
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 
 private let hint = "eyJhbGciOiJSUzI1NiJ9.eyJTRUNSRVQiOjF9.SECRETsig"
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 import CallbackRouter
 import CallbackTestSupport

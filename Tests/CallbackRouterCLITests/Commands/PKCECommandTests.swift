@@ -19,6 +19,7 @@ import Darwin
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 
 @Suite struct PKCECommandTests {

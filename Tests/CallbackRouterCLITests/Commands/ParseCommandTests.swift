@@ -14,6 +14,7 @@
 import CallbackTestSupport
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 import CallbackRouter
 

@@ -13,6 +13,7 @@
 
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 
 /// `parse --profile NAME`: the route's opt-in provider quirks on the command line, and the
 /// `"unbound":true` member of an error a profile lets through without the app's state.

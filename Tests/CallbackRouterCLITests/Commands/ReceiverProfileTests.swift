@@ -16,6 +16,7 @@ import CallbackRouter
 import Testing
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 
 /// `--profile NAME` on `loopback`, `listen` and `login` (shared/design.md: "parse, listen,
 /// loopback and login take --profile NAME"): read like parse's, passed to the validation,

@@ -18,6 +18,7 @@ import Darwin
 #endif
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 import CallbackSystem
 

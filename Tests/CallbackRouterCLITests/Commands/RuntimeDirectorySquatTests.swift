@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackSystem
 #if canImport(Glibc)
 import Glibc

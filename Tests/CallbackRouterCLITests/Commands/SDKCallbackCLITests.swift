@@ -14,6 +14,7 @@
 import Testing
 import TestVectorSupport
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 
 /// The real SDKs' callbacks (CallbackRouterTests/Vectors/sdk-callbacks.json, where each
 /// case's provenance and verdict live) through `callback-router parse`, in-process: the JSON

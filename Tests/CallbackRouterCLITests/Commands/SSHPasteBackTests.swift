@@ -14,6 +14,7 @@
 #if os(Linux)
 import Glibc
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 @testable import CallbackSystem
 import CallbackRouter
 import CallbackTestSupport

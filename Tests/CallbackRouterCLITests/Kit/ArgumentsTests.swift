@@ -13,6 +13,7 @@
 
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackDesktop
 
 /// Usage errors name what was wrong without echoing what may be a secret.

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import Testing
 
 /// One rule for every --timeout: decimal seconds with an optional fraction, nothing else.

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackRouter
 import CallbackSystem
 #if canImport(Glibc)

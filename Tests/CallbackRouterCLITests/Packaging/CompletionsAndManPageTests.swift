@@ -19,6 +19,8 @@ import Darwin
 import Testing
 import CallbackRouter
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
+@testable import CallbackRouterPackaging
 
 private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
     let run = runTool(arguments, executablePath: "/usr/bin/callback-router")

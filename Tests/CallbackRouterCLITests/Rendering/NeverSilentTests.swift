@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackLoopback
 import CallbackRouter
 import CallbackTestSupport
@@ -135,7 +136,7 @@ import Testing
         defer { curl.remove() }
         try curl.answer(
             "discovery",
-            body: LoginTokenStepTests.metadata.replacingOccurrences("}", with: #","response_types_supported":["id_token"]}"#))
+            body: LoginTokenStepTests.metadata.replacingOccurrences(of: "}", with: #","response_types_supported":["id_token"]}"#))
         let run = runTool(
             ["login", "--issuer", LoginTokenStepTests.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
         #expect(run.exit == ExitCode.usage)
@@ -152,7 +153,7 @@ import Testing
         defer { curl.remove() }
         try curl.answer(
             "discovery",
-            body: LoginTokenStepTests.metadata.replacingOccurrences("}", with: #","scopes_supported":["openid","profile"]}"#))
+            body: LoginTokenStepTests.metadata.replacingOccurrences(of: "}", with: #","scopes_supported":["openid","profile"]}"#))
         let login = try RunningLogin(
             [
                 "--issuer", LoginTokenStepTests.issuer, "--client-id", "app", "--scope", "openid offline_access profile", "--no-browser",

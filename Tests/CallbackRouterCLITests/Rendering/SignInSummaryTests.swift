@@ -13,6 +13,7 @@
 
 import struct CallbackRouter.CallbackError
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -59,7 +60,7 @@ import Testing
             body:
                 #"{"access_token":"AT-1","token_type":"Bearer","id_token":"\#(IDTokens.make(IDTokens.claims(iss: issuer, nonce: String(nonce))))"}"#
         )
-        _ = try RawClient.get(port: port, "/callback?" + query.replacingOccurrences("STATE", with: String(state)))
+        _ = try RawClient.get(port: port, "/callback?" + query.replacingOccurrences(of: "STATE", with: String(state)))
         let exit = thread.join()
         return (exit, output.stdout, output.stderr)
     }

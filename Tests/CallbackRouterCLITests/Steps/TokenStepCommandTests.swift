@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 @testable import CallbackDesktop
 import CallbackRouter
 #if canImport(Glibc)
@@ -377,7 +378,7 @@ extension RefreshCommandTests {
         defer { curl.remove() }
         try curl.answer(
             "discovery",
-            body: Self.metadata.replacingOccurrences(#""issuer":"https://op.example""#, with: #""issuer":"https://evil.example""#))
+            body: Self.metadata.replacingOccurrences(of: #""issuer":"https://op.example""#, with: #""issuer":"https://evil.example""#))
         let run = runWithStdin(["login", "--issuer", Self.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
         #expect(run.exit == 65)
         #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"issuer_mismatch""#))
@@ -400,7 +401,7 @@ extension RefreshCommandTests {
     }
 
     @Test func metadataThatPromisesIssMakesItRequired() throws {
-        let metadata = Self.metadata.replacingOccurrences("}", with: #","authorization_response_iss_parameter_supported":true}"#)
+        let metadata = Self.metadata.replacingOccurrences(of: "}", with: #","authorization_response_iss_parameter_supported":true}"#)
         let run = try Self.login(metadata: metadata) { nonce in Self.tokens(IDTokens.make(IDTokens.claims(nonce: nonce))) }
         defer { run.curl.remove() }
         #expect(run.exit == 65)

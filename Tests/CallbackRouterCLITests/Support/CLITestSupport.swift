@@ -17,10 +17,14 @@ import Glibc
 import Darwin
 #endif
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import CallbackSystem
 // TemporaryDirectory, BlockingThread and Handover live in CallbackTestSupport, shared with
 // CallbackDesktopTests; every file of this target sees them through this import.
 @_exported import CallbackTestSupport
+
+/// The helper's JSON value (CallbackRouterKit's), not the core's package one of the same name.
+typealias JSONValue = CallbackRouterKit.JSONValue
 
 // What the CLI's tests share: the helper run in-process, an isolated environment. Tests of
 // the libraries' behaviour live in their own targets (CallbackDesktopTests, CallbackLoopbackTests).
