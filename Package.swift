@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "CallbackDesktop", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // The helper's toolbox: arguments and option declarations, help layout, output, JSON,
         // exit codes, the command context, signals. It cannot see the commands. No product.
-        .target(name: "CallbackRouterKit", dependencies: ["CallbackRouter", "CallbackDesktop", "CallbackSystem"], swiftSettings: strict),
+        .target(name: "CallbackRouterKit", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // Shell completions and man pages, made from the commands' declarations through Kit.
         // It cannot see the commands. No product.
         .target(name: "CallbackRouterPackaging", dependencies: ["CallbackRouterKit"], swiftSettings: strict),

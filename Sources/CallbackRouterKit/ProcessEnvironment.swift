@@ -13,14 +13,13 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-import CallbackDesktop
 import CallbackSystem
 
 /// The process's environment and own path, read without Foundation, and its end.
 public enum ProcessEnvironment {
-    /// The environment variables of this process (read as ``DesktopEnvironment/current()``
-    /// reads them: one reader of `environ` for the helper and the desktop library).
-    public static func current() -> [String: String] { DesktopEnvironment.current() }
+    /// The environment variables of this process, read by the system layer's one reader of
+    /// `environ` (the desktop library's `DesktopEnvironment.current()` reads it too).
+    public static func current() -> [String: String] { Environment.current() }
 
     /// The absolute path of the running executable (`/proc/self/exe` on Linux,
     /// `_NSGetExecutablePath` on Darwin), or `fallback` when the system does not say.
