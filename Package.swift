@@ -65,9 +65,16 @@ let package = Package(
         .target(name: "CallbackLoopback", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
         .target(name: "CallbackDesktop", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
+        // The helper's toolbox: arguments and option declarations, help layout, output, JSON,
+        // exit codes, the command context, signals. It cannot see the commands. No product.
+        .target(name: "CallbackRouterKit", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackSystem"], swiftSettings: strict),
+        // Shell completions and man pages, made from the commands' declarations through Kit.
+        // It cannot see the commands. No product.
+        .target(name: "CallbackRouterPackaging", dependencies: ["CallbackRouterKit"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process. It may use
         // the system layer for its own system calls (docs/architecture.md).
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackLoopback", "CallbackDesktop", "CallbackSystem"],
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackLoopback", "CallbackDesktop", "CallbackSystem",
+                                                          "CallbackRouterKit", "CallbackRouterPackaging"],
                 swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
@@ -94,7 +101,8 @@ let package = Package(
         .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport"],
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport",
+                                                                   "CallbackRouterKit", "CallbackRouterPackaging"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

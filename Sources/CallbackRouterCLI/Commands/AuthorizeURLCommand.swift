@@ -13,14 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-import Darwin
-private let systemRead = Darwin.read
-#endif
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router authorize-url …`: an authorization request URL and its fresh secrets.
 enum AuthorizeURLCommand: Command {

@@ -13,6 +13,9 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+import CallbackRouterPackaging
+
 /// `callback-router completions bash|zsh|fish`: print a shell completion script.
 enum CompletionsCommand: Command, PositionalChoices {
     static let name = "completions"

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router end-session-url …`: an RP-Initiated Logout request URL and its state.
 enum EndSessionURLCommand: Command {

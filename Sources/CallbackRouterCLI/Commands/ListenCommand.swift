@@ -15,6 +15,7 @@
 
 import CallbackDesktop
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router listen --scheme S …`: wait for one callback and print it as `parse` does.
 enum ListenCommand: Command {

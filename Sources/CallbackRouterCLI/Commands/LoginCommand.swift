@@ -13,14 +13,10 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackDesktop
 import CallbackLoopback
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router login`: the whole flow in one command. Builds the authorization request
 /// (PKCE, state, nonce), binds the loopback receiver (or listens on a registered scheme),
@@ -437,14 +433,6 @@ extension LoginCommand {
         guard context.printOutcome(json) else { return }
         context.writeHumanLine(
             SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: context.colourOnStandardError))
-    }
-}
-
-extension JSONValue {
-    /// The object with `members` added at the end (nothing added to a non-object).
-    func appending(_ members: [(String, JSONValue)]) -> JSONValue {
-        guard case .object(let existing) = storage else { return self }
-        return .object(existing + members)
     }
 }
 

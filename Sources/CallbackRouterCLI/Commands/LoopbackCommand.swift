@@ -16,6 +16,7 @@
 import CallbackLoopback
 import CallbackDesktop
 import CallbackRouter
+import CallbackRouterKit
 import CallbackSystem
 
 /// `callback-router loopback`: the RFC 8252 §7.3 receiver on 127.0.0.1.

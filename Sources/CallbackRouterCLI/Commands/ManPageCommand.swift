@@ -13,11 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackRouterKit
+import CallbackRouterPackaging
 import CallbackSystem
 
 /// `callback-router manpage [COMMAND]`: print a man page rendered from `--help`.

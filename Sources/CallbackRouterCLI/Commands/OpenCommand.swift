@@ -15,6 +15,7 @@
 
 import CallbackDesktop
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router open URL`: what `xdg-open` / `gio open` run for a registered scheme.
 enum OpenCommand: Command {

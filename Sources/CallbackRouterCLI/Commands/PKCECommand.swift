@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router pkce [--verifier V | --verifier-from-stdin]`: a PKCE verifier and its
 /// S256 challenge.

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 import CallbackTokens
 
 /// `callback-router refresh`: a refresh token (stdin) for new tokens (RFC 6749 §6).

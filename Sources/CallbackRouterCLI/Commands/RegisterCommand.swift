@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 /// `callback-router register --scheme S [--id ID]`: make this helper the scheme's handler.
 enum RegisterCommand: Command {
     static let name = "register"

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 
 /// `callback-router status --scheme S [--id ID]`: what is registered, and does xdg-mime agree.
 enum StatusCommand: Command {

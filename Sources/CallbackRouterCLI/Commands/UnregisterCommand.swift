@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// `callback-router unregister --scheme S [--id ID]`: undo what register did.
 enum UnregisterCommand: Command {
     static let name = "unregister"

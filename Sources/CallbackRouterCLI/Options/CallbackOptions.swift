@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// How a callback is judged, read from the options `parse` and `listen` share
 /// (`--redirect-uri`, `--policy`, `--allow-localhost`, `--dialect`, `--issuer`,

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `--flow-id ID` (`listen`, `parse`): the Clerk magic-link flow a callback must be for, as
 /// clerk-ios and clerk-android accept a link only for their pending flow.

@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// The options of a wait for the end of a logout (`loopback --logout`, `listen --logout`).
 enum LogoutOptions {
     /// Waiting for (or reading) a login's callback: the default mode.

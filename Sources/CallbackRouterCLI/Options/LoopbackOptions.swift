@@ -15,6 +15,7 @@
 
 import CallbackLoopback
 import CallbackRouter
+import CallbackRouterKit
 
 /// The loopback receiver's options (RFC 8252 §7.3), shared by `loopback` and `login`: one
 /// declaration each, and the one reader of them into a receiver's configuration.

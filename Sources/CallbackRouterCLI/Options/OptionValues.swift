@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// An option that takes one name out of a fixed set (`--dialect`, `--policy`,
 /// `--response-mode`): the one table its parsing, its usage error, its `--help` entry and

@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// `--output FILE` (`login`, `refresh`): the result holds secrets, so it is written to a
 /// file only the user can read, never through a shell redirect that the umask makes 0644.
 enum OutputOption {

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 /// `--scheme S [--id ID]`, shared by register, unregister and status.
 struct RegistrationOptions {
     let handler: DesktopSchemeHandler
