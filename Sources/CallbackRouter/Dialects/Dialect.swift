@@ -32,24 +32,26 @@
 public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The name used on the command line and in the JSON output (`"oauth2"`).
     public let rawValue: String
-    /// The dialect as a small number (``Tag``): every `Dialect` is one of ``allCases``, so
-    /// equal tags mean equal names, and the classifier compares an integer, not a string.
+    /// The dialect as a small number: its place in ``table`` and ``allCases``, so equal
+    /// tags mean equal names, and the classifier compares an integer, not a string.
     let tag: UInt8
-
-    /// The tags: each dialect's place in ``allCases``.
-    enum Tag {
-        static let auto: UInt8 = 0, oauth2: UInt8 = 1, prelude: UInt8 = 2, ory: UInt8 = 3, zephr: UInt8 = 4, clerk: UInt8 = 5
-    }
 
     /// The dialect with this name; nil for a name that is not one of ``allCases``.
     public init?(rawValue: String) {
-        guard let known = Dialect.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = known
+        guard let index = Dialect.table.firstIndex(where: { $0.name == rawValue }) else { return nil }
+        self.init(tag: UInt8(index))
     }
 
-    private init(uncheckedName: String, tag: UInt8) {
-        self.rawValue = uncheckedName
+    /// The dialect of ``table``'s entry `tag`.
+    init(tag: UInt8) {
+        self.rawValue = Dialect.table[Int(tag)].name
         self.tag = tag
+    }
+
+    /// A dialect of ``table`` (Dialect+Table.swift), by its entry's name.
+    init(named name: String) {
+        guard let known = Dialect(rawValue: name) else { preconditionFailure("no dialect '\(name)' in Dialect.table") }
+        self = known
     }
 
     /// Equal names (every dialect is one of ``allCases``: equal tags).
@@ -58,43 +60,30 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// Hashes the name, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// Picks the dialect from the parameters present: `code` → ``oauth2``,
-    /// `challenge_token` → ``prelude``, `rotating_token_nonce` → ``clerk``, `status` →
-    /// ``zephr``, `error` alone → an ``OutcomeKind/authorizationError`` read as ``oauth2``.
-    /// Never picks ``ory``: its `code` cannot be told apart from OAuth's.
-    public static let auto = Dialect(uncheckedName: "auto", tag: Tag.auto)
-    /// OAuth 2.0 / OpenID Connect authorization code response (RFC 6749 §4.1.2, RFC 9207).
-    public static let oauth2 = Dialect(uncheckedName: "oauth2", tag: Tag.oauth2)
-    /// Prelude social login: `challenge_token`.
-    public static let prelude = Dialect(uncheckedName: "prelude", tag: Tag.prelude)
-    /// Ory native flow `return_to`: `code`, the second half of a session token exchange code;
-    /// or, when a social sign-up meets an existing identity (account linking), `flow` alone:
-    /// the login flow to continue (``OutcomeKind/continueLoginFlow``).
-    public static let ory = Dialect(uncheckedName: "ory", tag: Tag.ory)
-    /// Zephr OAuth: `status=success|partial|failure` with a session id, a state key or a message.
-    public static let zephr = Dialect(uncheckedName: "zephr", tag: Tag.zephr)
-    /// Clerk: native OAuth's `rotating_token_nonce` (optional `created_session_id`), its
-    /// failure, transfer and bare callbacks, and email magic links (`flow_id`,
-    /// `approval_token`). Stateless: Clerk's native OAuth sends and checks no state of the
-    /// app's. Hosted auth (state, nonce and session) is ``ProviderProfile/clerkHosted``.
-    public static let clerk = Dialect(uncheckedName: "clerk", tag: Tag.clerk)
+    /// Every dialect, ``auto`` first, in the order of ``table``.
+    public static let allCases: [Dialect] = table.indices.map { Dialect(tag: UInt8($0)) }
 
-    /// Every dialect, ``auto`` first.
-    public static let allCases: [Dialect] = [.auto, .oauth2, .prelude, .ory, .zephr, .clerk]
+    /// The dialect's entry in ``table``.
+    var rules: Rules { Dialect.table[Int(tag)] }
+
+    /// Each entry of ``table`` as the classifier's common path reads it, by tag.
+    static let commonTable: [CommonRules] = table.map(\.compiled)
+
+    /// Whether the dialect reads email magic links (``Rules/readsMagicLinks``): a plain load,
+    /// for the redirect-URI check of every callback.
+    var readsMagicLinks: Bool { Dialect.commonTable[Int(tag)].readsMagicLinks }
 
     /// Whether the provider's callback carries no `state` of the app's own (Prelude, Zephr,
     /// Ory, Clerk's native OAuth): such a route can have only one pending attempt at a time.
     /// (A Clerk route with ``ProviderProfile/clerkHosted`` carries one: it is not stateless.)
-    public var isStateless: Bool { self == .prelude || self == .zephr || self == .ory || self == .clerk }
+    public var isStateless: Bool { rules.isStateless }
 
     /// The redirect-URI policy the provider itself enforces, if any: Prelude and Clerk accept
     /// only a custom scheme ("Passing an http/https redirect throws an invalid-configuration
     /// error before any network call"; Clerk's hosted auth and native flows alike). A route
     /// or `parse` with such a dialect refuses an http/https redirect URI whatever policy it
     /// was given (`invalid_configuration`).
-    public var impliedPolicy: RedirectURIPolicy? {
-        self == .prelude || self == .clerk ? .customSchemeOnly : nil
-    }
+    public var impliedPolicy: RedirectURIPolicy? { rules.impliedPolicy }
 
     /// The dialect's command-line and JSON name (`oauth2`, `prelude`…).
     public var description: String { rawValue }

@@ -128,7 +128,7 @@ public struct Route: Sendable {
     /// Reads both in place in the box: going through the computed properties copied the
     /// `RedirectURI` on every callback (~320 instructions).
     func checkRedirect(_ url: CallbackURL) throws(CallbackError) {
-        try storage.redirectURI.check(url, profiles: storage.profiles, clerk: storage.dialect.tag == Dialect.Tag.clerk)
+        try storage.redirectURI.check(url, profiles: storage.profiles, magicLinks: storage.dialect.readsMagicLinks)
     }
 
     /// Reads `url` in the route's dialect with its expectations (``CallbackClassifier/classify(_:dialect:expecting:)``),
