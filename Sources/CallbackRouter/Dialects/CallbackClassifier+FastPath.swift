@@ -102,7 +102,7 @@ extension CallbackClassifier {
             let base = located.baseAddress.unsafelyUnwrapped
             let parameters = UnsafeBufferPointer(start: base, count: url.locateQueryParameters(into: base))
             withContiguousBytes(of: source) { bytes in
-                read(url, bytes, parameters, dialect: dialect, expectations: expectations, into: &reading)
+                read(url, bytes, parameters, dialect: dialect.tag, expectations: expectations, into: &reading)
             }
         }
         return reading.kind != 0
@@ -160,13 +160,13 @@ extension CallbackClassifier {
     /// An error response, whatever the dialect (``errorFields``).
     private static let errorShape = Dialect.CommonRules.Shape(
         kind: UInt8(OutcomeKind.allCases.firstIndex(of: .authorizationError).unsafelyUnwrapped &+ 1),
-        required: Int8(FieldID.error), known: Dialect.Rules.mask(errorFields))
+        known: Dialect.Rules.mask(errorFields), required: FieldID.error)
 
     /// The decisions of ``read(_:dialect:)`` and the checks of state and issuer, over one
     /// scan of the located parameters, into `reading` (left of kind 0: the full path decides).
     private static func read(
         _ url: CallbackURL, _ bytes: UnsafeBufferPointer<UInt8>, _ parameters: UnsafeBufferPointer<LocatedParameter>,
-        dialect: Dialect, expectations: CallbackExpectations, into reading: inout CommonReading
+        dialect: UInt8, expectations: CallbackExpectations, into reading: inout CommonReading
     ) {
         let scan = scanQuery(url, bytes, parameters, expectations)
         if scan.repeatsKnownName || scan.undecided { return }
@@ -174,11 +174,10 @@ extension CallbackClassifier {
         if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return }
 
         let hasError = scan.has(FieldID.error)
-        if hasError && scan.present & dialect.common.credentials != 0 { return }
+        if hasError && scan.present & Dialect.commonTable[Int(dialect)].credentials != 0 { return }
 
-        var decided = dialect.tag
-        var rules = dialect.common
-        if decided == Dialect.auto.tag {
+        var decided = dialect
+        if dialect == Dialect.auto.tag {
             let markers = scan.present & autoMarkers
             if markers.nonzeroBitCount > 1 { return }
             if markers != 0 {
@@ -188,8 +187,8 @@ extension CallbackClassifier {
             } else {
                 return
             }
-            rules = Dialect.commonTable[Int(decided)]
         }
+        let rules = Dialect.commonTable[Int(decided)]
 
         // A dialect that reads names this path does not number (Clerk's `__clerk_status`,
         // `flow_id`, Ory's `flow`…), which it would count as extras: any unknown name there
@@ -213,7 +212,7 @@ extension CallbackClassifier {
             }
         }
         if shape.kind == 0 { return }
-        let kind = shape.kind, known = shape.known, required = Int(shape.required)
+        let kind = shape.kind, known = shape.known, required = shape.required
         // A compact JWS (Prelude's token) is checked as written (an escaped one goes the full way).
         if shape.requiresCompactJWS && scan.has(required) {
             let token = parameters[scan.position(required)]

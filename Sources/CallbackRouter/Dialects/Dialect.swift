@@ -35,9 +35,6 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// The dialect as a small number: its place in ``table`` and ``allCases``, so equal
     /// tags mean equal names, and the classifier compares an integer, not a string.
     let tag: UInt8
-    /// The entry's rules as the classifier's common path reads them (``commonTable``'s
-    /// entry `tag`), kept here so that the common path reads them without a table lookup.
-    let common: CommonRules
 
     /// The dialect with this name; nil for a name that is not one of ``allCases``.
     public init?(rawValue: String) {
@@ -49,7 +46,6 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     init(tag: UInt8) {
         self.rawValue = Dialect.table[Int(tag)].name
         self.tag = tag
-        self.common = Dialect.commonTable[Int(tag)]
     }
 
     /// A dialect of ``table`` (Dialect+Table.swift), by its entry's name.
@@ -75,7 +71,7 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
 
     /// Whether the dialect reads email magic links (``Rules/readsMagicLinks``): a plain load,
     /// for the redirect-URI check of every callback.
-    var readsMagicLinks: Bool { common.readsMagicLinks }
+    var readsMagicLinks: Bool { Dialect.commonTable[Int(tag)].readsMagicLinks }
 
     /// Whether the provider's callback carries no `state` of the app's own (Prelude, Zephr,
     /// Ory, Clerk's native OAuth): such a route can have only one pending attempt at a time.
