@@ -160,7 +160,7 @@ extension CallbackClassifier {
     /// An error response, whatever the dialect (``errorFields``).
     private static let errorShape = Dialect.CommonRules.Shape(
         kind: UInt8(OutcomeKind.allCases.firstIndex(of: .authorizationError).unsafelyUnwrapped &+ 1),
-        known: Dialect.Rules.mask(errorFields), required: FieldID.error)
+        required: Int8(FieldID.error), known: Dialect.Rules.mask(errorFields))
 
     /// The decisions of ``read(_:dialect:)`` and the checks of state and issuer, over one
     /// scan of the located parameters, into `reading` (left of kind 0: the full path decides).
@@ -174,10 +174,11 @@ extension CallbackClassifier {
         if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return }
 
         let hasError = scan.has(FieldID.error)
-        if hasError && scan.present & Dialect.commonTable[Int(dialect)].credentials != 0 { return }
+        var rules = Dialect.commonTable[Int(dialect)]
+        if hasError && scan.present & rules.credentials != 0 { return }
 
         var decided = dialect
-        if dialect == Dialect.auto.tag {
+        if dialect == Dialect.autoTag {
             let markers = scan.present & autoMarkers
             if markers.nonzeroBitCount > 1 { return }
             if markers != 0 {
@@ -187,8 +188,8 @@ extension CallbackClassifier {
             } else {
                 return
             }
+            rules = Dialect.commonTable[Int(decided)]
         }
-        let rules = Dialect.commonTable[Int(decided)]
 
         // A dialect that reads names this path does not number (Clerk's `__clerk_status`,
         // `flow_id`, Ory's `flow`…), which it would count as extras: any unknown name there
@@ -212,7 +213,7 @@ extension CallbackClassifier {
             }
         }
         if shape.kind == 0 { return }
-        let kind = shape.kind, known = shape.known, required = shape.required
+        let kind = shape.kind, known = shape.known, required = Int(shape.required)
         // A compact JWS (Prelude's token) is checked as written (an escaped one goes the full way).
         if shape.requiresCompactJWS && scan.has(required) {
             let token = parameters[scan.position(required)]

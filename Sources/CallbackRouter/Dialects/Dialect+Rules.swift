@@ -104,9 +104,9 @@ extension Dialect {
         /// plus one (0: the full path reads this outcome).
         struct Shape {
             var kind: UInt8 = 0
-            var known: UInt32 = 0
             /// The required field's ID, -1 for none.
-            var required = -1
+            var required: Int8 = -1
+            var known: UInt32 = 0
             /// Whether the required field must be a compact JWS (``ParameterSyntax/compactJWS``).
             var requiresCompactJWS = false
         }
@@ -145,7 +145,7 @@ extension Dialect.Rules {
             // A required field the common path does not number: every such callback goes the full way.
             if required == CallbackClassifier.FieldID.unknown { return .init() }
             return .init(
-                kind: UInt8(index + 1), known: Self.mask(shape.known), required: required,
+                kind: UInt8(index + 1), required: Int8(required), known: Self.mask(shape.known),
                 requiresCompactJWS: shape.required.map { KnownField.syntax(of: $0) == .compactJWS } ?? false)
         }
         var rules = Dialect.CommonRules()

@@ -63,6 +63,10 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// Every dialect, ``auto`` first, in the order of ``table``.
     public static let allCases: [Dialect] = table.indices.map { Dialect(tag: UInt8($0)) }
 
+    /// ``auto``'s tag: ``table`` begins with it (`DialectTableTests`), so that the classifier
+    /// tells it from the others without loading ``auto``.
+    static let autoTag: UInt8 = 0
+
     /// The dialect's entry in ``table``.
     var rules: Rules { Dialect.table[Int(tag)] }
 

@@ -46,6 +46,8 @@ public struct Route: Sendable {
         let logoutHandler: CallbackHandler?
         let expectations: CallbackExpectations
         let isStateless: Bool
+        /// ``Dialect/readsMagicLinks``, read once here rather than on every callback.
+        let readsMagicLinks: Bool
 
         init(
             id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String?, requiresIssuer: Bool,
@@ -68,6 +70,7 @@ public struct Route: Sendable {
             let relaxations = profiles.relaxations
             self.isStateless =
                 (dialect.isStateless && !relaxations.contains(.clerkHosted)) || relaxations.contains(.noState)
+            self.readsMagicLinks = dialect.readsMagicLinks
         }
     }
 
@@ -128,7 +131,7 @@ public struct Route: Sendable {
     /// Reads both in place in the box: going through the computed properties copied the
     /// `RedirectURI` on every callback (~320 instructions).
     func checkRedirect(_ url: CallbackURL) throws(CallbackError) {
-        try storage.redirectURI.check(url, profiles: storage.profiles, magicLinks: storage.dialect.readsMagicLinks)
+        try storage.redirectURI.check(url, profiles: storage.profiles, magicLinks: storage.readsMagicLinks)
     }
 
     /// Reads `url` in the route's dialect with its expectations (``CallbackClassifier/classify(_:dialect:expecting:)``),
