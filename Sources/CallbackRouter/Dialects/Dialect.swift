@@ -67,6 +67,10 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// tells it from the others without loading ``auto``.
     static let autoTag: UInt8 = 0
 
+    /// Whether ``auto`` picks this dialect by a parameter of its own (never ``ory``): the
+    /// CLI's help names the others.
+    package var isPickedByAuto: Bool { rules.marker != nil }
+
     /// The dialect's entry in ``table``.
     var rules: Rules { Dialect.table[Int(tag)] }
 

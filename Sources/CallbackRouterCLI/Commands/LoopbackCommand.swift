@@ -62,7 +62,7 @@ enum LoopbackCommand: Command {
             .value("redirect-uri-file", "F", "Also write the redirect URI (and a newline) to F, atomically, once bound."),
             OptionValues.dialect.declaration(
                 then:
-                    "As for parse. prelude and clerk are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. Ory and Zephr send no state: use --no-state."
+                    "As for parse. \(OptionValues.listed(OptionValues.customSchemeDialects)) are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. \(OptionValues.listed(OptionValues.statelessHTTPDialects)) send no state: use --no-state."
             ),
             .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when present."),
             .flag("require-issuer", "Refuse a callback without 'iss'."),

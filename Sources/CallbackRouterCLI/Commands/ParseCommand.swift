@@ -35,13 +35,14 @@ enum ParseCommand: Command {
 
         """
     static let options: [OptionDeclaration] = [
-        OptionValues.dialect.declaration(then: "auto picks by the parameters present and never picks ory."),
+        OptionValues.dialect.declaration(
+            then: "auto picks by the parameters present and never picks \(OptionValues.listed(OptionValues.dialectsAutoNeverPicks))."),
         .value(
             "redirect-uri", "U",
             "A registered redirect URI; repeat for several. The callback must answer one of them (scheme and host case-insensitive, port exact except loopback, path exact, registered query parameters present). None given: any the policy allows.",
             repeatable: true),
         OptionValues.policy.declaration(
-            then: "--dialect prelude and --dialect clerk imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
+            then: "\(OptionValues.listed(OptionValues.customSchemeDialects.map { "--dialect " + $0 })) imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
         .flag(
             "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
         ),
