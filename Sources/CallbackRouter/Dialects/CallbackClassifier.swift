@@ -188,7 +188,7 @@ public enum CallbackClassifier {
         // `takeIf(String::isNotBlank)`): the callback is read without it (it stays an extra).
         if let nonce = response.item("rotating_token_nonce"), !nonce.value.isEmpty {
             // A status other than `failed` says nothing to either SDK: the nonce stands, and the
-            // status is an extra (as before these shapes were read).
+            // status is an extra.
             let failure = response.item("__clerk_status")?.value == "failed" || response.has("__clerk_error_code")
             if let other = failure ? signal : link {
                 throw CallbackError(

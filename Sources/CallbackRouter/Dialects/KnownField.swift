@@ -14,18 +14,18 @@
 /// The response parameters this library knows by name, in the order the outcome (and
 /// the CLI's JSON) lists them.
 enum KnownField {
-    /// The first round's fields: the classifier's common path numbers them
-    /// (``CallbackClassifier/FieldID``), and they are the response parameters that a
-    /// registered redirect URI may not carry and the wrong component may not hold.
+    /// The fields the classifier's common path numbers (``CallbackClassifier/FieldID``):
+    /// the response parameters that a registered redirect URI may not carry and the wrong
+    /// component may not hold.
     static let classic: [String] = [
         "code", "state", "iss", "challenge_token", "action", "status", "session_id", "tracking_id",
         "state_key", "identifier", "message", "rotating_token_nonce", "created_session_id",
         "error", "error_description", "error_uri",
     ]
 
-    /// Fields added in the third round, read by one dialect each (Ory's `flow`, Clerk's magic
-    /// link and failure parameters). Never seen by the common path: a callback that carries
-    /// one on the dialect that reads it goes the full way.
+    /// Fields the common path does not number, read by one dialect each (Ory's `flow`,
+    /// Clerk's magic link and failure parameters): a callback that carries one on the
+    /// dialect that reads it goes the full way.
     static let added: [String] = ["flow", "flow_id", "approval_token", "__clerk_status", "__clerk_error_code"]
 
     /// Every known field, in the order the outcome (and the CLI's JSON) lists them.
@@ -54,7 +54,7 @@ enum KnownField {
     ]
 
     /// Every name a provider response uses: in the wrong component they are refused.
-    /// (The third round's fields are not among them: a registered redirect URI or the other
+    /// (``added`` fields are not among them: a registered redirect URI or the other
     /// component holding `flow` meant nothing before, and still means nothing.)
     static let responseParameters: Set<String> = Set(classic + implicitGrantTokens + ["token_type", "expires_in"])
 }

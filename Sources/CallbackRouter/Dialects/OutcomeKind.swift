@@ -69,8 +69,8 @@ public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// helper exits 0.
     public static let continueLoginFlow = OutcomeKind(rawValue: "continue_login_flow")
 
-    /// Every kind, in the order docs/dialects.md lists them (the logins' kinds, then `logout_complete`, then the
-    /// kinds added in the third round, then the fourth round's).
+    /// Every kind. Its order is the order of the places the classifier keeps outcomes by:
+    /// a new kind is appended.
     public static let allCases: [OutcomeKind] = [
         .authorizationCode, .challengeToken, .sessionTokenExchangeCode, .loginSuccess,
         .partialRegistration, .loginFailure, .rotatingTokenNonce, .authorizationError,
