@@ -152,4 +152,3 @@ func describeByte(_ byte: UInt8) -> String {
         return "a character RFC 3986 does not allow raw (one of \" % < > \\ ^ ` { | })"
     }
 }
-

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// One query parameter as the parser located it: offsets into the URL's bytes, as written.
 /// Plain stored properties, so that a reader in another module of the package reads them
 /// without a call.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// Sixteen bytes of an escape run checked at once: low escapes (`%00`–`%7F`), `+`, and
 /// bytes the plain-run filter does not flag, the stretch of a state of reserved
 /// characters between its non-ASCII escapes (`a%2Bb%2Fc%3Dd+e`). Three overlapping loads

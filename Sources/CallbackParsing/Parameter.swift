@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// One decoded form-urlencoded parameter (`+` is a space, `%XX` decoded).
 ///
 /// `description`, `debugDescription` and `dump()` show the name and the value's length,

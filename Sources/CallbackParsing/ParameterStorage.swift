@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The positions of a URL's parameters: the first eight inline, the rest in an array, so
 /// that parsing a typical callback allocates nothing.
 struct ParameterStorage: Sendable {

@@ -143,4 +143,3 @@ enum PercentDecoding {
         return validator.isAtBoundary ? nil : sequenceStart
     }
 }
-

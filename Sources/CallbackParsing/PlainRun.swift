@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The query's and the fragment's plain bytes (``CharacterClass/queryPlain``,
 /// ``CharacterClass/fragmentPlain``) passed over sixteen at a time, for the long runs of real
 /// callbacks (ID tokens, long states). The vector test flags a superset of the stop bytes,

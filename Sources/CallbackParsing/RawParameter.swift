@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// Where one `name=value` pair stands in the input. Offsets are into the whole URL: the
 /// name is `start ..< nameEnd`; the value follows the `=` at `nameEnd` and runs to `end`
 /// (empty when there is no `=`). Offsets fit in 31 bits (`ParsingLimits` caps lengths at

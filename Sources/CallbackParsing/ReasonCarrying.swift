@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// An error that carries a ``ReasonCode``: ``ParseError`` and the router's `CallbackError`.
 public protocol ReasonCarrying: Error {
     /// The stable reason code of the refusal, for `catch ReasonCode.x` and for scripts.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A streaming UTF-8 validator (Unicode 15, Table 3-7): refuses overlongs, surrogates,
 /// code points past U+10FFFF and truncated sequences.
 struct UTF8Validator {

@@ -77,7 +77,9 @@ public struct CallbackValidator: Sendable {
         try RedirectURI.checkUserinfo(callback)
         let magicLinks = dialect.readsMagicLinks
         if !redirectURIs.isEmpty { return try redirectURIs.check(callback, profiles: expectations.profiles, magicLinks: magicLinks) }
-        if case .allowlist(let entries) = policy { return try entries.check(callback, profiles: expectations.profiles, magicLinks: magicLinks) }
+        if case .allowlist(let entries) = policy {
+            return try entries.check(callback, profiles: expectations.profiles, magicLinks: magicLinks)
+        }
         return nil
     }
 

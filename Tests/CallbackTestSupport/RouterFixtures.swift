@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 @_spi(Testing) import CallbackRouter
 
 /// The routers the tests build: one function that builds a router from routes, and the

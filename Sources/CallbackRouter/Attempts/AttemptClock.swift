@@ -71,4 +71,3 @@ public struct SystemAttemptClock: AttemptClock {
     static var clockID: clockid_t { CLOCK_MONOTONIC }
     #endif
 }
-

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A point on a monotonic clock, in nanoseconds. Only differences mean anything.
 public struct ClockInstant: Comparable, Hashable, Sendable {
     /// Nanoseconds since an arbitrary origin of the clock that made the instant.

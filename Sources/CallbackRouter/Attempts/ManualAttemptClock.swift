@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A clock that moves only when told to: for tests of expiry.
 ///
 /// Its calendar time (``wallClockNanoseconds()``) starts at `wallClockStart` and moves with

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// HMAC (RFC 2104) over ``SHA256``.
 enum HMACSHA256 {
     static func authenticationCode(for message: [UInt8], key: [UInt8]) -> [UInt8] {

@@ -198,20 +198,7 @@ extension CallbackClassifier {
         if rules.errorsAreUnbound && hasError && !scan.has(FieldID.state) { return }
 
         // The outcome's kind, the fields it reads, and the one it requires.
-        let shape: Dialect.CommonRules.Shape
-        if hasError {
-            shape = errorShape
-        } else if !rules.byStatus {
-            shape = rules.shapes.0
-        } else {
-            // The status says which outcome; an unknown one is refused.
-            switch scan.status {
-            case StatusValue.success: shape = rules.shapes.0
-            case StatusValue.partial: shape = rules.shapes.1
-            case StatusValue.failure: shape = rules.shapes.2
-            default: return
-            }
-        }
+        let shape = self.shape(scan, rules, hasError: hasError)
         if shape.kind == 0 { return }
         let kind = shape.kind, known = shape.known, required = Int(shape.required)
         // A compact JWS (Prelude's token) is checked as written (an escaped one goes the full way).
@@ -242,9 +229,32 @@ extension CallbackClassifier {
             reading.hasExtras = true
             return
         }
-        // The outcome keeps where its fields' values are in the URL, and makes a string only
-        // for the field that is read; more fields than it keeps in place: strings too (counted
-        // here, not with a population count beforehand).
+        locate(fields, scan, parameters, into: &reading)
+    }
+
+    /// The shape of the outcome the common path reads: the error response's, the dialect's
+    /// one, or the one its `status` names; a shape of kind 0 (an unknown status, or an
+    /// outcome only the full path reads) for the full path to decide.
+    @inline(__always)
+    private static func shape(_ scan: QueryScan, _ rules: Dialect.CommonRules, hasError: Bool) -> Dialect.CommonRules.Shape {
+        if hasError { return errorShape }
+        if !rules.byStatus { return rules.shapes.0 }
+        switch scan.status {
+        case StatusValue.success: return rules.shapes.0
+        case StatusValue.partial: return rules.shapes.1
+        case StatusValue.failure: return rules.shapes.2
+        default: return Dialect.CommonRules.Shape()
+        }
+    }
+
+    /// Where the values of `fields` stand in the URL, into `reading`'s slots: the outcome
+    /// makes a string only for the field that is read; more fields than it keeps in place
+    /// make strings too (counted here, not with a population count beforehand).
+    @inline(__always)
+    private static func locate(
+        _ fields: UInt32, _ scan: QueryScan, _ parameters: UnsafeBufferPointer<LocatedParameter>,
+        into reading: inout CommonReading
+    ) {
         var remaining = fields
         var slot = 0
         while remaining != 0 {

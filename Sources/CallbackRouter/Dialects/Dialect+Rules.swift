@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 extension Dialect {
     /// Everything the library knows about one dialect: one entry of ``Dialect/table``
     /// (Dialect+Table.swift). The dialect's tag, its place in ``Dialect/allCases``, the

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// Every dialect, one entry each. Adding a dialect: its `public static let` and its
 /// ``Dialect/Rules`` entry here, placed in ``table``; its outcome kinds in OutcomeKind.swift;
 /// the fields it reads, if new, in KnownField.swift (docs/dialects.md, "Adding a dialect").

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A logout the app started (OpenID Connect RP-Initiated Logout 1.0): the end-session
 /// request to open in the browser, and the pending attempt its callback completes.
 ///

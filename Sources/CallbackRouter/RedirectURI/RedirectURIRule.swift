@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The rule a redirect URI (or a callback's scheme and host) broke. Its raw value starts
 /// the detail of the `invalid_configuration` / `scheme_not_allowed` error, so tools can
 /// tell the rules apart: `rule custom_scheme_required: …`.

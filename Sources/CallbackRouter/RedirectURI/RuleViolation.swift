@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A broken rule and a sentence about it (free of secrets).
 struct RuleViolation: Error {
     let rule: RedirectURIRule

@@ -11,6 +11,5 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// Where a route sends a callback when no task is awaiting its attempt.
 public typealias CallbackHandler = @Sendable (Result<Delivery, CallbackError>) -> Void

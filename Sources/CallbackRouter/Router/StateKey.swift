@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The key attempts are found by: the 128-bit SipHash-2-4 tag of the state under the
 /// router's own random key (``SipHash128``).
 ///

@@ -146,4 +146,3 @@ extension LoginAttempt {
         return text
     }
 }
-

@@ -62,7 +62,8 @@ enum LoginCommand: Command {
             .flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always)."),
             .value("timeout", "SECONDS", "How long to wait for the callback (default 300; fractions allowed)."),
             OptionValues.dialect.declaration(
-                then: "As for parse. \(OptionValues.listed(OptionValues.customSchemeDialects)) need --scheme (their providers accept only a custom scheme)."),
+                then: "As for parse. " + OptionValues.listed(OptionValues.customSchemeDialects)
+                    + " need --scheme (their providers accept only a custom scheme)."),
             .value(
                 "issuer", "I",
                 "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."

@@ -42,7 +42,8 @@ enum ParseCommand: Command {
             "A registered redirect URI; repeat for several. The callback must answer one of them (scheme and host case-insensitive, port exact except loopback, path exact, registered query parameters present). None given: any the policy allows.",
             repeatable: true),
         OptionValues.policy.declaration(
-            then: "\(OptionValues.listed(OptionValues.customSchemeDialects.map { "--dialect " + $0 })) imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
+            then: OptionValues.listed(OptionValues.customSchemeDialects.map { "--dialect " + $0 })
+                + " imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
         .flag(
             "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
         ),
