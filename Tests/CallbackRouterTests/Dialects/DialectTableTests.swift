@@ -11,11 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TestVectorSupport
 import Testing
 @_spi(Testing) @testable import CallbackRouter
 
@@ -130,20 +126,12 @@ import Testing
         }
     }
 
-    /// A file of the repository, by its path from the root.
+    /// A file of the repository, by its path from the root, read as the vector tests read
+    /// theirs (from `Tests/CallbackRouterTests/Vectors/`, three folders below the root).
     static func read(_ path: String) throws -> String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4) // Tests/CallbackRouterTests/Dialects/<this file>
-        let full = parts.joined(separator: "/") + "/" + path
-        let file = try #require(fopen(full, "rb"), "cannot open \(full)")
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if count == 0 { break }
-            bytes += chunk[0 ..< count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        parts.removeLast(2)  // Dialects/<this file>
+        let caller = parts.joined(separator: "/") + "/DialectTableTests.swift"
+        return String(decoding: try TestVectors.bytes("../../../" + path, caller: caller), as: UTF8.self)
     }
 }
