@@ -130,7 +130,7 @@ import Testing
     /// theirs (from `Tests/CallbackRouterTests/Vectors/`, three folders below the root).
     static func read(_ path: String) throws -> String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(2)  // Dialects/<this file>
+        parts.removeLast(2) // Dialects/<this file>
         let caller = parts.joined(separator: "/") + "/DialectTableTests.swift"
         return String(decoding: try TestVectors.bytes("../../../" + path, caller: caller), as: UTF8.self)
     }
