@@ -87,8 +87,8 @@ let package = Package(
         // What the test targets share: reading test vectors (JSON) without Foundation, a seeded RNG.
         .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),
         // What the test targets share for the edge and for refusals: the raw HTTP client of
-        // the loopback tests, `expectRefusal`. Not a product.
-        .target(name: "CallbackTestSupport", dependencies: ["CallbackParsing", "CallbackSystem"], path: "Tests/CallbackTestSupport",
+        // the loopback tests, `expectRefusal`, the routers of `RouterFixture`. Not a product.
+        .target(name: "CallbackTestSupport", dependencies: ["CallbackParsing", "CallbackRouter", "CallbackSystem"], path: "Tests/CallbackTestSupport",
                 swiftSettings: strict),
         .testTarget(name: "CallbackParsingTests", dependencies: ["CallbackParsing", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),

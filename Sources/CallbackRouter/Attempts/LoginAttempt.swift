@@ -23,8 +23,8 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     CustomDebugStringConvertible, CustomReflectable
 {
     /// The attempt's fields, in one immutable box: an attempt is copied into every
-    /// delivery, the router's table and its tombstone, and copying a dozen references cost
-    /// ~300 instructions each time (issue 17); copying a reference is one retain.
+    /// delivery, the router's table and its tombstone, and copying a dozen references costs
+    /// ~300 instructions each time; copying a reference is one retain.
     private final class Storage: Sendable {
         let id: UInt64
         let route: RouteID

@@ -52,7 +52,8 @@ enum LoginCommand: Command {
             Option.noBrowser,
             CommonOptions.timeout.described("How long to wait for the callback (default 300; fractions allowed)."),
             OptionValues.dialect.declaration(
-                then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
+                then: "As for parse. " + OptionValues.listed(OptionValues.customSchemeDialects)
+                    + " need --scheme (their providers accept only a custom scheme)."),
             CommonOptions.issuer.required(oneOf: "endpoint").described(
                 "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."
             ),

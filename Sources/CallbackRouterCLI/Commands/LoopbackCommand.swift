@@ -57,7 +57,7 @@ enum LoopbackCommand: Command {
             Option.redirectURIFile,
             OptionValues.dialect.declaration(
                 then:
-                    "As for parse. prelude and clerk are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. Ory and Zephr send no state: use --no-state."
+                    "As for parse. \(OptionValues.listed(OptionValues.customSchemeDialects)) are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. \(OptionValues.listed(OptionValues.statelessHTTPDialects)) send no state: use --no-state."
             ).only(in: LogoutOptions.loginMode),
             CommonOptions.issuer.described("The expected 'iss' (RFC 9207), checked when present.").only(in: LogoutOptions.loginMode),
             CommonOptions.requireIssuer.described("Refuse a callback without 'iss'.").only(in: LogoutOptions.loginMode),

@@ -30,12 +30,14 @@ enum ParseCommand: Command {
     static let usageArguments = "URL"
     static let options: [OptionDeclaration] =
         [
-            OptionValues.dialect.declaration(then: "auto picks by the parameters present and never picks ory."),
+            OptionValues.dialect.declaration(
+                then: "auto picks by the parameters present and never picks \(OptionValues.listed(OptionValues.dialectsAutoNeverPicks))."),
             CommonOptions.redirectURI.described(
                 "A registered redirect URI; repeat for several. The callback must answer one of them (scheme and host case-insensitive, port exact except loopback, path exact, registered query parameters present). None given: any the policy allows."
             ),
             OptionValues.policy.declaration(
-                then: "--dialect prelude and --dialect clerk imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
+                then: OptionValues.listed(OptionValues.customSchemeDialects.map { "--dialect " + $0 })
+                    + " imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
             CommonOptions.allowLocalhost.described(
                 "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."),
             CommonOptions.state.required(in: LogoutOptions.logoutMode, oneOf: "state").described(

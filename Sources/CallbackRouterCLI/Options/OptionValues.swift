@@ -120,6 +120,23 @@ enum OptionValues {
         ],
         defaultName: ResponseMode.query.rawValue)
 
+    /// The dialects whose provider accepts only a custom scheme (``Dialect/impliedPolicy``),
+    /// as help text names them: `prelude and clerk`.
+    static let customSchemeDialects = Dialect.allCases.filter { $0.impliedPolicy != nil }.map(\.rawValue)
+
+    /// The dialects `auto` never picks: `ory`.
+    static let dialectsAutoNeverPicks = Dialect.allCases.filter { $0 != .auto && !$0.isPickedByAuto }.map(\.rawValue)
+
+    /// The stateless dialects an http redirect URI can serve, capitalised: `Ory and Zephr`.
+    static let statelessHTTPDialects = Dialect.allCases.filter { $0.isStateless && $0.impliedPolicy == nil }
+        .map { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    }
+
     /// `--profile NAME`, repeatable: the provider profiles a route opts into.
     static let profile = OptionChoices<ProviderProfile>(
         option: "profile", placeholder: "NAME",

@@ -152,20 +152,12 @@ private func makeRouter(
     clock: ManualAttemptClock = ManualAttemptClock(), handler: CallbackHandler? = nil,
     logoutHandler: CallbackHandler? = nil
 ) throws -> CallbackRouter {
-    var builder = RouterBuilder()
-    builder.add(
-        Route(
-            "op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-            handler: handler, logoutHandler: logoutHandler))
-    builder.add(
-        Route(
-            "auth0", redirectURI: try RedirectURI("com.example.app:/auth0"), dialect: .oauth2,
-            acceptsLogoutWithoutState: true, handler: handler, logoutHandler: logoutHandler))
-    builder.add(
-        Route(
-            "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-            dialect: .prelude, handler: handler, logoutHandler: logoutHandler))
-    return try builder.build(clock: clock)
+    try RouterFixture.router(
+        RouterFixture.oauth2("op", handler: handler, logoutHandler: logoutHandler),
+        RouterFixture.oauth2(
+            "auth0", redirect: "com.example.app:/auth0", acceptsLogoutWithoutState: true, handler: handler,
+            logoutHandler: logoutHandler),
+        RouterFixture.prelude(handler: handler, logoutHandler: logoutHandler), clock: clock)
 }
 
 /// A router with one route, "spa", whose logins answer in the fragment.

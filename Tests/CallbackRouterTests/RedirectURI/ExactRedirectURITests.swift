@@ -18,10 +18,9 @@ import Testing
 /// Issue 29: the redirect URI a login sends (a loopback one with the receiver's port)
 /// travels with its attempt: request, delivery, sealed record, restore.
 private func makeRouter(clock: any AttemptClock = ManualAttemptClock()) throws -> CallbackRouter {
-    var builder = RouterBuilder()
-    builder.add(Route("cli", redirectURI: try RedirectURI("http://127.0.0.1/callback"), dialect: .oauth2))
-    builder.add(Route("app", redirectURI: try RedirectURI("com.example.app:/oauth2redirect?tenant=a"), dialect: .oauth2))
-    return try builder.build(clock: clock)
+    try RouterFixture.router(
+        RouterFixture.oauth2("cli", redirect: "http://127.0.0.1/callback"),
+        RouterFixture.oauth2("app", redirect: "com.example.app:/oauth2redirect?tenant=a"), clock: clock)
 }
 
 @Suite struct ExactRedirectURITests {

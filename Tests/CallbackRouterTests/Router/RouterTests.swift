@@ -21,16 +21,9 @@ private func makeRouter(
     requiresIssuer: Bool = false,
     handler: CallbackHandler? = nil
 ) throws -> CallbackRouter {
-    var builder = RouterBuilder()
-    builder.add(
-        Route(
-            "google", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-            issuer: issuer, requiresIssuer: requiresIssuer, handler: handler))
-    builder.add(
-        Route(
-            "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-            dialect: .prelude, handler: handler))
-    return try builder.build(clock: clock)
+    try RouterFixture.router(
+        RouterFixture.oauth2("google", issuer: issuer, requiresIssuer: requiresIssuer, handler: handler),
+        RouterFixture.prelude(handler: handler), clock: clock)
 }
 
 private func expectReason(

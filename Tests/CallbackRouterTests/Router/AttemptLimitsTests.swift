@@ -24,12 +24,9 @@ private func makeRouter(
     clock: any AttemptClock = ManualAttemptClock(), maxPendingAttempts: Int = 65_536,
     attemptLifetime: Duration = .seconds(600)
 ) throws -> CallbackRouter {
-    var builder = RouterBuilder()
-    builder.add(
-        Route(
-            "op", redirectURI: try RedirectURI("com.example.app:/oauth2redirect"), dialect: .oauth2,
-            attemptLifetime: attemptLifetime))
-    return try builder.build(clock: clock, maxPendingAttempts: maxPendingAttempts, maxRememberedEndings: maxPendingAttempts)
+    try RouterFixture.router(
+        RouterFixture.oauth2("op", attemptLifetime: attemptLifetime), clock: clock, maxPendingAttempts: maxPendingAttempts,
+        maxRememberedEndings: maxPendingAttempts)
 }
 
 private func callback(_ attempt: LoginAttempt) -> String {

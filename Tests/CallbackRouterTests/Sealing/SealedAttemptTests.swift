@@ -11,24 +11,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CallbackTestSupport
 import Testing
 @testable import CallbackRouter
 
 private func makeRouter(
     clock: any AttemptClock, handler: CallbackHandler? = nil, logoutHandler: CallbackHandler? = nil,
     maxPendingAttempts: Int = 65_536,
-    redirect: String = "com.example.app:/oauth2redirect"
+    redirect: String = RouterFixture.appRedirect
 ) throws -> CallbackRouter {
-    var builder = RouterBuilder()
-    builder.add(
-        Route(
-            "op", redirectURI: try RedirectURI(redirect), dialect: .oauth2, issuer: "https://op.example.com",
-            handler: handler, logoutHandler: logoutHandler))
-    builder.add(
-        Route(
-            "prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .customSchemeOnly),
-            dialect: .prelude, handler: handler))
-    return try builder.build(clock: clock, maxPendingAttempts: maxPendingAttempts)
+    try RouterFixture.router(
+        RouterFixture.oauth2(
+            "op", redirect: redirect, issuer: "https://op.example.com", handler: handler, logoutHandler: logoutHandler),
+        RouterFixture.prelude(handler: handler), clock: clock, maxPendingAttempts: maxPendingAttempts)
 }
 
 private func reason(_ body: () throws -> Void) -> ReasonCode? {

@@ -32,6 +32,14 @@ struct SealedRecord {
 
     init(parsing text: String, key: [UInt8]?) throws(CallbackError) {
         let bytes = Array(text.utf8)
+        let lines = try Self.lines(of: bytes)
+        try Self.checkIntegrity(bytes, lines, key: key)
+        try self.init(lines: lines)
+    }
+
+    /// The record's lines, each without its LF, once its length, its version and its number
+    /// of lines are those of a record this library writes.
+    private static func lines(of bytes: [UInt8]) throws(CallbackError) -> [ArraySlice<UInt8>] {
         guard bytes.count <= SealedAttempt.maximumLength else {
             throw CallbackError(.tooLong, "the sealed record is \(bytes.count) bytes long; at most \(SealedAttempt.maximumLength) are read")
         }
@@ -61,14 +69,20 @@ struct SealedRecord {
             throw Self.invalid("its version is \(shown); this library reads version \(SealedAttempt.version)")
         }
         // The fixed lines and the check, and perhaps the optional flow-id line before the check.
-        let expectedLineCount = 2 + SealedAttempt.fieldNames.count
         guard lines.count == expectedLineCount || lines.count == expectedLineCount + 1 else {
             throw Self.invalid(
                 "it has \(lines.count) lines; version \(SealedAttempt.version) has \(expectedLineCount), or \(expectedLineCount + 1) with a flow id (truncated or extended)"
             )
         }
+        return lines
+    }
 
-        // Integrity before meaning: the last line covers every byte before it.
+    /// The version line, the fields and the check.
+    private static let expectedLineCount = 2 + SealedAttempt.fieldNames.count
+
+    /// Integrity before meaning: the last line (a keyed HMAC, or the check without a key)
+    /// covers every byte before it.
+    private static func checkIntegrity(_ bytes: [UInt8], _ lines: [ArraySlice<UInt8>], key: [UInt8]?) throws(CallbackError) {
         let covered = Array(bytes[..<(bytes.count - lines[lines.count - 1].count - 1)])
         let last = lines[lines.count - 1]
         if key != nil {
@@ -89,7 +103,10 @@ struct SealedRecord {
                 throw Self.invalid("its check does not match its content: it was changed or damaged")
             }
         }
+    }
 
+    /// The fields of lines whose integrity is checked, each decoded and checked.
+    private init(lines: [ArraySlice<UInt8>]) throws(CallbackError) {
         var values: [String] = []
         for (offset, name) in SealedAttempt.fieldNames.enumerated() {
             values.append(try Self.value(of: lines[1 + offset], named: name))
@@ -116,7 +133,7 @@ struct SealedRecord {
         guard lifetime > 0, lifetime <= SealedAttempt.maximumLifetime.nanosecondsSaturated else {
             throw Self.invalid("its lifetime is zero or longer than 30 days")
         }
-        if lines.count == expectedLineCount + 1 {
+        if lines.count == Self.expectedLineCount + 1 {
             let flowID = try Self.decodeText(
                 try Self.value(of: lines[1 + SealedAttempt.fieldNames.count], named: SealedAttempt.flowIDName), field: "flow-id")
             do { try LoginAttempt.checkFlowID(flowID) } catch { throw Self.invalid("its flow id is not one: " + error.detail) }

@@ -37,7 +37,7 @@ import Testing
 
     static var directory: String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
+        parts.removeLast(4) // Tests/CallbackRouterTests/Sealing/<this file>
         return parts.joined(separator: "/") + "/Fuzz/seeds/restore/"
     }
 
