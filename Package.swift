@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "CallbackParsing", targets: ["CallbackParsing"]),
         .library(name: "CallbackRouter", targets: ["CallbackRouter"]),
         .library(name: "CallbackRouterFoundation", targets: ["CallbackRouterFoundation"]),
+        // The token step: discovery, the token request and response, the ID token check.
+        .library(name: "CallbackTokens", targets: ["CallbackTokens"]),
         // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
         .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
         // Linux desktop integration: x-scheme-handler registration and the callback hand-off.
@@ -49,8 +51,12 @@ let package = Package(
         // Redirect-URI policy, dialects, attempts, router. Imports nothing but CallbackParsing
         // and the C library.
         .target(name: "CallbackRouter", dependencies: ["CallbackParsing"], swiftSettings: strict),
+        // The token step above the router: discovery, the token request and response, the ID
+        // token check, client authentication; its JSON reader is package API. Imports nothing
+        // but CallbackRouter (and through it CallbackParsing).
+        .target(name: "CallbackTokens", dependencies: ["CallbackRouter"], swiftSettings: strict),
         // The only module that imports Foundation.
-        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter"], swiftSettings: strict),
+        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter", "CallbackTokens"], swiftSettings: strict),
         // The system layer (docs/architecture.md): the one module that imports the C library
         // for the edge. Descriptors, deadlines, one SystemError, sockets, files, subprocess,
         // threads, environment. Internal to the package (`package` access), no product.
@@ -59,9 +65,16 @@ let package = Package(
         .target(name: "CallbackLoopback", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
         .target(name: "CallbackDesktop", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
+        // The helper's toolbox: arguments and option declarations, help layout, output, JSON,
+        // exit codes, the command context, signals. It cannot see the commands. No product.
+        .target(name: "CallbackRouterKit", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackSystem"], swiftSettings: strict),
+        // Shell completions and man pages, made from the commands' declarations through Kit.
+        // It cannot see the commands. No product.
+        .target(name: "CallbackRouterPackaging", dependencies: ["CallbackRouterKit"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process. It may use
         // the system layer for its own system calls (docs/architecture.md).
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackLoopback", "CallbackDesktop", "CallbackSystem"],
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackLoopback", "CallbackDesktop", "CallbackSystem",
+                                                          "CallbackRouterKit", "CallbackRouterPackaging"],
                 swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
 
@@ -74,8 +87,8 @@ let package = Package(
         // What the test targets share: reading test vectors (JSON) without Foundation, a seeded RNG.
         .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),
         // What the test targets share for the edge and for refusals: the raw HTTP client of
-        // the loopback tests, `expectRefusal`. Not a product.
-        .target(name: "CallbackTestSupport", dependencies: ["CallbackParsing", "CallbackSystem"], path: "Tests/CallbackTestSupport",
+        // the loopback tests, `expectRefusal`, the routers of `RouterFixture`. Not a product.
+        .target(name: "CallbackTestSupport", dependencies: ["CallbackParsing", "CallbackRouter", "CallbackSystem"], path: "Tests/CallbackTestSupport",
                 swiftSettings: strict),
         // docs/architecture.md's rules that the compiler cannot check, read from the sources.
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),
@@ -83,13 +96,15 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CallbackRouterTests", dependencies: ["CallbackRouter", "TestVectorSupport", "CallbackTestSupport"], exclude: ["Vectors"],
                     swiftSettings: strict),
+        .testTarget(name: "CallbackTokensTests", dependencies: ["CallbackTokens", "CallbackTestSupport"], swiftSettings: strict),
         // Loopback and Desktop only to test an app's bridging of their errors (docs/errors.md).
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation", "CallbackLoopback", "CallbackDesktop"],
                     swiftSettings: strict),
         .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport"],
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport",
+                                                                   "CallbackRouterKit", "CallbackRouterPackaging"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

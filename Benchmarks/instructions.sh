@@ -42,7 +42,7 @@ begin="$(count "$routes" --route-begin)"; handled="$(count "$routes" --route)"
 echo "INSTRUCTIONS route per_op=$(( (handled - begin) / routes ))"
 # Each dialect's typical callback (callback-bench/DialectRows.swift): classified as its row
 # does (parse + redirect check + classification, no field read), and parsed alone (ours):
-# issue 17 asks each classification within 2x its parse.
+# each classification is held within 2x its parse.
 for dialect in oauth2 prelude ory zephr clerk; do
     url="$("$work/bench" --dialect-url "$dialect")"
     base="$(count 0 "--classify --dialect $dialect")"; total="$(count "$n" "--classify --dialect $dialect")"

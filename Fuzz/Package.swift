@@ -30,8 +30,8 @@ let fuzzers: [(name: String, products: [String])] = [
     ("cli", ["CallbackRouterCLI", "CallbackRouter"]),
     ("restore", ["CallbackRouter"]),
     ("http", ["CallbackLoopback"]),
-    ("json", ["CallbackRouter"]),
-    ("json-foundation", ["CallbackRouter"]),
+    ("json", ["CallbackTokens"]),
+    ("json-foundation", ["CallbackTokens"]),
 ]
 
 let package = Package(

@@ -7,7 +7,7 @@
 # Checks, each fatal:
 #   1. `ldd` of BIN_DIR/callback-router lists no libFoundation* (nor FoundationEssentials,
 #      FoundationInternationalization, lib_FoundationICU).
-#   2. The object files of the Foundation-free modules (CallbackParsing, CallbackRouter, CallbackSystem, CallbackLoopback, CallbackDesktop,
+#   2. The object files of the Foundation-free modules (CallbackParsing, CallbackRouter, CallbackTokens, CallbackSystem, CallbackLoopback, CallbackDesktop,
 #      CallbackRouterCLI, callback-router) reference no Foundation symbol: `nm -u` shows no
 #      Swift-mangled symbol from a Foundation* module ($s10Foundation…, $s20FoundationEssentials…).
 #   3. Their dependency files (*.d) name no Foundation*.swiftmodule: nothing imports it.
@@ -16,7 +16,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # Override with CHECK_LINKAGE_MODULES="A B" (the self-test points it at CallbackRouterFoundation).
-read -r -a modules <<< "${CHECK_LINKAGE_MODULES:-CallbackParsing CallbackRouter CallbackSystem CallbackLoopback CallbackDesktop CallbackRouterCLI callback-router}"
+read -r -a modules <<< "${CHECK_LINKAGE_MODULES:-CallbackParsing CallbackRouter CallbackTokens CallbackSystem CallbackLoopback CallbackDesktop CallbackRouterCLI callback-router}"
 helper=callback-router
 
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi

@@ -36,7 +36,7 @@ OUT = os.path.join(ROOT, ".build-samples")
 STAND_INS = os.path.join(ROOT, "Tests", "Samples", "StandIns")
 PAGES = ["README.md"] + sorted(
     os.path.join("docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md"))
-PRODUCTS = ["CallbackParsing", "CallbackRouter", "CallbackRouterFoundation", "CallbackLoopback", "CallbackDesktop"]
+PRODUCTS = ["CallbackParsing", "CallbackRouter", "CallbackTokens", "CallbackRouterFoundation", "CallbackLoopback", "CallbackDesktop"]
 MARKER = re.compile(r"^<!--\s*sample:\s*(continue|run|skip)\b\s*(.*?)\s*-->\s*$")
 
 

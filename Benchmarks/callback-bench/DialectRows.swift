@@ -16,7 +16,7 @@ import MallocCounter
 
 /// One row per dialect: its typical callback classified (parse + redirect check +
 /// classification, as `callback-router parse --dialect D --redirect-uri …` does) against the
-/// bare parse of the same callback, in turns. Issue 17's target: each within 2× its parse.
+/// bare parse of the same callback, in turns. The target: each within 2× its parse.
 enum BenchDialects {
     struct Case {
         let name: String

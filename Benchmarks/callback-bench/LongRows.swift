@@ -14,7 +14,7 @@
 // The `long` row: the long redirects real authorization servers sent the interop suites
 // (Tests/CallbackRouterTests/Vectors/captured-long-redirects.json: the OpenID Connect hybrid
 // flow's signed ID token, 256- and 512-byte states, percent-encoded iss), read at start-up.
-// Where parse + decode is mostly the byte loops: issue 17 holds it to 2.5 instructions a byte.
+// Where parse + decode is mostly the byte loops: held to 2.5 instructions a byte.
 import CallbackRouter
 import Foundation
 

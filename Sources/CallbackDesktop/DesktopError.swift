@@ -91,9 +91,6 @@ public struct DesktopError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The name the helper's code has always used.
-typealias HelperFailure = DesktopError
-
 extension DesktopError {
     /// The NSError domain an app bridges this error with (docs/errors.md shows the one-line
     /// conformance; `CallbackRouterFoundation` does not depend on this module).

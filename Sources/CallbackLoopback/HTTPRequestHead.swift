@@ -11,29 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// An HTTP status the receiver answers with.
-struct HTTPStatus: Error, Equatable, Sendable {
-    let code: Int
-    let reason: String
-
-    static let ok = HTTPStatus(code: 200, reason: "OK")
-    static let noContent = HTTPStatus(code: 204, reason: "No Content")
-    static let found = HTTPStatus(code: 302, reason: "Found")
-    static let seeOther = HTTPStatus(code: 303, reason: "See Other")
-    static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
-    static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
-    static let notFound = HTTPStatus(code: 404, reason: "Not Found")
-    static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
-    static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
-    static let gone = HTTPStatus(code: 410, reason: "Gone")
-    static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
-    static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
-    static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
-    static let headersTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
-    static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
-    static let versionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
-}
-
 /// The head of one HTTP/1.x request (RFC 9112 §2–5), parsed strictly from bytes.
 ///
 /// Strict means: CRLF line ends only (a bare LF is refused, not guessed at), no line
@@ -147,56 +124,5 @@ struct HTTPRequestHead: Sendable {
         default:
             return false
         }
-    }
-}
-
-/// Finds where a request head ends in a growing buffer without rescanning it: a peer
-/// that sends one byte at a time costs linear work, not quadratic.
-struct HTTPHeadScanner {
-    /// The largest head accepted, request line included (16 KiB: the URL limit's default,
-    /// so that every callback the parser would accept fits).
-    let limit: Int
-    private var scanned = 0
-    private var sawLineEnd = false
-
-    init(limit: Int) { self.limit = limit }
-
-    enum State: Equatable {
-        case incomplete
-        /// The head is `buffer[..<length]`.
-        case complete(length: Int)
-        case refused(HTTPStatus)
-    }
-
-    mutating func scan(_ buffer: [UInt8]) -> State {
-        var index = scanned
-        while index < buffer.count {
-            // The request line is printable ASCII and starts with a method: anything else
-            // (a TLS handshake, binary junk) is answered 400 at its first byte rather than
-            // left to time out.
-            if !sawLineEnd, !Self.mayAppearInRequestLine(buffer[index], first: index == 0) {
-                return .refused(.badRequest)
-            }
-            if buffer[index] == 0x0A {
-                guard index > 0, buffer[index - 1] == 0x0D else { return .refused(.badRequest) }
-                sawLineEnd = true
-                if index >= 3, buffer[index - 2] == 0x0A, buffer[index - 3] == 0x0D {
-                    return index + 1 <= limit ? .complete(length: index + 1) : .refused(.headersTooLarge)
-                }
-            }
-            index += 1
-            if index > limit {
-                return .refused(sawLineEnd ? .headersTooLarge : .uriTooLong)
-            }
-        }
-        scanned = index
-        return .incomplete
-    }
-
-    /// A byte of a request line: a method's token byte first, then printable ASCII, the
-    /// space, and the CR LF that ends it.
-    static func mayAppearInRequestLine(_ byte: UInt8, first: Bool) -> Bool {
-        if first { return HTTPRequestHead.isTokenByte(byte) }
-        return (0x20 ..< 0x7F).contains(byte) || byte == 0x0D || byte == 0x0A
     }
 }

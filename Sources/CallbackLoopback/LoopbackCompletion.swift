@@ -15,10 +15,10 @@ import CallbackRouter
 
 /// The result of the server's thread, awaited by the task that started it.
 final class LoopbackCompletion: Sendable {
-    private let state = Locked<(result: LoopbackResult?, waiter: CheckedContinuation<LoopbackResult, Never>?)>((nil, nil))
+    private let state = Locked<(result: LoopbackServerOutcome?, waiter: CheckedContinuation<LoopbackServerOutcome, Never>?)>((nil, nil))
 
-    func finish(_ result: LoopbackResult) {
-        let waiter = state.withLock { state -> CheckedContinuation<LoopbackResult, Never>? in
+    func finish(_ result: LoopbackServerOutcome) {
+        let waiter = state.withLock { state -> CheckedContinuation<LoopbackServerOutcome, Never>? in
             state.result = result
             defer { state.waiter = nil }
             return state.waiter
@@ -26,9 +26,9 @@ final class LoopbackCompletion: Sendable {
         waiter?.resume(returning: result)
     }
 
-    func value() async -> LoopbackResult {
+    func value() async -> LoopbackServerOutcome {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> LoopbackResult? in
+            let ready = state.withLock { state -> LoopbackServerOutcome? in
                 if let result = state.result { return result }
                 state.waiter = continuation
                 return nil

@@ -73,8 +73,8 @@ public struct LoopbackError: Error, Hashable, Sendable, CustomStringConvertible 
     init(_ socketError: SystemError, address: String, ports: String) {
         let code: Code
         switch socketError.code {
-        case EADDRINUSE: code = .addressInUse
-        case EACCES, EPERM: code = .permissionDenied
+        case SystemError.Code.addressInUse: code = .addressInUse
+        case SystemError.Code.accessDenied, SystemError.Code.notPermitted: code = .permissionDenied
         default: code = .unavailable
         }
         self.init(code, systemError: socketError.code, "cannot listen on \(address) port \(ports): \(socketError)")

@@ -24,7 +24,7 @@ import CallbackRouter
         var query = LoopbackConfiguration()
         query.maxHeadBytes = 2048
         var form = query
-        form.formPost = true
+        form.responseMode = .formPost
         form.maxBodyBytes = 512
         var alone = query
         alone.servesCallbacks = false

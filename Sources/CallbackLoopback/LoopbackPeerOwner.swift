@@ -13,45 +13,6 @@
 
 import CallbackSystem
 
-/// One end of a TCP connection: an address (IPv4 as IPv4-mapped IPv6, `::ffff:a.b.c.d`, so
-/// that a row of `/proc/net/tcp` and one of `tcp6` compare alike) and a port.
-struct SocketEndpoint: Hashable, Sendable {
-    /// 16 bytes in network order.
-    var address: [UInt8]
-    var port: UInt16
-
-    /// The address and port as the kernel's table writes them (`0100007F:1F90` on a
-    /// little-endian machine): `words` native-endian 32-bit words, 1 (IPv4, only for an
-    /// IPv4-mapped address) or 4. Uppercase hex.
-    func kernelSpelling(words: Int) -> [UInt8]? {
-        let bytes: ArraySlice<UInt8>
-        if words == 1 {
-            guard address[..<12].elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]) else { return nil }
-            bytes = address[12...]
-        } else {
-            bytes = address[...]
-        }
-        let digits = Array("0123456789ABCDEF".utf8)
-        var text: [UInt8] = []
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            var word: UInt32 = 0
-            withUnsafeMutableBytes(of: &word) { $0.copyBytes(from: bytes[start ..< start + 4]) }
-            for shift in stride(from: 28, through: 0, by: -4) { text.append(digits[Int(word >> UInt32(shift) & 0xF)]) }
-            start += 4
-        }
-        text.append(UInt8(ascii: ":"))
-        for shift in stride(from: 12, through: 0, by: -4) { text.append(digits[Int(port >> UInt16(shift) & 0xF)]) }
-        return text
-    }
-
-    init(address: [UInt8], port: UInt16) {
-        precondition(address.count == 16 || address.count == 4, "an IPv4 or IPv6 address")
-        self.address = address.count == 4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] + address : address
-        self.port = port
-    }
-}
-
 /// Who owns the other end of a loopback connection: the peer's own socket is the one whose
 /// local end is the peer's address and whose remote end is ours, and its owner is the peer's.
 ///
@@ -305,7 +266,7 @@ enum LoopbackPeerOwner {
         do {
             return .rows(try FileSystem.readFile(path, limit: limit) ?? [])
         } catch {
-            return error.code == EFBIG ? .tooLarge : .rows([])
+            return error.code == SystemError.Code.tooLarge ? .tooLarge : .rows([])
         }
     }
 
@@ -316,27 +277,6 @@ enum LoopbackPeerOwner {
     }
 
     private static func address(of fd: Int32, peer: Bool) -> SocketEndpoint? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { return nil }
-        return withUnsafePointer(to: &storage) { pointer -> SocketEndpoint? in
-            switch Int32(pointer.pointee.ss_family) {
-            case AF_INET:
-                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
-                    let bytes = withUnsafeBytes(of: sin.pointee.sin_addr) { Array($0) }
-                    return SocketEndpoint(address: bytes, port: UInt16(bigEndian: sin.pointee.sin_port))
-                }
-            case AF_INET6:
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
-                    let bytes = withUnsafeBytes(of: sin6.pointee.sin6_addr) { Array($0) }
-                    return SocketEndpoint(address: bytes, port: UInt16(bigEndian: sin6.pointee.sin6_port))
-                }
-            default:
-                return nil
-            }
-        }
+        LoopbackTCP.address(of: fd, peer: peer).map { SocketEndpoint(address: $0.address, port: $0.port) }
     }
 }

@@ -164,29 +164,16 @@ public final class LoopbackReceiver: Sendable {
         var lastFailure: SystemError?
         var bound: LoopbackServer?
         for port in ports {
-            var settings = LoopbackConfiguration()
-            settings.address = configuration.host.address
-            settings.port = port
-            settings.path = configuration.path
+            var settings = LoopbackConfiguration(receiver: configuration, port: port)
             settings.connectionTimeout = Self.bounded(configuration.connectionTimeout)
             settings.lingerTimeout = Self.bounded(configuration.lingerTimeout)
-            settings.maxHeadBytes = configuration.maxHeadBytes
-            settings.maxConnections = configuration.maxConnections
-            settings.successURL = configuration.successURL
-            settings.failureURL = configuration.failureURL
-            settings.formPost = configuration.responseMode.isFormPost
-            settings.maxBodyBytes = configuration.maxBodyBytes
-            settings.pasteDescriptor = configuration.pasteDescriptor
-            settings.allowOtherUsers = configuration.allowOtherUsers
-            settings.acceptedUser = configuration.acceptedUser
-            settings.pages = configuration.pages
             do {
                 bound = try LoopbackServer(configuration: settings)
                 break
             } catch {
                 lastFailure = error
                 // Only a taken port moves on to the next one; anything else is final.
-                guard error.code == EADDRINUSE else { break }
+                guard error.code == SystemError.Code.addressInUse else { break }
             }
         }
         guard let bound else {
@@ -543,10 +530,10 @@ public final class LoopbackReceiver: Sendable {
     private func serve(
         judge: @escaping LoopbackJudge, until deadline: ContinuousClock.Instant,
         log: @escaping @Sendable (String) -> Void
-    ) async -> LoopbackResult {
+    ) async -> LoopbackServerOutcome {
         let server = self.server
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<LoopbackResult, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<LoopbackServerOutcome, Never>) in
                 let started = DetachedThread.start {
                     continuation.resume(returning: server.run(judge: judge, until: deadline, log: log))
                 }
@@ -558,7 +545,7 @@ public final class LoopbackReceiver: Sendable {
         }
     }
 
-    static func waitResult(_ result: LoopbackResult) -> LoopbackWaitResult {
+    static func waitResult(_ result: LoopbackServerOutcome) -> LoopbackWaitResult {
         switch result {
         case .finished(let evaluation): return .callback(evaluation.result)
         case .timedOut(let ignored): return .timedOut(ignoredRequests: ignored)

@@ -14,7 +14,7 @@
 /// One complete HTTP/1.1 response; every response closes its connection.
 struct LoopbackResponse: Sendable {
     var status: HTTPStatus
-    var page: LoopbackPage?
+    var page: LoopbackPageContent?
     /// `Allow` for 405 and OPTIONS.
     var allow: String?
     /// HEAD gets the headers of the page without its body.
@@ -34,7 +34,7 @@ struct LoopbackResponse: Sendable {
         ("X-Frame-Options", "DENY"),
         (
             "Content-Security-Policy",
-            "default-src 'none'; style-src \(LoopbackPage.stylesheetHashSource); img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            "default-src 'none'; style-src \(LoopbackPageContent.stylesheetHashSource); img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         ),
         ("Connection", "close"),
     ]

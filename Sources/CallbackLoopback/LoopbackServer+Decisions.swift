@@ -43,6 +43,25 @@ extension LoopbackServer {
     }
 
     func decide(_ head: HTTPRequestHead, body: [UInt8]? = nil, judge: LoopbackJudge) -> Decision {
+        if let refusal = refuseOutsideRequest(head, body: body) { return refusal }
+        if head.path.utf8.count == startPath.utf8.count, constantTimeEquals(String(head.path), startPath) {
+            return decideStart(head)
+        }
+        guard configuration.servesCallbacks, head.path == configuration.path else {
+            return Decision(
+                response: .refusal(.notFound, "Nothing is served at this address; the sign-in goes on in the terminal."),
+                log: "answered 404 to a request for another path")
+        }
+        if let answer = answerOtherMethods(head) { return answer }
+        switch callbackURL(head, body: body) {
+        case .failure(let refusal): return refusal.decision
+        case .success(let callbackURL): return decideCallback(judge(callbackURL))
+        }
+    }
+
+    /// The refusals of every request, before its path is looked at: another `Host` (DNS
+    /// rebinding), a request that is not a navigation, a body where none is expected, a `*` target.
+    private func refuseOutsideRequest(_ head: HTTPRequestHead, body: [UInt8]?) -> Decision? {
         // Host first: a page on another origin that reaches us through DNS rebinding
         // learns nothing, not even which paths exist.
         let hosts = head.values(of: "host")
@@ -52,7 +71,7 @@ extension LoopbackServer {
                 log: "answered 400 to a request with \(hosts.count) Host headers")
         }
         guard isExpectedHost(hosts[0]) else {
-            let page = LoopbackPage.wrongHost(authority: authority, suggestLocalhost: configuration.address != .localhost)
+            let page = LoopbackPageContent.wrongHost(authority: authority, suggestLocalhost: configuration.host != .localhost)
             return Decision(
                 response: LoopbackResponse(status: .forbidden, page: page),
                 log: "answered 403 to a request addressed to another host (DNS rebinding defence)")
@@ -82,19 +101,17 @@ extension LoopbackServer {
             }
             return Decision(response: LoopbackResponse(status: .noContent, page: nil, allow: "GET, HEAD, OPTIONS"))
         }
-        if head.path.utf8.count == startPath.utf8.count, constantTimeEquals(String(head.path), startPath) {
-            return decideStart(head)
-        }
-        guard configuration.servesCallbacks, head.path == configuration.path else {
-            return Decision(
-                response: .refusal(.notFound, "Nothing is served at this address; the sign-in goes on in the terminal."),
-                log: "answered 404 to a request for another path")
-        }
+        return nil
+    }
+
+    /// On the callback path: the answer to a method that is not the callback's (HEAD,
+    /// OPTIONS, a GET in form_post mode, anything else); nil for the callback's method.
+    private func answerOtherMethods(_ head: HTTPRequestHead) -> Decision? {
         let allowed = configuration.formPost ? "POST, HEAD, OPTIONS" : "GET, HEAD, OPTIONS"
         let callbackMethod = configuration.formPost ? "POST" : "GET"
         switch head.method {
         case callbackMethod:
-            break
+            return nil
         case "HEAD":
             // Link scanners and prefetchers probe with HEAD: never a callback.
             return Decision(
@@ -115,33 +132,52 @@ extension LoopbackServer {
                 response: .refusal(.methodNotAllowed, "Only \(callbackMethod) is accepted here.", allow: allowed),
                 log: "answered 405 to a method other than \(callbackMethod), HEAD or OPTIONS on the callback path")
         }
+    }
 
+    /// A refusal as a failure value (`Decision` is not an `Error`).
+    private struct Refusal: Error {
+        let decision: Decision
+    }
+
+    /// The callback URL a request stands for: its target on this authority, or in form_post
+    /// mode the posted form as the query of the callback path.
+    private func callbackURL(_ head: HTTPRequestHead, body: [UInt8]?) -> Result<String, Refusal> {
         var callbackURL = "http://\(authority)\(head.target)"
         if configuration.formPost {
             guard head.target == configuration.path else {
-                return Decision(
-                    response: .refusal(.badRequest, "The form must be posted to the callback path without a query."),
-                    log: "answered 400 to a form_post whose target carries a query")
+                return .failure(
+                    Refusal(
+                        decision: Decision(
+                            response: .refusal(.badRequest, "The form must be posted to the callback path without a query."),
+                            log: "answered 400 to a form_post whose target carries a query")))
             }
             let types = head.values(of: "content-type")
             guard types.count == 1, Self.isFormURLEncoded(types[0]) else {
-                return Decision(
-                    response: .refusal(.unsupportedMediaType, "The form must be application/x-www-form-urlencoded."),
-                    log: "answered 415 to a form_post that is not application/x-www-form-urlencoded")
+                return .failure(
+                    Refusal(
+                        decision: Decision(
+                            response: .refusal(.unsupportedMediaType, "The form must be application/x-www-form-urlencoded."),
+                            log: "answered 415 to a form_post that is not application/x-www-form-urlencoded")))
             }
             let bytes = body ?? []
             // The body becomes the query of the same URL, read by the same parser with the
             // same limits. A '#' would make the rest a fragment the parser sets aside: refuse
             // it rather than read half of the form.
             guard !bytes.contains(UInt8(ascii: "#")) else {
-                return Decision(
-                    response: .refusal(.badRequest, "The form is malformed."),
-                    log: "answered 400 to a form_post body with a raw '#'")
+                return .failure(
+                    Refusal(
+                        decision: Decision(
+                            response: .refusal(.badRequest, "The form is malformed."),
+                            log: "answered 400 to a form_post body with a raw '#'")))
             }
             callbackURL += "?" + String(decoding: bytes, as: UTF8.self)
         }
+        return .success(callbackURL)
+    }
 
-        let judgement = judge(callbackURL)
+    /// The answer to a judged callback: the success or failure page (or the app's
+    /// redirect) for one of this login, the 400 "ignored" page for any other.
+    private func decideCallback(_ judgement: LoopbackJudgement) -> Decision {
         let evaluation = judgement.evaluation
         if judgement.disposition != .ignored {
             let ends = judgement.disposition == .endsWait
@@ -150,14 +186,14 @@ extension LoopbackServer {
             case .success:
                 decision = Decision(
                     response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
-                        ?? LoopbackResponse(status: .ok, page: LoopbackPage.accepted((try? evaluation.result.get())?.kind)))
+                        ?? LoopbackResponse(status: .ok, page: LoopbackPageContent.accepted((try? evaluation.result.get())?.kind)))
             case .providerFailure:
-                let code = LoopbackPage.displayableErrorCode(evaluation.providerError)
+                let code = LoopbackPageContent.displayableErrorCode(evaluation.providerError)
                 // The provider's own words, only for an answer bound to this login by its
                 // state: a stateless wait's error could come from any page that navigates here.
                 let outcome = try? evaluation.result.get()
                 let bound = evaluation.carriesExpectedState && outcome?.value("state") != nil
-                let description = bound ? LoopbackPage.displayableDescription(outcome?.value("error_description")) : nil
+                let description = bound ? LoopbackPageContent.displayableDescription(outcome?.value("error_description")) : nil
                 decision = Decision(
                     response: configuration.failureURL.map { .redirect(.seeOther, to: $0) }
                         ?? LoopbackResponse(status: .ok, page: .providerError(code: code, description: description)))
@@ -221,14 +257,14 @@ extension LoopbackServer {
     /// The exact authority of the redirect URI. `localhost` and other spellings of the
     /// address are refused: a browser following our redirect URI sends the literal.
     func isExpectedHost(_ value: String) -> Bool {
-        let host = configuration.address.uriHost
+        let host = configuration.host.uriHost
         return value == authority || (port == 80 && value == host)
     }
 
     /// A pasted URL addressed to this receiver: `http`, its host and port, its path.
     func isOwnCallbackURL(_ text: String) -> Bool {
         guard let url = try? CallbackURL(parsing: text), url.scheme == "http", let host = url.host,
-            host.text.lowercased() == configuration.address.uriHost, url.port == port
+            host.text.lowercased() == configuration.host.uriHost, url.port == port
         else { return false }
         return url.path == configuration.path
     }

@@ -54,8 +54,32 @@ extension LoopbackServer {
     func run(
         validation: LoopbackValidation, until deadline: ContinuousClock.Instant? = nil,
         log: (String) -> Void = { _ in }
-    ) -> LoopbackResult {
+    ) -> LoopbackServerOutcome {
         run(judge: Self.judge(validation), until: deadline, log: log)
+    }
+
+    /// What one wait has seen so far: the loop's state, passed to each of its steps.
+    struct Wait {
+        let deadline: ContinuousClock.Instant
+        var connections: [Connection] = []
+        /// The serial number of the newest connection.
+        var serial = 0
+        /// The judgement that ended the wait, once one did.
+        var verdict: LoopbackEvaluation?
+        /// ``requestStop()`` was called.
+        var stopped = false
+        /// Once the wait is over: when to stop waiting for the final pages to be read.
+        var finishBy: ContinuousClock.Instant?
+        /// Requests that reached the callback path without ending the wait.
+        var ignored = 0
+        /// The paste descriptor while it is open.
+        var paste: Int32?
+        var pasteBuffer: [UInt8] = []
+        /// The rest of a pasted line longer than the limit is skipped up to its newline.
+        var discardingLongLine = false
+
+        /// Whether new callbacks are still taken (nothing has ended the wait).
+        var isTakingCallbacks: Bool { verdict == nil && !stopped }
     }
 
     /// Serves until a judgement ends the wait, ``requestStop()`` is called, or the deadline
@@ -64,7 +88,7 @@ extension LoopbackServer {
     func run(
         judge: LoopbackJudge, until deadline: ContinuousClock.Instant? = nil,
         log: (String) -> Void = { _ in }
-    ) -> LoopbackResult {
+    ) -> LoopbackServerOutcome {
         guard
             running.withLock({ running in
                 if running { return false }
@@ -73,182 +97,151 @@ extension LoopbackServer {
             }), !listeners.isEmpty
         else { return .stopped(ignored: 0) }
         let clock = ContinuousClock()
-        let deadline = deadline ?? clock.now.advanced(by: configuration.timeout)
-        var connections: [Connection] = []
-        var serial = 0
-        var verdict: LoopbackEvaluation?
-        var stopped = false
-        var finishBy: ContinuousClock.Instant?
-        var ignored = 0
-        var paste = configuration.pasteDescriptor
-        var pasteBuffer: [UInt8] = []
-        var discardingLongLine = false
+        var wait = Wait(deadline: deadline ?? clock.now.advanced(by: configuration.timeout), paste: configuration.pasteDescriptor)
         defer {
-            for connection in connections { connection.descriptor.close() }
+            for connection in wait.connections { connection.descriptor.close() }
             stopListening()
         }
 
         while true {
-            var now = clock.now
-            connections.removeAll { connection in
-                guard now >= connection.deadline else { return false }
-                connection.descriptor.close()
-                return true
-            }
-            if verdict != nil || stopped {
-                let finalPending = connections.contains { $0.isFinal }
-                if !finalPending || now >= (finishBy ?? now) {
-                    if let verdict { return .finished(verdict) }
-                    return .stopped(ignored: ignored)
-                }
-            } else if now >= deadline {
-                return .timedOut(ignored: ignored)
-            }
+            let before = clock.now
+            if let outcome = closeExpiredConnections(&wait, now: before) { return outcome }
 
             // The wake-up pipe first, then the listener while it is open, then the connections.
-            var fds: [pollfd] = [pollfd(fd: wakeup.read.rawValue, events: Int16(POLLIN), revents: 0)]
-            for listener in listeners { fds.append(pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)) }
-            let pasteIndex = fds.count
-            let pasting = verdict == nil && !stopped ? paste : nil
-            if let pasting { fds.append(pollfd(fd: pasting, events: Int16(POLLIN), revents: 0)) }
-            var wake = (verdict == nil && !stopped) ? deadline : (finishBy ?? deadline)
-            for connection in connections {
-                let events: Int16
-                switch connection.phase {
-                case .reading, .readingBody, .draining: events = Int16(POLLIN)
-                case .writing: events = Int16(POLLOUT)
-                }
-                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
-                wake = min(wake, connection.deadline)
-            }
-            let ready = Readiness.poll(&fds, timeoutMilliseconds: Self.milliseconds(until: wake, now: now))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                // Nothing sensible is left to wait on; let the deadline decide.
-                usleep(10_000)
-                continue
-            }
-            if ready == 0 { continue }
-            now = clock.now
+            let pasting = wait.isTakingCallbacks ? wait.paste : nil
+            var (fds, wake) = pollEntries(wait, pasting: pasting)
+            // Interrupted, or failed (nothing sensible is left to wait on: the deadline decides).
+            guard case .ready(let ready) = Readiness.wait(&fds, timeoutMilliseconds: Self.milliseconds(until: wake, now: before)),
+                ready > 0
+            else { continue }
+            let now = clock.now
 
-            if fds[0].revents != 0, !stopped {
-                stopped = true
-                if finishBy == nil { finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1)) }
-                stopListening()
-                // Only the pages already promised (accepted callbacks) are still finished.
-                connections.removeAll { connection in
-                    if connection.isFinal { return false }
-                    connection.descriptor.close()
-                    return true
-                }
+            if fds[0].isReady, !wait.stopped {
+                stop(&wait, now: now)
                 continue
             }
             // The descriptors after the pipe's and the listener's are the connections, in
             // order, as they were before this round's accepts.
             let listening = listeners
-            let firstConnection = 1 + listening.count + (pasting == nil ? 0 : 1)
-            if let pasting, fds[pasteIndex].revents != 0 {
-                let limit = configuration.maxHeadBytes
-                switch NonBlockingIO.readAvailable(pasting, into: &pasteBuffer, limit: 4096) {
-                case .closed:
-                    paste = nil
-                    log("the terminal closed: pasted URLs are no longer read")
-                case .wouldBlock:
-                    break
-                case .transferred:
-                    while let newline = pasteBuffer.firstIndex(of: 0x0A) {
-                        var line = Array(pasteBuffer[..<newline])
-                        pasteBuffer.removeSubrange(...newline)
-                        if discardingLongLine {
-                            discardingLongLine = false
-                            continue
-                        }
-                        while let last = line.last, last == 0x0D || last == 0x20 || last == 0x09 { line.removeLast() }
-                        while let first = line.first, first == 0x20 || first == 0x09 { line.removeFirst() }
-                        guard !line.isEmpty else { continue }
-                        let text = String(decoding: line, as: UTF8.self)
-                        // Like a request for another path (404), a URL of another place is
-                        // not a callback of this receiver: it is ignored, never final.
-                        guard isOwnCallbackURL(text) else {
-                            ignored += 1
-                            log(
-                                "the pasted line is not a URL of this receiver (\(redirectURI)); paste the whole URL from the browser's address bar"
-                            )
-                            continue
-                        }
-                        let judgement = judge(text)
-                        switch judgement.disposition {
-                        case .endsWait:
-                            verdict = judgement.evaluation
-                            log("the pasted URL ended the wait")
-                        case .accepted:
-                            log("the pasted URL was accepted")
-                        case .ignored:
-                            ignored += 1
-                            log(
-                                "the pasted line is not this login's callback (\(judgement.evaluation.reason?.rawValue ?? "not accepted")); paste the whole URL from the browser's address bar"
-                            )
-                        }
-                        if verdict != nil { break }
-                    }
-                    if pasteBuffer.count > limit {
-                        pasteBuffer.removeAll()
-                        discardingLongLine = true
-                        log("a pasted line is longer than \(limit) bytes: ignored")
-                    }
-                }
-                if verdict != nil {
-                    if finishBy == nil { finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1)) }
-                    stopListening()
+            let pasteIndex = 1 + listening.count
+            let firstConnection = pasteIndex + (pasting == nil ? 0 : 1)
+            if let pasting, fds[pasteIndex].isReady {
+                readPastedLines(from: pasting, &wait, judge: judge, log: log)
+                if wait.verdict != nil {
+                    finishAfterVerdict(&wait, now: now)
                     continue
                 }
             }
-            // Connections that are ready are read first: a browser's request already sent
-            // is served before a flood of new connections can push it out.
-            let events = fds[firstConnection...].map(\.revents)
-            var closed: [Int] = []
-            for i in connections.indices where events[i] != 0 {
-                if service(&connections[i], now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log) {
-                    closed.append(i)
-                }
-                if verdict != nil && finishBy == nil {
-                    finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1))
-                    // The login is consumed: later requests find nobody listening.
-                    stopListening()
-                }
-            }
-            for i in closed.reversed() {
-                connections[i].descriptor.close()
-                connections.remove(at: i)
-            }
+            serviceReadyConnections(&wait, ready: fds[firstConnection...].map(\.isReady), now: now, judge: judge, log: log)
             var peerLookup = LoopbackPeerOwner.Lookup()
-            for (offset, listener) in listening.enumerated() where fds[1 + offset].revents != 0 {
-                for _ in 0 ..< configuration.maxConnections {
-                    // A callback served above (or just now) closed the listeners.
-                    guard !listeners.isEmpty, case .connection(let accepted) = LoopbackTCP.accept(listener.rawValue) else { break }
-                    serial += 1
-                    var connection = Connection(
-                        descriptor: accepted, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
-                        deadline: now.advanced(by: configuration.connectionTimeout), serial: serial)
-                    if let refusal = otherUserRefusal(accepted.rawValue, lookup: &peerLookup, log: log) {
-                        // Answered before a byte of its request is read; it never reaches the
-                        // judge, so it can neither end nor disturb the wait.
-                        log(refusal.log)
-                        startWriting(&connection, refusal.response)
-                    }
-                    // A new connection is worth a read attempt now: browsers send at once.
-                    if service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log) {
-                        connection.descriptor.close()
-                    } else {
-                        connections.append(connection)
-                    }
-                    if verdict != nil && finishBy == nil {
-                        finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1))
-                        stopListening()
-                    }
-                    enforceLimits(on: &connections, newest: serial)
-                }
+            for (offset, listener) in listening.enumerated() where fds[1 + offset].isReady {
+                acceptConnections(on: listener, &wait, lookup: &peerLookup, now: now, judge: judge, log: log)
             }
+        }
+    }
+
+    /// Closes the connections whose deadline passed; the outcome when the wait is over: a
+    /// verdict or a stop whose final pages are read (or out of time), or the deadline.
+    func closeExpiredConnections(_ wait: inout Wait, now: ContinuousClock.Instant) -> LoopbackServerOutcome? {
+        wait.connections.removeAll { connection in
+            guard now >= connection.deadline else { return false }
+            connection.descriptor.close()
+            return true
+        }
+        if !wait.isTakingCallbacks {
+            let finalPending = wait.connections.contains { $0.isFinal }
+            if !finalPending || now >= (wait.finishBy ?? now) {
+                if let verdict = wait.verdict { return .finished(verdict) }
+                return .stopped(ignored: wait.ignored)
+            }
+        } else if now >= wait.deadline {
+            return .timedOut(ignored: wait.ignored)
+        }
+        return nil
+    }
+
+    /// What to poll (the wake-up pipe, the listeners, `pasting`, the connections, in that
+    /// order) and until when.
+    func pollEntries(_ wait: Wait, pasting: Int32?) -> ([PollEntry], ContinuousClock.Instant) {
+        var fds: [PollEntry] = [PollEntry(readable: wakeup.read.rawValue)]
+        for listener in listeners { fds.append(PollEntry(readable: listener.rawValue)) }
+        if let pasting { fds.append(PollEntry(readable: pasting)) }
+        var wake = wait.isTakingCallbacks ? wait.deadline : (wait.finishBy ?? wait.deadline)
+        for connection in wait.connections {
+            switch connection.phase {
+            case .reading, .readingBody, .draining: fds.append(PollEntry(readable: connection.fd))
+            case .writing: fds.append(PollEntry(writable: connection.fd))
+            }
+            wake = min(wake, connection.deadline)
+        }
+        return (fds, wake)
+    }
+
+    /// ``requestStop()`` was called: no more connections; only the pages already promised
+    /// (accepted callbacks) are still finished.
+    func stop(_ wait: inout Wait, now: ContinuousClock.Instant) {
+        wait.stopped = true
+        if wait.finishBy == nil { wait.finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1)) }
+        stopListening()
+        wait.connections.removeAll { connection in
+            if connection.isFinal { return false }
+            connection.descriptor.close()
+            return true
+        }
+    }
+
+    /// A verdict ended the wait: the login is consumed, later requests find nobody
+    /// listening, and the final pages get the linger time to be read.
+    func finishAfterVerdict(_ wait: inout Wait, now: ContinuousClock.Instant) {
+        if wait.finishBy == nil { wait.finishBy = now.advanced(by: configuration.lingerTimeout + .seconds(1)) }
+        stopListening()
+    }
+
+    /// Connections that are ready are read first: a browser's request already sent is served
+    /// before a flood of new connections can push it out. `ready[i]`: whether connection `i` is.
+    func serviceReadyConnections(
+        _ wait: inout Wait, ready: [Bool], now: ContinuousClock.Instant, judge: LoopbackJudge, log: (String) -> Void
+    ) {
+        var closed: [Int] = []
+        for i in wait.connections.indices where ready[i] {
+            if service(&wait.connections[i], now: now, judge: judge, verdict: &wait.verdict, ignored: &wait.ignored, log: log) {
+                closed.append(i)
+            }
+            if wait.verdict != nil && wait.finishBy == nil { finishAfterVerdict(&wait, now: now) }
+        }
+        for i in closed.reversed() {
+            wait.connections[i].descriptor.close()
+            wait.connections.remove(at: i)
+        }
+    }
+
+    /// Accepts what waits on `listener`, at most ``LoopbackReceiver/Configuration/maxConnections``
+    /// at a time, refusing other users' connections and trying a first read at once.
+    func acceptConnections(
+        on listener: Descriptor, _ wait: inout Wait, lookup peerLookup: inout LoopbackPeerOwner.Lookup,
+        now: ContinuousClock.Instant, judge: LoopbackJudge, log: (String) -> Void
+    ) {
+        for _ in 0 ..< configuration.maxConnections {
+            // A callback served above (or just now) closed the listeners.
+            guard !listeners.isEmpty, case .connection(let accepted) = LoopbackTCP.accept(listener.rawValue) else { break }
+            wait.serial += 1
+            var connection = Connection(
+                descriptor: accepted, phase: .reading(HTTPHeadScanner(limit: configuration.maxHeadBytes)),
+                deadline: now.advanced(by: configuration.connectionTimeout), serial: wait.serial)
+            if let refusal = otherUserRefusal(accepted.rawValue, lookup: &peerLookup, log: log) {
+                // Answered before a byte of its request is read; it never reaches the
+                // judge, so it can neither end nor disturb the wait.
+                log(refusal.log)
+                startWriting(&connection, refusal.response)
+            }
+            // A new connection is worth a read attempt now: browsers send at once.
+            if service(&connection, now: now, judge: judge, verdict: &wait.verdict, ignored: &wait.ignored, log: log) {
+                connection.descriptor.close()
+            } else {
+                wait.connections.append(connection)
+            }
+            if wait.verdict != nil && wait.finishBy == nil { finishAfterVerdict(&wait, now: now) }
+            enforceLimits(on: &wait.connections, newest: wait.serial)
         }
     }
 
@@ -292,7 +285,7 @@ extension LoopbackServer {
             lookup.warned = true
             return nil
         }
-        let me = configuration.acceptedUser ?? geteuid()
+        let me = configuration.acceptedUser ?? UserIdentity.effective
         if owner == me { return nil }
         let who = owner.map { "user id \($0)" } ?? "a process whose user could not be determined"
         return (
@@ -307,85 +300,111 @@ extension LoopbackServer {
         #endif
     }
 
-    /// Moves one connection forward. Returns true when it is finished and must be closed.
+    /// Moves one connection on by what it can do now (read its request head or body, write
+    /// its answer, drain what the peer still sends); true when it is finished and must be closed.
     func service(
         _ connection: inout Connection, now: ContinuousClock.Instant, judge: LoopbackJudge,
         verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
     ) -> Bool {
         switch connection.phase {
         case .readingBody(let head, let headLength, let bodyLength):
-            let room = headLength + bodyLength - connection.buffer.count
-            if room > 0 {
-                switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
-                case .closed: return true
-                case .wouldBlock: return false
-                case .transferred: break
-                }
-            }
-            guard connection.buffer.count >= headLength + bodyLength else { return false }
-            let body = Array(connection.buffer[headLength ..< headLength + bodyLength])
-            startWriting(
-                &connection,
-                respond(
-                    to: head, body: body, connection: &connection, judge: judge, verdict: &verdict,
-                    ignored: &ignored, log: log))
+            return serviceBody(
+                &connection, head: head, headLength: headLength, bodyLength: bodyLength, now: now, judge: judge, verdict: &verdict,
+                ignored: &ignored, log: log)
+        case .reading(let scanner):
+            return serviceHead(&connection, scanner: scanner, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log)
+        case .writing:
             return serviceWrite(&connection, now: now)
-        case .reading(var scanner):
-            let room = configuration.maxHeadBytes + 1 - connection.buffer.count
+        case .draining:
+            return drain(&connection)
+        }
+    }
+
+    /// A form_post body: read until `bodyLength` bytes follow the head, then answered.
+    private func serviceBody(
+        _ connection: inout Connection, head: HTTPRequestHead, headLength: Int, bodyLength: Int, now: ContinuousClock.Instant,
+        judge: LoopbackJudge, verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
+    ) -> Bool {
+        let room = headLength + bodyLength - connection.buffer.count
+        if room > 0 {
             switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
             case .closed: return true
             case .wouldBlock: return false
             case .transferred: break
             }
-            let state = scanner.scan(connection.buffer)
-            connection.phase = .reading(scanner)
-            switch state {
-            case .incomplete:
-                return false
-            case .refused(let status):
-                log("answered \(status.code) to a malformed or oversized request")
-                startWriting(&connection, LoopbackResponse.refusal(status, status.reason + "."))
-            case .complete(let length):
-                let response: LoopbackResponse
-                switch HTTPRequestHead.parse(connection.buffer[..<length]) {
-                case .failure(let status):
-                    log("answered \(status.code) to a malformed request")
-                    response = .refusal(status, status.reason + ".")
-                case .success where verdict != nil:
-                    // Two callbacks in one round: only the first one ends the wait, and
-                    // the page must not tell the second one it succeeded.
-                    log("answered 410 to a request that arrived after the wait ended")
-                    response = .refusal(.gone, "This sign-in has already finished.")
-                case .success(let head):
-                    switch bodyPlan(head) {
-                    case .none:
-                        response = respond(
-                            to: head, body: nil, connection: &connection, judge: judge, verdict: &verdict,
-                            ignored: &ignored, log: log)
-                    case .refuse(let status, let line):
-                        log(line)
-                        response = .refusal(
-                            status, status == .contentTooLarge ? "The form is larger than this receiver accepts." : status.reason + ".")
-                    case .read(let bodyLength):
-                        connection.phase = .readingBody(head, headLength: length, bodyLength: bodyLength)
-                        // The body may be in the buffer already.
-                        return service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log)
-                    }
+        }
+        guard connection.buffer.count >= headLength + bodyLength else { return false }
+        let body = Array(connection.buffer[headLength ..< headLength + bodyLength])
+        startWriting(
+            &connection,
+            respond(
+                to: head, body: body, connection: &connection, judge: judge, verdict: &verdict,
+                ignored: &ignored, log: log))
+        return serviceWrite(&connection, now: now)
+    }
+
+    /// The request head: read and scanned until complete (or refused), then answered, or its
+    /// body read first.
+    private func serviceHead(
+        _ connection: inout Connection, scanner: HTTPHeadScanner, now: ContinuousClock.Instant, judge: LoopbackJudge,
+        verdict: inout LoopbackEvaluation?, ignored: inout Int, log: (String) -> Void
+    ) -> Bool {
+        var scanner = scanner
+        let room = configuration.maxHeadBytes + 1 - connection.buffer.count
+        switch NonBlockingIO.read(connection.fd, into: &connection.buffer, limit: min(room, 4096)) {
+        case .closed: return true
+        case .wouldBlock: return false
+        case .transferred: break
+        }
+        let state = scanner.scan(connection.buffer)
+        connection.phase = .reading(scanner)
+        switch state {
+        case .incomplete:
+            return false
+        case .refused(let status):
+            log("answered \(status.code) to a malformed or oversized request")
+            startWriting(&connection, LoopbackResponse.refusal(status, status.reason + "."))
+        case .complete(let length):
+            let response: LoopbackResponse
+            switch HTTPRequestHead.parse(connection.buffer[..<length]) {
+            case .failure(let status):
+                log("answered \(status.code) to a malformed request")
+                response = .refusal(status, status.reason + ".")
+            case .success where verdict != nil:
+                // Two callbacks in one round: only the first one ends the wait, and
+                // the page must not tell the second one it succeeded.
+                log("answered 410 to a request that arrived after the wait ended")
+                response = .refusal(.gone, "This sign-in has already finished.")
+            case .success(let head):
+                switch bodyPlan(head) {
+                case .none:
+                    response = respond(
+                        to: head, body: nil, connection: &connection, judge: judge, verdict: &verdict,
+                        ignored: &ignored, log: log)
+                case .refuse(let status, let line):
+                    log(line)
+                    response = .refusal(
+                        status, status == .contentTooLarge ? "The form is larger than this receiver accepts." : status.reason + ".")
+                case .read(let bodyLength):
+                    connection.phase = .readingBody(head, headLength: length, bodyLength: bodyLength)
+                    // The body may be in the buffer already.
+                    return service(&connection, now: now, judge: judge, verdict: &verdict, ignored: &ignored, log: log)
                 }
-                startWriting(&connection, response)
             }
-            return serviceWrite(&connection, now: now)
-        case .writing:
-            return serviceWrite(&connection, now: now)
-        case .draining:
-            var discard: [UInt8] = []
-            while true {
-                discard.removeAll(keepingCapacity: true)
-                switch NonBlockingIO.read(connection.fd, into: &discard, limit: 4096) {
-                case .closed: return true
-                case .wouldBlock: return false
-                case .transferred: continue
-                }
+            startWriting(&connection, response)
+        }
+        return serviceWrite(&connection, now: now)
+    }
+
+    /// After the answer: reads and discards until the peer closes (true) or has nothing now.
+    private func drain(_ connection: inout Connection) -> Bool {
+        var discard: [UInt8] = []
+        while true {
+            discard.removeAll(keepingCapacity: true)
+            switch NonBlockingIO.read(connection.fd, into: &discard, limit: 4096) {
+            case .closed: return true
+            case .wouldBlock: return false
+            case .transferred: continue
             }
         }
     }
@@ -427,7 +446,7 @@ extension LoopbackServer {
         }
         // Half-close and read until the peer closes: closing with unread bytes would send
         // a reset that can destroy the answer before the browser reads it.
-        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.descriptor.shutdownWriting()
         connection.phase = .draining
         connection.deadline = min(connection.deadline, now.advanced(by: configuration.lingerTimeout))
         return false

@@ -47,7 +47,7 @@ final class LoopbackServer: @unchecked Sendable {
     var redirectURI: String { "http://\(authority)\(configuration.path)" }
 
     /// What a browser following ``redirectURI`` sends as `Host`.
-    var authority: String { "\(configuration.address.uriHost):\(port)" }
+    var authority: String { "\(configuration.host.uriHost):\(port)" }
 
     init(configuration: LoopbackConfiguration) throws(SystemError) {
         self.configuration = configuration
@@ -61,20 +61,22 @@ final class LoopbackServer: @unchecked Sendable {
     /// kernel-picked port taken on ::1 is tried again with another, a few times). A system
     /// without IPv6 (`EADDRNOTAVAIL`, `EAFNOSUPPORT`) gets 127.0.0.1 alone.
     static func bind(_ configuration: LoopbackConfiguration) throws(SystemError) -> ([Descriptor], Int) {
-        guard configuration.address == .localhost else {
-            let (listener, port) = try LoopbackTCP.listen(ipv6: configuration.address == .ipv6, port: configuration.port)
+        guard configuration.host == .localhost else {
+            let (listener, port) = try LoopbackTCP.listen(ipv6: configuration.host == .ipv6, port: configuration.port)
             return ([listener], port)
         }
-        var lastFailure = SystemError("bind", code: EADDRINUSE)
+        var lastFailure = SystemError("bind", code: SystemError.Code.addressInUse)
         for _ in 0 ..< (configuration.port == 0 ? 8 : 1) {
             let (v4, port) = try LoopbackTCP.listen(ipv6: false, port: configuration.port)
             do {
                 let (v6, _) = try LoopbackTCP.listen(ipv6: true, port: port)
                 return ([v4, v6], port)
             } catch {
-                if error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT { return ([v4], port) }
+                if error.code == SystemError.Code.addressNotAvailable || error.code == SystemError.Code.addressFamilyNotSupported {
+                    return ([v4], port)
+                }
                 lastFailure = error
-                guard error.code == EADDRINUSE else { throw error }
+                guard error.code == SystemError.Code.addressInUse else { throw error }
             }
         }
         throw lastFailure
@@ -82,7 +84,7 @@ final class LoopbackServer: @unchecked Sendable {
 
     /// Ends a wait in progress from any thread: the listening socket is closed at once, a
     /// page being sent is finished (within the linger timeout), and ``run(judge:until:log:)``
-    /// returns ``LoopbackResult/stopped(ignored:)`` unless a callback already ended it. A
+    /// returns ``LoopbackServerOutcome/stopped(ignored:)`` unless a callback already ended it. A
     /// stop requested before the run starts ends it as soon as it starts.
     func requestStop() {
         NonBlockingIO.signal(wakeup.write)

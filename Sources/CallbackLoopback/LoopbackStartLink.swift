@@ -116,14 +116,12 @@ public final class LoopbackStartLink: Sendable {
         guard configuration.connectionTimeout > .zero, configuration.maxConnections > 0 else {
             throw LoopbackError(.invalidConfiguration, "connectionTimeout and maxConnections must be positive")
         }
-        var settings = LoopbackConfiguration()
-        settings.address = configuration.host.address
-        settings.servesCallbacks = false
-        settings.connectionTimeout = LoopbackReceiver.bounded(configuration.connectionTimeout)
-        settings.maxConnections = configuration.maxConnections
-        settings.allowOtherUsers = configuration.allowOtherUsers
-        settings.acceptedUser = configuration.acceptedUser
-        settings.pages = configuration.pages
+        var receiver = LoopbackReceiver.Configuration(
+            host: configuration.host, connectionTimeout: LoopbackReceiver.bounded(configuration.connectionTimeout),
+            maxConnections: configuration.maxConnections, allowOtherUsers: configuration.allowOtherUsers)
+        receiver.pages = configuration.pages
+        receiver.acceptedUser = configuration.acceptedUser
+        let settings = LoopbackConfiguration(receiver: receiver, servesCallbacks: false)
         let server: LoopbackServer
         do {
             server = try LoopbackServer(configuration: settings)
@@ -153,9 +151,8 @@ public final class LoopbackStartLink: Sendable {
     /// at that instant gets no answer). Calling it again does nothing.
     public func close() {
         server.requestStop()
-        var entries = [pollfd(fd: ended.pipe.read.rawValue, events: Int16(POLLIN), revents: 0)]
-        let deadline = Deadline.after(milliseconds: 5000)
-        while !deadline.hasPassed, Readiness.poll(&entries, timeoutMilliseconds: deadline.remainingMilliseconds) < 0, errno == EINTR {}
+        var entries = [PollEntry(readable: ended.pipe.read.rawValue)]
+        Readiness.pollUninterrupted(&entries, until: Deadline.after(milliseconds: 5000))
     }
 
     static let noCallback: LoopbackJudge = { _ in

@@ -13,25 +13,6 @@
 
 import CallbackRouter
 
-/// What one callback request means, and whether it belongs to this login.
-struct LoopbackEvaluation: Sendable {
-    enum Kind: Sendable, Equatable {
-        case success
-        case providerFailure
-        case rejected
-    }
-
-    let kind: Kind
-    /// The validated outcome, or the refusal: exactly what `callback-router parse` decides.
-    let result: Result<CallbackOutcome, CallbackError>
-    /// The provider's `error` value, for the page (shown only when it is a plain token).
-    let providerError: String?
-    /// The refusal's reason code, for the log.
-    let reason: ReasonCode?
-    /// The callback carries exactly one `state`, equal (in constant time) to the expected one.
-    let carriesExpectedState: Bool
-}
-
 /// The receiver's own validation, for a wait that is not tied to a ``CallbackRouter``: the
 /// shared ``CallbackValidator`` configured as `callback-router parse --dialect D --state S
 /// --redirect-uri <the loopback URI> [--issuer I] [--require-issuer]` configures it, or

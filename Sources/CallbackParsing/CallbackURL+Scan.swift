@@ -15,24 +15,6 @@
 /// parameter table: the one-pass classifier and the redirect-URI match.
 /// `package`, not public: the offsets and flags are the parser's, not an API.
 
-/// One query parameter as the parser located it: offsets into the URL's bytes, as written.
-/// Plain stored properties, so that a reader in another module of the package reads them
-/// without a call.
-package struct LocatedParameter {
-    /// The name is `nameStart ..< nameEnd`, the value `valueStart ..< valueEnd` (empty when
-    /// the pair has no `=`). 32 bits each (``ParsingLimits`` caps a URL below 2 GiB): the
-    /// whole struct comes back in registers.
-    package var nameStart: UInt32
-    package var nameEnd: UInt32
-    package var valueStart: UInt32
-    package var valueEnd: UInt32
-    /// Whether the name holds `%XX` or `+` (its decoded bytes differ from the written ones).
-    package var nameNeedsDecoding: Bool
-    /// Whether the value holds `%XX` or `+`. A value that does not is printable ASCII
-    /// without space (%x21-7E minus `#`): the parser refuses every other byte in a query.
-    package var valueNeedsDecoding: Bool
-}
-
 extension CallbackURL {
     /// Writes where each query parameter stands into `located` (room for
     /// ``queryParameterCount`` of them), in order; returns how many it wrote. Their bytes are

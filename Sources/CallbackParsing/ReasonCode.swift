@@ -157,12 +157,6 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let unsupportedAlgorithm = ReasonCode(rawValue: "unsupported_algorithm")
 }
 
-/// An error that carries a ``ReasonCode``: ``ParseError`` and the router's `CallbackError`.
-public protocol ReasonCarrying: Error {
-    /// The stable reason code of the refusal, for `catch ReasonCode.x` and for scripts.
-    var reason: ReasonCode { get }
-}
-
 extension ReasonCode {
     /// Lets `catch ReasonCode.stateMismatch` match any error carrying that reason.
     public static func ~= (code: ReasonCode, error: any Error) -> Bool {

@@ -75,9 +75,11 @@ public struct CallbackValidator: Sendable {
             throw CallbackError(.schemeNotAllowed, at: nil, violation.detail)
         }
         try RedirectURI.checkUserinfo(callback)
-        let clerk = dialect.tag == Dialect.Tag.clerk
-        if !redirectURIs.isEmpty { return try redirectURIs.check(callback, profiles: expectations.profiles, clerk: clerk) }
-        if case .allowlist(let entries) = policy { return try entries.check(callback, profiles: expectations.profiles, clerk: clerk) }
+        let magicLinks = dialect.readsMagicLinks
+        if !redirectURIs.isEmpty { return try redirectURIs.check(callback, profiles: expectations.profiles, magicLinks: magicLinks) }
+        if case .allowlist(let entries) = policy {
+            return try entries.check(callback, profiles: expectations.profiles, magicLinks: magicLinks)
+        }
         return nil
     }
 

@@ -13,6 +13,14 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+// The public types of the helper's toolbox (CommandContext, StandardStreams, JSONValue…)
+// are part of this module's API, as they were before the toolbox became a module.
+@_exported import CallbackRouterKit
+import CallbackRouterPackaging
+
+/// The helper's JSON value (CallbackRouterKit's), not the core's package one of the same name.
+typealias JSONValue = CallbackRouterKit.JSONValue
+
 /// The `callback-router` helper, as a library: `main` only forwards to ``run(_:context:)``.
 public enum CallbackRouterTool {
     /// The helper's version, as `callback-router --version` prints it and the Debian package

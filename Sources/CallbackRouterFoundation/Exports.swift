@@ -15,3 +15,4 @@
 // `URL` and our types. Each string is interpreted by one parser, ours; a `URL` handed out
 // is built from our components and checked to mean the same thing to Foundation.
 @_exported import CallbackRouter
+@_exported import CallbackTokens

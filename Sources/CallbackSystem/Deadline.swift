@@ -17,24 +17,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Time without Foundation: a monotonic clock for deadlines, the wall clock for spool expiry
-/// (which must mean the same to two processes).
-package enum SystemClock {
-    /// Milliseconds on the monotonic clock (deadlines, durations).
-    package static func monotonicMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
-
-    /// Seconds since the epoch on the wall clock.
-    package static func wallSeconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec)
-    }
-}
-
 /// A point on the monotonic clock after which waiting stops.
 package struct Deadline {
     package let milliseconds: Int64

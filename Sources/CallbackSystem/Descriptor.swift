@@ -132,6 +132,12 @@ package final class Descriptor {
         }
     }
 
+    /// `shutdown(SHUT_WR)` on a socket: the peer reads end of file, and this side can still
+    /// read what the peer sends. Best effort: a peer already gone is not an error here.
+    package func shutdownWriting() {
+        _ = shutdown(rawValue, Int32(SHUT_WR))
+    }
+
     /// Waits for an exclusive `flock`, held until the descriptor is closed.
     package func lockExclusively() throws(SystemError) {
         guard retryingOnInterrupt({ flock(rawValue, LOCK_EX) }) == 0 else { throw SystemError("flock") }

@@ -93,6 +93,34 @@ package enum LoopbackTCP {
         return address
     }
 
+    /// One end of a connected TCP socket (`getpeername` for the peer's, `getsockname` for
+    /// ours): the address in network order (4 bytes for IPv4, 16 for IPv6) and the port; nil
+    /// when the system does not say or the socket is neither IPv4 nor IPv6.
+    package static func address(of fd: Int32, peer: Bool) -> (address: [UInt8], port: UInt16)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        return withUnsafePointer(to: &storage) { pointer -> (address: [UInt8], port: UInt16)? in
+            switch Int32(pointer.pointee.ss_family) {
+            case AF_INET:
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
+                    let bytes = withUnsafeBytes(of: sin.pointee.sin_addr) { Array($0) }
+                    return (bytes, UInt16(bigEndian: sin.pointee.sin_port))
+                }
+            case AF_INET6:
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
+                    let bytes = withUnsafeBytes(of: sin6.pointee.sin6_addr) { Array($0) }
+                    return (bytes, UInt16(bigEndian: sin6.pointee.sin6_port))
+                }
+            default:
+                return nil
+            }
+        }
+    }
+
     package enum AcceptResult {
         case connection(Descriptor)
         /// Nothing more is waiting (EAGAIN).

@@ -27,6 +27,21 @@ import Darwin
 /// ``terminalSliceMilliseconds``, until one is ready or the time is up. A pasted line is
 /// then noticed within that slice, which a person cannot tell. Everywhere else this is
 /// `poll` itself.
+/// One descriptor of a ``Readiness/poll(_:timeoutMilliseconds:)`` (`struct pollfd`).
+package typealias PollEntry = pollfd
+
+extension PollEntry {
+    /// Waits until `fd` can be read (or is at end of file).
+    package init(readable fd: Int32) { self.init(fd: fd, events: Int16(POLLIN), revents: 0) }
+
+    /// Waits until `fd` can be written.
+    package init(writable fd: Int32) { self.init(fd: fd, events: Int16(POLLOUT), revents: 0) }
+
+    /// Whether the last poll reported anything for this descriptor (readable, writable,
+    /// closed or failed: the caller's next read or write says which).
+    package var isReady: Bool { revents != 0 }
+}
+
 package enum Readiness {
     /// How long a Darwin wait that includes a terminal polls the other descriptors before it
     /// asks the terminal again.
@@ -52,6 +67,44 @@ package enum Readiness {
             if !terminals.isEmpty { return pollSelecting(&entries, timeoutMilliseconds: timeoutMilliseconds, selecting: terminals) }
         }
         return systemPoll(&entries, timeoutMilliseconds)
+    }
+
+    /// ``poll(_:timeoutMilliseconds:)`` until it is not interrupted by a signal or `deadline`
+    /// passes; false when it failed otherwise or the time ran out before it was asked.
+    @discardableResult
+    package static func pollUninterrupted(_ entries: inout [PollEntry], until deadline: Deadline) -> Bool {
+        while !deadline.hasPassed {
+            let ready = poll(&entries, timeoutMilliseconds: deadline.remainingMilliseconds)
+            if ready >= 0 { return true }
+            if errno != EINTR { return false }
+        }
+        return false
+    }
+
+    /// The outcome of one ``wait(_:timeoutMilliseconds:)``.
+    package enum WaitResult: Equatable {
+        /// This many entries are ready (0: the time ran out).
+        case ready(Int32)
+        /// A signal arrived first: ask again.
+        case interrupted
+        /// `poll` failed otherwise (no memory, too many descriptors); the caller has slept
+        /// `failurePauseMilliseconds` so that asking again does not spin.
+        case failed
+    }
+
+    /// How long ``wait(_:timeoutMilliseconds:)`` sleeps after a failed `poll`.
+    package static let failurePauseMilliseconds: Int32 = 10
+
+    /// ``poll(_:timeoutMilliseconds:)``, its `-1` told apart: interrupted, or failed (and then
+    /// a pause of ``failurePauseMilliseconds``, a `poll` on no descriptor, so that a loop
+    /// that asks again does not spin while nothing can be waited on).
+    package static func wait(_ entries: inout [PollEntry], timeoutMilliseconds: Int32) -> WaitResult {
+        let ready = poll(&entries, timeoutMilliseconds: timeoutMilliseconds)
+        if ready >= 0 { return .ready(ready) }
+        if errno == EINTR { return .interrupted }
+        var nothing: [PollEntry] = []
+        _ = systemPoll(&nothing, failurePauseMilliseconds)
+        return .failed
     }
 
     /// The Darwin terminal wait: the entries at `selecting` (each asking only `POLLIN`) are

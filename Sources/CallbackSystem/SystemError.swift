@@ -38,6 +38,31 @@ package struct SystemError: Error, CustomStringConvertible {
     }
 }
 
+extension SystemError {
+    /// The `errno` values the modules above the system layer tell apart, by name, so that
+    /// they compare ``SystemError/code`` without the C library's constants.
+    package enum Code {
+        /// `EADDRINUSE`: the address or port is taken.
+        package static let addressInUse = EADDRINUSE
+        /// `EADDRNOTAVAIL`: no such local address (no IPv6 loopback address here).
+        package static let addressNotAvailable = EADDRNOTAVAIL
+        /// `EAFNOSUPPORT`: the address family is not supported (no IPv6 here).
+        package static let addressFamilyNotSupported = EAFNOSUPPORT
+        /// `EACCES`: permission denied.
+        package static let accessDenied = EACCES
+        /// `EPERM`: the operation is not permitted.
+        package static let notPermitted = EPERM
+        /// `ENOENT`: no such file.
+        package static let noSuchFile = ENOENT
+        /// `ECONNREFUSED`: nobody accepts on the socket.
+        package static let connectionRefused = ECONNREFUSED
+        /// `ETIMEDOUT`: a deadline passed.
+        package static let timedOut = ETIMEDOUT
+        /// `EFBIG`: more than the limit (``Descriptor/readAll(limit:)``).
+        package static let tooLarge = EFBIG
+    }
+}
+
 /// Retries a system call interrupted by a signal.
 @inline(__always)
 package func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {

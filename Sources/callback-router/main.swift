@@ -14,11 +14,6 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouterCLI
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Thin entry point: everything lives in CallbackRouterCLI so that tests drive it in-process.
 // No Foundation here: this binary starts once per redirect, so its start-up is user-visible.
@@ -34,6 +29,6 @@ var context = CommandContext(
     executablePath: ProcessEnvironment.executablePath(fallback: CommandLine.arguments[0])
 )
 context.interruption = interruption
-exit(CallbackRouterTool.run(Array(CommandLine.arguments.dropFirst()), context: context))
+ProcessEnvironment.exit(CallbackRouterTool.run(Array(CommandLine.arguments.dropFirst()), context: context))
 
 #endif

@@ -16,7 +16,7 @@ import CallbackRouter
 import CallbackTestSupport
 import Testing
 
-/// A loopback login across a cold start (issue 29): the exact redirect URI travels with the
+/// A loopback login across a cold start: the exact redirect URI travels with the
 /// attempt into its sealed record, and a receiver made from the restored attempt listens on
 /// the port the browser returns to.
 @Suite struct LoopbackColdStartTests {

@@ -17,7 +17,7 @@ import CallbackSystem
 import CallbackTestSupport
 import Testing
 
-/// The receiver where a login meets the other processes of the machine (issue 24): the
+/// The receiver where a login meets the other processes of the machine: the
 /// one-time start link, other users' connections, floods of held connections, refused
 /// callbacks that carry the state, and timeouts of any size. Real sockets throughout.
 @Suite struct LoopbackEdgeTests {

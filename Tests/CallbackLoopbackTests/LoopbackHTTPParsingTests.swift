@@ -112,15 +112,15 @@ import Testing
 
     @Test func pagesEscapeWhatTheyShow() {
         #expect(htmlEscaped("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
-        #expect(LoopbackPage.displayableErrorCode("access_denied") == "access_denied")
-        #expect(LoopbackPage.displayableErrorCode("<script>") == nil)
-        #expect(LoopbackPage.displayableErrorCode("a b") == nil)
-        #expect(LoopbackPage.displayableErrorCode(String(repeating: "x", count: 65)) == nil)
-        #expect(LoopbackPage.displayableErrorCode("") == nil)
+        #expect(LoopbackPageContent.displayableErrorCode("access_denied") == "access_denied")
+        #expect(LoopbackPageContent.displayableErrorCode("<script>") == nil)
+        #expect(LoopbackPageContent.displayableErrorCode("a b") == nil)
+        #expect(LoopbackPageContent.displayableErrorCode(String(repeating: "x", count: 65)) == nil)
+        #expect(LoopbackPageContent.displayableErrorCode("") == nil)
     }
 
     @Test func everyPageIsStaticAndInert() {
-        let pages: [LoopbackPage] = [
+        let pages: [LoopbackPageContent] = [
             .success, .providerError(code: "access_denied", description: nil), .providerError(code: nil, description: nil),
             .rejected(reason: "issuer_mismatch"), .waiting, .ignored(reason: "state_mismatch"),
             .refusal(title: "Not found", text: "Not found."),
@@ -154,12 +154,11 @@ import Testing
         let server = try LoopbackServer(configuration: configuration)
         let validation = try LoopbackValidation(LoopbackExpectations(state: "st"), redirectURI: server.redirectURI)
         let box = ServerBox(server)
-        let result = Locked<LoopbackResult?>(nil)
+        let result = Locked<LoopbackServerOutcome?>(nil)
         // The wait ends below, when the second request is answered (the loop waits for it).
-        let running = DetachedThread.start {
+        let running = BlockingThread { () -> Void in
             let r = box.server.run(validation: validation); result.withLock { $0 = r }
         }
-        try #require(running)
 
         let stalled = try RawClient(port: server.port)
         defer { stalled.close() }
@@ -174,7 +173,7 @@ import Testing
 
         let response = try RawClient.get(port: server.port, "/callback?code=c&state=st")
         #expect(response.statusCode == 200)
-        for _ in 0 ..< 500 where result.withLock({ $0 }) == nil { usleep(10_000) }
+        running.join()
         guard case .finished(let evaluation) = result.withLock({ $0 }) else {
             Issue.record("the server did not finish")
             return

@@ -22,7 +22,7 @@ import Testing
     static let hostileName = "<img src=x onerror=alert(1)> & \"Acme\" 'Notes'"
 
     /// Every kind of page, with hostile text wherever a page shows something from outside.
-    static let everyPage: [LoopbackPage] = [
+    static let everyPage: [LoopbackPageContent] = [
         .success, .signedOut, .continueInApp,
         .providerError(code: "access_denied", description: "The user said <no> & \"left\""),
         .providerError(code: "<b>x</b>", description: nil), .providerError(code: nil, description: nil),
@@ -58,7 +58,7 @@ import Testing
                     #expect(!tag.attributes.contains { $0.name == "style" }, "\(page): a style attribute (the CSP hash does not cover it)")
                     if tag.name == "link" { #expect(tag.attributes.contains { $0.name == "rel" && $0.value == "icon" }) }
                 }
-                #expect(document.styles == [LoopbackPage.stylesheet], "\(page): one stylesheet, the constant one")
+                #expect(document.styles == [LoopbackPageContent.stylesheet], "\(page): one stylesheet, the constant one")
                 for style in document.styles {
                     #expect(!style.lowercased().contains("url("), "\(page): url() in the stylesheet")
                     #expect(!style.contains("@import"), "\(page): @import in the stylesheet")
@@ -71,8 +71,8 @@ import Testing
     /// Every response with a page carries the CSP (nothing by default, the stylesheet by
     /// its SHA-256), the referrer policy and no-store.
     @Test func everyPageIsSentWithTheContentSecurityPolicy() throws {
-        let expectedHash = "'sha256-" + standardBase64(SHA256.hash(LoopbackPage.stylesheet.utf8)) + "'"
-        #expect(LoopbackPage.stylesheetHashSource == expectedHash)
+        let expectedHash = "'sha256-" + standardBase64(SHA256.hash(LoopbackPageContent.stylesheet.utf8)) + "'"
+        #expect(LoopbackPageContent.stylesheetHashSource == expectedHash)
         for page in Self.everyPage {
             let text = String(decoding: LoopbackResponse(status: .ok, page: page).bytes(LoopbackPages()), as: UTF8.self)
             let response = RawResponse(text: text)
@@ -122,7 +122,7 @@ import Testing
     func acceptsAPrintableAppNameUpToTheLimit(_ name: String) throws {
         let pages = try LoopbackPages(appName: name)
         #expect(pages.appName == name)
-        #expect(LoopbackPage.success.html(pages).contains(htmlEscaped(name)))
+        #expect(LoopbackPageContent.success.html(pages).contains(htmlEscaped(name)))
     }
 
     @Test func theReceiverRefusesNoNameAndCarriesItToItsPages() async throws {
@@ -143,10 +143,10 @@ import Testing
     @Test func theClosingLineNamesWhereThePersonReturns() throws {
         let named = try LoopbackPages(appName: "Acme Notes")
         let terminal = try LoopbackPages(appName: "Acme Notes", returnTo: .terminal)
-        #expect(LoopbackPage.success.html(LoopbackPages()).contains("You can close this tab and return to the application."))
-        #expect(LoopbackPage.success.html(named).contains("You can close this tab and return to Acme Notes."))
-        #expect(LoopbackPage.success.html(terminal).contains("You can close this tab and return to the terminal."))
-        #expect(!LoopbackPage.success.html(LoopbackPages()).contains("class=\"app\""), "no name: no name label")
+        #expect(LoopbackPageContent.success.html(LoopbackPages()).contains("You can close this tab and return to the application."))
+        #expect(LoopbackPageContent.success.html(named).contains("You can close this tab and return to Acme Notes."))
+        #expect(LoopbackPageContent.success.html(terminal).contains("You can close this tab and return to the terminal."))
+        #expect(!LoopbackPageContent.success.html(LoopbackPages()).contains("class=\"app\""), "no name: no name label")
     }
 
     @Test(arguments: [
@@ -164,20 +164,21 @@ import Testing
         ("acme_quota_exceeded", "The sign-in provider reported an error."),
     ])
     func theFailurePageNamesTheProvidersErrorInWordsAndCode(_ code: String, _ words: String) {
-        let html = LoopbackPage.providerError(code: code, description: nil).html(LoopbackPages())
+        let html = LoopbackPageContent.providerError(code: code, description: nil).html(LoopbackPages())
         #expect(html.contains(words))
         #expect(html.contains("Error code: <code>\(code)</code>"))
         #expect(!html.contains("The provider said"))
     }
 
     @Test func theDescriptionIsShownBoundedAndOnlyWhenDisplayable() {
-        #expect(LoopbackPage.displayableDescription("The user cancelled") == "The user cancelled")
+        #expect(LoopbackPageContent.displayableDescription("The user cancelled") == "The user cancelled")
         let long = String(repeating: "d", count: 500)
-        #expect(LoopbackPage.displayableDescription(long) == String(repeating: "d", count: LoopbackPage.maxDescriptionLength) + "…")
+        let cut = String(repeating: "d", count: LoopbackPageContent.maxDescriptionLength) + "…"
+        #expect(LoopbackPageContent.displayableDescription(long) == cut)
         for withheld in ["", "line\nbreak", "bidi\u{202E}txet", "nul\u{0}"] {
-            #expect(LoopbackPage.displayableDescription(withheld) == nil, "\(withheld.debugDescription)")
+            #expect(LoopbackPageContent.displayableDescription(withheld) == nil, "\(withheld.debugDescription)")
         }
-        #expect(LoopbackPage.displayableDescription(nil) == nil)
+        #expect(LoopbackPageContent.displayableDescription(nil) == nil)
     }
 
     /// Over real sockets: the failure page of this login (its state) shows the provider's
@@ -204,8 +205,8 @@ import Testing
     }
 
     /// Ory account linking (`?flow=<login flow id>`, no code) ends the wait with its outcome, and
-    /// the browser is told to continue in the app, not that it is signed in (issue 34: it used to
-    /// get a 400 page while the receiver waited out its timeout).
+    /// the browser is told to continue in the app, not that it is signed in (never a 400 page
+    /// while the receiver waits out its timeout).
     @Test func accountLinkingGetsTheContinueInTheAppPage() async throws {
         let receiver = try LoopbackReceiver()
         let answer = try sendRequest(
@@ -219,9 +220,9 @@ import Testing
         #expect(page.body.contains("An account with these details already exists"))
         #expect(!page.body.contains("Signed in"))
         #expect(!page.text.contains("5b1e3c2a"), "the page shows the flow id")
-        #expect(LoopbackPage.accepted(.continueLoginFlow) == .continueInApp)
-        #expect(LoopbackPage.accepted(.logoutComplete) == .signedOut)
-        #expect(LoopbackPage.accepted(.sessionTokenExchangeCode) == .success)
+        #expect(LoopbackPageContent.accepted(.continueLoginFlow) == .continueInApp)
+        #expect(LoopbackPageContent.accepted(.logoutComplete) == .signedOut)
+        #expect(LoopbackPageContent.accepted(.sessionTokenExchangeCode) == .success)
     }
 
     /// A callback of another login is answered with the reason code, never the value.

@@ -15,8 +15,7 @@
 import CallbackRouter
 import Testing
 
-/// A provider profile in the receiver's validation (moved from the CLI's ReceiverProfileTests,
-/// which runs no command for it: issue 26).
+/// A provider profile in the receiver's validation, tested on the library: no command is run.
 @Suite struct LoopbackProfileTests {
     @Test func theLoopbackValidationAppliesThem() throws {
         // An error without the app's state: refused without the profile, an unbound

@@ -95,8 +95,8 @@ import Testing
         await expectReason(.cancelled) { try await waiting.value }
     }
 
-    /// Issue 29: a second wait used to throw `cancelled` (or wait out its timeout); it says
-    /// the receiver is single-use, at once.
+    /// A second wait neither throws `cancelled` nor waits out its timeout: it says the
+    /// receiver is single-use, at once.
     @Test func aSecondWaitSaysTheReceiverIsSingleUseAtOnce() async throws {
         let receiver = try LoopbackReceiver()
         let request = try sendRequest(port: receiver.port, "/callback?code=c1&state=\(Self.state)")

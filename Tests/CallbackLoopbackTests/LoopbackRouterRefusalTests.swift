@@ -17,7 +17,7 @@ import Testing
 
 @testable import CallbackLoopback
 
-/// Issue 24 point 6 through a router: a callback that carries the attempt's state but that the
+/// Through a router: a callback that carries the attempt's state but that the
 /// router refuses before it reaches the attempt (its syntax) ends the wait with that refusal,
 /// as it does without a router; one with another state still does not.
 @Suite struct LoopbackRouterRefusalTests {

@@ -23,7 +23,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The start link served alone (issue 33), for a login whose callback comes back through a
+/// The start link served alone, for a login whose callback comes back through a
 /// custom scheme: the browser's command line carries the link, never the authorization URL.
 /// Real sockets throughout.
 @Suite struct LoopbackStartLinkTests {

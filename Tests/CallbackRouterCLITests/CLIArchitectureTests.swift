@@ -21,18 +21,43 @@ import Darwin
 
 /// The arrows between the CLI's folders (docs/architecture.md, "The CLI"), read from the
 /// sources: a file may name the types of its own folder and of the folders it points to,
-/// and no command names another command.
+/// and no command names another command. The toolbox (CallbackRouterKit) and the packaging
+/// (CallbackRouterPackaging) are modules below the CLI, so the compiler keeps them from
+/// seeing the commands.
 @Suite struct CLIArchitectureTests {
     /// Folder → the folders its files may use ("" is the top: CallbackRouterTool.swift).
     static let allowed: [String: Set<String>] = [
-        "": ["Kit", "Rendering", "Options", "Packaging", "Commands"],
-        "Commands": ["Kit", "Rendering", "Options", "Packaging", "Tokens"],
-        "Tokens": ["Kit", "Rendering"],
-        "Packaging": ["Kit"],
-        "Options": ["Kit", "Rendering"],
-        "Rendering": ["Kit"],
-        "Kit": [],
+        "": ["Rendering", "Options", "Commands"],
+        "Commands": ["Rendering", "Options", "Steps"],
+        "Steps": ["Rendering", "Options"],
+        "Options": ["Rendering"],
+        "Rendering": [],
     ]
+
+    /// The modules the helper is made of besides CallbackRouterCLI, by the name of their test
+    /// folder: Kit/ holds CallbackRouterKit's tests.
+    static let modules: [String: String] = ["Kit": "CallbackRouterKit", "Packaging": "CallbackRouterPackaging"]
+
+    /// The folder of `module`'s sources.
+    static func moduleRoot(_ module: String) -> String {
+        var parts = sourceRoot.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.joined(separator: "/") + "/" + module
+    }
+
+    /// Every Swift file of the helper's library modules (CallbackRouterCLI's folders, then
+    /// ``modules``), as full paths.
+    static var helperSourcePaths: [String] {
+        var paths: [String] = []
+        for folder in [""] + allowed.keys.filter({ !$0.isEmpty }).sorted() {
+            let directory = folder.isEmpty ? sourceRoot : sourceRoot + "/" + folder
+            paths += entries(directory).filter { $0.hasSuffix(".swift") }.map { directory + "/" + $0 }
+        }
+        for module in modules.values.sorted() {
+            paths += entries(moduleRoot(module)).filter { $0.hasSuffix(".swift") }.map { moduleRoot(module) + "/" + $0 }
+        }
+        return paths
+    }
 
     static var sourceRoot: String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
@@ -84,6 +109,36 @@ import Darwin
         return files
     }
 
+    /// A folder the table does not list would escape every rule above it.
+    @Test func everyFolderHasItsArrowsListed() {
+        let folders = Self.entries(Self.sourceRoot).filter { !$0.hasSuffix(".swift") && !$0.hasSuffix(".docc") }
+        #expect(folders.count >= 4, "found \(folders) under \(Self.sourceRoot)")
+        for folder in folders {
+            #expect(Self.allowed[folder] != nil, "Sources/CallbackRouterCLI/\(folder) is not in CLIArchitectureTests.allowed")
+        }
+        for folder in Self.allowed.keys where !folder.isEmpty {
+            #expect(folders.contains(folder), "CLIArchitectureTests.allowed lists \(folder), which does not exist")
+        }
+    }
+
+    /// The CLI's tests are found where its code is: each test folder is named after a source
+    /// folder of the CLI or after one of its modules, except Support/ (the helpers they share).
+    @Test func everyTestFolderMirrorsASourceFolder() {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        let testRoot = parts.joined(separator: "/")
+        let folders = Self.entries(testRoot).filter { !$0.hasSuffix(".swift") && $0 != "Support" }
+        #expect(folders.count >= 5, "found \(folders) under \(testRoot)")
+        for folder in folders {
+            #expect(
+                Self.allowed[folder] != nil || Self.modules[folder] != nil,
+                "Tests/CallbackRouterCLITests/\(folder) has no source folder or module of that name")
+        }
+        for module in Self.modules.values {
+            #expect(!Self.entries(Self.moduleRoot(module)).isEmpty, "Sources/\(module) is gone: update CLIArchitectureTests.modules")
+        }
+    }
+
     @Test func everyFileUsesOnlyTheFoldersItPointsTo() {
         let files = Self.files()
         #expect(files.count > 20, "found \(files.count) files under \(Self.sourceRoot)")
@@ -107,15 +162,8 @@ import Darwin
     /// empty modules, as CallbackDesktop does (docs/platforms.md): each file's code, imports
     /// included, is inside one `#if !os(tvOS) && !os(watchOS)` that ends the file.
     @Test func everyCLIFileIsEmptyOnTVOSAndWatchOS() {
-        var paths: [String] = []
-        for folder in [""] + Self.allowed.keys.filter({ !$0.isEmpty }).sorted() {
-            let directory = folder.isEmpty ? Self.sourceRoot : Self.sourceRoot + "/" + folder
-            paths += Self.entries(directory).filter { $0.hasSuffix(".swift") }.map { directory + "/" + $0 }
-        }
-        var executable = Self.sourceRoot.split(separator: "/", omittingEmptySubsequences: false)
-        executable.removeLast()
-        paths.append(executable.joined(separator: "/") + "/callback-router/main.swift")
-        #expect(paths.count > 20)
+        let paths = Self.helperSourcePaths + [Self.moduleRoot("callback-router") + "/main.swift"]
+        #expect(paths.count > 40)
         for path in paths {
             let lines = (CLIReferenceTests.read(path) ?? "").split(separator: "\n").map(String.init)
             let code = lines.filter { !$0.hasPrefix("//") && !$0.trimmingPrefix(while: \.isWhitespace).isEmpty }
@@ -133,7 +181,7 @@ import Darwin
         return parts.joined(separator: "/") + "/CallbackDesktop"
     }
 
-    /// The CLI uses CallbackDesktop's public API only (issue 26), and the compiler checks it:
+    /// The CLI uses CallbackDesktop's public API only, and the compiler checks it:
     /// CallbackDesktop declares nothing `package` (what is not public is internal, which
     /// another module cannot see), and no CLI file imports a module `@testable` (which would
     /// reach the internals in a debug build).
@@ -156,10 +204,8 @@ import Darwin
                     "CallbackDesktop/\(file):\(number + 1) declares a package symbol: make it internal, or public and documented")
             }
         }
-        for file in Self.files() {
-            let path = file.folder.isEmpty ? file.name : file.folder + "/" + file.name
-            #expect(
-                !(CLIReferenceTests.read(Self.sourceRoot + "/" + path) ?? "").contains("@testable"), "\(path) imports a module @testable")
+        for path in Self.helperSourcePaths {
+            #expect(!(CLIReferenceTests.read(path) ?? "").contains("@testable"), "\(path) imports a module @testable")
         }
     }
 }

@@ -14,6 +14,7 @@
 import CallbackRouter
 import Testing
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 
 #if canImport(Glibc)
 import Glibc

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import Testing
 
 /// The examples in `--help` are copied into shells: each must be one working command line.

@@ -12,12 +12,13 @@
 //===----------------------------------------------------------------------===//
 
 @testable import CallbackRouterCLI
+@testable import CallbackRouterKit
 import Testing
 
 /// A mistake names what to do: the option or command meant, a real flag; never a value.
 @Suite struct MistakeHintTests {
     func run(_ arguments: [String]) -> (exit: Int32, stdout: String, stderr: String) {
-        runTool(arguments, environment: [:])
+        runTool(arguments)
     }
 
     @Test(arguments: [

@@ -120,7 +120,7 @@ import CallbackRouterFoundation
     }
 
     static func equal(_ ours: JSONValue, _ theirs: Any) -> Bool {
-        switch ours {
+        switch ours.storage {
         case .null:
             return theirs is NSNull
         case .bool(let value):
@@ -134,9 +134,9 @@ import CallbackRouterFoundation
         case .array(let elements):
             guard let others = theirs as? [Any], others.count == elements.count else { return false }
             return zip(elements, others).allSatisfy { equal($0, $1) }
-        case .object(let object):
-            guard let others = theirs as? [String: Any], others.count == object.members.count else { return false }
-            return object.members.allSatisfy { member in others[member.name].map { equal(member.value, $0) } ?? false }
+        case .object(let members):
+            guard let others = theirs as? [String: Any], others.count == members.count else { return false }
+            return members.allSatisfy { name, value in others[name].map { equal(value, $0) } ?? false }
         }
     }
 }

@@ -88,6 +88,23 @@ import Testing
         }
     }
 
+    @Test func namesBothEndsOfAnAcceptedConnection() throws {
+        let (listener, port) = try LoopbackTCP.listen(ipv6: false, port: 0)
+        let client = try RawClient(port: port)
+        defer { client.close() }
+        var pending = [PollEntry(readable: listener.rawValue)]
+        #expect(Readiness.wait(&pending, timeoutMilliseconds: 5000) == .ready(1))
+        guard case .connection(let accepted) = LoopbackTCP.accept(listener.rawValue) else {
+            Issue.record("no connection accepted")
+            return
+        }
+        let local = try #require(LoopbackTCP.address(of: accepted.rawValue, peer: false))
+        let peer = try #require(LoopbackTCP.address(of: accepted.rawValue, peer: true))
+        #expect(local.address == [127, 0, 0, 1] && Int(local.port) == port)
+        #expect(peer.address == [127, 0, 0, 1] && peer.port != local.port)
+        #expect(LoopbackTCP.address(of: -1, peer: true) == nil)
+    }
+
     @Test func theWakeUpPipeIsNonBlockingAndSignalsOnce() throws {
         let pipe = try NonBlockingIO.makeWakeupPipe()
         NonBlockingIO.signal(pipe.write)
@@ -100,5 +117,25 @@ import Testing
             Issue.record("an empty wake-up pipe blocked or closed")
             return
         }
+    }
+}
+
+@Suite struct FileStatusTests {
+    @Test func followingLinksSeesTheTargetWhereTheLinkItselfIsALink() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let target = joinPath(directory.path, "target")
+        let link = joinPath(directory.path, "link")
+        try FileSystem.writeAtomically(target, [1, 2, 3], mode: 0o600)
+        #expect(symlink(target, link) == 0)
+        #expect(try FileSystem.status(link)?.kind == .symbolicLink)
+        #expect(FileSystem.status(followingLinks: link)?.kind == .regular)
+        #expect(FileSystem.status(followingLinks: link)?.size == 3)
+        #expect(FileSystem.status(followingLinks: joinPath(directory.path, "absent")) == nil)
+    }
+
+    @Test func realAndEffectiveUserAreThoseOfThisProcess() {
+        #expect(UserIdentity.real == getuid())
+        #expect(UserIdentity.effective == geteuid())
     }
 }

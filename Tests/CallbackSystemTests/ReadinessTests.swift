@@ -30,6 +30,32 @@ import Testing
         #expect(entries[0].revents & Int16(POLLIN) != 0)
     }
 
+    @Test func waitSaysHowManyEntriesAreReadyAndWhich() throws {
+        let idle = try Descriptor.makePipe()
+        let busy = try Descriptor.makePipe()
+        var entries = [PollEntry(readable: idle.read.rawValue), PollEntry(readable: busy.read.rawValue)]
+        #expect(Readiness.wait(&entries, timeoutMilliseconds: 0) == .ready(0))
+        try busy.write.writeAll([1])
+        #expect(Readiness.wait(&entries, timeoutMilliseconds: 1000) == .ready(1))
+        #expect(!entries[0].isReady && entries[1].isReady)
+        var writable = [PollEntry(writable: idle.write.rawValue)]
+        #expect(Readiness.wait(&writable, timeoutMilliseconds: 1000) == .ready(1))
+    }
+
+    @Test func aShutDownSocketReadsAsEndOfFileOnTheOtherSide() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let listener = try UnixSocket.listen(at: joinPath(directory.path, "s.sock"))
+        let ours = try UnixSocket.connect(to: joinPath(directory.path, "s.sock"))
+        let deadline = Deadline.after(milliseconds: 5000)
+        let theirs = try #require(try UnixSocket.accept(listener, deadline: deadline))
+        ours.shutdownWriting()
+        #expect(throws: SystemError.self) { try UnixSocket.receive(theirs, count: 1, deadline: deadline) }
+        // Only writing ended: the other side still gets through.
+        try UnixSocket.send(theirs, [7], deadline: deadline)
+        #expect(try UnixSocket.receive(ours, count: 1, deadline: deadline) == [7])
+    }
+
     @Test func aSelectedDescriptorWithInputIsReadyAtOnce() throws {
         let ends = try Descriptor.makePipe()
         try ends.write.writeAll(Array("x\n".utf8))

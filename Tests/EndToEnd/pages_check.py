@@ -31,7 +31,7 @@ HELPER, WORK = sys.argv[1], sys.argv[2]
 passed = failed = 0
 processes = []
 
-# The stylesheet's colours (LoopbackPage+HTML.swift): the page background, light and dark.
+# The stylesheet's colours (LoopbackPageContent+HTML.swift): the page background, light and dark.
 LIGHT_BG = (0xF3, 0xF4, 0xF6)
 DARK_BG = (0x0D, 0x11, 0x17)
 

@@ -30,7 +30,7 @@
 // Any other disagreement traps with both readings.
 // Where only Foundation accepts, nothing is checked: we refuse on purpose what it takes
 // (duplicate members, trailing commas, a BOM, nesting past our limit, UTF-16 documents).
-@_spi(Fuzzing) import CallbackRouter
+@_spi(Fuzzing) import CallbackTokens
 import Foundation
 import FuzzSupport
 

@@ -23,7 +23,7 @@
 // - printer/parser: a value read prints to JSON that reads back to the same value and
 //   prints to the same bytes again;
 // - the same bytes as a non-contiguous collection read to the same value or refusal.
-@_spi(Fuzzing) import CallbackRouter
+@_spi(Fuzzing) import CallbackTokens
 import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -83,7 +83,7 @@ public final class BlockingHandoffReceiver {
         scheme: CallbackScheme, state: String?, flowID: String? = nil, environment: [String: String],
         refusingSecondStateless: Bool = false, accepting: ((String) -> Bool)? = nil
     ) throws(DesktopError) {
-        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid())
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: UserIdentity.real)
         listener = try HandoffListener(
             runtime: runtime, scheme: scheme, expectedState: state, expectedFlowID: flowID,
             refusingSecondStateless: refusingSecondStateless)

@@ -42,7 +42,7 @@ final class HandoffListener {
     /// How long one connection may take, from accept to `open`'s decision.
     var connectionTimeoutMilliseconds: Int64 = 5000
     /// The only uid whose processes may connect: the runtime directory's.
-    var allowedPeer: uid_t
+    var allowedPeer: UserID
     /// Whether a callback the routing rule gives this listener is really its own (e.g. it
     /// matches its redirect URI); nil: every one. A URL it refuses is answered "not mine"
     /// on the socket (`open` spools it or reports `no_route`) and left in the spool: the
@@ -55,6 +55,8 @@ final class HandoffListener {
     private var lastSweep: Int64 = 0
     /// How often a waiting listener deletes the spool's expired entries.
     var sweepIntervalMilliseconds: Int64 = 1000
+    /// What "now" is for the spool's expiry (a test moves it instead of sleeping).
+    var wallClock = WallClock.system
 
     enum Result: Equatable {
         case received(url: String)
@@ -70,7 +72,7 @@ final class HandoffListener {
     init(
         runtime: RuntimeDirectory, scheme: CallbackScheme, expectedState: String?, expectedFlowID: String? = nil,
         refusingSecondStateless: Bool = false
-    ) throws(HelperFailure) {
+    ) throws(DesktopError) {
         self.runtime = runtime
         self.scheme = scheme
         self.expectedState = expectedState
@@ -89,7 +91,7 @@ final class HandoffListener {
         if !bound && refusingSecondStateless {
             lock = Self.lockStatelessStart(in: directory, uid: runtime.uid)
             if Self.statelessListenerIsWaiting(runtime: runtime, scheme: scheme) {
-                throw HelperFailure(
+                throw DesktopError(
                     .conflict,
                     message:
                         "another listen of '\(scheme)' without a state is already waiting: a callback could go to either, so neither would get it. End that one first, or give each login its own --state"
@@ -136,7 +138,7 @@ final class HandoffListener {
     /// An exclusive `flock` on the private `stateless.lock` of a scheme's listener directory,
     /// released when the descriptor is closed; nil when it cannot be had (then the check
     /// still runs, without the guarantee for two starts at the same instant).
-    private static func lockStatelessStart(in directory: String, uid: uid_t) -> Descriptor? {
+    private static func lockStatelessStart(in directory: String, uid: UserID) -> Descriptor? {
         guard let descriptor = try? FileSystem.openOrCreate(joinPath(directory, "stateless.lock"), mode: 0o600) else { return nil }
         guard let status = try? descriptor.status(), status.kind == .regular, status.owner == uid, status.isPrivate,
             (try? descriptor.lockExclusively()) != nil
@@ -159,8 +161,8 @@ final class HandoffListener {
     /// socket exists first, so a callback is either in the spool already or will be
     /// offered on the socket). Without an expected state, only an entry written after
     /// `init` began counts.
-    func takeFromSpool() throws(HelperFailure) -> String? {
-        let spool = try Spool(runtime)
+    func takeFromSpool() throws(DesktopError) -> String? {
+        let spool = try Spool(runtime, wallClock: wallClock)
         spool.sweepExpired()
         lastSweep = SystemClock.monotonicMilliseconds()
         return spool.take(
@@ -173,11 +175,11 @@ final class HandoffListener {
         let now = SystemClock.monotonicMilliseconds()
         guard now - lastSweep >= sweepIntervalMilliseconds else { return }
         lastSweep = now
-        (try? Spool(runtime))?.sweepExpired()
+        (try? Spool(runtime, wallClock: wallClock))?.sweepExpired()
     }
 
     /// Waits until a callback is delivered, `open` reports a conflict, or `deadline`.
-    func wait(until deadline: Deadline) throws(HelperFailure) -> Result {
+    func wait(until deadline: Deadline) throws(DesktopError) -> Result {
         while true {
             sweepIfDue()
             let slice = Deadline(milliseconds: lastSweep + sweepIntervalMilliseconds).earlier(deadline)
@@ -206,7 +208,7 @@ final class HandoffListener {
             try? UnixSocket.send(connection, [HandoffWire.Reply.peerRefused.rawValue], deadline: deadline)
             // Let the stranger finish writing before closing, so that it reads the refusal
             // instead of failing on a broken pipe; what it sent is discarded unread.
-            _ = shutdown(connection.rawValue, Int32(SHUT_WR))
+            connection.shutdownWriting()
             let drainUntil = Deadline.after(milliseconds: 250).earlier(deadline)
             while (try? UnixSocket.receive(connection, count: 1024, deadline: drainUntil)) != nil {}
             return nil

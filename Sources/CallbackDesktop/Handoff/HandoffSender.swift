@@ -28,6 +28,9 @@ struct HandoffSender {
     /// How long one listener has to answer an offer or confirm a delivery.
     var replyTimeoutMilliseconds: Int64 = 3000
 
+    /// What "now" is for the spool's expiry (a test moves it instead of sleeping).
+    var wallClock = WallClock.system
+
     init(runtime: RuntimeDirectory) { self.runtime = runtime }
 
     enum Outcome: Equatable {
@@ -52,10 +55,10 @@ struct HandoffSender {
         var ttlSeconds: Int
     }
 
-    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(HelperFailure) -> Outcome {
+    func send(url: String, route: CallbackRoute, spool spoolPolicy: SpoolPolicy) throws(DesktopError) -> Outcome {
         var spooled: (spool: Spool, entry: Spool.Entry)?
         // Every `open` deletes the spool's expired entries, whether it spools or not.
-        let spool = try Spool(runtime)
+        let spool = try Spool(runtime, wallClock: wallClock)
         spool.sweepExpired()
         if spoolPolicy.enabled {
             do {
@@ -132,7 +135,7 @@ struct HandoffSender {
     }
 
     /// Connects to every listener of the scheme and collects their answers.
-    private func offer(_ route: CallbackRoute) throws(HelperFailure) -> [Offered] {
+    private func offer(_ route: CallbackRoute) throws(DesktopError) -> [Offered] {
         let directory = runtime.listenerDirectory(for: route.scheme)
         guard let status = try? FileSystem.status(directory) else { return [] }
         guard status.kind == .directory, status.owner == runtime.uid, status.isPrivate else {
@@ -154,10 +157,10 @@ struct HandoffSender {
                 connection = try UnixSocket.connect(to: path)
             } catch {
                 switch error.code {
-                case ECONNREFUSED:
+                case SystemError.Code.connectionRefused:
                     // Nobody accepts on it: a listener that was killed. Clean up after it.
                     _ = try? FileSystem.remove(path)
-                case ENOENT:
+                case SystemError.Code.noSuchFile:
                     break // it ended between the listing and now
                 default:
                     offered.append(Offered(connection: Descriptor(-1), answer: nil))
@@ -176,16 +179,16 @@ struct HandoffSender {
                 try? UnixSocket.send(connection, offerBytes, deadline: deadline)
                 switch try HandoffWire.readReply(connection, deadline: deadline) {
                 case .peerRefused?:
-                    throw HelperFailure.permission("the listener at '\(path)' refused this process")
+                    throw DesktopError.permission("the listener at '\(path)' refused this process")
                 case let reply?:
                     guard let answer = reply.answer else { continue }
                     offered.append(Offered(connection: connection, answer: answer))
                 case nil:
                     continue // garbage: not a listener of ours
                 }
-            } catch let failure as HelperFailure {
+            } catch let failure as DesktopError {
                 throw failure
-            } catch let error as SystemError where error.code == ETIMEDOUT {
+            } catch let error as SystemError where error.code == SystemError.Code.timedOut {
                 offered.append(Offered(connection: connection, answer: nil))
             } catch {
                 continue // it closed: it ended (took a spooled callback, timed out) meanwhile

@@ -19,8 +19,8 @@ import CallbackSystem
 ///
 /// `$XDG_RUNTIME_DIR/callback-router` when the variable is set (the directory must be the
 /// user's, mode 0700, not a symbolic link: the XDG Base Directory spec's guarantee, checked
-/// rather than trusted). Without it, a place no other user can create first (issue 33: a
-/// fallback under /tmp could be squatted for good, every `listen` refused until a reboot):
+/// rather than trusted). Without it, a place no other user can create first (a fallback
+/// under /tmp could be squatted for good, every `listen` refused until a reboot):
 /// 1. `/run/user/UID/callback-router` when `/run/user/UID` exists and is the user's own
 ///    0700 directory (logind makes it at login; it is what XDG_RUNTIME_DIR names in a
 ///    desktop session, so a shell without the variable meets the desktop's `open` there);
@@ -33,14 +33,14 @@ import CallbackSystem
 /// and `spool/<scheme key>.<expiry>.<random id>` (0600 files). No name contains a state.
 struct RuntimeDirectory {
     let root: String
-    let uid: uid_t
+    let uid: UserID
 
     /// Finds, creates and checks the directory. `uid` is the user it must belong to.
     /// `userRuntimeParent` is where logind makes each user's runtime directory (`/run/user`;
     /// tests pass another).
     static func resolve(
-        environment: [String: String], uid: uid_t, userRuntimeParent: String = "/run/user"
-    ) throws(HelperFailure) -> RuntimeDirectory {
+        environment: [String: String], uid: UserID, userRuntimeParent: String = "/run/user"
+    ) throws(DesktopError) -> RuntimeDirectory {
         let root: String
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty {
             guard base.hasPrefix("/") else { throw .permission("XDG_RUNTIME_DIR is not an absolute path") }
@@ -58,9 +58,9 @@ struct RuntimeDirectory {
 
     /// `PARENT/UID` when it is the user's own private directory, else nil (absent, as on
     /// macOS or without logind; anything else is not a place to use).
-    static func userRuntimeDirectory(in parent: String, uid: uid_t) -> String? {
+    static func userRuntimeDirectory(in parent: String, uid: UserID) -> String? {
         let path = joinPath(parent, String(uid))
-        do throws(HelperFailure) {
+        do throws(DesktopError) {
             try checkPrivateDirectory(path, uid: uid, what: "")
             return path
         } catch {
@@ -71,7 +71,7 @@ struct RuntimeDirectory {
     /// `$XDG_STATE_HOME/callback-router/run`, else `$HOME/.cache/callback-router/run`: only
     /// the user can create names in their home. Missing directories are created 0700; the
     /// `callback-router` one must then be the user's and private, as the runtime one is.
-    static func homeFallback(environment: [String: String], uid: uid_t) throws(HelperFailure) -> String {
+    static func homeFallback(environment: [String: String], uid: UserID) throws(DesktopError) -> String {
         let base: String
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = state
@@ -100,7 +100,7 @@ struct RuntimeDirectory {
     }
 
     /// Creates `path` with mode 0700 unless it exists, then checks it as any other.
-    func makePrivateDirectory(_ path: String) throws(HelperFailure) {
+    func makePrivateDirectory(_ path: String) throws(DesktopError) {
         do {
             try FileSystem.makeDirectory(path, mode: 0o700)
         } catch {
@@ -110,7 +110,7 @@ struct RuntimeDirectory {
     }
 
     /// A real directory (not a link), owned by `uid`, with no access for group or others.
-    static func checkPrivateDirectory(_ path: String, uid: uid_t, what: String) throws(HelperFailure) {
+    static func checkPrivateDirectory(_ path: String, uid: UserID, what: String) throws(DesktopError) {
         let status: FileStatus?
         do { status = try FileSystem.status(path) } catch { throw .permission(error.description) }
         guard let status else { throw .permission("\(what) '\(path)' does not exist") }

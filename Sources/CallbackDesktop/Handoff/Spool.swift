@@ -27,7 +27,9 @@ import CallbackSystem
 /// exactly one succeeds.
 struct Spool {
     let directory: String
-    let uid: uid_t
+    let uid: UserID
+    /// What "now" is when an entry's expiry is written and judged.
+    let wallClock: WallClock
     /// Held (`flock`) by writers around the look-up for a copy and the write.
     private let lockPath: String
 
@@ -36,7 +38,8 @@ struct Spool {
     private static let temporaryPrefix = ".tmp-"
     private static let claimedPrefix = ".claimed-"
 
-    init(_ runtime: RuntimeDirectory) throws(HelperFailure) {
+    init(_ runtime: RuntimeDirectory, wallClock: WallClock = .system) throws(DesktopError) {
+        self.wallClock = wallClock
         directory = runtime.spoolDirectory
         lockPath = joinPath(runtime.root, "spool.lock")
         uid = runtime.uid
@@ -53,9 +56,8 @@ struct Spool {
     /// redirect (a reload, a double click) leaves one copy, not two for two listeners.
     /// Writers take `spool.lock` beside `spool/` (`flock`) around the look-up and the write, so two `open`s
     /// of one URL at the same instant also leave one copy.
-    func add(url: String, scheme: CallbackScheme, ttlSeconds: Int, now: Int64 = SystemClock.wallSeconds()) throws(SystemError)
-        -> Entry
-    {
+    func add(url: String, scheme: CallbackScheme, ttlSeconds: Int) throws(SystemError) -> Entry {
+        let now = wallClock.seconds()
         let lock = lockWriters()
         defer { lock?.close() }
         if let existing = firstCopy(of: url, scheme: scheme, now: now) { return existing }
@@ -132,7 +134,8 @@ struct Spool {
     }
 
     /// Deletes, unread, every entry whose time is up, and leftovers of crashed writers.
-    func sweepExpired(now: Int64 = SystemClock.wallSeconds()) {
+    func sweepExpired() {
+        let now = wallClock.seconds()
         for name in (try? FileSystem.entries(directory)) ?? [] {
             let path = joinPath(directory, name)
             if name.hasPrefix(Self.temporaryPrefix) || name.hasPrefix(Self.claimedPrefix) {
@@ -153,8 +156,9 @@ struct Spool {
     /// are deleted unread on the way.
     func take(
         scheme: CallbackScheme, expectedState: String?, expectedFlowID: String? = nil, accepting accepts: ((String) -> Bool)? = nil,
-        skipping: Set<String> = [], now: Int64 = SystemClock.wallSeconds()
+        skipping: Set<String> = []
     ) -> String? {
+        let now = wallClock.seconds()
         var candidates: [(entry: Entry, url: String, answer: HandoffMatch.Answer)] = []
         for entry in entries(for: scheme) where !skipping.contains(entry.name) {
             if entry.expiresAt <= now {

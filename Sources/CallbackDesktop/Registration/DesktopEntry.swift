@@ -29,7 +29,7 @@ struct DesktopEntry: Equatable {
 
     /// The file's text. Everything in it is deterministic, so registering twice writes the
     /// same bytes (and `register` then writes nothing).
-    func rendered() throws(HelperFailure) -> String {
+    func rendered() throws(DesktopError) -> String {
         var text = """
             [Desktop Entry]
             Type=Application
@@ -90,7 +90,7 @@ struct DesktopEntry: Equatable {
     /// The program argument of an `Exec` value: quoted when it holds a reserved character
     /// (with `"`, `` ` ``, `$`, `\` backslash-escaped inside the quotes), `%` doubled, then
     /// escaped as a string value (so a literal backslash is four of them in the file).
-    static func execLine(_ path: String) throws(HelperFailure) -> String {
+    static func execLine(_ path: String) throws(DesktopError) -> String {
         guard path.hasPrefix("/") else { throw .usage("the helper's path '\(path)' is not absolute") }
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .usage("the helper's path contains a control character; a desktop entry cannot run it")

@@ -71,7 +71,7 @@ extension DesktopSchemeHandler {
     public static func executablePathNeedsQuoting(_ path: String) -> Bool { DesktopEntry.needsQuoting(path) }
 
     private static func sameFile(_ a: String, _ b: String) -> Bool {
-        guard let x = FileSystem.status(ifExists: a), let y = FileSystem.status(ifExists: b) else { return a == b }
+        guard let x = FileSystem.status(followingLinks: a), let y = FileSystem.status(followingLinks: b) else { return a == b }
         return x.device == y.device && x.inode == y.inode
     }
 }
@@ -84,7 +84,7 @@ extension CallbackHandoff {
     ///   directory (`$XDG_RUNTIME_DIR/callback-router`, else a private one under `/tmp`) is
     ///   unusable.
     public static func waitingReceiverCount(scheme: CallbackScheme, environment: [String: String]) throws(DesktopError) -> Int {
-        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: getuid())
+        let runtime = try RuntimeDirectory.resolve(environment: environment, uid: UserIdentity.real)
         let names = (try? FileSystem.entries(runtime.listenerDirectory(for: scheme))) ?? []
         return names.filter { $0.hasSuffix(".sock") }.count
     }

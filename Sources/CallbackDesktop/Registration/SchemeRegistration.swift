@@ -15,36 +15,6 @@
 
 import CallbackSystem
 
-/// Where the XDG Base Directory spec puts a user's data and configuration.
-struct XDGDirectories {
-    let dataHome: String
-    let configHome: String
-
-    /// `$XDG_DATA_HOME` / `$XDG_CONFIG_HOME` when absolute (the spec ignores relative
-    /// ones), else `$HOME/.local/share` / `$HOME/.config`.
-    init(environment: [String: String]) throws(HelperFailure) {
-        func home() throws(HelperFailure) -> String {
-            guard let home = environment["HOME"], home.hasPrefix("/") else {
-                throw .usage("HOME is not set to an absolute path, and XDG_DATA_HOME / XDG_CONFIG_HOME do not say where to write")
-            }
-            return home
-        }
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            dataHome = data
-        } else {
-            dataHome = joinPath(try home(), ".local/share")
-        }
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            configHome = config
-        } else {
-            configHome = joinPath(try home(), ".config")
-        }
-    }
-
-    var applicationsDirectory: String { joinPath(dataHome, "applications") }
-    var mimeAppsList: String { joinPath(configHome, "mimeapps.list") }
-}
-
 /// The files `register` writes and `unregister` removes for one scheme.
 struct SchemeRegistration {
     let scheme: CallbackScheme
@@ -64,7 +34,7 @@ struct SchemeRegistration {
     var desktopFilePath: String { joinPath(directories.applicationsDirectory, desktopFileName) }
 
     /// Desktop file IDs: letters, digits, `-`, `_`, `.`; not starting with a digit or a dot.
-    static func validateID(_ id: String) throws(HelperFailure) {
+    static func validateID(_ id: String) throws(DesktopError) {
         let bytes = Array(id.utf8)
         guard !bytes.isEmpty, bytes.count <= 200 else { throw .usage("--id must be 1 to 200 characters") }
         let allowed = bytes.allSatisfy {
@@ -88,14 +58,14 @@ struct SchemeRegistration {
 
     // MARK: register
 
-    func register(executablePath: String) throws(HelperFailure) -> Report {
+    func register(executablePath: String) throws(DesktopError) -> Report {
         let existing = try readOurEntry()
         let mimeText = try readText(mimeAppsTarget())
         let edit: (text: String, edit: MimeAppsList.Edit)
         do {
             edit = try MimeAppsList.setDefault(mimeText, mimeType: scheme.mimeType, desktopFile: desktopFileName)
         } catch {
-            throw HelperFailure(
+            throw DesktopError(
                 .rejected,
                 message:
                     "'\(directories.mimeAppsList)' sets \(error.mimeType) more than once under \(MimeAppsList.section); fix it by hand first"
@@ -121,7 +91,7 @@ struct SchemeRegistration {
     // MARK: unregister
 
     /// nil when nothing was registered under this ID.
-    func unregister() throws(HelperFailure) -> Report? {
+    func unregister() throws(DesktopError) -> Report? {
         guard let entry = try readOurEntry() else { return nil }
         var changedMimeApps = false
         var wasOurs = false
@@ -144,7 +114,7 @@ struct SchemeRegistration {
 
     /// This ID's desktop file if `register` wrote it for this scheme; throws when the file
     /// exists but is not ours (it is never overwritten or removed).
-    func readOurEntry() throws(HelperFailure) -> DesktopEntry? {
+    func readOurEntry() throws(DesktopError) -> DesktopEntry? {
         guard let text = try readText(desktopFilePath) else { return nil }
         guard let entry = DesktopEntry.parse(text), entry.scheme == scheme else {
             throw .usage("'\(desktopFilePath)' exists and was not written by callback-router for '\(scheme)'; choose another --id")
@@ -152,7 +122,7 @@ struct SchemeRegistration {
         return entry
     }
 
-    func currentDefault() throws(HelperFailure) -> String? {
+    func currentDefault() throws(DesktopError) -> String? {
         try readText(mimeAppsTarget()).flatMap { MimeAppsList.defaultDesktopFile($0, mimeType: scheme.mimeType) }
     }
 
@@ -170,31 +140,31 @@ struct SchemeRegistration {
     /// `update-desktop-database` rebuilds mimeinfo.cache for gio; absent, nothing to do.
     private func refreshMimeCache() -> Bool {
         guard let tool = Subprocess.find("update-desktop-database", environment: environment),
-            FileSystem.status(ifExists: directories.applicationsDirectory) != nil,
+            FileSystem.status(followingLinks: directories.applicationsDirectory) != nil,
             let result = Subprocess.run(tool, ["-q", directories.applicationsDirectory], environment: environment)
         else { return false }
         return result.status == 0
     }
 
-    private func readText(_ path: String) throws(HelperFailure) -> String? {
+    private func readText(_ path: String) throws(DesktopError) -> String? {
         do {
             return try FileSystem.readFile(path).map { String(decoding: $0, as: UTF8.self) }
         } catch {
-            throw HelperFailure(.permission, message: "cannot read \(error.description)")
+            throw DesktopError(.permission, message: "cannot read \(error.description)")
         }
     }
 
-    private func write(_ path: String, _ text: String, mode: mode_t) throws(HelperFailure) {
+    private func write(_ path: String, _ text: String, mode: FileMode) throws(DesktopError) {
         do {
             try FileSystem.writeAtomically(path, Array(text.utf8), mode: mode)
         } catch {
-            throw HelperFailure(.permission, message: "cannot write \(error.description)")
+            throw DesktopError(.permission, message: "cannot write \(error.description)")
         }
     }
 
-    private func remove(_ path: String) throws(HelperFailure) {
+    private func remove(_ path: String) throws(DesktopError) {
         do { try FileSystem.remove(path) } catch {
-            throw HelperFailure(.permission, message: "cannot remove \(error.description)")
+            throw DesktopError(.permission, message: "cannot remove \(error.description)")
         }
     }
 
@@ -203,30 +173,22 @@ struct SchemeRegistration {
         FileSystem.canonicalPath(directories.mimeAppsList) ?? directories.mimeAppsList
     }
 
-    private func writeMimeApps(_ text: String) throws(HelperFailure) {
+    private func writeMimeApps(_ text: String) throws(DesktopError) {
         try makeDirectories(directories.configHome)
         let target = mimeAppsTarget()
-        let mode = FileSystem.status(ifExists: target).map(\.permissions) ?? 0o644
+        let mode = FileSystem.status(followingLinks: target).map(\.permissions) ?? 0o644
         try write(target, text, mode: mode)
     }
 
     /// `mkdir -p` with 0700 for what it creates (XDG Base Directory spec).
-    private func makeDirectories(_ path: String) throws(HelperFailure) {
+    private func makeDirectories(_ path: String) throws(DesktopError) {
         var current = ""
         for component in path.split(separator: "/") {
             current += "/" + component
             do { try FileSystem.makeDirectory(current, mode: 0o700) } catch {
-                throw HelperFailure(.permission, message: "cannot create \(error.description)")
+                throw DesktopError(.permission, message: "cannot create \(error.description)")
             }
         }
-    }
-}
-
-extension FileSystem {
-    /// `stat` following links; nil when absent or unreadable.
-    static func status(ifExists path: String) -> FileStatus? {
-        var info = stat()
-        return stat(path, &info) == 0 ? FileStatus(info) : nil
     }
 }
 

@@ -17,27 +17,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A point on a monotonic clock, in nanoseconds. Only differences mean anything.
-public struct ClockInstant: Comparable, Hashable, Sendable {
-    /// Nanoseconds since an arbitrary origin of the clock that made the instant.
-    public let nanoseconds: Int64
-    /// Makes an instant from nanoseconds on a clock's own scale (tests start at zero).
-    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
-
-    /// Whether `a` comes before `b` on the same clock.
-    public static func < (a: ClockInstant, b: ClockInstant) -> Bool { a.nanoseconds < b.nanoseconds }
-
-    /// The instant `duration` later, saturating at the ends of the range instead of trapping.
-    public func advanced(by duration: Duration) -> ClockInstant {
-        let step = duration.nanosecondsSaturated
-        let (sum, overflow) = nanoseconds.addingReportingOverflow(step)
-        guard overflow else { return ClockInstant(nanoseconds: sum) }
-        return ClockInstant(nanoseconds: step < 0 ? .min : .max)
-    }
-}
-
 extension Duration {
-    var nanosecondsSaturated: Int64 {
+    package var nanosecondsSaturated: Int64 {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -89,28 +70,4 @@ public struct SystemAttemptClock: AttemptClock {
     /// The clock `now()` reads: one that keeps counting while the system sleeps.
     static var clockID: clockid_t { CLOCK_MONOTONIC }
     #endif
-}
-
-/// A clock that moves only when told to: for tests of expiry.
-///
-/// Its calendar time (``wallClockNanoseconds()``) starts at `wallClockStart` and moves with
-/// ``advance(by:)``, so that tests of sealed attempts never read the real time either.
-public final class ManualAttemptClock: AttemptClock {
-    private let current: Locked<ClockInstant>
-    private let start: ClockInstant
-    private let wallClockStart: Int64
-    /// Makes a clock that stands at `start` until ``advance(by:)`` moves it; its calendar
-    /// time stands at `wallClockStart` (nanoseconds since the Unix epoch; default
-    /// 2026-01-01T00:00:00Z).
-    public init(start: ClockInstant = ClockInstant(nanoseconds: 0), wallClockStart: Int64 = 1_767_225_600_000_000_000) {
-        current = Locked(start)
-        self.start = start
-        self.wallClockStart = wallClockStart
-    }
-    /// The instant the clock was last set to.
-    public func now() -> ClockInstant { current.withLock { $0 } }
-    /// `wallClockStart` plus how far the clock has been advanced.
-    public func wallClockNanoseconds() -> Int64 { wallClockStart &+ (now().nanoseconds &- start.nanoseconds) }
-    /// Moves the clock forward by `duration`; attempts past their expiry then read as expired.
-    public func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
 }

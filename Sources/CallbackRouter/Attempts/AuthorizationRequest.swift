@@ -180,7 +180,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
         return url
     }
 
-    static func checkClientID(_ clientID: String) throws(CallbackError) {
+    package static func checkClientID(_ clientID: String) throws(CallbackError) {
         guard !clientID.isEmpty else {
             throw CallbackError(.invalidConfiguration, "the client_id is empty")
         }
@@ -228,7 +228,7 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible, CustomDeb
     }
 
     /// RFC 6749 §3.3: `scope-token *( SP scope-token )`, `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`.
-    static func checkScope(_ scope: String) throws(CallbackError) {
+    package static func checkScope(_ scope: String) throws(CallbackError) {
         let bytes = Array(scope.utf8)
         guard !bytes.isEmpty else {
             throw CallbackError(.invalidConfiguration, "the scope is empty (pass none to send no scope)")

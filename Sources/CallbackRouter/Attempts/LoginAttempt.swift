@@ -23,8 +23,8 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
     CustomDebugStringConvertible, CustomReflectable
 {
     /// The attempt's fields, in one immutable box: an attempt is copied into every
-    /// delivery, the router's table and its tombstone, and copying a dozen references cost
-    /// ~300 instructions each time (issue 17); copying a reference is one retain.
+    /// delivery, the router's table and its tombstone, and copying a dozen references costs
+    /// ~300 instructions each time; copying a reference is one retain.
     private final class Storage: Sendable {
         let id: UInt64
         let route: RouteID
@@ -63,7 +63,7 @@ public struct LoginAttempt: Sendable, Hashable, Identifiable, CustomStringConver
 
     private let storage: Storage
 
-    init(
+    package init(
         id: UInt64, route: RouteID, state: String, pkce: PKCE, nonce: String, redirectURI: RedirectURI,
         dialect: Dialect, expectedIssuer: String?, createdAt: ClockInstant, expiresAt: ClockInstant,
         isLogout: Bool, expiresAtWallClock: Int64, flowID: String? = nil

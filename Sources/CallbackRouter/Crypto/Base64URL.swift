@@ -41,7 +41,7 @@ public enum Base64URL {
 
     /// The one base64 encoder (RFC 4648 §4 and §5 differ only in the alphabet and the `=`
     /// padding): `Base64` (HTTP Basic credentials) uses it with the standard alphabet.
-    static func encode(_ bytes: some Collection<UInt8>, alphabet: [UInt8], padded: Bool) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>, alphabet: [UInt8], padded: Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var iterator = bytes.makeIterator()

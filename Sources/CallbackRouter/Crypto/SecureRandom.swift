@@ -20,7 +20,7 @@
 /// secret (one drawn from anything else would be guessable, and an error thrown here would
 /// only be caught and ignored by code that cannot do anything better). Using it rather than
 /// calling the system directly leaves this module no platform-specific code for randomness
-/// (issue 26: what is never compiled here is kept as small as possible).
+/// (what is never compiled here is kept as small as possible).
 public enum SecureRandom {
     /// `count` random bytes (an empty array for 0 or less).
     public static func bytes(_ count: Int) -> [UInt8] {

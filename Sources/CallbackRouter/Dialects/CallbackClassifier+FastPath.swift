@@ -39,8 +39,8 @@ extension CallbackClassifier {
         var stateMatches = false
         /// Whether `iss` equals the expected issuer, when one is expected.
         var issuerMatches = false
-        /// Zephr's `status`, decoded: one of ``ZephrStatus``.
-        var zephrStatus = ZephrStatus.unknown
+        /// The `status`, decoded: one of ``StatusValue``.
+        var status = StatusValue.unknown
         /// Where each known field is in the query, by ID (valid where ``present`` says so).
         var positions = SIMD32<UInt8>()
 
@@ -52,8 +52,8 @@ extension CallbackClassifier {
         func position(_ id: Int) -> Int { withUnsafeBytes(of: positions) { Int($0[id & 31]) } }
     }
 
-    /// The values of Zephr's `status` the dialect defines.
-    enum ZephrStatus {
+    /// The values of `status` a dialect read ``Dialect/Rules/Common/byStatus(success:partial:failure:)`` defines.
+    enum StatusValue {
         static let unknown: UInt8 = 0, success: UInt8 = 1, partial: UInt8 = 2, failure: UInt8 = 3
 
         static func of(_ value: UnsafeBufferPointer<UInt8>) -> UInt8 {
@@ -67,20 +67,10 @@ extension CallbackClassifier {
         }
     }
 
-    /// Zephr's known fields (``zephrFields``) as a mask.
-    static let zephrMask: UInt32 = {
-        var mask: UInt32 = 0
-        for id in [
-            FieldID.action, FieldID.status, FieldID.sessionID, FieldID.trackingID, FieldID.stateKey, FieldID.identifier,
-            FieldID.message, FieldID.state, FieldID.iss,
-        ] { mask |= FieldID.bit(id) }
-        return mask
-    }()
-
     /// What the common path decided: plain values only, so that it leaves the closures over
     /// the URL's bytes without reference counting; the outcome is made from it afterwards.
     struct CommonReading {
-        /// The outcome's kind (``OutcomeKind`` by number, as ``kindIndex(_:)`` reads it), 0 for none.
+        /// The outcome's kind: its place in ``OutcomeKind/allCases`` plus one, 0 for none.
         var kind: UInt8 = 0
         /// The dialect that decided (``Dialect/Tag``).
         var dialect: UInt8 = 0
@@ -92,39 +82,6 @@ extension CallbackClassifier {
         var hasExtras = false
         /// Where each field's value stands, in ID order (``CallbackOutcome/Located``'s slots).
         var located = CallbackOutcome.Located.Slots()
-    }
-
-    /// The place in ``OutcomeKind/allCases`` of a ``CommonReading/kind``: 1 authorization
-    /// code, 2 Ory's exchange code, 3 challenge token, 4 rotating token nonce, 5-7 Zephr's
-    /// login success, partial registration, login failure, 8 authorization error.
-    static func kindIndex(_ tag: UInt8) -> UInt8 {
-        switch tag {
-        case 1: return 0 // authorization_code
-        case 2: return 2 // session_token_exchange_code
-        case 3: return 1 // challenge_token
-        case 4: return 6 // rotating_token_nonce
-        case 5: return 3 // login_success
-        case 6: return 4 // partial_registration
-        case 7: return 5 // login_failure
-        default: return 7 // authorization_error
-        }
-    }
-
-    /// The success credentials of each dialect (``credentials(of:)``), as a mask.
-    private static func credentialMask(_ dialect: UInt8) -> UInt32 {
-        switch dialect {
-        case Dialect.Tag.prelude: return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
-        case Dialect.Tag.clerk:
-            return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID)
-        case Dialect.Tag.oauth2, Dialect.Tag.ory: return FieldID.bit(FieldID.code)
-        case Dialect.Tag.zephr:
-            return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.status) | FieldID.bit(FieldID.sessionID)
-                | FieldID.bit(FieldID.stateKey)
-        default:
-            return FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken) | FieldID.bit(FieldID.rotatingTokenNonce)
-                | FieldID.bit(FieldID.createdSessionID) | FieldID.bit(FieldID.sessionID) | FieldID.bit(FieldID.stateKey)
-                | FieldID.bit(FieldID.status)
-        }
     }
 
     /// Reads the common callback into `reading`; false (the reading left of kind 0) for the
@@ -158,7 +115,7 @@ extension CallbackClassifier {
     static func outcome(_ url: CallbackURL, _ source: String, _ reading: inout CommonReading) -> CallbackOutcome {
         if !reading.hasExtras {
             return CallbackOutcome(
-                kindIndex: kindIndex(reading.kind), dialect: reading.dialect,
+                kindIndex: reading.kind &- 1, dialect: reading.dialect,
                 located: CallbackOutcome.Located(source: source, mask: reading.fields, slots: reading.located))
         }
         return outcomeWithExtras(url, reading.kind, reading.dialect, reading.known)
@@ -180,7 +137,7 @@ extension CallbackClassifier {
             }
         }
         return CallbackOutcome(
-            kind: OutcomeKind.allCases[Int(kindIndex(kind))], dialect: Dialect.allCases[Int(dialect)],
+            kind: OutcomeKind.allCases[Int(kind &- 1)], dialect: Dialect.allCases[Int(dialect)],
             fields: knownFields, extra: extra, withheld: [])
     }
 
@@ -191,6 +148,19 @@ extension CallbackClassifier {
         guard readCommon(url, source, dialect: dialect, expectations: expectations, into: &reading) else { return nil }
         return outcome(url, source, &reading)
     }
+
+    /// The markers of the dialects ``Dialect/auto`` can pick, as a mask.
+    private static let autoMarkers: UInt32 = Dialect.commonTable.reduce(0) { $0 | $1.marker }
+
+    /// The dialect (its tag) whose marker is `marker`, one bit of ``autoMarkers``.
+    private static func markerDialect(_ marker: UInt32) -> UInt8 {
+        UInt8(Dialect.commonTable.firstIndex { $0.marker == marker } ?? 0)
+    }
+
+    /// An error response, whatever the dialect (``errorFields``).
+    private static let errorShape = Dialect.CommonRules.Shape(
+        kind: UInt8(OutcomeKind.allCases.firstIndex(of: .authorizationError).unsafelyUnwrapped &+ 1),
+        required: Int8(FieldID.error), known: Dialect.Rules.mask(errorFields))
 
     /// The decisions of ``read(_:dialect:)`` and the checks of state and issuer, over one
     /// scan of the located parameters, into `reading` (left of kind 0: the full path decides).
@@ -204,82 +174,39 @@ extension CallbackClassifier {
         if scan.hasExtras, url.queryParameters.firstDuplicate() != nil { return }
 
         let hasError = scan.has(FieldID.error)
-        if hasError && scan.present & credentialMask(dialect) != 0 { return }
+        var rules = Dialect.commonTable[Int(dialect)]
+        if hasError && scan.present & rules.credentials != 0 { return }
 
         var decided = dialect
-        if dialect == Dialect.Tag.auto {
-            let markers =
-                scan.present
-                & (FieldID.bit(FieldID.code) | FieldID.bit(FieldID.challengeToken)
-                    | FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.status))
+        if dialect == Dialect.autoTag {
+            let markers = scan.present & autoMarkers
             if markers.nonzeroBitCount > 1 { return }
-            if markers == FieldID.bit(FieldID.code) {
-                decided = Dialect.Tag.oauth2
-            } else if markers == FieldID.bit(FieldID.challengeToken) {
-                decided = Dialect.Tag.prelude
-            } else if markers == FieldID.bit(FieldID.rotatingTokenNonce) {
-                decided = Dialect.Tag.clerk
-            } else if markers == FieldID.bit(FieldID.status) {
-                decided = Dialect.Tag.zephr
+            if markers != 0 {
+                decided = markerDialect(markers)
             } else if hasError {
-                decided = Dialect.Tag.oauth2
+                decided = Dialect.oauth2.tag
             } else {
                 return
             }
+            rules = Dialect.commonTable[Int(decided)]
         }
 
-        // Clerk and Ory read names this path does not number (`__clerk_status`, `flow_id`,
-        // `flow`…), which it would count as extras: any unknown name there goes the full way,
-        // and so does a Clerk error without a state (unbound).
-        if decided == Dialect.Tag.clerk && (scan.hasExtras || (hasError && !scan.has(FieldID.state))) { return }
-        if decided == Dialect.Tag.ory && scan.hasExtras { return }
+        // A dialect that reads names this path does not number (Clerk's `__clerk_status`,
+        // `flow_id`, Ory's `flow`…), which it would count as extras: any unknown name there
+        // goes the full way, and so does an error without a state where errors are unbound.
+        if rules.unnumberedNamesGoFullWay && scan.hasExtras { return }
+        if rules.errorsAreUnbound && hasError && !scan.has(FieldID.state) { return }
 
         // The outcome's kind, the fields it reads, and the one it requires.
-        let kind: UInt8
-        let known: UInt32
-        var required = -1
-        let stateAndIssuer = FieldID.bit(FieldID.state) | FieldID.bit(FieldID.iss)
-        if hasError {
-            kind = 8
-            known = FieldID.bit(FieldID.error) | FieldID.bit(FieldID.errorDescription) | FieldID.bit(FieldID.errorURI) | stateAndIssuer
-            required = FieldID.error
-        } else {
-            switch decided {
-            case Dialect.Tag.oauth2, Dialect.Tag.ory:
-                kind = decided == Dialect.Tag.oauth2 ? 1 : 2
-                known = FieldID.bit(FieldID.code) | stateAndIssuer
-                required = FieldID.code
-            case Dialect.Tag.prelude:
-                kind = 3
-                known = FieldID.bit(FieldID.challengeToken) | stateAndIssuer
-                required = FieldID.challengeToken
-                // The token must be a compact JWS, read as written (an escaped one goes the full way).
-                if scan.has(FieldID.challengeToken) {
-                    let token = parameters[scan.position(FieldID.challengeToken)]
-                    guard !token.valueNeedsDecoding,
-                        ParameterSyntax.isCompactJWS(
-                            UnsafeBufferPointer(rebasing: bytes[Int(token.valueStart) ..< Int(token.valueEnd)]))
-                    else { return }
-                }
-            case Dialect.Tag.clerk:
-                kind = 4
-                known = FieldID.bit(FieldID.rotatingTokenNonce) | FieldID.bit(FieldID.createdSessionID) | stateAndIssuer
-                required = FieldID.rotatingTokenNonce
-            default: // Zephr: its status says which outcome; an unknown one is refused.
-                known = zephrMask
-                switch scan.zephrStatus {
-                case ZephrStatus.success:
-                    kind = 5
-                    required = FieldID.sessionID
-                case ZephrStatus.partial:
-                    kind = 6
-                    required = FieldID.stateKey
-                case ZephrStatus.failure:
-                    kind = 7
-                default:
-                    return
-                }
-            }
+        let shape = self.shape(scan, rules, hasError: hasError)
+        if shape.kind == 0 { return }
+        let kind = shape.kind, known = shape.known, required = Int(shape.required)
+        // A compact JWS (Prelude's token) is checked as written (an escaped one goes the full way).
+        if shape.requiresCompactJWS && scan.has(required) {
+            let token = parameters[scan.position(required)]
+            guard !token.valueNeedsDecoding,
+                ParameterSyntax.isCompactJWS(UnsafeBufferPointer(rebasing: bytes[Int(token.valueStart) ..< Int(token.valueEnd)]))
+            else { return }
         }
 
         let fields = scan.present & known
@@ -302,9 +229,32 @@ extension CallbackClassifier {
             reading.hasExtras = true
             return
         }
-        // The outcome keeps where its fields' values are in the URL, and makes a string only
-        // for the field that is read; more fields than it keeps in place: strings too (counted
-        // here, not with a population count beforehand).
+        locate(fields, scan, parameters, into: &reading)
+    }
+
+    /// The shape of the outcome the common path reads: the error response's, the dialect's
+    /// one, or the one its `status` names; a shape of kind 0 (an unknown status, or an
+    /// outcome only the full path reads) for the full path to decide.
+    @inline(__always)
+    private static func shape(_ scan: QueryScan, _ rules: Dialect.CommonRules, hasError: Bool) -> Dialect.CommonRules.Shape {
+        if hasError { return errorShape }
+        if !rules.byStatus { return rules.shapes.0 }
+        switch scan.status {
+        case StatusValue.success: return rules.shapes.0
+        case StatusValue.partial: return rules.shapes.1
+        case StatusValue.failure: return rules.shapes.2
+        default: return Dialect.CommonRules.Shape()
+        }
+    }
+
+    /// Where the values of `fields` stand in the URL, into `reading`'s slots: the outcome
+    /// makes a string only for the field that is read; more fields than it keeps in place
+    /// make strings too (counted here, not with a population count beforehand).
+    @inline(__always)
+    private static func locate(
+        _ fields: UInt32, _ scan: QueryScan, _ parameters: UnsafeBufferPointer<LocatedParameter>,
+        into reading: inout CommonReading
+    ) {
         var remaining = fields
         var slot = 0
         while remaining != 0 {
@@ -387,7 +337,7 @@ extension CallbackClassifier {
                 // RFC 9207 §2.4: simple string comparison.
                 scan.issuerMatches = withContiguousBytes(of: expected) { value.count == $0.count && value.elementsEqual($0) }
             } else if id == FieldID.status {
-                scan.zephrStatus = ZephrStatus.of(value)
+                scan.status = StatusValue.of(value)
             }
         }
     }

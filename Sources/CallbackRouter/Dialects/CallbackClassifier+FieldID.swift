@@ -13,7 +13,7 @@
 
 extension CallbackClassifier {
     /// Known response parameters by number: `KnownField.classic`'s index, then the tokens of
-    /// the implicit grant. (The third round's fields have no number: see ``read``.)
+    /// the implicit grant. (``KnownField/added`` fields have no number: see ``read``.)
     enum FieldID {
         static let code = 0, state = 1, iss = 2, challengeToken = 3, action = 4, status = 5, sessionID = 6
         static let trackingID = 7, stateKey = 8, identifier = 9, message = 10, rotatingTokenNonce = 11

@@ -62,16 +62,16 @@ public enum CallbackClassifier {
         throws(CallbackError) -> CallbackOutcome
     {
         var relaxations = expectations.profiles.relaxations
-        if dialect == .clerk { relaxations.insert(.magicLinkInFragment) }
+        if dialect.rules.readsMagicLinks { relaxations.insert(.magicLinkInFragment) }
         let response = try ResponseParameters(url, mode: expectations.responseMode, relaxations: relaxations)
         var outcome = try read(response, dialect: dialect, hosted: relaxations.contains(.clerkHosted))
         if outcome.kind == .authorizationError,
             response.isErrorFromFragment || (relaxations.contains(.unboundErrors) && outcome.state == nil)
-                || (outcome.dialect == .clerk && outcome.state == nil)
+                || (outcome.dialect.rules.errorsAreUnbound && outcome.state == nil)
         {
             // An error the provider sends without the app's state (ProviderProfile.supabase,
-            // .cognito; any error on Clerk, whose native flow has no state): reported, but tied
-            // to no login.
+            // .cognito; any error on a dialect whose errors are unbound, as Clerk's native flow
+            // has no state): reported, but tied to no login.
             outcome = outcome.unbound()
         }
         // Clerk's failure, transfer and bare callbacks are unbound whatever they carry; a state
@@ -85,29 +85,28 @@ public enum CallbackClassifier {
 
     // MARK: Dialects
 
-    private static let markers: [(name: String, dialect: Dialect)] = [
-        ("code", .oauth2), ("challenge_token", .prelude), ("rotating_token_nonce", .clerk), ("status", .zephr),
-    ]
+    /// The fields of an error response, whatever the dialect.
+    static let errorFields = ["error", "error_description", "error_uri", "state", "iss"]
 
-    private static func credentials(of dialect: Dialect) -> [String] {
-        switch dialect {
-        case .prelude: return ["code", "challenge_token"]
-        case .clerk: return ["code", "rotating_token_nonce", "created_session_id", "flow_id", "approval_token"]
-        case .zephr: return ["code", "status", "session_id", "state_key"]
-        case .oauth2, .ory: return ["code"]
-        default: return KnownField.successCredentials
-        }
-    }
+    /// The dialects ``Dialect/auto`` can pick, by their markers' precedence (Dialect+Table.swift).
+    private static let markers: [(name: String, dialect: Dialect)] = Dialect.allCases
+        .compactMap { dialect in dialect.rules.marker.map { (name: $0.name, precedence: $0.precedence, dialect: dialect) } }
+        .sorted { $0.precedence < $1.precedence }.map { (name: $0.name, dialect: $0.dialect) }
+
+    /// `code, challenge_token, rotating_token_nonce, status or error`.
+    private static let markerList = markers.map(\.name).joined(separator: ", ") + " or error"
 
     private static func read(_ response: ResponseParameters, dialect: Dialect, hosted: Bool) throws(CallbackError)
         -> CallbackOutcome
     {
+        let present = markers.filter { response.has($0.name) }
         // Prelude's SDKs read `error` only when it is not empty (`?error=&challenge_token=…`
-        // finalizes): on the prelude dialect an empty one is no error (it stays an extra).
+        // finalizes): on such a dialect (or the one auto picks first) an empty one is no
+        // error (it stays an extra).
         let ignoresEmptyError =
-            dialect == .prelude || (dialect == .auto && response.has("challenge_token") && !response.has("code"))
+            dialect.rules.ignoresEmptyError || (dialect == .auto && present.first?.dialect.rules.ignoresEmptyError == true)
         let hasError = response.has("error") && !(ignoresEmptyError && response.item("error")?.value.isEmpty == true)
-        if hasError, let credential = credentials(of: dialect).first(where: response.has) {
+        if hasError, let credential = dialect.rules.credentials.first(where: response.has) {
             throw CallbackError(
                 .ambiguousResponse, at: response.item(credential)?.offset,
                 "the callback carries both 'error' and '\(credential)': it is neither a success nor a failure")
@@ -115,7 +114,6 @@ public enum CallbackClassifier {
 
         var decided = dialect
         if dialect == .auto {
-            let present = markers.filter { response.has($0.name) }
             if present.count > 1 {
                 throw CallbackError(
                     .ambiguousResponse, at: response.item(present[1].name)?.offset,
@@ -126,42 +124,43 @@ public enum CallbackClassifier {
             } else if hasError {
                 decided = .oauth2
             } else {
-                throw CallbackError(
-                    .missingParameter, at: nil,
-                    "no parameter says what this callback is (code, challenge_token, rotating_token_nonce, status or error)")
+                throw CallbackError(.missingParameter, at: nil, "no parameter says what this callback is (\(markerList))")
             }
         }
 
         if hasError {
-            return try build(
-                .authorizationError, decided, response,
-                known: ["error", "error_description", "error_uri", "state", "iss"], required: ["error"])
+            return try build(.authorizationError, decided, response, known: errorFields, required: ["error"])
         }
-        switch decided {
-        case .oauth2:
-            return try build(.authorizationCode, decided, response, known: ["code", "state", "iss"], required: ["code"])
-        case .ory:
-            if !response.has("code") && response.has("flow") {
-                // Account linking: Kratos sends the new login flow's id and no code.
-                return try build(
-                    .continueLoginFlow, decided, response, known: ["flow", "state", "iss"], required: ["flow"])
-            }
-            return try build(
-                .sessionTokenExchangeCode, decided, response, known: ["code", "state", "iss", "flow"], required: ["code"])
-        case .prelude:
-            if response.item("challenge_token")?.value.isEmpty == true {
-                // Both Prelude SDKs read an empty token as none (`missing_challenge_token`).
-                throw CallbackError(
-                    .missingParameter, at: nil, "the prelude dialect requires 'challenge_token' for challenge_token (it is empty)")
-            }
-            return try build(
-                .challengeToken, decided, response, known: ["challenge_token", "state", "iss"],
-                required: ["challenge_token"])
-        case .clerk:
-            return try readClerk(response, hosted: hosted)
-        default:
-            return try readZephr(response)
+        guard let reader = decided.rules.read else { preconditionFailure("auto reads no callback of its own") }
+        return try reader(response, decided, hosted)
+    }
+
+    // MARK: Ory
+
+    /// Ory's exchange code, or (account linking: Kratos sends the new login flow's id and no
+    /// code) the login flow to continue.
+    static func readOry(_ response: ResponseParameters, _ dialect: Dialect, hosted: Bool) throws(CallbackError)
+        -> CallbackOutcome
+    {
+        if !response.has("code") && response.has("flow") {
+            return try build(.continueLoginFlow, dialect, response, known: ["flow", "state", "iss"], required: ["flow"])
         }
+        return try build(
+            .sessionTokenExchangeCode, dialect, response, known: ["code", "state", "iss", "flow"], required: ["code"])
+    }
+
+    // MARK: Prelude
+
+    static func readPrelude(_ response: ResponseParameters, _ dialect: Dialect, hosted: Bool) throws(CallbackError)
+        -> CallbackOutcome
+    {
+        if response.item("challenge_token")?.value.isEmpty == true {
+            // Both Prelude SDKs read an empty token as none (`missing_challenge_token`).
+            throw CallbackError(
+                .missingParameter, at: nil, "the prelude dialect requires 'challenge_token' for challenge_token (it is empty)")
+        }
+        return try build(
+            .challengeToken, dialect, response, known: ["challenge_token", "state", "iss"], required: ["challenge_token"])
     }
 
     // MARK: Clerk
@@ -180,14 +179,16 @@ public enum CallbackClassifier {
     /// also `state` and `created_session_id`), a magic link, a failure or transfer signal, or
     /// nothing. Two shapes at once are `ambiguous_response` (clerk-js lets the failure win,
     /// clerk-android the nonce: we refuse both readings).
-    private static func readClerk(_ response: ResponseParameters, hosted: Bool) throws(CallbackError) -> CallbackOutcome {
+    static func readClerk(_ response: ResponseParameters, _ dialect: Dialect, hosted: Bool) throws(CallbackError)
+        -> CallbackOutcome
+    {
         let signal = clerkSignals.first(where: response.has)
         let link = magicLinkFields.first(where: response.has)
         // An empty nonce is no nonce to every Clerk SDK (clerk-js `if (nonce)`, clerk-android
         // `takeIf(String::isNotBlank)`): the callback is read without it (it stays an extra).
         if let nonce = response.item("rotating_token_nonce"), !nonce.value.isEmpty {
             // A status other than `failed` says nothing to either SDK: the nonce stands, and the
-            // status is an extra (as before these shapes were read).
+            // status is an extra.
             let failure = response.item("__clerk_status")?.value == "failed" || response.has("__clerk_error_code")
             if let other = failure ? signal : link {
                 throw CallbackError(
@@ -271,21 +272,19 @@ public enum CallbackClassifier {
             extra: built.extraFields, withheld: built.withheldFields, isUnbound: true)
     }
 
-    private static let zephrFields = [
-        "action", "status", "session_id", "tracking_id", "state_key", "identifier", "message", "state", "iss",
-    ]
-
-    private static func readZephr(_ response: ResponseParameters) throws(CallbackError) -> CallbackOutcome {
+    static func readZephr(_ response: ResponseParameters, _ dialect: Dialect, hosted: Bool) throws(CallbackError)
+        -> CallbackOutcome
+    {
         guard let status = response.item("status") else {
             throw CallbackError(.missingParameter, at: nil, "the zephr dialect requires 'status'")
         }
         switch status.value {
         case "success":
-            return try build(.loginSuccess, .zephr, response, known: zephrFields, required: ["session_id"])
+            return try build(.loginSuccess, .zephr, response, known: Dialect.zephrFields, required: ["session_id"])
         case "partial":
-            return try build(.partialRegistration, .zephr, response, known: zephrFields, required: ["state_key"])
+            return try build(.partialRegistration, .zephr, response, known: Dialect.zephrFields, required: ["state_key"])
         case "failure":
-            return try build(.loginFailure, .zephr, response, known: zephrFields, required: [])
+            return try build(.loginFailure, .zephr, response, known: Dialect.zephrFields, required: [])
         default:
             throw CallbackError(
                 .unknownStatus, at: status.valueOffset,
@@ -294,7 +293,7 @@ public enum CallbackClassifier {
     }
 
     /// Sorts the response into known fields (checked) and extras (passed as they came).
-    private static func build(
+    static func build(
         _ kind: OutcomeKind, _ dialect: Dialect, _ response: ResponseParameters,
         known: [String], required: [String], omitting omitted: [String] = []
     ) throws(CallbackError) -> CallbackOutcome {

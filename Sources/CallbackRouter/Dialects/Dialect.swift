@@ -32,24 +32,26 @@
 public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The name used on the command line and in the JSON output (`"oauth2"`).
     public let rawValue: String
-    /// The dialect as a small number (``Tag``): every `Dialect` is one of ``allCases``, so
-    /// equal tags mean equal names, and the classifier compares an integer, not a string.
+    /// The dialect as a small number: its place in ``table`` and ``allCases``, so equal
+    /// tags mean equal names, and the classifier compares an integer, not a string.
     let tag: UInt8
-
-    /// The tags: each dialect's place in ``allCases``.
-    enum Tag {
-        static let auto: UInt8 = 0, oauth2: UInt8 = 1, prelude: UInt8 = 2, ory: UInt8 = 3, zephr: UInt8 = 4, clerk: UInt8 = 5
-    }
 
     /// The dialect with this name; nil for a name that is not one of ``allCases``.
     public init?(rawValue: String) {
-        guard let known = Dialect.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = known
+        guard let index = Dialect.table.firstIndex(where: { $0.name == rawValue }) else { return nil }
+        self.init(tag: UInt8(index))
     }
 
-    private init(uncheckedName: String, tag: UInt8) {
-        self.rawValue = uncheckedName
+    /// The dialect of ``table``'s entry `tag`.
+    init(tag: UInt8) {
+        self.rawValue = Dialect.table[Int(tag)].name
         self.tag = tag
+    }
+
+    /// A dialect of ``table`` (Dialect+Table.swift), by its entry's name.
+    init(named name: String) {
+        guard let known = Dialect(rawValue: name) else { preconditionFailure("no dialect '\(name)' in Dialect.table") }
+        self = known
     }
 
     /// Equal names (every dialect is one of ``allCases``: equal tags).
@@ -58,190 +60,39 @@ public struct Dialect: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// Hashes the name, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// Picks the dialect from the parameters present: `code` → ``oauth2``,
-    /// `challenge_token` → ``prelude``, `rotating_token_nonce` → ``clerk``, `status` →
-    /// ``zephr``, `error` alone → an ``OutcomeKind/authorizationError`` read as ``oauth2``.
-    /// Never picks ``ory``: its `code` cannot be told apart from OAuth's.
-    public static let auto = Dialect(uncheckedName: "auto", tag: Tag.auto)
-    /// OAuth 2.0 / OpenID Connect authorization code response (RFC 6749 §4.1.2, RFC 9207).
-    public static let oauth2 = Dialect(uncheckedName: "oauth2", tag: Tag.oauth2)
-    /// Prelude social login: `challenge_token`.
-    public static let prelude = Dialect(uncheckedName: "prelude", tag: Tag.prelude)
-    /// Ory native flow `return_to`: `code`, the second half of a session token exchange code;
-    /// or, when a social sign-up meets an existing identity (account linking), `flow` alone:
-    /// the login flow to continue (``OutcomeKind/continueLoginFlow``).
-    public static let ory = Dialect(uncheckedName: "ory", tag: Tag.ory)
-    /// Zephr OAuth: `status=success|partial|failure` with a session id, a state key or a message.
-    public static let zephr = Dialect(uncheckedName: "zephr", tag: Tag.zephr)
-    /// Clerk: native OAuth's `rotating_token_nonce` (optional `created_session_id`), its
-    /// failure, transfer and bare callbacks, and email magic links (`flow_id`,
-    /// `approval_token`). Stateless: Clerk's native OAuth sends and checks no state of the
-    /// app's. Hosted auth (state, nonce and session) is ``ProviderProfile/clerkHosted``.
-    public static let clerk = Dialect(uncheckedName: "clerk", tag: Tag.clerk)
+    /// Every dialect, ``auto`` first, in the order of ``table``.
+    public static let allCases: [Dialect] = table.indices.map { Dialect(tag: UInt8($0)) }
 
-    /// Every dialect, ``auto`` first.
-    public static let allCases: [Dialect] = [.auto, .oauth2, .prelude, .ory, .zephr, .clerk]
+    /// ``auto``'s tag: ``table`` begins with it (`DialectTableTests`), so that the classifier
+    /// tells it from the others without loading ``auto``.
+    static let autoTag: UInt8 = 0
+
+    /// Whether ``auto`` picks this dialect by a parameter of its own (never ``ory``): the
+    /// CLI's help names the others.
+    package var isPickedByAuto: Bool { rules.marker != nil }
+
+    /// The dialect's entry in ``table``.
+    var rules: Rules { Dialect.table[Int(tag)] }
+
+    /// Each entry of ``table`` as the classifier's common path reads it, by tag.
+    static let commonTable: [CommonRules] = table.map(\.compiled)
+
+    /// Whether the dialect reads email magic links (``Rules/readsMagicLinks``): a plain load,
+    /// for the redirect-URI check of every callback.
+    var readsMagicLinks: Bool { Dialect.commonTable[Int(tag)].readsMagicLinks }
 
     /// Whether the provider's callback carries no `state` of the app's own (Prelude, Zephr,
     /// Ory, Clerk's native OAuth): such a route can have only one pending attempt at a time.
     /// (A Clerk route with ``ProviderProfile/clerkHosted`` carries one: it is not stateless.)
-    public var isStateless: Bool { self == .prelude || self == .zephr || self == .ory || self == .clerk }
+    public var isStateless: Bool { rules.isStateless }
 
     /// The redirect-URI policy the provider itself enforces, if any: Prelude and Clerk accept
     /// only a custom scheme ("Passing an http/https redirect throws an invalid-configuration
     /// error before any network call"; Clerk's hosted auth and native flows alike). A route
     /// or `parse` with such a dialect refuses an http/https redirect URI whatever policy it
     /// was given (`invalid_configuration`).
-    public var impliedPolicy: RedirectURIPolicy? {
-        self == .prelude || self == .clerk ? .customSchemeOnly : nil
-    }
+    public var impliedPolicy: RedirectURIPolicy? { rules.impliedPolicy }
 
     /// The dialect's command-line and JSON name (`oauth2`, `prelude`…).
     public var description: String { rawValue }
-}
-
-/// What a callback means, as a wire name (`"authorization_code"`).
-public struct OutcomeKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The wire name printed as `"outcome"` by `callback-router parse`.
-    public let rawValue: String
-
-    /// Wraps a wire name as is; any name is accepted, so that kinds can be added later.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// `authorization_code`: OAuth 2.0 `code` (+ `state`, `iss`), to redeem with PKCE.
-    public static let authorizationCode = OutcomeKind(rawValue: "authorization_code")
-    /// `challenge_token`: Prelude's single-use token, to finalize with the code verifier.
-    public static let challengeToken = OutcomeKind(rawValue: "challenge_token")
-    /// `session_token_exchange_code`: Ory's second half of the exchange code.
-    public static let sessionTokenExchangeCode = OutcomeKind(rawValue: "session_token_exchange_code")
-    /// `login_success`: Zephr `status=success` with a `session_id`.
-    public static let loginSuccess = OutcomeKind(rawValue: "login_success")
-    /// `partial_registration`: Zephr `status=partial` with a `state_key` to finish registering.
-    public static let partialRegistration = OutcomeKind(rawValue: "partial_registration")
-    /// `login_failure`: Zephr `status=failure`, optional `message`. A provider failure.
-    public static let loginFailure = OutcomeKind(rawValue: "login_failure")
-    /// `rotating_token_nonce`: Clerk's nonce, optional `created_session_id`.
-    public static let rotatingTokenNonce = OutcomeKind(rawValue: "rotating_token_nonce")
-    /// `authorization_error`: `error` (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6). A provider failure.
-    public static let authorizationError = OutcomeKind(rawValue: "authorization_error")
-
-    /// `clerk_failure`: Clerk reported that the sign-in failed or was cancelled
-    /// (`__clerk_status=failed`, or Android's `__clerk_error_code` alone). A provider failure,
-    /// always ``CallbackOutcome/isUnbound`` (it carries no secret: anyone can forge one).
-    /// `__clerk_error_code` is normalised as clerk-js does: `oauth_access_denied` (the user
-    /// cancelled or denied) kept, any other code `oauth_callback_failed`.
-    public static let clerkFailure = OutcomeKind(rawValue: "clerk_failure")
-    /// `account_transfer`: Clerk's `__clerk_status=failed` with `external_account_not_found`
-    /// (the sign-in continues as a sign-up) or `external_account_exists` (the sign-up continues
-    /// as a sign-in). Not a failure; always ``CallbackOutcome/isUnbound``: confirm with Clerk
-    /// (reload the sign-in) before acting on it.
-    public static let accountTransfer = OutcomeKind(rawValue: "account_transfer")
-    /// `bare_callback`: a Clerk callback with no result in the URL. Neither a failure nor a
-    /// transfer: the app must ask Clerk for the sign-in's status (clerk-ios and clerk-js
-    /// reload it). Always ``CallbackOutcome/isUnbound``.
-    public static let bareCallback = OutcomeKind(rawValue: "bare_callback")
-    /// `magic_link`: a Clerk email magic link, `flow_id` and `approval_token` (a single-use
-    /// secret, redeemed with the attempt's code verifier).
-    public static let magicLink = OutcomeKind(rawValue: "magic_link")
-
-    /// `logout_complete`: the provider ended the session and sent the browser back to the
-    /// post-logout redirect URI (OpenID Connect RP-Initiated Logout 1.0 §3), with the
-    /// logout's `state`, or with none on a route that accepts logouts without state
-    /// (``CallbackOutcome/isUnbound``: not tied to any request).
-    public static let logoutComplete = OutcomeKind(rawValue: "logout_complete")
-
-    /// `continue_login_flow`: Ory's account linking. A native social sign-up met an identity
-    /// that already exists, and Kratos sent the browser back to `return_to` with the id of a
-    /// new login flow (`flow`, a UUID) and no `code`: the app fetches that login flow and
-    /// continues it (the person signs in with the existing account to link the new one).
-    /// Neither a success nor a provider failure: it ends the wait (no code follows) and the
-    /// helper exits 0.
-    public static let continueLoginFlow = OutcomeKind(rawValue: "continue_login_flow")
-
-    /// Every kind, in the order docs/dialects.md lists them (the logins' kinds, then `logout_complete`, then the
-    /// kinds added in the third round, then the fourth round's).
-    public static let allCases: [OutcomeKind] = [
-        .authorizationCode, .challengeToken, .sessionTokenExchangeCode, .loginSuccess,
-        .partialRegistration, .loginFailure, .rotatingTokenNonce, .authorizationError,
-        .logoutComplete, .clerkFailure, .accountTransfer, .bareCallback, .magicLink, .continueLoginFlow,
-    ]
-
-    /// Whether the provider reported a failure (the helper exits 1): the login did not
-    /// succeed (`authorization_error`, `login_failure`, `clerk_failure`).
-    public var isProviderFailure: Bool { self == .authorizationError || self == .loginFailure || self == .clerkFailure }
-
-    /// The wire name, as `callback-router parse` prints it in `"outcome"`.
-    public var description: String { rawValue }
-}
-
-/// Where the provider puts its response parameters (OAuth 2.0 Multiple Response Type
-/// Encoding Practices, `response_mode`).
-public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
-    /// In the query (`?code=…`): the default for the authorization code flow.
-    case query
-    /// In the fragment (`#code=…`).
-    case fragment
-}
-
-/// What the route, or the login attempt, expects of a callback.
-public struct CallbackExpectations: Sendable, Hashable {
-    /// The expected `state`; nil when it is not checked here (the router checks it against
-    /// its attempts). Compared in constant time: missing → `state_missing`, different →
-    /// `state_mismatch`.
-    public var state: String?
-    /// The expected `iss` (RFC 9207), compared as a simple string when the callback has one:
-    /// different → `issuer_mismatch`.
-    public var issuer: String?
-    /// Whether the authorization server always sends `iss` (its metadata says
-    /// `authorization_response_iss_parameter_supported`): then none is `issuer_missing`.
-    public var requiresIssuer: Bool
-    /// Where the response parameters are expected; the other component must not carry them.
-    public var responseMode: ResponseMode
-    /// The provider profiles the route opts into (``ProviderProfile``): each relaxes one
-    /// named rule. Empty by default: every rule holds.
-    public var profiles: [ProviderProfile]
-
-    /// Expectations with the given checks; the defaults check nothing beyond the dialect's
-    /// own rules (no state, no issuer, parameters in the query, no profile).
-    public init(
-        state: String? = nil, issuer: String? = nil, requiresIssuer: Bool = false,
-        responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []
-    ) {
-        self.state = state
-        self.issuer = issuer
-        self.requiresIssuer = requiresIssuer
-        self.responseMode = responseMode
-        self.profiles = profiles
-    }
-
-    /// The old name of ``requiresIssuer``.
-    @available(*, deprecated, renamed: "requiresIssuer")
-    public var requireIssuer: Bool {
-        get { requiresIssuer }
-        set { requiresIssuer = newValue }
-    }
-
-    /// The old spelling of ``init(state:issuer:requiresIssuer:responseMode:profiles:)``.
-    @available(*, deprecated, renamed: "init(state:issuer:requiresIssuer:responseMode:profiles:)")
-    public init(
-        state: String? = nil, issuer: String? = nil, requireIssuer: Bool,
-        responseMode: ResponseMode = .query, profiles: [ProviderProfile] = []
-    ) {
-        self.init(state: state, issuer: issuer, requiresIssuer: requireIssuer, responseMode: responseMode, profiles: profiles)
-    }
-}
-
-extension CallbackExpectations: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The expected state is a secret: shown as its length only.
-    public var description: String {
-        "CallbackExpectations(state: " + (state.map(redacted) ?? "nil") + ", issuer: " + (issuer ?? "nil")
-            + ", requiresIssuer: \(requiresIssuer), responseMode: \(responseMode.rawValue)"
-            + (profiles.isEmpty ? "" : ", profiles: " + profiles.map(\.name).joined(separator: ",")) + ")"
-    }
-
-    /// The same redacted text as ``description``.
-    public var debugDescription: String { description }
-
-    /// What `dump()` shows: the redacted description, never the expected state.
-    public var customMirror: Mirror { Mirror(self, children: ["expectations": description], displayStyle: .struct) }
 }

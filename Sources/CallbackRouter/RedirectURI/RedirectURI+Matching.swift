@@ -50,22 +50,22 @@ extension RedirectURI {
     /// callback with userinfo, `duplicate_parameter` when it repeats a registered query
     /// parameter, `redirect_uri_mismatch` naming the first component that differs.
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) {
-        try check(callback, profiles: profiles, clerk: false)
+        try check(callback, profiles: profiles, magicLinks: false)
     }
 
     /// ``check(_:profiles:)`` as a route of `dialect` reads it: the dialect adds only its
-    /// provider's own tolerance (``relaxations(_:clerk:for:)``).
+    /// provider's own tolerance (``relaxations(_:magicLinks:for:)``).
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = [], dialect: Dialect) throws(CallbackError) {
-        try check(callback, profiles: profiles, clerk: dialect.tag == Dialect.Tag.clerk)
+        try check(callback, profiles: profiles, magicLinks: dialect.readsMagicLinks)
     }
 
     /// ``check(_:profiles:dialect:)`` for a route that knows whether its dialect is Clerk's (a
     /// flag, not the dialect: passing the `Dialect`, a string, cost every callback a retain).
-    func check(_ callback: CallbackURL, profiles: [ProviderProfile], clerk: Bool) throws(CallbackError) {
+    func check(_ callback: CallbackURL, profiles: [ProviderProfile], magicLinks: Bool) throws(CallbackError) {
         // The usual callback: its bytes up to the query are the registered URI's (no userinfo).
         if isPlainMatch(callback) { return }
         try RedirectURI.checkUserinfo(callback)
-        switch difference(from: callback, relaxations: RedirectURI.relaxations(profiles, clerk: clerk, for: callback)) {
+        switch difference(from: callback, relaxations: RedirectURI.relaxations(profiles, magicLinks: magicLinks, for: callback)) {
         case nil: return
         case .duplicate(let name, let offset)?:
             throw CallbackError(
@@ -84,11 +84,11 @@ extension RedirectURI {
     /// (clerk-ios `ClerkURLRoute` reads both as no path: `…://callback` ↔ `…://callback/`).
     /// Nothing else: `…://callback/extra`, `…:/callback`, another dialect's callback or a
     /// Clerk callback that is not a magic link are compared exactly.
-    static func relaxations(_ profiles: [ProviderProfile], clerk: Bool, for callback: CallbackURL)
+    static func relaxations(_ profiles: [ProviderProfile], magicLinks: Bool, for callback: CallbackURL)
         -> ProviderProfile.Relaxations
     {
         var relaxations = profiles.relaxations
-        if clerk
+        if magicLinks
             && (callback.queryParameters.contains(named: "flow_id") || callback.fragmentParameters.contains(named: "flow_id"))
         {
             relaxations.insert(.emptyPathEqualsSlash)
@@ -185,20 +185,20 @@ extension Collection where Element == RedirectURI {
     /// The first redirect URI `callback` answers; throws like ``RedirectURI/check(_:)``:
     /// with one redirect URI the detail names the component that differs.
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = []) throws(CallbackError) -> RedirectURI {
-        try check(callback, profiles: profiles, clerk: false)
+        try check(callback, profiles: profiles, magicLinks: false)
     }
 
     /// ``check(_:profiles:)`` as a route of `dialect` reads it (see ``RedirectURI/check(_:profiles:dialect:)``).
     public func check(_ callback: CallbackURL, profiles: [ProviderProfile] = [], dialect: Dialect) throws(CallbackError)
         -> RedirectURI
     {
-        try check(callback, profiles: profiles, clerk: dialect.tag == Dialect.Tag.clerk)
+        try check(callback, profiles: profiles, magicLinks: dialect.readsMagicLinks)
     }
 
-    /// ``check(_:profiles:dialect:)`` with the dialect as a flag (see ``RedirectURI/check(_:profiles:clerk:)``).
-    func check(_ callback: CallbackURL, profiles: [ProviderProfile], clerk: Bool) throws(CallbackError) -> RedirectURI {
+    /// ``check(_:profiles:dialect:)`` with the dialect as a flag (see ``RedirectURI/check(_:profiles:magicLinks:)``).
+    func check(_ callback: CallbackURL, profiles: [ProviderProfile], magicLinks: Bool) throws(CallbackError) -> RedirectURI {
         try RedirectURI.checkUserinfo(callback)
-        let relaxations = RedirectURI.relaxations(profiles, clerk: clerk, for: callback)
+        let relaxations = RedirectURI.relaxations(profiles, magicLinks: magicLinks, for: callback)
         var firstDuplicate: RedirectURI.Difference?
         for redirect in self {
             switch redirect.difference(from: callback, relaxations: relaxations) {

@@ -11,38 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The key attempts are found by: the 128-bit SipHash-2-4 tag of the state under the
-/// router's own random key (``SipHash128``).
-///
-/// Looking states up by a keyed hash keeps dispatch O(1) without comparing secret states
-/// with `==` (whose running time depends on how many leading bytes match), and without
-/// letting a sender who does not know the router's key pick states that collide; the full
-/// state is then compared in constant time. (It was the first 128 bits of SHA-256 until
-/// issue 17: 7,700 instructions and two allocations a callback, for a digest nobody needs
-/// to be collision-resistant against the router's own key.)
-struct StateKey: Hashable, Sendable {
-    let high: UInt64
-    let low: UInt64
-
-    init(_ state: String, hasher: SipHash128) {
-        var state = state
-        (high, low) = state.withUTF8 { hasher.tag(of: UnsafeRawBufferPointer($0)) }
-    }
-
-    init(utf8 state: UnsafeBufferPointer<UInt8>, hasher: SipHash128) {
-        (high, low) = hasher.tag(of: UnsafeRawBufferPointer(state))
-    }
-
-    /// A key with these words (tests: keys chosen to collide in ``StateTable``).
-    init(high: UInt64, low: UInt64) {
-        (self.high, self.low) = (high, low)
-    }
-
-    /// The tag is already a keyed PRF's output: one word of it is enough for `Hasher`.
-    /// (The book's own index, ``StateTable``, uses the tag's bits directly.)
-    func hash(into hasher: inout Hasher) { hasher.combine(low) }
-}
-
 /// The router's mutable part, always used under its lock (`Locked`).
 struct AttemptBook: ~Copyable {
     typealias Continuation = CheckedContinuation<Result<Delivery, CallbackError>, Never>
@@ -98,9 +66,9 @@ struct AttemptBook: ~Copyable {
     }
 
     /// Everything the book knows of one attempt, pending or ended, in one record: one hash
-    /// and probe finds it, and a callback changes it in place. (Until issue 17 these were
-    /// six dictionaries: pending, tombstones by key and by id, waiters, kept results, the
-    /// key index; a callback cost five inserts or removals.) A class, so that the tables
+    /// and probe finds it, and a callback changes it in place (rather than an insert or a
+    /// removal in each of six tables: pending, ended by key and by id, waiters, kept results,
+    /// the key index). A class, so that the tables
     /// hold a reference: reading or changing an entry copies no attempt and no table.
     /// Touched only under the router's lock, with the book.
     final class Entry {
@@ -189,8 +157,8 @@ struct AttemptBook: ~Copyable {
     /// past ``maxEnded`` remembered endings, the oldest are forgotten early.
     private var endedOrder: [UInt64] = []
     private var endedHead = 0
-    /// How many ended attempts are remembered at most: a million `begin` + `cancel` in one
-    /// lifetime kept a million entries (1 GB) until issue 24. Forgetting one early turns a
+    /// How many ended attempts are remembered at most: without a bound, a million `begin` +
+    /// `cancel` in one lifetime would keep a million entries (1 GB). Forgetting one early turns a
     /// late repeat of its callback from `replayed` into `unknown_state` (still refused); a
     /// sealed record of it is refused by ``restoreFloor``.
     let maxEnded: Int

@@ -16,8 +16,8 @@ extension CallbackOutcome {
     /// ``state``), or returns nil when it has none. The bytes are valid only during the call.
     ///
     /// The router looks attempts up by these bytes and compares them in constant time:
-    /// making the `String` first cost ~850 instructions and an allocation a callback
-    /// (issue 17). On the classifier's common path the bytes come straight from the
+    /// making the `String` first would cost ~850 instructions and an allocation a callback.
+    /// On the classifier's common path the bytes come straight from the
     /// callback's storage (a value written as is; an escaped one from its decoded `String`), otherwise from the
     /// outcome's own string. `CallbackOutcomeStateUTF8Tests` checks both against ``state``.
     func withStateUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {

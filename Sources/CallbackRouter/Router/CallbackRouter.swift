@@ -348,7 +348,7 @@ public final class CallbackRouter: Sendable {
             }
         } catch {
             // The dialect refused it (a parameter twice, a malformed code): with a pending
-            // attempt's state it is that attempt's answer, and ends it (issue 33).
+            // attempt's state it is that attempt's answer, and ends it.
             endAttempt(refusedBy: url.string, routeIndex: routeIndex, with: error)
             throw error
         }
@@ -436,7 +436,7 @@ public final class CallbackRouter: Sendable {
     /// What the claim's critical section decided. A concrete type on purpose: returning a
     /// tuple through `withStateUTF8`'s generic optional made the compiler copy and destroy
     /// it (a `Result` and a waiter inside) through runtime value witnesses, ~900
-    /// instructions a callback (issue 17).
+    /// instructions a callback.
     struct Settlement {
         enum Answer {
             /// The callback ties to an attempt (which it ended): its receiver gets this.
@@ -506,7 +506,7 @@ public final class CallbackRouter: Sendable {
 
     /// What the issuer check decided. A small enum rather than a `CallbackError?` carried
     /// into the claim: a `CallbackError` optional is large enough that the compiler copied
-    /// and destroyed it through value witnesses (~66 instructions a callback, issue 17).
+    /// and destroyed it through value witnesses (~66 instructions a callback).
     enum IssuerVerdict {
         case accepted, missing, mismatched
 

@@ -15,7 +15,7 @@
 public struct Delivery: Sendable, CustomStringConvertible {
     /// The outcome in an immutable box. A delivery is handed from the router's lock to a
     /// waiter, a handler, a kept result and the caller, and copying the outcome (its
-    /// strings and its inline parameter table) cost ~600 instructions each time (issue 17).
+    /// strings and its inline parameter table) costs ~600 instructions each time.
     /// The router boxes the outcome before it takes its lock, moving it in, and the
     /// delivery is two references: this box and the attempt (itself one box).
     final class BoxedOutcome: Sendable {
@@ -34,7 +34,7 @@ public struct Delivery: Sendable, CustomStringConvertible {
 
     private let boxedOutcome: BoxedOutcome
 
-    init(outcome: CallbackOutcome, attempt: LoginAttempt) {
+    package init(outcome: CallbackOutcome, attempt: LoginAttempt) {
         self.init(boxed: BoxedOutcome(outcome), attempt: attempt)
     }
 

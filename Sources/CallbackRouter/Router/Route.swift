@@ -11,27 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Names a route within a router (given at registration, unique).
-public struct RouteID: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    /// The route's name as the app wrote it.
-    public let rawValue: String
-    /// Names a route.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Names a route with a literal: `router.beginLogin(on: "google")`.
-    public init(stringLiteral value: String) { rawValue = value }
-    /// The route's name.
-    public var description: String { rawValue }
-}
-
-/// Where a route sends a callback when no task is awaiting its attempt.
-public typealias CallbackHandler = @Sendable (Result<Delivery, CallbackError>) -> Void
-
 /// One registered redirect URI, the dialect its callbacks speak, what it expects of the
 /// issuer, and the handler of its callbacks.
 public struct Route: Sendable {
-    /// The route's fields, in one immutable box: the router reads a route on every callback
-    /// and `Route` was copied there (a dozen references retained and released, ~500
-    /// instructions a callback, issue 17); copying a reference is one retain.
+    /// The route's fields, in one immutable box: the router reads a route on every callback,
+    /// and copying a dozen references there would retain and release each (~500
+    /// instructions a callback); copying a reference is one retain.
     private final class Storage: Sendable {
         let id: RouteID
         let redirectURI: RedirectURI
@@ -46,6 +31,8 @@ public struct Route: Sendable {
         let logoutHandler: CallbackHandler?
         let expectations: CallbackExpectations
         let isStateless: Bool
+        /// ``Dialect/readsMagicLinks``, read once here rather than on every callback.
+        let readsMagicLinks: Bool
 
         init(
             id: RouteID, redirectURI: RedirectURI, dialect: Dialect, issuer: String?, requiresIssuer: Bool,
@@ -68,6 +55,7 @@ public struct Route: Sendable {
             let relaxations = profiles.relaxations
             self.isStateless =
                 (dialect.isStateless && !relaxations.contains(.clerkHosted)) || relaxations.contains(.noState)
+            self.readsMagicLinks = dialect.readsMagicLinks
         }
     }
 
@@ -128,7 +116,7 @@ public struct Route: Sendable {
     /// Reads both in place in the box: going through the computed properties copied the
     /// `RedirectURI` on every callback (~320 instructions).
     func checkRedirect(_ url: CallbackURL) throws(CallbackError) {
-        try storage.redirectURI.check(url, profiles: storage.profiles, clerk: storage.dialect.tag == Dialect.Tag.clerk)
+        try storage.redirectURI.check(url, profiles: storage.profiles, magicLinks: storage.readsMagicLinks)
     }
 
     /// Reads `url` in the route's dialect with its expectations (``CallbackClassifier/classify(_:dialect:expecting:)``),

@@ -79,8 +79,8 @@ public struct RouterBuilder: Sendable {
             maxRememberedEndings: max(maxPendingAttempts, Self.defaultMaxRememberedEndings))
     }
 
-    /// The most ended attempts a router remembers by default: 65,536 (a million `begin` +
-    /// `cancel` in one lifetime kept a million, 1 GB, until issue 24).
+    /// The most ended attempts a router remembers by default: 65,536 (without a bound, a
+    /// million `begin` + `cancel` in one lifetime would keep a million, 1 GB).
     public static let defaultMaxRememberedEndings = 65_536
 
     /// ``build(clock:limits:maxPendingAttempts:)`` with its bound on remembered endings set

@@ -16,8 +16,8 @@
 ///
 /// A ``StateKey`` is already the output of a keyed PRF (SipHash-2-4 under the router's
 /// random key), uniform and unpredictable to a sender who does not know the key, so its
-/// low bits are a good slot index as they are. `Dictionary<StateKey, Entry>` ran its own
-/// SipHash-1-3 over the key again on every lookup (~250 instructions a callback, issue 17).
+/// low bits are a good slot index as they are. `Dictionary<StateKey, Entry>` would run its
+/// own SipHash-1-3 over the key again on every lookup (~250 instructions a callback).
 /// Kept at most half full, so a probe is short; removal shifts the following run back
 /// (no tombstones), so lookups never slow down as attempts come and go.
 struct StateTable {

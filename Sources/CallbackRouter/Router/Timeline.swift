@@ -16,8 +16,8 @@
 /// be forgotten).
 ///
 /// A sweep pops only the items that are due, so its cost follows what ended, not how many
-/// attempts are remembered (the scan it replaces held the router's lock for 231 ms with a
-/// million ended attempts, issue 24). Items are never removed early: an item whose attempt
+/// attempts are remembered (a scan of every remembered attempt would hold the router's lock
+/// for 231 ms with a million ended attempts). Items are never removed early: an item whose attempt
 /// was forgotten meanwhile, or whose moment moved, is popped in its turn and finds nothing
 /// to do. ``compact(keeping:)`` drops such items when they outnumber the live ones.
 struct Timeline {

@@ -36,7 +36,7 @@
 ///
 /// A Clerk magic-link attempt bound to its flow (``CallbackRouter/beginLogin(on:flowID:lifetime:)``)
 /// has one more line, `flow-id` and the flow id in base64url, between `lifetime` and
-/// `check`; a record without it restores an attempt without a flow id, exactly as before:
+/// `check`; a record without it restores an attempt without a flow id:
 ///
 /// ```
 /// lifetime 600000000000
@@ -144,20 +144,5 @@ extension LoginAttempt {
             text += SealedAttempt.checkName + " " + Base64URL.encode(SHA256.hash(text.utf8).prefix(16)) + "\n"
         }
         return text
-    }
-}
-
-/// HMAC (RFC 2104) over ``SHA256``.
-enum HMACSHA256 {
-    static func authenticationCode(for message: [UInt8], key: [UInt8]) -> [UInt8] {
-        var block = key.count > SHA256.blockByteCount ? SHA256.hash(key) : key
-        block += [UInt8](repeating: 0, count: SHA256.blockByteCount - block.count)
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5C })
-        outer.update(inner.finalize())
-        return outer.finalize()
     }
 }

@@ -13,14 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-import Darwin
-private let systemRead = Darwin.read
-#endif
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router authorize-url …`: an authorization request URL and its fresh secrets.
 enum AuthorizeURLCommand: Command {
@@ -30,42 +24,26 @@ enum AuthorizeURLCommand: Command {
         OVERVIEW: Build an OAuth 2.0 / OIDC authorization request URL with PKCE, with a fresh
         random state, code verifier and nonce, for scripts that drive a login.
 
-        USAGE: callback-router authorize-url --endpoint URL --client-id ID --redirect-uri U
-                                             [--scope S | --no-scope] [--no-nonce]
-                                             [--param NAME=VALUE]...
-                                             [--policy P] [--allow-localhost]
-                                             [--state-from-stdin]
-
         """
     static let options: [OptionDeclaration] = [
-        .value(
-            "endpoint", "URL",
+        CommonOptions.endpoint.required().described(
             "The provider's authorization endpoint, e.g. https://example.auth0.com/authorize. https, or http only to a loopback IP literal (127.0.0.1, [::1]); no userinfo, no fragment. Its own query parameters are kept."
         ),
-        .value("client-id", "ID", "The client_id (printable ASCII)."),
-        .value(
-            "redirect-uri", "U",
-            "Where the provider sends the browser back, sent exactly as given. Checked as 'parse' checks a --redirect-uri: an absolute URI without fragment or userinfo, not javascript:, data:, file:, vbscript:, about:, blob: or urn: (the out-of-band urn:ietf:wg:oauth:2.0:oob reaches no app), no repeated query parameter and none named like a response parameter (code, state…), and allowed by the policy.",
-            repeatable: true),
-        .value("scope", "S", "Space-separated scopes (default: openid)."),
-        .flag(
-            "no-scope",
-            "Send no scope at all (RFC 6749 §3.3: the provider's default applies; plain OAuth 2.0 providers such as GitHub accept it)."),
-        .flag("no-nonce", "Send no nonce (a plain OAuth 2.0 request, not OpenID Connect); the output then has no \"nonce\" either."),
-        .value(
-            "param", "NAME=VALUE",
-            "An extra parameter (audience, prompt, login_hint…); repeat for more. It may not be one the request sets itself (response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, nonce), nor one the endpoint's query already has, nor be given twice (resource, RFC 8707, may repeat). The first '=' splits name from value.",
-            repeatable: true),
-        .value(
-            "response-mode", "form_post",
-            "Ask for the OpenID Connect Form Post Response Mode (the callback is a POST; receive it with 'loopback --response-mode form_post'). Adds response_mode=form_post.",
-            choices: ["form_post"]),
-        OptionValues.policy.declaration(then: "As for 'parse'."),
-        .flag(
-            "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
+        CommonOptions.clientID.required().described("The client_id (printable ASCII)."),
+        CommonOptions.redirectURI.required().described(
+            "Where the provider sends the browser back, sent exactly as given. Checked as 'parse' checks a --redirect-uri: an absolute URI without fragment or userinfo, not javascript:, data:, file:, vbscript:, about:, blob: or urn: (the out-of-band urn:ietf:wg:oauth:2.0:oob reaches no app), no repeated query parameter and none named like a response parameter (code, state…), and allowed by the policy."
         ),
-        .flag(
-            "state-from-stdin",
+        CommonOptions.scope.alternative("scope"),
+        CommonOptions.noScope.alternative("scope").described(
+            "Send no scope at all (RFC 6749 §3.3: the provider's default applies; plain OAuth 2.0 providers such as GitHub accept it)."),
+        Option.noNonce,
+        CommonOptions.param.described(
+            "An extra parameter (audience, prompt, login_hint…); repeat for more. It may not be one the request sets itself (response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, nonce), nor one the endpoint's query already has, nor be given twice (resource, RFC 8707, may repeat). The first '=' splits name from value."
+        ),
+        Option.responseMode,
+        OptionValues.policy.declaration(then: "As for 'parse'."),
+        CommonOptions.allowLocalhost,
+        CommonOptions.stateFromStdin.described(
             "Use the first line of stdin as the state instead of a fresh random one (an app that encodes its own value, or a test that needs a known one). Any valid UTF-8, 1 to 512 bytes; a CR before the LF is dropped; read within 60 seconds. The state is the only defence against cross-site request forgery: it must carry at least 128 bits the attacker cannot guess (a shorter one than 16 bytes gets a warning on stderr). The verifier and the nonce are still fresh and random."
         ),
     ]
@@ -105,18 +83,18 @@ enum AuthorizeURLCommand: Command {
         var extra: [(String, String)] = []
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            endpoint = try required("endpoint", args)
-            clientID = try required("client-id", args)
-            redirectURI = try required("redirect-uri", args)
+            endpoint = try args.required(CommonOptions.endpoint)
+            clientID = try args.required(CommonOptions.clientID)
+            redirectURI = try args.required(CommonOptions.redirectURI)
             scope = try OptionValues.scope(args)
             policy = try OptionValues.policy.read(args)
-            for pair in args.all("param") {
+            for pair in args.all(CommonOptions.param) {
                 guard let equals = pair.firstIndex(of: "=") else {
                     throw Arguments.UsageError(description: "--param takes NAME=VALUE")
                 }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
             }
-            if let mode = try args.single("response-mode") {
+            if let mode = try args.single(Option.responseMode) {
                 guard mode == "form_post" else {
                     throw Arguments.UsageError(description: "--response-mode takes form_post (query is the default and needs no parameter)")
                 }
@@ -129,37 +107,17 @@ enum AuthorizeURLCommand: Command {
         // The same rules as parse's --redirect-uri; the string itself is sent unchanged
         // (providers compare redirect_uri by exact string, RFC 9700 §2.1).
         if let exit = RedirectURIOption.refusal(
-            of: redirectURI, label: "--redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            of: redirectURI, label: "--redirect-uri", policy: policy, allowLocalhost: args.has(CommonOptions.allowLocalhost),
             command: name, context: context)
         {
             return exit
         }
 
         let secrets: AttemptSecrets
-        if args.has("state-from-stdin") {
-            let state: String
-            switch StandardInput.readLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
-            case .success(let line):
-                state = line
-            case .failure(.timedOut):
-                context.printJSON(
-                    Rendering.rejectionJSON(
-                        reason: .timeout,
-                        detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
-                return ExitCode.tryAgain
-            case .failure(let problem):
-                return usageError("--state-from-stdin: \(problem)", context: context)
-            }
-            do {
-                secrets = try AttemptSecrets(state: state, pkce: PKCE(), nonce: AttemptSecrets.randomToken())
-            } catch {
-                context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
-                return ExitCode.usage
-            }
-            if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
-                context.printError(
-                    "\(name): warning: the state from stdin is \(state.utf8.count) bytes; fewer than \(AttemptSecrets.minimumTokenByteCount) cannot carry the 128 unguessable bits that protect the login against cross-site request forgery"
-                )
+        if args.has(CommonOptions.stateFromStdin) {
+            switch secretsWithStateFromStandardInput(context: context) {
+            case .success(let given): secrets = given
+            case .failure(let ended): return ended.exit
             }
         } else {
             secrets = AttemptSecrets()
@@ -168,7 +126,7 @@ enum AuthorizeURLCommand: Command {
         do {
             request = try AuthorizationRequest(
                 endpoint: endpoint, clientID: clientID, redirectURI: redirectURI,
-                scope: scope, secrets: secrets, includeNonce: !args.has("no-nonce"),
+                scope: scope, secrets: secrets, includeNonce: !args.has(Option.noNonce),
                 extraParameters: extra)
         } catch {
             context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil))
@@ -179,16 +137,55 @@ enum AuthorizeURLCommand: Command {
             ("state", .string(secrets.state)),
             ("code_verifier", .string(secrets.pkce.verifier)),
         ]
-        if !args.has("no-nonce") { fields.append(("nonce", .string(secrets.nonce))) }
+        if !args.has(Option.noNonce) { fields.append(("nonce", .string(secrets.nonce))) }
         context.printJSON(.object(fields))
         return ExitCode.success
     }
 
-    private static func required(_ name: String, _ args: Arguments) throws(Arguments.UsageError) -> String {
-        guard let value = try args.single(name) else {
-            throw Arguments.UsageError(description: "missing --\(name)")
+    /// The options only authorize-url reads.
+    enum Option {
+        static let noNonce = OptionDeclaration.flag(
+            "no-nonce", "Send no nonce (a plain OAuth 2.0 request, not OpenID Connect); the output then has no \"nonce\" either.")
+        static let responseMode = OptionDeclaration.value(
+            "response-mode", "form_post",
+            "Ask for the OpenID Connect Form Post Response Mode (the callback is a POST; receive it with 'loopback --response-mode form_post'). Adds response_mode=form_post.",
+            choices: ["form_post"])
+    }
+
+    /// A command that has already said why it ends, with its exit code.
+    struct Ended: Error {
+        let exit: Int32
+    }
+
+    /// `--state-from-stdin`: fresh secrets around the state read from the first line of
+    /// stdin (within ``stateWaitSeconds``), with a warning when it is too short to be safe.
+    static func secretsWithStateFromStandardInput(context: CommandContext) -> Result<AttemptSecrets, Ended> {
+        let secrets: AttemptSecrets
+        let state: String
+        switch StandardInput.readLine(from: context.standardInput, until: .now.advanced(by: .seconds(stateWaitSeconds))) {
+        case .success(let line):
+            state = line
+        case .failure(.timedOut):
+            context.printJSON(
+                Rendering.rejectionJSON(
+                    reason: .timeout,
+                    detail: "no state arrived on stdin within \(stateWaitSeconds) seconds", offset: nil))
+            return .failure(Ended(exit: ExitCode.tryAgain))
+        case .failure(let problem):
+            return .failure(Ended(exit: usageError("--state-from-stdin: \(problem)", context: context)))
         }
-        return value
+        do {
+            secrets = try AttemptSecrets(state: state, pkce: PKCE(), nonce: AttemptSecrets.randomToken())
+        } catch {
+            context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: "--state-from-stdin: " + error.detail, offset: nil))
+            return .failure(Ended(exit: ExitCode.usage))
+        }
+        if state.utf8.count < AttemptSecrets.minimumTokenByteCount {
+            context.printError(
+                "\(name): warning: the state from stdin is \(state.utf8.count) bytes; fewer than \(AttemptSecrets.minimumTokenByteCount) cannot carry the 128 unguessable bits that protect the login against cross-site request forgery"
+            )
+        }
+        return .success(secrets)
     }
 
     /// How long `--state-from-stdin` waits for its line.

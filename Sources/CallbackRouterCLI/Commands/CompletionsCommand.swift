@@ -13,6 +13,9 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+import CallbackRouterPackaging
+
 /// `callback-router completions bash|zsh|fish`: print a shell completion script.
 enum CompletionsCommand: Command, PositionalChoices {
     static let name = "completions"
@@ -21,12 +24,11 @@ enum CompletionsCommand: Command, PositionalChoices {
     static let overview = """
         OVERVIEW: Print the shell completion script for bash, zsh or fish.
 
-        USAGE: callback-router completions bash|zsh|fish
-
         ARGUMENTS:
           SHELL                   bash, zsh or fish.
 
         """
+    static let usageArguments = "bash|zsh|fish"
     static let options: [OptionDeclaration] = []
     static let discussion = """
         The script completes the commands, their options, the names an option takes from a

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router end-session-url …`: an RP-Initiated Logout request URL and its state.
 enum EndSessionURLCommand: Command {
@@ -25,43 +26,48 @@ enum EndSessionURLCommand: Command {
         then sends the browser to the post-logout redirect URI with that state: check it with
         'callback-router parse --logout --state S'.
 
-        USAGE: callback-router end-session-url --endpoint URL --post-logout-redirect-uri U
-                                               [--client-id ID] [--id-token-hint-from-stdin]
-                                               [--logout-hint H] [--ui-locales L]
-                                               [--param NAME=VALUE]... [--style S]
-                                               [--policy P] [--allow-localhost]
-
         """
     static let options: [OptionDeclaration] = [
-        .value(
-            "endpoint", "URL",
+        CommonOptions.endpoint.required().described(
             "The provider's end_session_endpoint (its discovery document names it), e.g. https://example.okta.com/oauth2/v1/logout. https, or http only to a loopback IP literal; no userinfo, no fragment. Its own query parameters are kept."
         ),
-        .value(
+        Option.postLogoutRedirectURI.required(),
+        CommonOptions.clientID.described(
+            "The client_id. Needed when no ID token hint is given: the provider must know whose redirect URIs to check."),
+        Option.idTokenHintFromStdin.only(in: openIDConnectMode),
+        Option.logoutHint,
+        Option.uiLocales,
+        CommonOptions.param.described(
+            "An extra parameter; repeat for more. It may not be one the request sets itself (id_token_hint, logout_hint, client_id, post_logout_redirect_uri, state, ui_locales, returnTo), one the endpoint's query has, nor be given twice."
+        ),
+        Option.style,
+        OptionValues.policy.declaration(then: "As for 'parse'."),
+        CommonOptions.allowLocalhost,
+    ]
+
+    /// OpenID Connect RP-Initiated Logout 1.0: the default.
+    static let openIDConnectMode = CommandMode("OpenID Connect")
+    /// `--style auth0-return-to`: Auth0's /v2/logout, which takes no id_token_hint (it ignores one).
+    static let auth0Mode = CommandMode("Auth0", chosenBy: "style", value: EndSessionRequest.Style.auth0ReturnTo.rawValue)
+    static let modes = [openIDConnectMode, auth0Mode]
+
+    /// The options only end-session-url reads.
+    enum Option {
+        static let postLogoutRedirectURI = OptionDeclaration.value(
             "post-logout-redirect-uri", "U",
             "Where the provider sends the browser back, sent exactly as given; it must be registered at the provider. Checked as 'parse' checks a --redirect-uri."
-        ),
-        .value(
-            "client-id", "ID", "The client_id. Needed when no ID token hint is given: the provider must know whose redirect URIs to check."),
-        .flag(
+        )
+        static let idTokenHintFromStdin = OptionDeclaration.flag(
             "id-token-hint-from-stdin",
             "Read the id_token_hint (the ID token of the login, a compact JWT, at most 8192 bytes) from the first line of stdin, within 30 seconds. Never taken from the command line, where other users see it in the process list."
-        ),
-        .value("logout-hint", "H", "A hint about the user to log out (logout_hint)."),
-        .value("ui-locales", "L", "Space-separated BCP 47 language tags (ui_locales)."),
-        .value(
-            "param", "NAME=VALUE",
-            "An extra parameter; repeat for more. It may not be one the request sets itself (id_token_hint, logout_hint, client_id, post_logout_redirect_uri, state, ui_locales, returnTo), one the endpoint's query has, nor be given twice.",
-            repeatable: true),
-        .value(
+        )
+        static let logoutHint = OptionDeclaration.value("logout-hint", "H", "A hint about the user to log out (logout_hint).")
+        static let uiLocales = OptionDeclaration.value("ui-locales", "L", "Space-separated BCP 47 language tags (ui_locales).")
+        static let style = OptionDeclaration.value(
             "style", "S",
             "rp-initiated (default): OpenID Connect RP-Initiated Logout 1.0, with a state. auth0-return-to: Auth0's /v2/logout, which takes client_id and returnTo and returns no state: the output then has \"state\":null, and its callback is checked with 'parse --logout --no-state'.",
-            choices: EndSessionRequest.Style.allCases.map(\.rawValue)),
-        OptionValues.policy.declaration(then: "As for 'parse'."),
-        .flag(
-            "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
-        ),
-    ]
+            choices: EndSessionRequest.Style.allCases.map(\.rawValue))
+    }
     static let discussion = """
         OUTPUT:
           {"url":…,"state":…}   The url carries the id_token_hint when one was read: treat it
@@ -86,41 +92,34 @@ enum EndSessionURLCommand: Command {
         var extra: [(String, String)] = []
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            guard let endpointValue = try args.single("endpoint") else { throw .init(description: "missing --endpoint") }
-            guard let redirectValue = try args.single("post-logout-redirect-uri") else {
-                throw .init(description: "missing --post-logout-redirect-uri")
-            }
-            endpoint = endpointValue
-            redirectURI = redirectValue
-            let styleName = try args.single("style") ?? EndSessionRequest.Style.rpInitiated.rawValue
+            endpoint = try args.required(CommonOptions.endpoint)
+            redirectURI = try args.required(Option.postLogoutRedirectURI)
+            let styleName = try args.single(Option.style) ?? EndSessionRequest.Style.rpInitiated.rawValue
             guard let chosen = EndSessionRequest.Style(rawValue: styleName) else {
                 throw .init(description: "--style takes " + EndSessionRequest.Style.allCases.map(\.rawValue).joined(separator: " or "))
             }
             style = chosen
-            clientID = try args.single("client-id")
-            logoutHint = try args.single("logout-hint")
-            uiLocales = try args.single("ui-locales")
+            clientID = try args.single(CommonOptions.clientID)
+            logoutHint = try args.single(Option.logoutHint)
+            uiLocales = try args.single(Option.uiLocales)
             policy = try OptionValues.policy.read(args)
-            for pair in args.all("param") {
+            for pair in args.all(CommonOptions.param) {
                 guard let equals = pair.firstIndex(of: "=") else { throw .init(description: "--param takes NAME=VALUE") }
                 extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
-            }
-            if style == .auth0ReturnTo && args.has("id-token-hint-from-stdin") {
-                throw .init(description: "--style auth0-return-to takes no id_token_hint (Auth0's /v2/logout ignores it)")
             }
         } catch {
             return usageError(error.description, context: context)
         }
 
         if let exit = RedirectURIOption.refusal(
-            of: redirectURI, label: "--post-logout-redirect-uri", policy: policy, allowLocalhost: args.has("allow-localhost"),
+            of: redirectURI, label: "--post-logout-redirect-uri", policy: policy, allowLocalhost: args.has(CommonOptions.allowLocalhost),
             command: name, context: context)
         {
             return exit
         }
 
         var hint: String?
-        if args.has("id-token-hint-from-stdin") {
+        if args.has(Option.idTokenHintFromStdin) {
             guard let line = readFromStandardInput("id-token-hint", seconds: 30, context: context, exit: &exit) else {
                 return exit
             }

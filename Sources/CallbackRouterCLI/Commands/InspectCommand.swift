@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router inspect URL`: the parsed components as one JSON object.
 enum InspectCommand: Command {
@@ -22,17 +23,12 @@ enum InspectCommand: Command {
     static let overview = """
         OVERVIEW: Print the parsed components of a URL as one JSON object.
 
-        USAGE: callback-router inspect [--max-length N] [--max-parameters N] [--max-value-length N] URL
-
         ARGUMENTS:
           URL                     The absolute URL, exactly as delivered (quote it in the shell).
 
         """
-    static let options: [OptionDeclaration] = [
-        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
-        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
-        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
-    ]
+    static let usageArguments = "URL"
+    static let options = OptionValues.limitDeclarations
     static let discussion = """
         OUTPUT:
           {"scheme":…,"userinfo":…|null,"host":…|null,"port":N|null,"path":…,

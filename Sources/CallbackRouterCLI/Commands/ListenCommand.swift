@@ -15,6 +15,7 @@
 
 import CallbackDesktop
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router listen --scheme S …`: wait for one callback and print it as `parse` does.
 enum ListenCommand: Command {
@@ -23,40 +24,37 @@ enum ListenCommand: Command {
     static let overview = """
         OVERVIEW: Wait for one callback of a scheme and print it as parse does.
 
-        USAGE: callback-router listen --scheme S [--state S | --state-from-stdin] [--timeout SECONDS] [parse options]
-               callback-router listen --scheme S --dialect clerk --flow-id ID [--timeout SECONDS] [parse options]
-               callback-router listen --scheme S --logout (--state S | --state-from-stdin | --no-state)
-                                      [--timeout SECONDS] [--redirect-uri U]... [--policy P] [--allow-localhost]
-
         """
     static let options: [OptionDeclaration] =
         [
-            .value("scheme", "S", "The scheme registered with 'callback-router register'."),
-            .value("state", "S", "The state this login sent: only a callback with this state is routed here (and parse checks it)."),
-            .flag(
-                "state-from-stdin",
+            CommonOptions.scheme.required().described("The scheme registered with 'callback-router register'."),
+            CommonOptions.state.required(in: LogoutOptions.logoutMode, oneOf: "state").alternative("state").described(
+                "The state this login sent: only a callback with this state is routed here (and parse checks it)."),
+            CommonOptions.stateFromStdin.required(in: LogoutOptions.logoutMode, oneOf: "state").alternative("state").described(
                 "Read that state from the first line of stdin instead, so it never appears in the process list (/proc/PID/cmdline)."),
-            .value(
-                "timeout", "SECONDS",
+            CommonOptions.timeout.described(
                 "How long to wait (default 300; fractions allowed; 0 to only look in the spool for a callback with this --state)."),
-            .flag(
-                "logout",
+            LogoutOptions.logout.described(
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, printed exactly as 'parse --logout' prints it ({\"outcome\":\"logout_complete\",...}). Needs the end-session request's state (--state S or --state-from-stdin), or --no-state. --dialect, --issuer, --require-issuer, --profile and --response-mode other than query are usage errors with it."
             ),
-            .flag("no-state", "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true."),
-            OptionValues.dialect.declaration(),
-            FlowIDOption.declaration,
-            .value(
-                "redirect-uri", "U",
-                "A registered redirect URI (repeatable); its scheme must be --scheme S (a callback of another is not this listener's).",
-                repeatable: true),
+            CommonOptions.noState.required(in: LogoutOptions.logoutMode, oneOf: "state").described(
+                "With --logout: the provider returns no state (Auth0's returnTo); the outcome says \"unbound\":true."
+            )
+            .only(in: LogoutOptions.logoutMode),
+            OptionValues.dialect.declaration().only(in: LogoutOptions.loginMode),
+            FlowIDOption.declaration.only(in: LogoutOptions.loginMode),
+            CommonOptions.redirectURI.described(
+                "A registered redirect URI (repeatable); its scheme must be --scheme S (a callback of another is not this listener's)."),
             OptionValues.policy.declaration(),
-            .flag("allow-localhost", "Accept localhost redirect URIs, as parse does."),
-            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when the callback has one."),
-            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
+            CommonOptions.allowLocalhost.described("Accept localhost redirect URIs, as parse does."),
+            CommonOptions.issuer.described("The expected 'iss' (RFC 9207), checked when the callback has one.").only(
+                in: LogoutOptions.loginMode),
+            CommonOptions.requireIssuer.described("The callback must carry iss (issuer_missing otherwise).").only(
+                in: LogoutOptions.loginMode),
             OptionValues.responseMode.declaration(),
-            OptionValues.profileDeclaration,
+            OptionValues.profileDeclaration.only(in: LogoutOptions.loginMode),
         ] + OptionValues.limitDeclarations
+    static let modes = LogoutOptions.modes
     static let discussion = """
         Takes a matching callback from the spool if one waits there (it is then deleted), else
         waits on a socket of its own in $XDG_RUNTIME_DIR/callback-router that only processes of
@@ -104,18 +102,18 @@ enum ListenCommand: Command {
         let flowID: String?
         do {
             try args.noPositionals()
-            guard let text = try args.single("scheme") else { return usageError("--scheme is required", context: context) }
+            guard let text = try args.single(CommonOptions.scheme) else { return usageError("--scheme is required", context: context) }
             do {
                 scheme = try CallbackScheme(validating: text)
             } catch {
                 return usageError("--scheme: \(error.detail)", context: context)
             }
-            let stateOption = try args.single("state")
-            if stateOption != nil && args.has("state-from-stdin") {
+            let stateOption = try args.single(CommonOptions.state)
+            if stateOption != nil && args.has(CommonOptions.stateFromStdin) {
                 return usageError("--state and --state-from-stdin exclude each other", context: context)
             }
             timeout = try Durations.seconds(args, allowZero: true)
-            try checkLogoutOptions(args, hasState: stateOption != nil || args.has("state-from-stdin"))
+            try checkLogoutOptions(args, hasState: stateOption != nil || args.has(CommonOptions.stateFromStdin))
             options = try CallbackOptions(args, state: stateOption)
             flowID = try FlowIDOption.read(args, dialect: options.dialect)
         } catch {
@@ -132,7 +130,7 @@ enum ListenCommand: Command {
         }
         if let warning = HandlerCheck.warning(for: scheme, context: context) { context.printError("\(name): \(warning)") }
         context.interruption?.beginWaiting(output: context.output)
-        if args.has("state-from-stdin") {
+        if args.has(CommonOptions.stateFromStdin) {
             guard let state = readFromStandardInput("state", seconds: Int(timeout.rounded(.up)), context: context, exit: &exit) else {
                 return exit
             }
@@ -178,14 +176,11 @@ enum ListenCommand: Command {
         }
     }
 
-    /// `--logout` needs a state or `--no-state`, and takes none of a login's options;
-    /// `--no-state` means something only with `--logout`.
+    /// `--logout` needs a state or `--no-state` (which ``modes`` keep to `--logout`), and
+    /// `--response-mode` query at most.
     static func checkLogoutOptions(_ args: Arguments, hasState: Bool) throws(Arguments.UsageError) {
-        guard args.has("logout") else {
-            if args.has("no-state") { throw Arguments.UsageError(description: "--no-state applies only to --logout") }
-            return
-        }
-        switch (hasState, args.has("no-state")) {
+        guard args.has(LogoutOptions.logout) else { return }
+        switch (hasState, args.has(CommonOptions.noState)) {
         case (true, true): throw Arguments.UsageError(description: "--state or --state-from-stdin, and --no-state, exclude each other")
         case (false, false):
             throw Arguments.UsageError(

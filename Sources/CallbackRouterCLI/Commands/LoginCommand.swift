@@ -13,14 +13,10 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallbackDesktop
 import CallbackLoopback
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router login`: the whole flow in one command. Builds the authorization request
 /// (PKCE, state, nonce), binds the loopback receiver (or listens on a registered scheme),
@@ -32,12 +28,6 @@ enum LoginCommand: Command {
     static let overview = """
         OVERVIEW: Run one OAuth 2.0 / OpenID Connect login (authorization code + PKCE) from
         the terminal and print what the token request needs.
-
-        USAGE: callback-router login --issuer URL --client-id ID [--scope S | --no-scope]
-                                     [--param NAME=VALUE]... [--no-browser] [--timeout SECONDS]
-                                     [loopback options | --scheme S [--redirect-uri U]]
-               callback-router login --endpoint URL --client-id ID [...]   (no discovery: the
-                                     code and what its token request needs, or --token-endpoint)
 
         OUTPUT (one JSON object on stdout):
           The outcome exactly as 'parse' prints it, plus "code_verifier" (the PKCE verifier
@@ -51,31 +41,31 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value(
-                "endpoint", "URL",
+            CommonOptions.endpoint.required(oneOf: "endpoint").described(
                 "The authorization endpoint (https); without it, --issuer's discovery document names it (with it, it overrides that one)."
             ),
-            .value("client-id", "ID", "The client id."),
-            .value("scope", "S", "Space-separated scopes (default: openid)."),
-            .flag("no-scope", "Send no scope at all (the provider's default applies), as authorize-url."),
-            .value("param", "NAME=VALUE", "An extra authorization parameter (repeatable), as authorize-url.", repeatable: true),
-            .flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always)."),
-            .value("timeout", "SECONDS", "How long to wait for the callback (default 300; fractions allowed)."),
+            CommonOptions.clientID.required(),
+            CommonOptions.scope.alternative("scope"),
+            CommonOptions.noScope.alternative("scope").described(
+                "Send no scope at all (the provider's default applies), as authorize-url."),
+            CommonOptions.param.described("An extra authorization parameter (repeatable), as authorize-url."),
+            Option.noBrowser,
+            CommonOptions.timeout.described("How long to wait for the callback (default 300; fractions allowed)."),
             OptionValues.dialect.declaration(
-                then: "As for parse. prelude and clerk need --scheme (their providers accept only a custom scheme)."),
-            .value(
-                "issuer", "I",
+                then: "As for parse. " + OptionValues.listed(OptionValues.customSchemeDialects)
+                    + " need --scheme (their providers accept only a custom scheme)."),
+            CommonOptions.issuer.required(oneOf: "endpoint").described(
                 "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."
             ),
-            .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise); needs --issuer."),
+            CommonOptions.requireIssuer.described("The callback must carry iss (issuer_missing otherwise); needs --issuer."),
             OptionValues.profileDeclaration,
             OutputOption.declaration,
         ] + OptionValues.limitDeclarations
         + LoopbackOptions.receiver(
-            under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."])
+            under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."]
+        ).map { $0.only(in: loopbackMode) }
         + [
-            .value("scheme", "S", "Receive the callback through the desktop's x-scheme-handler.", group: schemeGroup),
-            .value("redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup),
+            Option.scheme, Option.redirectURI,
         ] + TokenStep.loginDeclarations
     static let discussion = """
         BROWSER:
@@ -111,125 +101,183 @@ enum LoginCommand: Command {
 
         """
 
+    /// The callback comes to a loopback receiver of this process: the default.
+    static let loopbackMode = CommandMode("loopback")
+    /// `--scheme S`: the callback comes through the desktop's x-scheme-handler.
+    static let schemeMode = CommandMode("scheme", chosenBy: "scheme")
+    static let modes = [loopbackMode, schemeMode]
+
     static let loopbackGroup = OptionGroup("LOOPBACK OPTIONS", note: "the default: an RFC 8252 receiver on 127.0.0.1")
     static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
-    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
-        var endpoint: String, clientID: String, scope: String?, timeoutText: String, timeout: Duration
-        var extra: [(String, String)] = []
-        var expectations = LoopbackExpectations()
+    /// The options only login reads.
+    enum Option {
+        static let noBrowser = OptionDeclaration.flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always).")
+        static let scheme = CommonOptions.scheme.described("Receive the callback through the desktop's x-scheme-handler.")
+            .listed(under: schemeGroup).only(in: schemeMode)
+        static let redirectURI = OptionDeclaration.value(
+            "redirect-uri", "U", "The redirect URI to send (default S:/callback); its scheme must be S.", group: schemeGroup
+        ).only(in: schemeMode)
+    }
+
+    /// What login's options ask for, read and checked before anything happens.
+    struct Plan {
+        /// The authorization endpoint; empty until discovery names it (`--issuer` alone).
+        var endpoint: String
+        let clientID: String
+        let scope: String?
+        /// The extra authorization parameters (`--param`, and `response_mode=form_post`).
+        let extra: [(String, String)]
+        var expectations: LoopbackExpectations
+        /// `--scheme S`, or nil for the loopback receiver.
         let scheme: String?
         let loopback: LoopbackReceiver.Configuration
+        let timeout: Duration
+        /// The timeout as given, for the messages (`300 seconds`).
+        let timeoutText: String
+        let noBrowser: Bool
+
+        var seconds: Double { Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18 }
+    }
+
+    /// One sign-in under way: what its outcome carries, whichever receiver waits for it.
+    struct Attempt {
+        let secrets: AttemptSecrets
+        /// The redirect URI sent.
+        let redirectURI: String
+        /// Where the person signs in, for the last line (``SignInSummary``).
+        let place: (String, expected: String?)
+
+        /// What every outcome of the login adds: what the token request needs, and the nonce.
+        var extras: [(String, JSONValue)] {
+            [
+                ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectURI)),
+                ("nonce", .string(secrets.nonce)),
+            ]
+        }
+    }
+
+    /// How the wait for the callback ended, whichever receiver waited.
+    enum Ending {
+        case judged(Result<CallbackOutcome, CallbackError>)
+        case timedOut
+        /// Another listener of the scheme could take the same callback.
+        case conflict(CallbackScheme)
+        /// SIGINT or SIGTERM ended the wait.
+        case stopped
+        /// The receiver refused to wait (its redirect URI); printed without the extras.
+        case refused(CallbackError)
+        /// Already said and done, with this exit code.
+        case ended(Int32)
+    }
+
+    /// Checks the options, runs the token step's discovery when asked, begins the attempt,
+    /// waits on the loopback receiver or the scheme, then ends with ``finish(_:of:plan:tokenStep:context:)``.
+    static func run(_ args: Arguments, context: CommandContext) -> Int32 {
+        var plan: Plan
         do throws(Arguments.UsageError) {
-            try args.noPositionals()
-            let endpointText = try args.single("endpoint") ?? ""
-            if endpointText.isEmpty && !TokenStep.isRequested(args) { throw Arguments.UsageError(description: "--endpoint is required") }
-            guard let clientText = try args.single("client-id") else { throw Arguments.UsageError(description: "--client-id is required") }
-            endpoint = endpointText
-            clientID = clientText
-            scope = try OptionValues.scope(args)
-            for pair in args.all("param") {
-                guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
-                if let hint = ExtraParameterHints.loginRefusal(of: String(pair[..<equals])) {
-                    throw Arguments.UsageError(description: hint)
-                }
-                extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
-            }
-            expectations.dialect = try OptionValues.dialect.read(args)
-            expectations.issuer = try args.single("issuer")
-            if expectations.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-            expectations.requiresIssuer = args.has("require-issuer")
-            if expectations.requiresIssuer && expectations.issuer == nil {
-                throw Arguments.UsageError(description: "--require-issuer needs --issuer")
-            }
-            expectations.limits = try OptionValues.limits(args)
-            expectations.profiles = try OptionValues.profiles(args)
-            try OutputOption.apply(args, context: context)
-            var (configuration, duration, text) = try LoopbackOptions.readConfiguration(args)
-            timeout = duration
-            if configuration.pasteDescriptor != nil {
-                configuration.pasteDescriptor = context.standardInput
-            } else if context.offersPasteBack, try args.single("scheme") == nil, !args.has("client-secret-from-stdin") {
-                configuration.pasteDescriptor = context.standardInput
-            }
-            loopback = configuration
-            timeoutText = text
-            scheme = try args.single("scheme")
-            if scheme != nil {
-                for option in ["port", "path", "response-mode", "success-url", "failure-url", "host"] where try args.single(option) != nil {
-                    throw Arguments.UsageError(description: "--\(option) is a loopback option: it cannot be used with --scheme")
-                }
-                for flag in ["ipv6", "allow-other-users"] where args.has(flag) {
-                    throw Arguments.UsageError(description: "--\(flag) is a loopback option: it cannot be used with --scheme")
-                }
-            } else if try args.single("redirect-uri") != nil {
-                throw Arguments.UsageError(description: "--redirect-uri goes with --scheme; the loopback receiver makes its own")
-            }
-            if loopback.responseMode == .formPost { extra.append(("response_mode", "form_post")) }
-            if args.has("client-secret-from-stdin") && loopback.pasteDescriptor != nil {
-                throw Arguments.UsageError(description: "--client-secret-from-stdin and --accept-paste both read stdin")
-            }
+            plan = try check(args, context: context)
         } catch {
             return usageError(error.description, context: context)
         }
         var tokenStep: TokenStep?
         if TokenStep.isRequested(args) {
             switch TokenStep.prepareLogin(
-                args, for: Self.self, clientID: clientID, scope: scope, expectations: &expectations, context: context)
+                args, for: Self.self, clientID: plan.clientID, scope: plan.scope, expectations: &plan.expectations, context: context)
             {
             case .ready(let step):
                 tokenStep = step
-                if endpoint.isEmpty { endpoint = step.metadata?.authorizationEndpoint ?? "" }
+                if plan.endpoint.isEmpty { plan.endpoint = step.metadata?.authorizationEndpoint ?? "" }
             case .ended(let exit): return exit
             }
         }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let deadline = ContinuousClock.now.advanced(by: timeout)
         let secrets = AttemptSecrets()
-        expectations.state = secrets.state
-        let place = (SignInSummary.place(issuer: expectations.issuer, endpoint: endpoint), expected: expectations.issuer)
-
-        if let scheme {
-            return runScheme(
-                scheme, args: args, endpoint: endpoint, clientID: clientID, scope: scope, extra: extra,
-                secrets: secrets, expectations: expectations, timeoutText: timeoutText, seconds: seconds, tokenStep: tokenStep,
-                context: context)
+        plan.expectations.state = secrets.state
+        if let scheme = plan.scheme {
+            let redirectURI = (try? args.single(Option.redirectURI)) ?? nil
+            return waitForScheme(scheme, redirectURI: redirectURI, plan: plan, secrets: secrets, tokenStep: tokenStep, context: context)
         }
+        return waitOnLoopback(plan: plan, secrets: secrets, tokenStep: tokenStep, context: context)
+    }
 
-        if let refusal = LoopbackOptions.refusal(of: expectations.dialect) {
+    /// The options read into a ``Plan``; usage errors only.
+    static func check(_ args: Arguments, context: CommandContext) throws(Arguments.UsageError) -> Plan {
+        try args.noPositionals()
+        let endpoint = try args.single(CommonOptions.endpoint) ?? ""
+        if endpoint.isEmpty && !TokenStep.isRequested(args) { throw Arguments.UsageError(description: "--endpoint is required") }
+        guard let clientID = try args.single(CommonOptions.clientID) else {
+            throw Arguments.UsageError(description: "--client-id is required")
+        }
+        let scope = try OptionValues.scope(args)
+        var extra: [(String, String)] = []
+        for pair in args.all(CommonOptions.param) {
+            guard let equals = pair.firstIndex(of: "=") else { throw Arguments.UsageError(description: "--param takes NAME=VALUE") }
+            if let hint = ExtraParameterHints.loginRefusal(of: String(pair[..<equals])) {
+                throw Arguments.UsageError(description: hint)
+            }
+            extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+        }
+        var expectations = LoopbackExpectations()
+        expectations.dialect = try OptionValues.dialect.read(args)
+        expectations.issuer = try args.single(CommonOptions.issuer)
+        if expectations.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
+        expectations.requiresIssuer = args.has(CommonOptions.requireIssuer)
+        if expectations.requiresIssuer && expectations.issuer == nil {
+            throw Arguments.UsageError(description: "--require-issuer needs --issuer")
+        }
+        expectations.limits = try OptionValues.limits(args)
+        expectations.profiles = try OptionValues.profiles(args)
+        try OutputOption.apply(args, context: context)
+        var (loopback, timeout, timeoutText) = try LoopbackOptions.readConfiguration(args)
+        if loopback.pasteDescriptor != nil {
+            loopback.pasteDescriptor = context.standardInput
+        } else if context.offersPasteBack, !args.gave(Option.scheme), !args.has(CommonOptions.clientSecretFromStdin) {
+            loopback.pasteDescriptor = context.standardInput
+        }
+        let scheme = try args.single(Option.scheme)
+        if loopback.responseMode == .formPost { extra.append(("response_mode", "form_post")) }
+        if args.has(CommonOptions.clientSecretFromStdin) && loopback.pasteDescriptor != nil {
+            throw Arguments.UsageError(description: "--client-secret-from-stdin and --accept-paste both read stdin")
+        }
+        return Plan(
+            endpoint: endpoint, clientID: clientID, scope: scope, extra: extra, expectations: expectations, scheme: scheme,
+            loopback: loopback, timeout: timeout, timeoutText: timeoutText, noBrowser: args.has(Option.noBrowser))
+    }
+
+    /// The loopback receiver: binds it, opens the browser on its one-time start link, waits.
+    private static func waitOnLoopback(plan: Plan, secrets: AttemptSecrets, tokenStep: TokenStep?, context: CommandContext) -> Int32 {
+        let deadline = ContinuousClock.now.advanced(by: plan.timeout)
+        if let refusal = LoopbackOptions.refusal(of: plan.expectations.dialect) {
             return context.print(Rendering.verdict(.failure(refusal)))
         }
         let receiver: LoopbackReceiver
         do {
-            receiver = try LoopbackReceiver(loopback)
+            receiver = try LoopbackReceiver(plan.loopback)
         } catch {
-            // The outcome JSON like every other failure (a taken --port printed none).
+            // The outcome JSON, as for every other failure, a taken --port included.
             let reason: ReasonCode = error.code == .addressInUse ? .conflict : .invalidConfiguration
             context.printJSON(Rendering.rejectionJSON(reason: reason, detail: error.detail, offset: nil))
             let advice = error.code == .addressInUse ? "; choose another --port, or leave it out for a free one" : ""
             context.printError("\(name): \(error.detail)\(advice)")
             return error.exitCode
         }
-        let request: AuthorizationRequest
         do {
-            request = try AuthorizationRequest(
-                endpoint: endpoint, clientID: clientID, redirectURI: receiver.redirectURI,
-                scope: scope, secrets: secrets, extraParameters: extra)
+            let request = try AuthorizationRequest(
+                endpoint: plan.endpoint, clientID: plan.clientID, redirectURI: receiver.redirectURI,
+                scope: plan.scope, secrets: secrets, extraParameters: plan.extra)
             try receiver.setAuthorizationURL(request.url)
         } catch {
             context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        let extras: [(String, JSONValue)] = [
-            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(receiver.redirectURI)),
-            ("nonce", .string(secrets.nonce)),
-        ]
-        context.interruption?.beginWaiting(output: context.output, extras: extras)
+        let attempt = Attempt(secrets: secrets, redirectURI: receiver.redirectURI, place: place(of: plan))
+        let seconds = plan.seconds
+        let pasting = plan.loopback.pasteDescriptor != nil
+        context.interruption?.beginWaiting(output: context.output, extras: attempt.extras)
         let presenting = BrowserLauncher.presentStartURL(
-            receiver, noBrowser: args.has("no-browser"), pasting: loopback.pasteDescriptor != nil, seconds: seconds, name: name,
-            context: context)
+            receiver, noBrowser: plan.noBrowser, pasting: pasting, seconds: seconds, name: name, context: context)
         defer { presenting.withLock { $0 = true } }
-        if loopback.pasteDescriptor != nil {
+        if pasting {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
         context.printError(
@@ -237,49 +285,35 @@ enum LoginCommand: Command {
         let reminding = WaitReminder.start(seconds: seconds, redirectURI: receiver.redirectURI, name: name, context: context)
         defer { reminding.withLock { $0 = true } }
 
-        let result: LoopbackWaitResult
+        let ending: Ending
         do {
-            result = try context.stoppable(by: receiver.close) { () throws(CallbackError) -> LoopbackWaitResult in
-                try receiver.receive(expecting: expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            let result = try context.stoppable(by: receiver.close) { () throws(CallbackError) -> LoopbackWaitResult in
+                try receiver.receive(expecting: plan.expectations, until: deadline) { line in context.printError("\(name): \(line)") }
+            }
+            switch result {
+            case .callback(let judged): ending = .judged(judged)
+            case .timedOut: ending = .timedOut
+            case .stopped: ending = .stopped
             }
         } catch {
-            conclude(place: place, context: context, Rendering.rejectionJSON(error))
-            return ExitCode.usage
+            ending = .refused(error)
         }
-        switch result {
-        case .callback(.success(let outcome)):
-            if let tokenStep {
-                return tokenStep.finish(
-                    outcome, secrets: secrets, redirectURI: receiver.redirectURI, printed: Rendering.outcomeJSON(outcome).appending(extras),
-                    context: context
-                ) { conclude(place: place, context: context, $0) }
-            }
-            conclude(place: place, context: context, Rendering.outcomeJSON(outcome).appending(extras))
-            return Rendering.exitCode(for: outcome)
-        case .callback(.failure(let error)):
-            conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
-            return Rendering.exitCode(for: error)
-        case .timedOut:
-            return concludeRejection(.timeout, detail: timeoutDetail(timeoutText), extras: extras, place: place, context: context)
-        case .stopped:
-            conclude(place: place, context: context, context.stoppedJSON().appending(extras))
-            return context.stoppedExitCode()
-        }
+        return finish(ending, of: attempt, plan: plan, tokenStep: tokenStep, context: context)
     }
 
-    /// `--scheme S`: the callback comes through the desktop's x-scheme-handler (`open`).
-    private static func runScheme(
-        _ schemeText: String, args: Arguments, endpoint: String, clientID: String, scope: String?,
-        extra: [(String, String)], secrets: AttemptSecrets, expectations: LoopbackExpectations,
-        timeoutText: String, seconds: Double, tokenStep: TokenStep? = nil, context: CommandContext
+    /// `--scheme S`: the callback comes through the desktop's x-scheme-handler (`open`); the
+    /// browser is opened on a one-time start link on 127.0.0.1.
+    private static func waitForScheme(
+        _ schemeText: String, redirectURI: String?, plan: Plan, secrets: AttemptSecrets, tokenStep: TokenStep?,
+        context: CommandContext
     ) -> Int32 {
-        let place = (SignInSummary.place(issuer: expectations.issuer, endpoint: endpoint), expected: expectations.issuer)
         let scheme: CallbackScheme
         do { scheme = try CallbackScheme(validating: schemeText) } catch {
             return usageError("--scheme: \(error.detail)", context: context)
         }
         if let warning = HandlerCheck.warning(for: scheme, context: context) { context.printError("\(name): \(warning)") }
-        let redirectText = (try? args.single("redirect-uri")) ?? nil ?? scheme.name + ":/callback"
+        let redirectText = redirectURI ?? scheme.name + ":/callback"
+        let expectations = plan.expectations
         let validator: CallbackValidator
         let request: AuthorizationRequest
         do {
@@ -293,21 +327,20 @@ enum LoginCommand: Command {
                     state: secrets.state, issuer: expectations.issuer,
                     requiresIssuer: expectations.requiresIssuer, profiles: expectations.profiles))
             request = try AuthorizationRequest(
-                endpoint: endpoint, clientID: clientID, redirectURI: redirectText, scope: scope,
-                secrets: secrets, extraParameters: extra)
+                endpoint: plan.endpoint, clientID: plan.clientID, redirectURI: redirectText, scope: plan.scope,
+                secrets: secrets, extraParameters: plan.extra)
         } catch {
             context.printJSON(Rendering.rejectionJSON(error))
             return ExitCode.usage
         }
-        let extras: [(String, JSONValue)] = [
-            ("code_verifier", .string(secrets.pkce.verifier)), ("redirect_uri", .string(redirectText)), ("nonce", .string(secrets.nonce)),
-        ]
+        let attempt = Attempt(secrets: secrets, redirectURI: redirectText, place: place(of: plan))
         // The routing rule already keeps callbacks without this state away; one of another
         // redirect URI is not this login's either: the wait goes on.
         let judge = CallbackJudge(validator: validator, limits: expectations.limits)
         // The browser is opened on a one-time link on 127.0.0.1, never on the authorization
         // URL: a command line is readable by every local user. Only the redirect comes back
         // through the scheme.
+        let seconds = plan.seconds
         let link: LoopbackStartLink
         do {
             link = try LoopbackStartLink(authorizationURL: request.url, .init(lifetime: .milliseconds(Int64(seconds * 1000)))) { line in
@@ -317,39 +350,64 @@ enum LoginCommand: Command {
             context.printError("\(name): the one-time sign-in link could not be served on 127.0.0.1: \(error.detail)")
             return error.exitCode
         }
-        context.interruption?.beginWaiting(output: context.output, extras: extras)
+        context.interruption?.beginWaiting(output: context.output, extras: attempt.extras)
         var presenting: Locked<Bool>?
-        let ending = HandoffWait.receive(
+        let received = HandoffWait.receive(
             scheme: scheme, state: secrets.state, timeout: .milliseconds(Int64(seconds * 1000)), judge: judge, command: name,
             context: context
         ) {
-            presenting = BrowserLauncher.presentStartLink(
-                link, noBrowser: args.has("no-browser"), seconds: seconds, name: name, context: context)
+            presenting = BrowserLauncher.presentStartLink(link, noBrowser: plan.noBrowser, seconds: seconds, name: name, context: context)
             context.printError(
                 "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
         }
         // The wait is over: the link is not served a moment longer than it is needed.
         presenting?.withLock { $0 = true }
         link.close()
+        let ending: Ending
+        switch received {
+        case .judged(let judged): ending = .judged(judged)
+        case .conflict: ending = .conflict(scheme)
+        case .timedOut: ending = .timedOut
+        case .ended(let exit): ending = .ended(exit)
+        }
+        return finish(ending, of: attempt, plan: plan, tokenStep: tokenStep, context: context)
+    }
+
+    /// Where the person signs in, as the last line names it.
+    static func place(of plan: Plan) -> (String, expected: String?) {
+        (SignInSummary.place(issuer: plan.expectations.issuer, endpoint: plan.endpoint), expected: plan.expectations.issuer)
+    }
+
+    /// Ends the login as its wait ended: the token step after a code, when asked; else the
+    /// outcome JSON with the attempt's extras, and the line a person reads.
+    static func finish(_ ending: Ending, of attempt: Attempt, plan: Plan, tokenStep: TokenStep?, context: CommandContext) -> Int32 {
+        let place = attempt.place
+        let extras = attempt.extras
         switch ending {
         case .judged(.success(let outcome)):
+            let printed = Rendering.outcomeJSON(outcome).appending(extras)
             if let tokenStep {
                 return tokenStep.finish(
-                    outcome, secrets: secrets, redirectURI: redirectText, printed: Rendering.outcomeJSON(outcome).appending(extras),
-                    context: context
+                    outcome, secrets: attempt.secrets, redirectURI: attempt.redirectURI, printed: printed, context: context
                 ) { conclude(place: place, context: context, $0) }
             }
-            conclude(place: place, context: context, Rendering.outcomeJSON(outcome).appending(extras))
+            conclude(place: place, context: context, printed)
             return Rendering.exitCode(for: outcome)
         case .judged(.failure(let error)):
             conclude(place: place, context: context, Rendering.rejectionJSON(error).appending(extras))
             return Rendering.exitCode(for: error)
-        case .conflict:
+        case .timedOut:
+            return concludeRejection(.timeout, detail: timeoutDetail(plan.timeoutText), extras: extras, place: place, context: context)
+        case .conflict(let scheme):
             return concludeRejection(
                 .conflict, detail: "another listener of '\(scheme)' could take the same callback, so none got it", extras: extras,
                 place: place, context: context)
-        case .timedOut:
-            return concludeRejection(.timeout, detail: timeoutDetail(timeoutText), extras: extras, place: place, context: context)
+        case .stopped:
+            conclude(place: place, context: context, context.stoppedJSON().appending(extras))
+            return context.stoppedExitCode()
+        case .refused(let error):
+            conclude(place: place, context: context, Rendering.rejectionJSON(error))
+            return ExitCode.usage
         case .ended(let exit):
             return exit
         }
@@ -376,14 +434,6 @@ extension LoginCommand {
         guard context.printOutcome(json) else { return }
         context.writeHumanLine(
             SignInSummary.line(for: json, place: place.0, expectedIssuer: place.expected, colour: context.colourOnStandardError))
-    }
-}
-
-extension JSONValue {
-    /// The object with `members` added at the end (nothing added to a non-object).
-    func appending(_ members: [(String, JSONValue)]) -> JSONValue {
-        guard case .object(let existing) = storage else { return self }
-        return .object(existing + members)
     }
 }
 

@@ -16,6 +16,7 @@
 import CallbackLoopback
 import CallbackDesktop
 import CallbackRouter
+import CallbackRouterKit
 import CallbackSystem
 
 /// `callback-router loopback`: the RFC 8252 §7.3 receiver on 127.0.0.1.
@@ -26,10 +27,6 @@ enum LoopbackCommand: Command {
         OVERVIEW: Receive one OAuth callback on a loopback address (RFC 8252 §7.3) and print it
         as parse does.
 
-        USAGE: callback-router loopback (--state S | --state-from-stdin | --no-state) [options]
-               callback-router loopback --logout (--state S | --state-from-stdin | --no-state)
-                                        [--port N] [--path P] [--host H] [--timeout SECONDS] ...
-
         OUTPUT (two lines on stdout):
           line 1, as soon as the port is bound:   {"redirect_uri":"http://127.0.0.1:PORT/callback"}
           last line, when the wait ends:          the outcome JSON, exactly as 'parse' prints it
@@ -39,13 +36,12 @@ enum LoopbackCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value("state", "S", "The state sent in the authorization request. Only a callback carrying exactly this state ends the wait."),
-            .flag(
-                "state-from-stdin",
+            CommonOptions.state.required(oneOf: "state").described(
+                "The state sent in the authorization request. Only a callback carrying exactly this state ends the wait."),
+            CommonOptions.stateFromStdin.required(oneOf: "state").described(
                 "Read the state from the first line of stdin, after line 1 is printed: keeps it off the command line (other local users can read that in /proc) and lets a script get it from authorize-url, which needs the redirect URI first."
             ),
-            .flag(
-                "no-state",
+            CommonOptions.noState.required(oneOf: "state").described(
                 "Expect no state (dialects without one). Then any valid callback ends the wait: any local process or web page can end it. One of --state, --state-from-stdin and --no-state is required."
             ),
         ]
@@ -54,20 +50,26 @@ enum LoopbackCommand: Command {
             "accept-paste": "Excludes --state-from-stdin.",
         ])
         + [
-            .value("timeout", "SECONDS", "How long to wait (default 300; fractions allowed)."),
-            .flag(
-                "logout",
+            CommonOptions.timeout.described("How long to wait (default 300; fractions allowed)."),
+            LogoutOptions.logout.described(
                 "Wait for the end of a logout instead (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI (give it line 1's URI: 'end-session-url --post-logout-redirect-uri URI'), checked exactly as 'parse --logout': the outcome is {\"outcome\":\"logout_complete\",...}, with \"unbound\":true under --no-state; a login's callback (code, error, iss...) never ends it. --state is the end-session request's state. --dialect, --issuer, --require-issuer, --profile and --response-mode form_post are usage errors with it."
             ),
-            .value("redirect-uri-file", "F", "Also write the redirect URI (and a newline) to F, atomically, once bound."),
+            Option.redirectURIFile,
             OptionValues.dialect.declaration(
                 then:
-                    "As for parse. prelude and clerk are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. Ory and Zephr send no state: use --no-state."
-            ),
-            .value("issuer", "I", "The expected 'iss' (RFC 9207), checked when present."),
-            .flag("require-issuer", "Refuse a callback without 'iss'."),
-            OptionValues.profileDeclaration,
+                    "As for parse. \(OptionValues.listed(OptionValues.customSchemeDialects)) are refused (invalid_configuration, 64): their providers accept only a custom scheme, and a loopback redirect URI is http. \(OptionValues.listed(OptionValues.statelessHTTPDialects)) send no state: use --no-state."
+            ).only(in: LogoutOptions.loginMode),
+            CommonOptions.issuer.described("The expected 'iss' (RFC 9207), checked when present.").only(in: LogoutOptions.loginMode),
+            CommonOptions.requireIssuer.described("Refuse a callback without 'iss'.").only(in: LogoutOptions.loginMode),
+            OptionValues.profileDeclaration.only(in: LogoutOptions.loginMode),
         ] + OptionValues.limitDeclarations
+    static let modes = LogoutOptions.modes
+
+    /// The options only loopback reads.
+    enum Option {
+        static let redirectURIFile = OptionDeclaration.value(
+            "redirect-uri-file", "F", "Also write the redirect URI (and a newline) to F, atomically, once bound.")
+    }
     static let discussion = """
         BEHAVIOUR:
           Binds only the loopback literal, never a wildcard address. On Linux a connection
@@ -121,7 +123,7 @@ enum LoopbackCommand: Command {
             try args.noPositionals()
             (configuration, timeout, timeoutText) = try LoopbackOptions.readConfiguration(args)
             expectations = try readSettings(args)
-            redirectURIFile = try args.single("redirect-uri-file")
+            redirectURIFile = try args.single(Option.redirectURIFile)
             if redirectURIFile?.isEmpty == true { throw Arguments.UsageError(description: "--redirect-uri-file needs a path") }
         } catch {
             return usageError(error.description, context: context)
@@ -156,20 +158,10 @@ enum LoopbackCommand: Command {
             context.printError("\(name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
 
-        if args.has("state-from-stdin") {
-            switch StandardInput.readLine(from: context.standardInput, until: deadline) {
-            case .success(let state):
-                expectations.state = state
-            case .failure(.timedOut):
-                context.printJSON(
-                    Rendering.rejectionJSON(
-                        reason: .timeout, detail: "no state arrived on stdin within \(timeoutText)", offset: nil))
-                return ExitCode.tryAgain
-            case .failure(let problem):
-                context.printJSON(
-                    Rendering.rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
-                return ExitCode.usage
-            }
+        if args.has(CommonOptions.stateFromStdin),
+            let exit = readState(into: &expectations, until: deadline, timeoutText: timeoutText, context: context)
+        {
+            return exit
         }
 
         let result: LoopbackWaitResult
@@ -184,6 +176,33 @@ enum LoopbackCommand: Command {
             return ExitCode.usage
         }
         context.interruption?.finish()
+        return printOutcome(of: result, timeoutText: timeoutText, context: context)
+    }
+
+    /// `--state-from-stdin`: the expected state, from the first line of stdin (after line 1
+    /// is printed). Nil when it was read; else the exit code, its outcome printed.
+    static func readState(
+        into expectations: inout LoopbackExpectations, until deadline: ContinuousClock.Instant, timeoutText: String,
+        context: CommandContext
+    ) -> Int32? {
+        switch StandardInput.readLine(from: context.standardInput, until: deadline) {
+        case .success(let state):
+            expectations.state = state
+            return nil
+        case .failure(.timedOut):
+            context.printJSON(
+                Rendering.rejectionJSON(
+                    reason: .timeout, detail: "no state arrived on stdin within \(timeoutText)", offset: nil))
+            return ExitCode.tryAgain
+        case .failure(let problem):
+            context.printJSON(
+                Rendering.rejectionJSON(reason: .invalidConfiguration, detail: "--state-from-stdin: \(problem)", offset: nil))
+            return ExitCode.usage
+        }
+    }
+
+    /// The last line: the outcome of the wait, as parse prints it; returns its exit code.
+    static func printOutcome(of result: LoopbackWaitResult, timeoutText: String, context: CommandContext) -> Int32 {
         switch result {
         case .callback(.success(let outcome)):
             context.printJSON(Rendering.outcomeJSON(outcome))
@@ -207,8 +226,8 @@ enum LoopbackCommand: Command {
 
     static func readSettings(_ args: Arguments) throws(Arguments.UsageError) -> LoopbackExpectations {
         var settings = LoopbackExpectations()
-        let state = try args.single("state")
-        let choices = (state == nil ? 0 : 1) + (args.has("no-state") ? 1 : 0) + (args.has("state-from-stdin") ? 1 : 0)
+        let state = try args.single(CommonOptions.state)
+        let choices = (state == nil ? 0 : 1) + (args.has(CommonOptions.noState) ? 1 : 0) + (args.has(CommonOptions.stateFromStdin) ? 1 : 0)
         switch (state, choices) {
         case (_, 0):
             throw Arguments.UsageError(
@@ -224,12 +243,12 @@ enum LoopbackCommand: Command {
         }
         settings.state = state
         settings.dialect = try OptionValues.dialect.read(args)
-        settings.issuer = try args.single("issuer")
+        settings.issuer = try args.single(CommonOptions.issuer)
         if settings.issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
-        settings.requiresIssuer = args.has("require-issuer")
+        settings.requiresIssuer = args.has(CommonOptions.requireIssuer)
         settings.limits = try OptionValues.limits(args)
         settings.profiles = try OptionValues.profiles(args)
-        if args.has("logout") {
+        if args.has(LogoutOptions.logout) {
             try LogoutOptions.refuseLoginOptions(args)
             settings.purpose = .logout
         }

@@ -13,11 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallbackRouterKit
+import CallbackRouterPackaging
 import CallbackSystem
 
 /// `callback-router manpage [COMMAND]`: print a man page rendered from `--help`.
@@ -29,19 +26,17 @@ enum ManPageCommand: Command {
         made from the same option declarations and text as its --help, so the two never
         disagree.
 
-        USAGE: callback-router manpage [--directory DIR] [COMMAND]
-
         ARGUMENTS:
           COMMAND                 The command whose page to print: callback-router-COMMAND(1).
                                   None: the page of the tool itself, callback-router(1).
 
         """
-    static let options: [OptionDeclaration] = [
-        .value(
-            "directory", "DIR",
-            "Write every page instead (callback-router.1 and one callback-router-COMMAND.1 per command) into DIR, which must exist; prints {\"written\":[file names]}."
-        )
-    ]
+    static let usageArguments = "[COMMAND]"
+    static let options: [OptionDeclaration] = [directory]
+    static let directory = OptionDeclaration.value(
+        "directory", "DIR",
+        "Write every page instead (callback-router.1 and one callback-router-COMMAND.1 per command) into DIR, which must exist; prints {\"written\":[file names]}."
+    )
     static let discussion = """
         EXIT CODES:
           0 printed or written, 64 usage (an unknown command), 77 a page could not be written
@@ -56,7 +51,7 @@ enum ManPageCommand: Command {
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         let pages = ManPage(tool: context.tool)
         do throws(Arguments.UsageError) {
-            if let directory = try args.single("directory") {
+            if let directory = try args.single(Self.directory) {
                 try args.noPositionals()
                 return write(pages, into: directory, context: context)
             }

@@ -15,6 +15,7 @@
 
 import CallbackDesktop
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router open URL`: what `xdg-open` / `gio open` run for a registered scheme.
 enum OpenCommand: Command {
@@ -23,16 +24,21 @@ enum OpenCommand: Command {
     static let overview = """
         OVERVIEW: Hand a callback URL to the process waiting for it (run by xdg-open).
 
-        USAGE: callback-router open [--no-spool] [--spool-ttl SECONDS] URL
-
         ARGUMENTS:
           URL                  The callback URL, exactly as the browser passed it.
 
         """
+    static let usageArguments = "URL"
     static let options: [OptionDeclaration] = [
-        .flag("no-spool", "When no listener takes it, fail with 69 instead of spooling."),
-        .value("spool-ttl", "SECONDS", "How long a spooled callback waits for a listener (default 600, at most 86400)."),
+        Option.noSpool, Option.spoolTTL,
     ]
+
+    /// The options only open reads.
+    enum Option {
+        static let noSpool = OptionDeclaration.flag("no-spool", "When no listener takes it, fail with 69 instead of spooling.")
+        static let spoolTTL = OptionDeclaration.value(
+            "spool-ttl", "SECONDS", "How long a spooled callback waits for a listener (default 600, at most 86400).")
+    }
     static let discussion = """
         The URL is checked (syntax, a callback scheme, at most one 'state') and handed over a
         Unix socket in $XDG_RUNTIME_DIR/callback-router (0700; without XDG_RUNTIME_DIR,
@@ -67,7 +73,7 @@ enum OpenCommand: Command {
         let ttl: Int
         do {
             text = try args.onePositional("URL")
-            ttl = try args.integer("spool-ttl", in: 1 ... 86_400) ?? CallbackHandoff.defaultSpoolTTLSeconds
+            ttl = try args.integer(Option.spoolTTL, in: 1 ... 86_400) ?? CallbackHandoff.defaultSpoolTTLSeconds
         } catch {
             return usageError(error.description, context: context)
         }
@@ -78,7 +84,9 @@ enum OpenCommand: Command {
             return reject(error.reason, error.detail, offset: error.offset, exit: ExitCode.rejected, context: context)
         }
         do {
-            switch try CallbackHandoff.deliver(url, environment: context.environment, spool: !args.has("no-spool"), spoolTTLSeconds: ttl) {
+            switch try CallbackHandoff.deliver(
+                url, environment: context.environment, spool: !args.has(Option.noSpool), spoolTTLSeconds: ttl)
+            {
             case .delivered:
                 context.printJSON(.object([("outcome", .string("delivered"))]))
             case .spooled:

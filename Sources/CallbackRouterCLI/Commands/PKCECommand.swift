@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router pkce [--verifier V | --verifier-from-stdin]`: a PKCE verifier and its
 /// S256 challenge.
@@ -23,19 +24,23 @@ enum PKCECommand: Command {
     static let overview = """
         OVERVIEW: Print a PKCE code verifier and its S256 code challenge (RFC 7636).
 
-        USAGE: callback-router pkce [--verifier V | --verifier-from-stdin]
-
         """
     static let options: [OptionDeclaration] = [
-        .value(
+        Option.verifier.alternative("verifier"),
+        Option.verifierFromStdin.alternative("verifier"),
+    ]
+
+    /// The options only pkce reads.
+    enum Option {
+        static let verifier = OptionDeclaration.value(
             "verifier", "V",
             "Compute the challenge of this verifier instead of a fresh one. It must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1). Command-line arguments are visible to other local users (ps, /proc): use this for test vectors, not for a verifier that will be redeemed."
-        ),
-        .flag(
+        )
+        static let verifierFromStdin = OptionDeclaration.flag(
             "verifier-from-stdin",
             "Read that verifier from the first line of stdin instead (a trailing CR is dropped; 30 seconds at most), so it never shows in the process list."
-        ),
-    ]
+        )
+    }
     static let discussion = """
         A fresh verifier is 32 bytes from the system CSPRNG (getrandom), base64url-encoded
         without padding: 43 characters, 256 bits. The challenge is
@@ -63,11 +68,11 @@ enum PKCECommand: Command {
         var given: String?
         do {
             try args.noPositionals()
-            given = try args.single("verifier")
+            given = try args.single(Option.verifier)
         } catch {
             return usageError(error.description, context: context)
         }
-        if args.has("verifier-from-stdin") {
+        if args.has(Option.verifierFromStdin) {
             guard given == nil else {
                 return usageError("--verifier and --verifier-from-stdin exclude each other", context: context)
             }

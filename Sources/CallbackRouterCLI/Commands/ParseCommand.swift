@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `callback-router parse URL`: validate a callback and print what it means.
 enum ParseCommand: Command {
@@ -22,49 +23,40 @@ enum ParseCommand: Command {
     static let overview = """
         OVERVIEW: Validate a callback URL and print what it means, as one JSON object.
 
-        USAGE: callback-router parse [--dialect D] [--redirect-uri U]... [--policy P]
-                                     [--allow-localhost] [--state S] [--issuer I]
-                                     [--require-issuer] [--response-mode query|fragment]
-                                     [--profile NAME]...
-                                     [--max-length N] [--max-parameters N] [--max-value-length N] URL
-               callback-router parse --logout (--state S | --no-state) [--redirect-uri U]...
-                                     [--policy P] [--allow-localhost] URL
-
         ARGUMENTS:
           URL                     The callback URL, exactly as delivered (quote it in the shell).
 
         """
-    static let options: [OptionDeclaration] = [
-        OptionValues.dialect.declaration(then: "auto picks by the parameters present and never picks ory."),
-        .value(
-            "redirect-uri", "U",
-            "A registered redirect URI; repeat for several. The callback must answer one of them (scheme and host case-insensitive, port exact except loopback, path exact, registered query parameters present). None given: any the policy allows.",
-            repeatable: true),
-        OptionValues.policy.declaration(
-            then: "--dialect prelude and --dialect clerk imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
-        .flag(
-            "allow-localhost", "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."
-        ),
-        .value(
-            "state", "S", "The expected state: none in the callback is state_missing, another is state_mismatch (constant-time comparison)."
-        ),
-        FlowIDOption.declaration,
-        .value("issuer", "I", "The expected iss (RFC 9207), checked when the callback has one."),
-        .flag("require-issuer", "The callback must carry iss (issuer_missing otherwise)."),
-        OptionValues.responseMode.declaration(then: "Where the response parameters are."),
-        OptionValues.profileDeclaration,
-        .flag(
-            "logout",
-            "The URL is the end of a logout (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, with the state the end-session request sent (callback-router end-session-url). It may carry no login parameter (code, error, iss, status...: invalid_parameter). Needs --state S, or --no-state."
-        ),
-        .flag(
-            "no-state",
-            "With --logout: the provider returns no state (Auth0's /v2/logout returnTo); the outcome says \"unbound\":true, since anyone can send such a callback."
-        ),
-        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
-        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
-        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
-    ]
+    static let usageArguments = "URL"
+    static let options: [OptionDeclaration] =
+        [
+            OptionValues.dialect.declaration(
+                then: "auto picks by the parameters present and never picks \(OptionValues.listed(OptionValues.dialectsAutoNeverPicks))."),
+            CommonOptions.redirectURI.described(
+                "A registered redirect URI; repeat for several. The callback must answer one of them (scheme and host case-insensitive, port exact except loopback, path exact, registered query parameters present). None given: any the policy allows."
+            ),
+            OptionValues.policy.declaration(
+                then: OptionValues.listed(OptionValues.customSchemeDialects.map { "--dialect " + $0 })
+                    + " imply custom-scheme-only (their providers refuse an http/https redirect URI)."),
+            CommonOptions.allowLocalhost.described(
+                "Accept http://localhost as a loopback redirect, and https://localhost (RFC 8252 §8.3 advises against both)."),
+            CommonOptions.state.required(in: LogoutOptions.logoutMode, oneOf: "state").described(
+                "The expected state: none in the callback is state_missing, another is state_mismatch (constant-time comparison)."),
+            FlowIDOption.declaration.only(in: LogoutOptions.loginMode),
+            CommonOptions.issuer.described("The expected iss (RFC 9207), checked when the callback has one.").only(
+                in: LogoutOptions.loginMode),
+            CommonOptions.requireIssuer.described("The callback must carry iss (issuer_missing otherwise).").only(
+                in: LogoutOptions.loginMode),
+            OptionValues.responseMode.declaration(then: "Where the response parameters are.").only(in: LogoutOptions.loginMode),
+            OptionValues.profileDeclaration.only(in: LogoutOptions.loginMode),
+            LogoutOptions.logout.described(
+                "The URL is the end of a logout (OpenID Connect RP-Initiated Logout 1.0): the provider's redirect to the post-logout redirect URI, with the state the end-session request sent (callback-router end-session-url). It may carry no login parameter (code, error, iss, status...: invalid_parameter). Needs --state S, or --no-state."
+            ),
+            CommonOptions.noState.required(in: LogoutOptions.logoutMode, oneOf: "state").described(
+                "With --logout: the provider returns no state (Auth0's /v2/logout returnTo); the outcome says \"unbound\":true, since anyone can send such a callback."
+            ).only(in: LogoutOptions.logoutMode),
+        ] + OptionValues.limitDeclarations
+    static let modes = LogoutOptions.modes
     static let discussion = """
         OUTPUT:
           {"outcome":…,"dialect":…,…fields…,"extra":{name:value,…}}
@@ -113,7 +105,7 @@ enum ParseCommand: Command {
         let flowID: String?
         do throws(Arguments.UsageError) {
             url = try args.onePositional("URL")
-            options = try CallbackOptions(args, state: args.single("state"))
+            options = try CallbackOptions(args, state: args.single(CommonOptions.state))
             try checkLogoutOptions(args)
             flowID = try FlowIDOption.read(args, dialect: options.dialect)
         } catch {
@@ -126,27 +118,13 @@ enum ParseCommand: Command {
         }
     }
 
-    /// `--logout` needs `--state S` or `--no-state`, and takes none of a login's options;
-    /// `--no-state` means something only with `--logout`.
+    /// `--logout` needs `--state S` or `--no-state` (which ``modes`` keep to `--logout`).
     static func checkLogoutOptions(_ args: Arguments) throws(Arguments.UsageError) {
-        guard args.has("logout") else {
-            if args.has("no-state") { throw Arguments.UsageError(description: "--no-state applies only to --logout") }
-            return
-        }
-        switch (!args.all("state").isEmpty, args.has("no-state")) {
+        guard args.has(LogoutOptions.logout) else { return }
+        switch (args.gave(CommonOptions.state), args.has(CommonOptions.noState)) {
         case (true, true): throw Arguments.UsageError(description: "--state and --no-state exclude each other")
         case (false, false): throw Arguments.UsageError(description: "--logout needs the logout's --state S, or --no-state")
         default: break
-        }
-        for option in ["issuer", "response-mode"] where args.all(option).count > 0 {
-            throw Arguments.UsageError(
-                description: "--\(option) does not apply to --logout (a logout's callback carries no iss and comes in the query)")
-        }
-        if !args.all("profile").isEmpty {
-            throw Arguments.UsageError(description: "--profile does not apply to --logout (profiles relax rules of login responses)")
-        }
-        if args.has("require-issuer") {
-            throw Arguments.UsageError(description: "--require-issuer does not apply to --logout")
         }
     }
 }

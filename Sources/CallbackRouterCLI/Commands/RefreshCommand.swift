@@ -14,6 +14,8 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
+import CallbackTokens
 
 /// `callback-router refresh`: a refresh token (stdin) for new tokens (RFC 6749 §6).
 enum RefreshCommand: Command {
@@ -21,10 +23,6 @@ enum RefreshCommand: Command {
     static let summary = "Redeem a refresh token (read from stdin) for new tokens"
     static let overview = """
         OVERVIEW: Send a refresh request (RFC 6749 §6) and print the new tokens.
-
-        USAGE: callback-router refresh --client-id ID (--issuer I | --token-endpoint URL)
-                                       [--scope S] [--client-secret-from-stdin [--client-auth M]]
-                                       [--id-token-from-stdin] [--output FILE]
 
         STDIN:
           Line 1: the refresh token. With --client-secret-from-stdin, the next line: the
@@ -50,14 +48,24 @@ enum RefreshCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            .value("client-id", "ID", "The client id."),
-            .value("issuer", "I", "The issuer whose discovery document names the token endpoint."),
-            .value("scope", "S", "Ask for a narrower scope than the one granted (RFC 6749 §6)."),
-            .flag(
-                "id-token-from-stdin",
-                "Read the login's ID token from a line of stdin and check that the refreshed one names the same user (needs --issuer)."),
+            CommonOptions.clientID.required(),
+            CommonOptions.issuer.required(oneOf: "token endpoint").described(
+                "The issuer whose discovery document names the token endpoint."),
+            CommonOptions.scope.described("Ask for a narrower scope than the one granted (RFC 6749 §6)."),
+            Option.idTokenFromStdin,
             OutputOption.declaration,
-        ] + TokenStep.sharedDeclarations.map { $0.listed(under: refreshGroup) }
+        ]
+        + TokenStep.sharedDeclarations.map { option in
+            // Without --issuer's discovery, the token endpoint must be given.
+            let listed = option.listed(under: refreshGroup)
+            return option.name == CommonOptions.tokenEndpoint.name ? listed.required(oneOf: "token endpoint") : listed
+        }
+    /// The options only refresh reads.
+    enum Option {
+        static let idTokenFromStdin = OptionDeclaration.flag(
+            "id-token-from-stdin",
+            "Read the login's ID token from a line of stdin and check that the refreshed one names the same user (needs --issuer).")
+    }
     static let refreshGroup = OptionGroup("TOKEN OPTIONS", note: "the tokens are secrets, printed on stdout only; needs curl")
     static let discussion = """
         EXIT CODES:
@@ -81,16 +89,18 @@ enum RefreshCommand: Command {
         let clientID: String, issuer: String?, scope: String?
         do throws(Arguments.UsageError) {
             try args.noPositionals()
-            guard let id = try args.single("client-id") else { throw Arguments.UsageError(description: "--client-id is required") }
+            guard let id = try args.single(CommonOptions.clientID) else {
+                throw Arguments.UsageError(description: "--client-id is required")
+            }
             clientID = id
-            issuer = try args.single("issuer")
-            scope = try args.single("scope")
+            issuer = try args.single(CommonOptions.issuer)
+            scope = try args.single(CommonOptions.scope)
             try OutputOption.apply(args, context: context)
         } catch {
             return usageError(error.description, context: context)
         }
-        let withSecret = args.has("client-secret-from-stdin")
-        let withIDToken = args.has("id-token-from-stdin")
+        let withSecret = args.has(CommonOptions.clientSecretFromStdin)
+        let withIDToken = args.has(Option.idTokenFromStdin)
         if withIDToken && issuer == nil {
             return usageError(
                 "--id-token-from-stdin needs --issuer: the refreshed ID token is checked against the issuer's", context: context)

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 /// `callback-router register --scheme S [--id ID]`: make this helper the scheme's handler.
 enum RegisterCommand: Command {
     static let name = "register"
@@ -21,15 +22,12 @@ enum RegisterCommand: Command {
     static let overview = """
         OVERVIEW: Register callback-router as the handler of a URL scheme.
 
-        USAGE: callback-router register --scheme S [--id ID]
-
         """
     static let options: [OptionDeclaration] = [
-        .value(
-            "scheme", "S",
+        CommonOptions.scheme.required().described(
             "The scheme (RFC 3986 syntax; lowercased). http, https, file, javascript, data, vbscript, about, blob, ftp, ws, wss and mailto are refused."
         ),
-        .value("id", "ID", "The desktop file ID (default callback-router-SCHEME)."),
+        RegistrationOptions.id.described("The desktop file ID (default callback-router-SCHEME)."),
     ]
     static let discussion = """
         Writes $XDG_DATA_HOME/applications/ID.desktop (Exec=<this helper's absolute path> open %u,

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 
 /// `callback-router status --scheme S [--id ID]`: what is registered, and does xdg-mime agree.
 enum StatusCommand: Command {
@@ -22,12 +23,10 @@ enum StatusCommand: Command {
     static let overview = """
         OVERVIEW: Say what is registered for a scheme.
 
-        USAGE: callback-router status --scheme S [--id ID]
-
         """
     static let options: [OptionDeclaration] = [
-        .value("scheme", "S", "The scheme."),
-        .value("id", "ID", "The desktop file ID (default callback-router-SCHEME)."),
+        CommonOptions.scheme.required().described("The scheme."),
+        RegistrationOptions.id.described("The desktop file ID (default callback-router-SCHEME)."),
     ]
     static let discussion = """
         OUTPUT:

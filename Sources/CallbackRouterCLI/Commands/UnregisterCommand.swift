@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// `callback-router unregister --scheme S [--id ID]`: undo what register did.
 enum UnregisterCommand: Command {
     static let name = "unregister"
@@ -20,12 +22,10 @@ enum UnregisterCommand: Command {
     static let overview = """
         OVERVIEW: Undo what register did for a scheme.
 
-        USAGE: callback-router unregister --scheme S [--id ID]
-
         """
     static let options: [OptionDeclaration] = [
-        .value("scheme", "S", "The scheme given to register."),
-        .value("id", "ID", "The desktop file ID given to register (default callback-router-SCHEME)."),
+        CommonOptions.scheme.required().described("The scheme given to register."),
+        RegistrationOptions.id.described("The desktop file ID given to register (default callback-router-SCHEME)."),
     ]
     static let discussion = """
         Removes ID.desktop and gives mimeapps.list back its line as it was before register:

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// How a callback is judged, read from the options `parse` and `listen` share
 /// (`--redirect-uri`, `--policy`, `--allow-localhost`, `--dialect`, `--issuer`,
@@ -41,17 +42,17 @@ struct CallbackOptions: Sendable {
         // that policy, whatever --policy says: its SDK refuses an http/https redirect.
         let given = try OptionValues.policy.read(args)
         policy = dialect.impliedPolicy ?? given
-        allowLocalhost = args.has("allow-localhost")
+        allowLocalhost = args.has(CommonOptions.allowLocalhost)
         let mode = try OptionValues.responseMode.read(args)
         if state?.isEmpty == true { throw Arguments.UsageError(description: "--state must not be empty") }
-        let issuer = try args.single("issuer")
+        let issuer = try args.single(CommonOptions.issuer)
         if issuer?.isEmpty == true { throw Arguments.UsageError(description: "--issuer must not be empty") }
         expectations = CallbackExpectations(
             state: state, issuer: issuer,
-            requiresIssuer: args.has("require-issuer"), responseMode: mode,
+            requiresIssuer: args.has(CommonOptions.requireIssuer), responseMode: mode,
             profiles: try OptionValues.profiles(args))
-        redirectURIs = args.all("redirect-uri")
-        logout = args.has("logout")
+        redirectURIs = args.all(CommonOptions.redirectURI)
+        logout = args.has(LogoutOptions.logout)
     }
 
     /// The validator of these options. A `--redirect-uri` the policy refuses is an

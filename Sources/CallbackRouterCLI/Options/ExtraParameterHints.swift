@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// What to do instead of `login --param NAME=…` for a parameter login sets itself: a hint
 /// that names login's real options (it has no --state or --nonce).
 enum ExtraParameterHints {

@@ -14,9 +14,10 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `--flow-id ID` (`listen`, `parse`): the Clerk magic-link flow a callback must be for, as
-/// clerk-ios and clerk-android accept a link only for their pending flow (issue 34.3).
+/// clerk-ios and clerk-android accept a link only for their pending flow.
 enum FlowIDOption {
     static let declaration = OptionDeclaration.value(
         "flow-id", "ID",
@@ -26,9 +27,9 @@ enum FlowIDOption {
     /// The `--flow-id` given, checked: only with `--dialect clerk`, never with a state or
     /// `--logout`, and a flow id's syntax (1 to 128 ASCII letters, digits, `_`, `-`).
     static func read(_ args: Arguments, dialect: Dialect) throws(Arguments.UsageError) -> String? {
-        guard let flowID = try args.single("flow-id") else { return nil }
+        guard let flowID = try args.single(declaration) else { return nil }
         guard dialect == .clerk else { throw Arguments.UsageError(description: "--flow-id needs --dialect clerk") }
-        if !args.all("state").isEmpty || args.has("state-from-stdin") || args.has("logout") {
+        if args.gave(CommonOptions.state) || args.has(CommonOptions.stateFromStdin) || args.has(LogoutOptions.logout) {
             throw Arguments.UsageError(
                 description: "--flow-id binds a magic link, which carries no state: it excludes --state, --state-from-stdin and --logout")
         }

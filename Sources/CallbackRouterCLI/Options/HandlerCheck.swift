@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 
 /// Checked before a wait on a scheme begins (`listen`, `login --scheme`), not after the
 /// person has signed in: whether the desktop hands that scheme's URLs to this helper.

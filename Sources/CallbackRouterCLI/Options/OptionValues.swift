@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// An option that takes one name out of a fixed set (`--dialect`, `--policy`,
 /// `--response-mode`): the one table its parsing, its usage error, its `--help` entry and
@@ -62,7 +63,7 @@ struct OptionChoices<Value: Sendable>: Sendable {
     /// The option's value in `args`: the default when absent; a usage error when it is
     /// given twice or is not one of ``names``.
     func read(_ args: Arguments) throws(Arguments.UsageError) -> Value {
-        let name = try args.single(option) ?? defaultName
+        let name = try args.single(declaration()) ?? defaultName
         guard let value = value(named: name) else {
             // A value this close to a choice's name is a typo of it (`oath2`), not a secret.
             let meant = Suggestion.closest(to: name, among: choices.map(\.name)).map { "; did you mean \($0)?" } ?? ""
@@ -119,6 +120,23 @@ enum OptionValues {
         ],
         defaultName: ResponseMode.query.rawValue)
 
+    /// The dialects whose provider accepts only a custom scheme (``Dialect/impliedPolicy``),
+    /// as help text names them: `prelude and clerk`.
+    static let customSchemeDialects = Dialect.allCases.filter { $0.impliedPolicy != nil }.map(\.rawValue)
+
+    /// The dialects `auto` never picks: `ory`.
+    static let dialectsAutoNeverPicks = Dialect.allCases.filter { $0 != .auto && !$0.isPickedByAuto }.map(\.rawValue)
+
+    /// The stateless dialects an http redirect URI can serve, capitalised: `Ory and Zephr`.
+    static let statelessHTTPDialects = Dialect.allCases.filter { $0.isStateless && $0.impliedPolicy == nil }
+        .map { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    }
+
     /// `--profile NAME`, repeatable: the provider profiles a route opts into.
     static let profile = OptionChoices<ProviderProfile>(
         option: "profile", placeholder: "NAME",
@@ -129,7 +147,7 @@ enum OptionValues {
     /// profiles (never the value typed) for a name that is not one.
     static func profiles(_ args: Arguments) throws(Arguments.UsageError) -> [ProviderProfile] {
         var chosen: [ProviderProfile] = []
-        for name in args.all(profile.option) {
+        for name in args.all(profileDeclaration) {
             guard let value = profile.value(named: name) else {
                 throw Arguments.UsageError(
                     description: "--profile takes one of " + profile.names.joined(separator: ", ")
@@ -150,8 +168,8 @@ enum OptionValues {
     /// The scope an authorization request sends: `--scope S` (default `openid`), or none
     /// with `--no-scope` (authorize-url, login).
     static func scope(_ args: Arguments) throws(Arguments.UsageError) -> String? {
-        let scope = try args.single("scope")
-        guard args.has("no-scope") else { return scope ?? "openid" }
+        let scope = try args.single(CommonOptions.scope)
+        guard args.has(CommonOptions.noScope) else { return scope ?? "openid" }
         guard scope == nil else { throw Arguments.UsageError(description: "--scope and --no-scope exclude each other") }
         return nil
     }
@@ -160,17 +178,17 @@ enum OptionValues {
     static func limits(_ args: Arguments) throws(Arguments.UsageError) -> ParsingLimits {
         let defaults = ParsingLimits.default
         return ParsingLimits(
-            maxLength: try args.integer("max-length", in: 1 ... 1 << 24) ?? defaults.maxLength,
-            maxParameters: try args.integer("max-parameters", in: 0 ... 1 << 16) ?? defaults.maxParameters,
-            maxValueLength: try args.integer("max-value-length", in: 0 ... 1 << 24) ?? defaults.maxValueLength)
+            maxLength: try args.integer(maxLength, in: 1 ... 1 << 24) ?? defaults.maxLength,
+            maxParameters: try args.integer(maxParameters, in: 0 ... 1 << 16) ?? defaults.maxParameters,
+            maxValueLength: try args.integer(maxValueLength, in: 0 ... 1 << 24) ?? defaults.maxValueLength)
     }
 
     /// `--max-length N`, `--max-parameters N`, `--max-value-length N`: the parser's limits.
-    static let limitDeclarations: [OptionDeclaration] = [
-        .value("max-length", "N", "Longest URL accepted, in bytes (default 16384)."),
-        .value("max-parameters", "N", "Most parameters accepted (default 64)."),
-        .value("max-value-length", "N", "Longest parameter name or value, in bytes (default 8192)."),
-    ]
+    static let limitDeclarations = [maxLength, maxParameters, maxValueLength]
+    static let maxLength = OptionDeclaration.value("max-length", "N", "Longest URL accepted, in bytes (default 16384).")
+    static let maxParameters = OptionDeclaration.value("max-parameters", "N", "Most parameters accepted (default 64).")
+    static let maxValueLength = OptionDeclaration.value(
+        "max-value-length", "N", "Longest parameter name or value, in bytes (default 8192).")
 }
 
 #endif

@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 /// `--output FILE` (`login`, `refresh`): the result holds secrets, so it is written to a
 /// file only the user can read, never through a shell redirect that the umask makes 0644.
 enum OutputOption {
@@ -24,7 +26,7 @@ enum OutputOption {
     /// Reads `--output` and, when given, sends the command's result there
     /// (``CommandContext/settled(_:command:)`` writes it).
     static func apply(_ args: Arguments, context: CommandContext) throws(Arguments.UsageError) {
-        guard let path = try args.single(declaration.name) else { return }
+        guard let path = try args.single(declaration) else { return }
         guard !path.isEmpty else { throw Arguments.UsageError(description: "--output needs a file name") }
         context.result.send(to: path)
     }

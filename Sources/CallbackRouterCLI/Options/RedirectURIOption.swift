@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// A redirect URI given on the command line (`--redirect-uri`, `--post-logout-redirect-uri`),
 /// checked one way for every command that takes one.

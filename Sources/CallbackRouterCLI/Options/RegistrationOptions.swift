@@ -14,19 +14,21 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 /// `--scheme S [--id ID]`, shared by register, unregister and status.
 struct RegistrationOptions {
     let handler: DesktopSchemeHandler
 
-    static let options: Set<String> = ["scheme", "id"]
+    /// `--id ID`; each command says what it names for it (``OptionDeclaration/described(_:)``).
+    static let id = OptionDeclaration.value("id", "ID", "The desktop file ID (default callback-router-SCHEME).")
 
     static func read(_ args: Arguments, context: CommandContext) throws(DesktopError) -> RegistrationOptions {
         let schemeText: String?
         let idText: String?
         do {
             try args.noPositionals()
-            schemeText = try args.single("scheme")
-            idText = try args.single("id")
+            schemeText = try args.single(CommonOptions.scheme)
+            idText = try args.single(id)
         } catch {
             throw DesktopError(.usage, message: error.description)
         }

@@ -13,6 +13,8 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
+import CallbackRouterKit
+
 extension Command {
     /// Reads what `--WHAT-from-stdin` promises (a state, a verifier) from the first line of
     /// stdin, waiting `seconds` (at least one). Returns nil with `exit` set once the refusal

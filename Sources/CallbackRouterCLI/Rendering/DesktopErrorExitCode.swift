@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackDesktop
+import CallbackRouterKit
 
 extension DesktopError {
     /// The helper's exit code for this failure (docs/cli.md): 77, 69, 64 or 65.

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// The one human line a failing command ends with when it said nothing itself after its
 /// JSON (``CommandContext/settled(_:command:)`` writes it, through ``ToolDescription/failureLine``): what happened, from the JSON's

@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackLoopback
+import CallbackRouterKit
 
 extension LoopbackError {
     /// The helper's exit code when the loopback receiver cannot start (docs/cli.md): 75 for a

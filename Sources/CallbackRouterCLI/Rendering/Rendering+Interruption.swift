@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 extension CommandContext {
     /// The exit code for a wait that ended `.stopped`: 130 / 143 when a signal stopped it,

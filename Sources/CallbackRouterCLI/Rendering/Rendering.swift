@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// The JSON (docs/cli.md) for an outcome or a refusal, and its exit code: what `parse` prints,
 /// and what `listen`, `loopback` and `login` print "as parse does". Every command renders

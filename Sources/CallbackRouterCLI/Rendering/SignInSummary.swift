@@ -14,6 +14,7 @@
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
+import CallbackRouterKit
 
 /// `login`'s last stderr line, for the person at the terminal: what happened, in words,
 /// from the JSON it just printed. Only public things appear: the outcome, a reason code and

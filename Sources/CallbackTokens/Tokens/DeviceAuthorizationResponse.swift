@@ -1,0 +1,76 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What the device authorization endpoint answered (RFC 8628 §3.2): the codes and where the
+/// user enters one, or an error response (RFC 6749 §5.2, e.g. `invalid_client`,
+/// `invalid_scope`).
+///
+/// Read as strictly as a token response (docs/tokens.md): the status first (a 3xx, 5xx or
+/// other status is `unknown_status`, its body unread), at most ``TokenResponse/maxBodyBytes``
+/// of strict JSON, an object; HTTP 200 with an `error` member is `ambiguous_response`.
+public enum DeviceAuthorizationResponse: Sendable, CustomStringConvertible {
+    /// HTTP 200: the device and user codes.
+    case authorization(DeviceAuthorization)
+    /// An error response, typically HTTP 400 or 401.
+    case error(TokenError)
+
+    /// Reads the device authorization endpoint's answer: its HTTP status and body.
+    ///
+    /// - Parameters:
+    ///   - status: the HTTP status code of the response.
+    ///   - body: the response body's bytes (UTF-8 JSON).
+    ///   - allowingLoopbackHTTP: accept a verification URI with `http` to a loopback IP
+    ///     literal (a local test server); otherwise it must be `https`.
+    ///   - maxBodyBytes: the largest body read; a longer one is `too_long`.
+    public init(
+        status: Int, body: some Collection<UInt8>, allowingLoopbackHTTP: Bool = false, maxBodyBytes: Int = TokenResponse.maxBodyBytes
+    ) throws(CallbackError) {
+        let endpoint = "the device authorization endpoint"
+        guard status == 200 || (400 ... 499).contains(status) else {
+            throw EndpointStatus.refusal(status, from: endpoint)
+        }
+        guard body.count <= maxBodyBytes else {
+            throw CallbackError(
+                .tooLong, at: maxBodyBytes,
+                "the device authorization response is \(body.count) bytes long; at most \(maxBodyBytes) are read")
+        }
+        if status != 200 {
+            guard let document = try? JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes)), let object = document.object,
+                object["error"] != nil
+            else {
+                throw EndpointStatus.refusal(status, from: endpoint)
+            }
+            self = .error(try TokenError(object, status: status))
+            return
+        }
+        let document = try JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes))
+        guard let object = document.object else {
+            throw CallbackError(.invalidParameter, at: 0, "the device authorization response is a JSON \(document.typeName), not an object")
+        }
+        if object["error"] != nil {
+            throw CallbackError(
+                .ambiguousResponse,
+                "the device authorization endpoint answered HTTP 200 (OK) with an error member: refused, not read as codes; "
+                    + "the server contradicts itself, so tell the provider's operator")
+        }
+        self = .authorization(try DeviceAuthorization(object, allowingLoopbackHTTP: allowingLoopbackHTTP))
+    }
+
+    /// The codes or the error, redacted.
+    public var description: String {
+        switch self {
+        case .authorization(let authorization): "DeviceAuthorizationResponse.authorization(\(authorization))"
+        case .error(let error): "DeviceAuthorizationResponse.error(\(error))"
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+enum IDTokenCheck {
+    static let limits = JSONLimits(maxBytes: 32 * 1024, maxDepth: 16, maxStringBytes: 16 * 1024, maxMembers: 128)
+    static let sha256Algorithms: Set<String> = ["RS256", "PS256", "ES256", "HS256"]
+
+    /// What the `nonce` claim must be.
+    enum NonceExpectation {
+        /// A login: present and equal to the attempt's.
+        case required(String)
+        /// A refresh against the login's token: absent, or equal to the login's (a nil
+        /// expectation, a login token without one, then refuses any).
+        case ifPresent(String?)
+        /// A refresh without the login's token: not compared.
+        case unchecked
+    }
+
+    /// The claims of the login's ID token a refreshed one is compared with (read, not trusted).
+    struct Previous {
+        let subject: String
+        let audience: [String]
+        let authTime: Int64?
+        let nonce: String?
+    }
+
+    /// OIDC Core §3.1.3.7, in its order: the token's form, `alg`, `iss`, `sub`, `aud` and
+    /// `azp`, the times, the `nonce`, then `at_hash` and `c_hash`.
+    static func check(
+        _ token: String, accessToken: String, code: String?, nonce: NonceExpectation, clientID: String,
+        issuer: String, maxClockSkew: Duration, now: Int64
+    ) throws(CallbackError) -> IDTokenClaims {
+        let (header, payload) = try signedParts(of: token)
+        let algorithm = try signingAlgorithm(in: header)
+        let tokenIssuer = try checkIssuer(in: payload, expected: issuer)
+        let subject = try checkSubject(in: payload)
+        let (audience, authorizedParty) = try checkAudience(in: payload, clientID: clientID)
+        let times = try checkTimes(in: payload, now: now, maxClockSkew: maxClockSkew)
+        let nonceChecked = try checkNonce(in: payload, expecting: nonce)
+        let accessTokenHashChecked = try checkHash("at_hash", of: accessToken, in: payload, algorithm: algorithm)
+        let codeHashChecked = try checkCodeHash(of: code, in: payload, algorithm: algorithm)
+        return IDTokenClaims(
+            issuer: tokenIssuer, subject: subject, audience: audience, authorizedParty: authorizedParty,
+            expiresAt: times.expiresAt, issuedAt: times.issuedAt, authTime: times.authTime, algorithm: algorithm,
+            accessTokenHashChecked: accessTokenHashChecked, codeHashChecked: codeHashChecked, nonceChecked: nonceChecked,
+            claims: payload)
+    }
+
+    /// The header and payload of a JWS in compact form (an encrypted, five-part token is
+    /// `unsupported_algorithm`).
+    static func signedParts(of token: String) throws(CallbackError) -> (header: JSONObject, payload: JSONObject) {
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        if parts.count == 5 {
+            throw CallbackError(.unsupportedAlgorithm, "the ID token is encrypted (JWE); only signed ID tokens are read")
+        }
+        guard parts.count == 3 else {
+            throw CallbackError(.invalidParameter, "the ID token is not a JWS in compact form (three base64url parts)")
+        }
+        return (try object(parts[0], naming: "header"), try object(parts[1], naming: "payload"))
+    }
+
+    /// The header's `alg`: present, and not `none`.
+    static func signingAlgorithm(in header: JSONObject) throws(CallbackError) -> String {
+        guard let algorithm = header["alg"]?.string, !algorithm.isEmpty else {
+            throw CallbackError(.unsupportedAlgorithm, "the ID token's header has no alg")
+        }
+        guard algorithm != "none" else {
+            throw CallbackError(.unsupportedAlgorithm, "the ID token is unsigned (alg none)")
+        }
+        return algorithm
+    }
+
+    /// `iss`, equal to the expected issuer byte for byte.
+    static func checkIssuer(in payload: JSONObject, expected issuer: String) throws(CallbackError) -> String {
+        guard let issuerValue = payload["iss"] else {
+            throw CallbackError(.issuerMissing, "the ID token has no iss")
+        }
+        guard let tokenIssuer = issuerValue.string, tokenIssuer == issuer else {
+            throw CallbackError(.issuerMismatch, "the ID token's iss is not the expected issuer (\(issuer))")
+        }
+        return tokenIssuer
+    }
+
+    /// `sub`, a non-empty string.
+    static func checkSubject(in payload: JSONObject) throws(CallbackError) -> String {
+        guard let subjectValue = payload["sub"] else {
+            throw CallbackError(.missingParameter, "the ID token has no sub")
+        }
+        guard let subject = subjectValue.string, !subject.isEmpty else {
+            throw CallbackError(.invalidParameter, "the ID token's sub is not a non-empty string")
+        }
+        return subject
+    }
+
+    /// `aud` (a string or an array of strings) containing the client id, and `azp`: required
+    /// with several audiences (item 4), the client id when present.
+    static func checkAudience(
+        in payload: JSONObject, clientID: String
+    ) throws(CallbackError) -> (audience: [String], authorizedParty: String?) {
+        let audience: [String]
+        switch payload["aud"]?.storage {
+        case .string(let one)?:
+            audience = [one]
+        case .array(let many)?:
+            var strings: [String] = []
+            for element in many {
+                guard let text = element.string else {
+                    throw CallbackError(.audienceMismatch, "the ID token's aud is not a string or an array of strings")
+                }
+                strings.append(text)
+            }
+            audience = strings
+        default:
+            throw CallbackError(.audienceMismatch, "the ID token has no aud, or it is not a string or an array of strings")
+        }
+        guard audience.contains(clientID) else {
+            throw CallbackError(.audienceMismatch, "the ID token's aud does not contain the client id (\(clientID))")
+        }
+        switch payload["azp"]?.storage {
+        case nil:
+            guard audience.count == 1 else {
+                throw CallbackError(.audienceMismatch, "the ID token names several audiences and no azp (OIDC Core §3.1.3.7 item 4)")
+            }
+            return (audience, nil)
+        case .string(let azp)? where azp == clientID:
+            return (audience, azp)
+        default:
+            throw CallbackError(.audienceMismatch, "the ID token's azp is not the client id (\(clientID))")
+        }
+    }
+
+    /// `exp` after now minus the skew, `iat` and `nbf` not after now plus the skew; and
+    /// `auth_time` read when present.
+    static func checkTimes(
+        in payload: JSONObject, now: Int64, maxClockSkew: Duration
+    ) throws(CallbackError) -> (expiresAt: Int64, issuedAt: Int64, authTime: Int64?) {
+        let skew = max(0, maxClockSkew.nanosecondsSaturated / 1_000_000_000)
+        let expiresAt = try seconds("exp", in: payload, required: true) ?? 0
+        guard expiresAt > now.subtractingReportingOverflow(skew).partialValue else {
+            throw CallbackError(.tokenExpired, "the ID token expired (exp \(expiresAt), now \(now), allowed skew \(skew) s)")
+        }
+        let issuedAt = try seconds("iat", in: payload, required: true) ?? 0
+        let latest = now.addingReportingOverflow(skew)
+        let horizon = latest.overflow ? Int64.max : latest.partialValue
+        guard issuedAt <= horizon else {
+            throw CallbackError(
+                .invalidParameter, "the ID token was issued in the future (iat \(issuedAt), now \(now), allowed skew \(skew) s)")
+        }
+        if let notBefore = try seconds("nbf", in: payload, required: false), notBefore > horizon {
+            throw CallbackError(.invalidParameter, "the ID token is not valid yet (nbf \(notBefore), now \(now), allowed skew \(skew) s)")
+        }
+        return (expiresAt, issuedAt, try seconds("auth_time", in: payload, required: false))
+    }
+
+    /// The `nonce` as `expectation` says, compared in constant time; whether it was compared.
+    static func checkNonce(in payload: JSONObject, expecting expectation: NonceExpectation) throws(CallbackError) -> Bool {
+        switch expectation {
+        case .required(let expected):
+            guard let tokenNonce = payload["nonce"]?.string, constantTimeEquals(tokenNonce, expected) else {
+                throw CallbackError(.nonceMismatch, "the ID token's nonce is missing or is not the attempt's")
+            }
+            return true
+        case .ifPresent(let expected):
+            guard let value = payload["nonce"] else { return false }
+            guard let tokenNonce = value.string, let expected, constantTimeEquals(tokenNonce, expected) else {
+                throw CallbackError(.nonceMismatch, "the refreshed ID token's nonce is not the login's ID token's")
+            }
+            return true
+        case .unchecked:
+            return false
+        }
+    }
+
+    /// `c_hash` against the redeemed code when present; refused when no code was redeemed
+    /// (a refresh).
+    static func checkCodeHash(of code: String?, in payload: JSONObject, algorithm: String) throws(CallbackError) -> Bool {
+        guard payload["c_hash"] != nil else { return false }
+        guard let code else {
+            throw CallbackError(.tokenHashMismatch, "the ID token has a c_hash, and no code was redeemed (a refresh)")
+        }
+        return try checkHash("c_hash", of: code, in: payload, algorithm: algorithm)
+    }
+
+    /// OIDC Core §12.2: the refreshed token names the same user, audiences and
+    /// authentication as the login's.
+    static func compare(_ claims: IDTokenClaims, subject: String, audience: [String], authTime: Int64?) throws(CallbackError) {
+        guard claims.subject == subject else {
+            throw CallbackError(.invalidParameter, "the refreshed ID token's sub is not the first ID token's")
+        }
+        guard Set(claims.audience) == Set(audience) else {
+            throw CallbackError(.audienceMismatch, "the refreshed ID token's aud is not the first ID token's")
+        }
+        if let authTime, claims.authTime != authTime {
+            throw CallbackError(.invalidParameter, "the refreshed ID token's auth_time is not the first ID token's")
+        }
+    }
+
+    /// Reads the login's ID token as expectations: well-formed, `iss` the expected issuer,
+    /// `sub`, `aud` with the client id, `auth_time` and `nonce` well-typed. Not trusted:
+    /// see ``TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)``.
+    static func previous(_ token: String, clientID: String, issuer: String) throws(CallbackError) -> Previous {
+        do throws(CallbackError) {
+            let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard parts.count == 3 else {
+                throw CallbackError(.invalidParameter, "it is not a JWS in compact form (three base64url parts)")
+            }
+            let header = try object(parts[0], naming: "header")
+            let payload = try object(parts[1], naming: "payload")
+            guard let algorithm = header["alg"]?.string, !algorithm.isEmpty, algorithm != "none" else {
+                throw CallbackError(.invalidParameter, "its header has no alg, or alg none")
+            }
+            guard let issuerValue = payload["iss"] else { throw CallbackError(.issuerMissing, "it has no iss") }
+            guard issuerValue.string == issuer else {
+                throw CallbackError(.issuerMismatch, "its iss is not the expected issuer (\(issuer))")
+            }
+            guard let subjectValue = payload["sub"] else { throw CallbackError(.missingParameter, "it has no sub") }
+            guard let subject = subjectValue.string, !subject.isEmpty else {
+                throw CallbackError(.invalidParameter, "its sub is not a non-empty string")
+            }
+            var audience: [String] = []
+            switch payload["aud"]?.storage {
+            case .string(let one)?: audience = [one]
+            case .array(let many)?: audience = many.compactMap(\.string)
+            default: break
+            }
+            guard audience.contains(clientID) else {
+                throw CallbackError(.audienceMismatch, "its aud does not contain the client id (\(clientID))")
+            }
+            let authTime = try seconds("auth_time", in: payload, required: false)
+            var nonce: String?
+            if let value = payload["nonce"] {
+                guard let text = value.string else { throw CallbackError(.invalidParameter, "its nonce is not a string") }
+                nonce = text
+            }
+            return Previous(subject: subject, audience: audience, authTime: authTime, nonce: nonce)
+        } catch {
+            throw CallbackError(error.reason, "the earlier (login's) ID token: " + error.detail)
+        }
+    }
+
+    static func object(_ part: Substring.UTF8View.SubSequence, naming name: String) throws(CallbackError) -> JSONObject {
+        guard let bytes = Base64URL.decode(String(decoding: part, as: UTF8.self)) else {
+            throw CallbackError(.invalidParameter, "the ID token's \(name) is not canonical base64url")
+        }
+        let value = try JSONReader.parse(bytes, limits: limits)
+        guard let object = value.object else {
+            throw CallbackError(.invalidParameter, "the ID token's \(name) is a JSON \(value.typeName), not an object")
+        }
+        return object
+    }
+
+    /// A NumericDate claim as whole seconds: a JSON integer (a fraction, an exponent, a
+    /// string or a negative value is `invalid_parameter`).
+    static func seconds(_ name: String, in payload: JSONObject, required: Bool) throws(CallbackError) -> Int64? {
+        guard let value = payload[name] else {
+            if required { throw CallbackError(.missingParameter, "the ID token has no \(name)") }
+            return nil
+        }
+        guard let seconds = value.number?.int64, seconds >= 0 else {
+            throw CallbackError(.invalidParameter, "the ID token's \(name) is not a non-negative integer NumericDate")
+        }
+        return seconds
+    }
+
+    /// OIDC Core §3.1.3.6: the base64url of the left half of the hash of the ASCII value,
+    /// the hash named by the JWS `alg`.
+    static func checkHash(_ name: String, of value: String, in payload: JSONObject, algorithm: String) throws(CallbackError) -> Bool {
+        guard let claim = payload[name] else { return false }
+        guard sha256Algorithms.contains(algorithm) else {
+            throw CallbackError(
+                .unsupportedAlgorithm,
+                "the ID token's \(name) needs the hash of alg \(ParameterName.shown(algorithm)), which this package does not compute")
+        }
+        let expected = Base64URL.encode(SHA256.hash(value.utf8).prefix(SHA256.digestByteCount / 2))
+        guard let text = claim.string, constantTimeEquals(text, expected) else {
+            throw CallbackError(.tokenHashMismatch, "the ID token's \(name) does not match")
+        }
+        return true
+    }
+}

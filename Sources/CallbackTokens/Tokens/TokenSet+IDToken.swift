@@ -1,0 +1,168 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+extension TokenSet {
+    /// The default allowance for clocks that disagree: five minutes.
+    public static let defaultMaxClockSkew: Duration = .seconds(300)
+
+    /// Checks the response's ID token against the login it answers (OpenID Connect Core
+    /// §3.1.3.7) and returns its claims.
+    ///
+    /// Checked, each with its reason code:
+    /// - there is an `id_token` (`missing_parameter`), a JWS in compact form: three
+    ///   base64url parts, header and payload strict JSON objects (`invalid_parameter`; an
+    ///   encrypted, five-part token is `unsupported_algorithm`);
+    /// - `alg` is present and not `none` (`unsupported_algorithm`);
+    /// - `iss` equals `issuer` exactly (`issuer_missing`, `issuer_mismatch`);
+    /// - `sub` is a non-empty string (`missing_parameter`, `invalid_parameter`);
+    /// - `aud` (a string or an array of strings) contains `clientID`; with several audiences
+    ///   `azp` is required, and when present equals `clientID` (`audience_mismatch`);
+    /// - `exp` is an integer after now minus `maxClockSkew` (`token_expired`); `iat` is an
+    ///   integer not after now plus `maxClockSkew`, and so is `nbf` when present
+    ///   (`invalid_parameter`); a fraction or a string is `invalid_parameter`;
+    /// - `nonce` equals the attempt's, compared in constant time (`nonce_mismatch`, also
+    ///   when it is missing);
+    /// - `at_hash` (against the access token) and `c_hash` (against the delivery's code),
+    ///   when present: the base64url of the left half of SHA-256, for `alg` RS256, PS256,
+    ///   ES256 and HS256 (`token_hash_mismatch`); with another `alg` a present hash cannot
+    ///   be checked and is `unsupported_algorithm`.
+    ///
+    /// Not checked: the signature. OpenID Connect Core §3.1.3.7 item 6 lets the TLS server
+    /// validation of the token endpoint stand in for it when the ID token arrives directly
+    /// from that endpoint, which is the only way a ``TokenSet`` is made. Send the request
+    /// over `https` with certificate validation on (the `URLSession` transport does).
+    ///
+    /// - Parameters:
+    ///   - delivery: the delivery whose code this response redeemed (its attempt's nonce,
+    ///     its code for `c_hash`).
+    ///   - clientID: the client id the token was requested with.
+    ///   - issuer: the expected issuer, e.g. from discovery's checked `issuer`.
+    ///   - maxClockSkew: how far the clocks may disagree (default five minutes).
+    ///   - clock: where the current calendar time is read (``AttemptClock/wallClockNanoseconds()``).
+    public func checkIDToken(
+        for delivery: Delivery, clientID: String, issuer: String, maxClockSkew: Duration = TokenSet.defaultMaxClockSkew,
+        clock: any AttemptClock = SystemAttemptClock()
+    ) throws(CallbackError) -> IDTokenClaims {
+        guard let idToken else {
+            throw CallbackError(.missingParameter, "the token response has no id_token")
+        }
+        return try IDTokenCheck.check(
+            idToken, accessToken: accessToken, code: delivery.outcome.code, nonce: .required(delivery.attempt.nonce), clientID: clientID,
+            issuer: issuer, maxClockSkew: maxClockSkew, now: clock.wallClockNanoseconds() / 1_000_000_000)
+    }
+
+    /// Checks the ID token of a refresh response (OpenID Connect Core §12.2) against the
+    /// claims checked at login, and returns its claims; nil when the response has no
+    /// `id_token` (a refresh response need not carry one).
+    ///
+    /// Everything ``checkIDToken(for:clientID:issuer:maxClockSkew:clock:)`` checks, with
+    /// the first token's issuer as the expected one, and: `sub` the same
+    /// (`invalid_parameter`), `aud` the same audiences (`audience_mismatch`), `auth_time`
+    /// the same when the first had one (`invalid_parameter`), and `nonce` absent or the
+    /// same as the first token's (`nonce_mismatch`). A `c_hash` is refused: a refresh
+    /// redeems no code (`token_hash_mismatch`).
+    public func checkRefreshedIDToken(
+        previous: IDTokenClaims, clientID: String, maxClockSkew: Duration = TokenSet.defaultMaxClockSkew,
+        clock: any AttemptClock = SystemAttemptClock()
+    ) throws(CallbackError) -> IDTokenClaims? {
+        guard let idToken else { return nil }
+        let claims = try IDTokenCheck.check(
+            idToken, accessToken: accessToken, code: nil, nonce: .ifPresent(previous.stringClaim("nonce")),
+            clientID: clientID, issuer: previous.issuer, maxClockSkew: maxClockSkew, now: clock.wallClockNanoseconds() / 1_000_000_000)
+        try IDTokenCheck.compare(claims, subject: previous.subject, audience: previous.audience, authTime: previous.authTime)
+        return claims
+    }
+
+    /// Checks the ID token of a refresh response (OpenID Connect Core §12.2) when the
+    /// login's ID token is not at hand, and returns its claims; nil when the response has
+    /// no `id_token`.
+    ///
+    /// Everything ``checkIDToken(for:clientID:issuer:maxClockSkew:clock:)`` checks, with
+    /// the same reason codes, except the `nonce`: `iss` equals `issuer`, `aud` contains
+    /// `clientID` (and `azp` with several audiences), `exp` and `iat` within
+    /// `maxClockSkew`, `alg` `none` refused, `at_hash` against the new access token when
+    /// present. A `c_hash` is refused: a refresh redeems no code (`token_hash_mismatch`).
+    /// A `nonce` in the refreshed token is not compared (there is nothing to compare it
+    /// with; ``IDTokenClaims/nonceChecked`` is false), and neither is the subject: that
+    /// the refreshed token names the same user as the login needs the login's token, given
+    /// to ``checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)``.
+    ///
+    /// Not checked: the signature, as in ``checkIDToken(for:clientID:issuer:maxClockSkew:clock:)``.
+    public func checkRefreshedIDToken(
+        clientID: String, issuer: String, maxClockSkew: Duration = TokenSet.defaultMaxClockSkew,
+        clock: any AttemptClock = SystemAttemptClock()
+    ) throws(CallbackError) -> IDTokenClaims? {
+        guard let idToken else { return nil }
+        return try IDTokenCheck.check(
+            idToken, accessToken: accessToken, code: nil, nonce: .unchecked, clientID: clientID, issuer: issuer,
+            maxClockSkew: maxClockSkew, now: clock.wallClockNanoseconds() / 1_000_000_000)
+    }
+
+    /// Checks the ID token of a refresh response (OpenID Connect Core §12.2) against the
+    /// login's ID token given as its compact string (what a process that did not make the
+    /// login's ``IDTokenClaims`` holds), and returns its claims; nil when the response has
+    /// no `id_token`.
+    ///
+    /// `previousIDToken` is read first, with ``checkPreviousIDToken(_:clientID:issuer:)``:
+    /// it must be a well-formed JWS in compact form whose `iss` equals `issuer`, with a
+    /// `sub`, an `aud` containing `clientID`, and `auth_time` and `nonce` well-typed when
+    /// present; its `exp` is not looked at (the login's token has usually expired), nor is
+    /// its signature. Then everything
+    /// ``checkRefreshedIDToken(clientID:issuer:maxClockSkew:clock:)`` checks, and: `sub`
+    /// the same (`invalid_parameter`), `aud` the same audiences (`audience_mismatch`),
+    /// `auth_time` the same when the earlier token had one (`invalid_parameter`), and
+    /// `nonce` absent or the same as the earlier token's (`nonce_mismatch`; a `nonce` when
+    /// the earlier token had none is refused too).
+    ///
+    /// Why reading an unverified earlier token is safe: its claims are used only as
+    /// expectations, never as facts returned to the caller. Every claim returned comes from
+    /// the new ID token, which arrived directly from the token endpoint over a TLS-validated
+    /// connection (OpenID Connect Core §3.1.3.7 item 6) and passes every check above on its
+    /// own against `issuer` and `clientID`. A tampered or forged earlier token can therefore
+    /// only make a genuine refreshed token fail a comparison (a refusal), never make a token
+    /// pass that would otherwise be refused: the comparisons only add conditions.
+    ///
+    /// - Parameters:
+    ///   - previousIDToken: the `id_token` of the login (or of the last checked refresh).
+    ///   - clientID: the client id the token was requested with.
+    ///   - issuer: the expected issuer, e.g. from discovery's checked `issuer`.
+    ///   - maxClockSkew: how far the clocks may disagree (default five minutes).
+    ///   - clock: where the current calendar time is read (``AttemptClock/wallClockNanoseconds()``).
+    public func checkRefreshedIDToken(
+        previousIDToken: String, clientID: String, issuer: String, maxClockSkew: Duration = TokenSet.defaultMaxClockSkew,
+        clock: any AttemptClock = SystemAttemptClock()
+    ) throws(CallbackError) -> IDTokenClaims? {
+        let previous = try IDTokenCheck.previous(previousIDToken, clientID: clientID, issuer: issuer)
+        guard let idToken else { return nil }
+        let claims = try IDTokenCheck.check(
+            idToken, accessToken: accessToken, code: nil, nonce: .ifPresent(previous.nonce), clientID: clientID, issuer: issuer,
+            maxClockSkew: maxClockSkew, now: clock.wallClockNanoseconds() / 1_000_000_000)
+        try IDTokenCheck.compare(claims, subject: previous.subject, audience: previous.audience, authTime: previous.authTime)
+        return claims
+    }
+
+    /// Checks that `previousIDToken` can serve as the login's ID token for
+    /// ``checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)``, which
+    /// runs the same check first: call it before sending a refresh request, so that a
+    /// mistaken earlier token is refused before a (possibly rotating) refresh token is spent.
+    ///
+    /// Refused: not three base64url parts with JSON object header and payload, or no `alg`
+    /// or `alg` `none` (`invalid_parameter`); `iss` missing or not `issuer`
+    /// (`issuer_missing`, `issuer_mismatch`); no non-empty `sub` (`missing_parameter`,
+    /// `invalid_parameter`); `aud` not containing `clientID` (`audience_mismatch`);
+    /// `auth_time` not a NumericDate or `nonce` not a string (`invalid_parameter`).
+    /// Every detail names it as the earlier ID token.
+    public static func checkPreviousIDToken(_ previousIDToken: String, clientID: String, issuer: String) throws(CallbackError) {
+        _ = try IDTokenCheck.previous(previousIDToken, clientID: clientID, issuer: issuer)
+    }
+}
