@@ -51,7 +51,7 @@ package enum Durations {
 
     /// "1 second", "1.5 seconds", "300 seconds".
     package static func describe(seconds: Double) -> String {
-        // A third of 8 seconds reads 2.67, never 2.6666666666666665 (issue 36 point 7).
+        // Two decimals at most: a third of 8 seconds reads 2.67, never 2.6666666666666665.
         let rounded = (seconds * 100).rounded() / 100
         let number = rounded == rounded.rounded() && rounded < 1e15 ? String(Int64(rounded)) : String(rounded)
         return number + (rounded == 1 ? " second" : " seconds")

@@ -13,57 +13,6 @@
 
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
-/// The heading a command's options are listed under: `OPTIONS`, or a named group such as
-/// `LOOPBACK OPTIONS` with a note on when it applies.
-package struct OptionGroup: Sendable, Equatable {
-    /// `OPTIONS`, `LOOPBACK OPTIONS`.
-    package let title: String
-    /// When the group applies (`the default: an RFC 8252 receiver on 127.0.0.1`), if it needs saying.
-    package let note: String?
-
-    package init(_ title: String, note: String? = nil) {
-        self.title = title
-        self.note = note
-    }
-
-    /// Every command's own options.
-    package static let main = OptionGroup("OPTIONS")
-
-    /// The heading line of `--help`: `LOOPBACK OPTIONS (the default: …):`.
-    package var heading: String { note.map { "\(title) (\($0)):" } ?? "\(title):" }
-}
-
-/// One way a command runs, chosen by an option (`login --scheme`, `listen --logout`), or by
-/// one value of it (`end-session-url --style auth0-return-to`), or by their absence (the
-/// command's default mode). Each option declares the modes it applies to
-/// (``OptionDeclaration/only(in:)``); one given in another mode is a usage error made from
-/// that declaration (``OptionDeclaration/misplaced(in:)``).
-package struct CommandMode: Sendable, Equatable {
-    /// What its options are called in errors and `--help`: `loopback`, `scheme`, `logout`.
-    package let name: String
-    /// The option (without `--`) whose presence chooses this mode; nil for the default mode.
-    package let selector: String?
-    /// The value of ``selector`` that chooses this mode; nil: any value (or a flag).
-    package let value: String?
-
-    package init(_ name: String, chosenBy selector: String? = nil, value: String? = nil) {
-        self.name = name
-        self.selector = selector
-        self.value = value
-    }
-
-    /// How it is chosen, as errors and USAGE say it: `--scheme`, `--style auth0-return-to`.
-    package var chooser: String? { selector.map { "--" + $0 + (value.map { " " + $0 } ?? "") } }
-}
-
-extension [CommandMode] {
-    /// The mode `args` chose: the first whose selector was given, else the default one; nil
-    /// for a command with a single mode (no modes declared).
-    package func chosen(by args: Arguments) -> CommandMode? {
-        first { mode in mode.selector.map { args.gave(option: $0, value: mode.value) } ?? false } ?? first { $0.selector == nil }
-    }
-}
-
 /// One command-line option of one command, declared once: its parsing (value or flag), its
 /// `--help` entry, its shell completions and its man page entry are all made from this, so
 /// they cannot disagree (swift-argument-parser's habit, without the dependency).

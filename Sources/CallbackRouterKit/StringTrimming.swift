@@ -15,8 +15,8 @@
 
 extension StringProtocol {
     /// Without leading and trailing spaces, tabs and carriage returns (help text and its
-    /// man-page and completion renderings). The CLI's own: CallbackDesktop's `package`
-    /// `trimmingSpaces` is not the CLI's to use (issue 26).
+    /// man-page and completion renderings). The CLI's own: it uses CallbackDesktop's public
+    /// API only, and this is not part of it.
     package var withoutSurroundingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }

@@ -12,15 +12,15 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(Glibc)
-@_exported import Glibc
+import Glibc
 #elseif canImport(Darwin)
-@_exported import Darwin
+import Darwin
 #endif
 
 // The package's one libc preamble (swift-system keeps its own in Internals/Exports.swift and
-// Internals/Syscalls.swift). Modules above this one import CallbackSystem, never Glibc or
-// Darwin: the C library is re-exported from here, and what differs between the two lives
-// below, once, instead of in a copy per module.
+// Internals/Syscalls.swift). The C library is not re-exported: modules above this one call
+// the `package` wrappers of this module, never a C function (ArchitectureTests and
+// LibcBoundaryTests check it), and what differs between Glibc and Darwin lives here, once.
 
 /// C functions whose names Swift types in this package also use as methods (`close`, `read`,
 /// `listen`…): inside such a type the bare name means the method, so the C call goes by these.

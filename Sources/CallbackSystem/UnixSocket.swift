@@ -17,20 +17,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Who is at the other end of a Unix-domain socket, as the kernel recorded it at connect
-/// (or listen) time: it cannot be forged by the peer.
-package struct PeerCredentials: Equatable {
-    package let pid: pid_t
-    package let uid: uid_t
-    package let gid: gid_t
-
-    package init(pid: pid_t, uid: uid_t, gid: gid_t) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-    }
-}
-
 /// `struct ucred` sits behind `_GNU_SOURCE` in glibc's headers, so Swift does not see it;
 /// this struct has the same layout (three 32-bit fields, 12 bytes).
 private struct UCredLayout {

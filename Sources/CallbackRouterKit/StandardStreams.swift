@@ -16,24 +16,6 @@
 import CallbackRouter
 import CallbackSystem
 
-/// Where a command writes. The executable writes through at once (a script may read the
-/// loopback redirect URI before the command ends); tests collect into a buffer.
-public protocol CommandOutput: AnyObject, Sendable {
-    /// Writes `text` to standard output, as is (add the newline yourself).
-    func writeOut(_ text: String)
-    /// Writes `text` to standard error, as is (add the newline yourself).
-    func writeErr(_ text: String)
-    /// Why the first write to standard output that did not arrive whole failed ("No space
-    /// left on device"), nil while every one did. The tool turns it into exit 74
-    /// (``ExitCode/ioError``): a result that never reached its reader is never a success.
-    var lostStandardOutput: String? { get }
-}
-
-extension CommandOutput {
-    /// An output that cannot fail (a capture) has lost nothing.
-    public var lostStandardOutput: String? { nil }
-}
-
 /// Writes straight to file descriptors 1 and 2, unbuffered, and remembers the first write
 /// to standard output that failed. A failed write to standard error (progress, warnings)
 /// is dropped: there is nowhere left to say so, and it changes no exit code.
@@ -91,21 +73,6 @@ public final class StandardStreams: CommandOutput {
             }
         }
     }
-}
-
-/// Collects what a command writes, for in-process tests.
-public final class CapturedOutput: CommandOutput {
-    private let buffers = Locked<(out: String, err: String)>(("", ""))
-    /// Makes an empty capture.
-    public init() {}
-    /// Everything written to standard output so far.
-    public var stdout: String { buffers.withLock { $0.out } }
-    /// Everything written to standard error so far.
-    public var stderr: String { buffers.withLock { $0.err } }
-    /// Appends to the captured standard output.
-    public func writeOut(_ text: String) { buffers.withLock { $0.out += text } }
-    /// Appends to the captured standard error.
-    public func writeErr(_ text: String) { buffers.withLock { $0.err += text } }
 }
 
 #endif

@@ -15,22 +15,6 @@
 
 import CallbackRouterKit
 
-/// The shells `callback-router completions` writes a script for.
-package enum CompletionShell: String, CaseIterable, Sendable {
-    case bash, zsh, fish
-
-    /// Where a Debian package installs the script (relative to `/`), as each shell's own
-    /// package looks for it: bash-completion's `completionsdir`, zsh's vendor functions,
-    /// fish's vendor completions.
-    var installPath: String {
-        switch self {
-        case .bash: "usr/share/bash-completion/completions/callback-router"
-        case .zsh: "usr/share/zsh/vendor-completions/_callback-router"
-        case .fish: "usr/share/fish/vendor_completions.d/callback-router.fish"
-        }
-    }
-}
-
 /// Shell completion scripts for the helper, generated from ``CommandCatalog`` (each
 /// command's option declarations): commands, options, the values an option declares as its
 /// choices (`--dialect`, `--policy`, `--response-mode`...), file names where an option takes
@@ -259,23 +243,6 @@ package struct CompletionScript {
     static func fishQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences("\\", with: "\\\\").replacingOccurrences("'", with: "\\'") + "'"
     }
-}
-
-extension String {
-    /// `self` with every `target` replaced (no Foundation in this module).
-    func replacingOccurrences(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.locate(target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-
-    var replacingColons: String { replacingOccurrences(":", with: "\\:") }
 }
 
 #endif
