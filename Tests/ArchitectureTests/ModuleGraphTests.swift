@@ -26,7 +26,7 @@ import Testing
         for declaration in declarations where declaration.hasPrefix("target(") || declaration.hasPrefix("executableTarget(") {
             // `target(name: "X", dependencies: ["A", "B"], …)` up to the next declaration.
             let text = declaration.split(separator: ")", maxSplits: 1).first.map(String.init) ?? ""
-            guard !text.contains("path:") else { continue }  // Benchmarks and test support live elsewhere
+            guard !text.contains("path:") else { continue } // Benchmarks and test support live elsewhere
             let quoted = text.split(separator: "\"", omittingEmptySubsequences: false)
             guard quoted.count >= 2 else { continue }
             let name = String(quoted[1])
@@ -65,12 +65,15 @@ import Testing
         let graph = Self.packageGraph()
         #expect(graph.count >= 8, "read only \(graph.keys.sorted()) from Package.swift")
         let documented = Self.documentedGraph(knownModules: Set(graph.keys))
-        #expect(Set(documented.keys) == Set(graph.keys), "docs/architecture.md's table lists \(documented.keys.sorted()); Package.swift has \(graph.keys.sorted())")
+        #expect(
+            Set(documented.keys) == Set(graph.keys),
+            "docs/architecture.md's table lists \(documented.keys.sorted()); Package.swift has \(graph.keys.sorted())")
         for (module, dependencies) in graph.sorted(by: { $0.key < $1.key }) {
             guard let row = documented[module] else { continue }
             #expect(
                 row.imports == dependencies,
-                "\(module): docs/architecture.md says it may import \(row.imports.sorted()), Package.swift declares \(dependencies.sorted())")
+                "\(module): docs/architecture.md says it may import \(row.imports.sorted()), Package.swift declares \(dependencies.sorted())"
+            )
         }
     }
 

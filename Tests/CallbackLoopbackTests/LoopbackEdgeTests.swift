@@ -17,6 +17,12 @@ import CallbackSystem
 import CallbackTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The receiver where a login meets the other processes of the machine: the
 /// one-time start link, other users' connections, floods of held connections, refused
 /// callbacks that carry the state, and timeouts of any size. Real sockets throughout.

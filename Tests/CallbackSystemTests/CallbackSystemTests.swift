@@ -15,6 +15,12 @@ import CallbackSystem
 import CallbackTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The system layer's own promises, on real descriptors and sockets.
 @Suite struct DescriptorTests {
     private func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 }

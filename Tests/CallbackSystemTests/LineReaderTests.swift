@@ -15,6 +15,12 @@ import CallbackSystem
 import CallbackTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The one stdin line reader (states, verifiers, client secrets), on real pipes.
 @Suite struct LineReaderTests {
     /// A pipe holding `input` (less than a pipe holds: 64 KiB on Linux); its write end closed

@@ -15,6 +15,12 @@ import CallbackSystem
 import CallbackTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `Readiness`: poll, and the select-for-terminals wait Darwin takes (compiled and run here
 /// on pipes and on a real pseudo-terminal, though Linux's own poll needs none of it).
 @Suite struct ReadinessTests {

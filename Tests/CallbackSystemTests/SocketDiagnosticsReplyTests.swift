@@ -15,6 +15,12 @@
 @testable import CallbackSystem
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The reading of the kernel's netlink replies to a socket-diagnostics request, on crafted
 /// datagrams: the one record for the socket asked about, the errors, and replies that are
 /// short, odd or someone else's, none of which may be taken for an owner.

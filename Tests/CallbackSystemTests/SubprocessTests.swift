@@ -14,6 +14,12 @@
 import CallbackSystem
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Running a program as the token step runs curl: input on its stdin, its outputs read
 /// within limits and a deadline. Real processes (`/bin/sh`).
 @Suite struct SubprocessTests {

@@ -13,6 +13,12 @@
 
 import CallbackSystem
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The raw HTTP client of the loopback tests (CallbackLoopbackTests, and the CLI's loopback
 // tests once they drop their copy): blocking sockets with timeouts, bytes exactly as written.
 

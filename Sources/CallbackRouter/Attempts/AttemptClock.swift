@@ -47,4 +47,3 @@ func realtimeNanoseconds() -> Int64 {
     clock_gettime(CLOCK_REALTIME, &time)
     return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
 }
-

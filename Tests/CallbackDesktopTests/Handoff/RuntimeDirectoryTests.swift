@@ -15,6 +15,12 @@
 import CallbackSystem
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The fallback runtime directory when `XDG_RUNTIME_DIR` is not set:
 /// `/run/user/UID` when it is the user's, else under the user's home; never a name in a
 /// shared directory that another user could create first.
