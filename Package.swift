@@ -56,7 +56,7 @@ let package = Package(
         // but CallbackRouter (and through it CallbackParsing).
         .target(name: "CallbackTokens", dependencies: ["CallbackRouter"], swiftSettings: strict),
         // The only module that imports Foundation.
-        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter", "CallbackTokens"], swiftSettings: strict),
+        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackLoopback"], swiftSettings: strict),
         // The system layer (docs/architecture.md): the one module that imports the C library
         // for the edge. Descriptors, deadlines, one SystemError, sockets, files, subprocess,
         // threads, environment. Internal to the package (`package` access), no product.
