@@ -77,6 +77,11 @@ let package = Package(
         .executableTarget(name: "callback-bench", dependencies: ["CallbackRouter", "CallbackRouterCLI", "MallocCounter"],
                           path: "Benchmarks/callback-bench", swiftSettings: strict),
 
+        // The first sample of README.md and docs/getting-started.md as a program, which the
+        // interop suite runs against django-oauth-toolkit (Tests/Interop/django.sh).
+        .executableTarget(name: "sign-in-sample", dependencies: ["CallbackRouterFoundation"], path: "Tests/Samples/SignIn",
+                          swiftSettings: strict),
+
         // What the test targets share: reading test vectors (JSON) without Foundation, a seeded RNG.
         .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),
         // What the test targets share for the edge and for refusals: the raw HTTP client of
