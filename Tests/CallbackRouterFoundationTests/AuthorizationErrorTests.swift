@@ -40,7 +40,9 @@ import Testing
         let bridged = error as NSError
         #expect(bridged.domain == "CallbackRouterFoundation.AuthorizationError")
         #expect(bridged.code == 3)
-        #expect(error.localizedDescription == "The sign-in service did not sign you in: the request was denied (the user or the provider said no) (access_denied).")
+        #expect(
+            error.localizedDescription
+                == "The sign-in service did not sign you in: the request was denied (the user or the provider said no) (access_denied).")
         #expect(!error.localizedDescription.contains("clicked"))
         #expect(bridged.localizedRecoverySuggestion == "Sign in again and allow the app's access, if you meant to.")
         #expect(error.description == "AuthorizationError(access_denied)")

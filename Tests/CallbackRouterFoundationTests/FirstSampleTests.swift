@@ -35,7 +35,10 @@ import Testing
     }
 
     static func trimmed(_ lines: some Collection<String>) -> [String] {
-        Array(lines.drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed().drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed())
+        Array(
+            lines.drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed().drop {
+                $0.trimmingCharacters(in: .whitespaces).isEmpty
+            }.reversed())
     }
 
     /// The lines between `// sample begins` and `// sample ends`, unindented by the `do`'s four spaces.

@@ -101,14 +101,16 @@ extension SignIn {
             throw CallbackError(.invalidConfiguration, "the authorization request is not a URL Foundation reads the same way")
         }
         let wait = Task { try await router.callback(for: attempt, timeout: options.timeout) }
-        let delivery = try await awaiting(wait, afterOpening: url, with: { url in
-            do {
-                try router.handle(try await open(url))
-            } catch {
-                router.cancel(attempt)  // a callback that did not end the wait must not leave it waiting
-                throw error
-            }
-        }, cancel: { router.cancel(attempt) })
+        let delivery = try await awaiting(
+            wait, afterOpening: url,
+            with: { url in
+                do {
+                    try router.handle(try await open(url))
+                } catch {
+                    router.cancel(attempt) // a callback that did not end the wait must not leave it waiting
+                    throw error
+                }
+            }, cancel: { router.cancel(attempt) })
         return try await redeem(delivery, metadata: metadata, clientID: clientID, options: options)
     }
 
@@ -151,15 +153,18 @@ extension SignIn {
     static func redeem(_ delivery: Delivery, metadata: ProviderMetadata, clientID: String, options: Options) async throws -> SignIn {
         if delivery.outcome.kind == .authorizationError {
             throw AuthorizationError(
-                code: delivery.outcome.error ?? AuthorizationErrorCode(rawValue: ""), providerDescription: delivery.outcome.errorDescription)
+                code: delivery.outcome.error ?? AuthorizationErrorCode(rawValue: ""), providerDescription: delivery.outcome.errorDescription
+            )
         }
         let request = try TokenRequest.authorizationCode(
             for: delivery, redirectURI: delivery.attempt.redirectURI.url.string, tokenEndpoint: metadata.tokenEndpoint,
             clientID: clientID, allowingLoopbackHTTP: isLoopbackHTTP(metadata.issuer))
         switch try await options.session.exchange(request) {
         case .tokens(let tokens):
-            let claims = try tokens.checkIDToken(for: delivery, clientID: clientID, issuer: metadata.issuer, maxClockSkew: options.maxClockSkew)
-            return SignIn(issuer: metadata.issuer, clientID: clientID, tokenEndpoint: metadata.tokenEndpoint, tokens: tokens, claims: claims)
+            let claims = try tokens.checkIDToken(
+                for: delivery, clientID: clientID, issuer: metadata.issuer, maxClockSkew: options.maxClockSkew)
+            return SignIn(
+                issuer: metadata.issuer, clientID: clientID, tokenEndpoint: metadata.tokenEndpoint, tokens: tokens, claims: claims)
         case .error(let error):
             throw error
         }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A token set an app can keep: encoded under the token response's own member names plus
 /// `expires_at`, the absolute expiry (seconds since 1970), so that a stored set still knows
 /// when its access token expires.

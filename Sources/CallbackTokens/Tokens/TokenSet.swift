@@ -91,7 +91,8 @@ public struct TokenSet: Sendable, CustomStringConvertible, CustomDebugStringConv
         scope: String? = nil, idToken: String? = nil
     ) throws(CallbackError) {
         let values: [(String, String?)] = [
-            ("access_token", accessToken), ("token_type", tokenType), ("refresh_token", refreshToken), ("scope", scope), ("id_token", idToken),
+            ("access_token", accessToken), ("token_type", tokenType), ("refresh_token", refreshToken), ("scope", scope),
+            ("id_token", idToken),
         ]
         for (name, value) in values where value?.isEmpty == true {
             throw CallbackError(.invalidParameter, "the stored token set's \(name) is empty")

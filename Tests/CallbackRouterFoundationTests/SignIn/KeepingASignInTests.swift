@@ -61,12 +61,12 @@ import FoundationNetworking
         var signIn = try await Self.signIn(provider)
         try await signIn.refresh()
         #expect(signIn.tokens.accessToken == "access-2")
-        #expect(signIn.tokens.refreshToken == "refresh-2")  // rotated: replaced
+        #expect(signIn.tokens.refreshToken == "refresh-2") // rotated: replaced
         #expect(provider.tokenRequests.last?["refresh_token"] == "refresh-1")
         #expect(signIn.claims?.subject == "alice")
         try await signIn.refresh()
         #expect(signIn.tokens.accessToken == "access-3")
-        #expect(signIn.tokens.refreshToken == "refresh-2")  // not rotated: kept
+        #expect(signIn.tokens.refreshToken == "refresh-2") // not rotated: kept
         #expect(provider.tokenRequests.last?["refresh_token"] == "refresh-2")
         #expect(signIn.tokens.scope == "openid profile")
     }
@@ -83,7 +83,8 @@ import FoundationNetworking
 
     @Test func aRefreshWithoutARefreshTokenSaysToSignInAgain() async throws {
         let tokens = try TokenSet(accessToken: "a", tokenType: "Bearer", expiresAt: nil)
-        var signIn = try SignIn(issuer: "https://accounts.example.com", clientID: "abc123", tokenEndpoint: "https://accounts.example.com/token", tokens: tokens)
+        var signIn = try SignIn(
+            issuer: "https://accounts.example.com", clientID: "abc123", tokenEndpoint: "https://accounts.example.com/token", tokens: tokens)
         await #expect {
             try await signIn.refresh()
         } throws: { error in
@@ -92,13 +93,15 @@ import FoundationNetworking
     }
 
     @Test func decodingRefusesAnEmptyTokenWithoutShowingTheValues() throws {
-        let stored = #"{"issuer":"https://accounts.example.com","client_id":"abc123","token_endpoint":"https://accounts.example.com/token","tokens":{"access_token":"","token_type":"Bearer","refresh_token":"tGzv3JOkF0XG5Qx2TlKWIA"}}"#
+        let stored =
+            #"{"issuer":"https://accounts.example.com","client_id":"abc123","token_endpoint":"https://accounts.example.com/token","tokens":{"access_token":"","token_type":"Bearer","refresh_token":"tGzv3JOkF0XG5Qx2TlKWIA"}}"#
         #expect {
             _ = try JSONDecoder().decode(SignIn.self, from: Data(stored.utf8))
         } throws: { error in
             "\(error)".contains("access_token is empty") && !"\(error)".contains("tGzv3JOkF0XG5Qx2TlKWIA")
         }
-        let plain = #"{"issuer":"http://accounts.example.com","client_id":"abc123","token_endpoint":"http://accounts.example.com/token","tokens":{"access_token":"a","token_type":"Bearer"}}"#
+        let plain =
+            #"{"issuer":"http://accounts.example.com","client_id":"abc123","token_endpoint":"http://accounts.example.com/token","tokens":{"access_token":"a","token_type":"Bearer"}}"#
         #expect(throws: DecodingError.self) { _ = try JSONDecoder().decode(SignIn.self, from: Data(plain.utf8)) }
     }
 }

@@ -108,7 +108,8 @@ import FoundationNetworking
         let started = ContinuousClock.now
         await #expect {
             _ = try await SignIn.redirect(
-                issuer: provider.issuer, clientID: TestProvider.clientID, redirectURI: "com.example.app:/oauth2redirect", options: Self.options
+                issuer: provider.issuer, clientID: TestProvider.clientID, redirectURI: "com.example.app:/oauth2redirect",
+                options: Self.options
             ) { _ in
                 try #require(URL(string: "com.example.app:/oauth2redirect?code=abc&state=c29tZW9uZSBlbHNlJ3Mgc3RhdGUgdmFsdWUgaGVyZQ"))
             }

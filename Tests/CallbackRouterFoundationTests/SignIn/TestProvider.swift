@@ -91,7 +91,8 @@ final class TestProvider: @unchecked Sendable {
         case "/.well-known/openid-configuration":
             return LocalHTTPServer.response(
                 status: "200 OK", headers: json,
-                body: #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"],"code_challenge_methods_supported":["S256"]}"#
+                body:
+                    #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"],"code_challenge_methods_supported":["S256"]}"#
             )
         case "/authorize":
             let fields = Self.fields(query)
@@ -115,14 +116,16 @@ final class TestProvider: @unchecked Sendable {
                 let refresh = refreshToken.map { #","refresh_token":"\#($0)""# } ?? ""
                 return LocalHTTPServer.response(
                     status: "200 OK", headers: json,
-                    body: #"{"access_token":"access-\#(tokenRequests.count)","token_type":"Bearer","expires_in":3600\#(refresh)\#(idToken)}"#)
+                    body:
+                        #"{"access_token":"access-\#(tokenRequests.count)","token_type":"Bearer","expires_in":3600\#(refresh)\#(idToken)}"#)
             }
             guard body["code"] == Self.code else {
                 return LocalHTTPServer.response(status: "400 Bad Request", headers: json, body: #"{"error":"invalid_grant"}"#)
             }
             return LocalHTTPServer.response(
                 status: "200 OK", headers: json,
-                body: #"{"access_token":"access-1","token_type":"Bearer","expires_in":3600,"refresh_token":"refresh-1","scope":"openid profile","id_token":"\#(idToken(base: base, nonce: nonce))"}"#
+                body:
+                    #"{"access_token":"access-1","token_type":"Bearer","expires_in":3600,"refresh_token":"refresh-1","scope":"openid profile","id_token":"\#(idToken(base: base, nonce: nonce))"}"#
             )
         default:
             return LocalHTTPServer.response(status: "404 Not Found", body: "")

@@ -48,7 +48,8 @@ import Testing
     @Test func aRebuiltTokenSetIsCheckedAsAResponseIs() throws {
         for (accessToken, refreshToken, expiresIn) in [("", "r", Int64(1)), ("a", "", 1), ("a", "r", -1)] {
             #expect {
-                _ = try TokenSet(accessToken: accessToken, tokenType: "Bearer", expiresIn: expiresIn, expiresAt: nil, refreshToken: refreshToken)
+                _ = try TokenSet(
+                    accessToken: accessToken, tokenType: "Bearer", expiresIn: expiresIn, expiresAt: nil, refreshToken: refreshToken)
             } throws: { error in
                 (error as? CallbackError)?.reason == .invalidParameter
             }
@@ -57,8 +58,10 @@ import Testing
 
     @Test func aRefreshReplacesARotatedRefreshTokenAndKeepsTheRest() throws {
         let login = try Self.tokens(
-            #"{"access_token":"a1","token_type":"Bearer","expires_in":60,"refresh_token":"r1","scope":"openid profile","id_token":"h.p.s"}"#)
-        let rotated = login.refreshed(by: try Self.tokens(#"{"access_token":"a2","token_type":"Bearer","expires_in":3600,"refresh_token":"r2"}"#))
+            #"{"access_token":"a1","token_type":"Bearer","expires_in":60,"refresh_token":"r1","scope":"openid profile","id_token":"h.p.s"}"#
+        )
+        let rotated = login.refreshed(
+            by: try Self.tokens(#"{"access_token":"a2","token_type":"Bearer","expires_in":3600,"refresh_token":"r2"}"#))
         #expect(rotated.accessToken == "a2")
         #expect(rotated.refreshToken == "r2")
         #expect(rotated.expiresIn == 3600)

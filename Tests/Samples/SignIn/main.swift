@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 // The first sample of README.md and docs/getting-started.md, run by the interop suite
 // (Tests/Interop/django.sh) against django-oauth-toolkit. The lines between the two
 // markers are that sample's, byte for byte (FirstSampleTests compares them); the lines
