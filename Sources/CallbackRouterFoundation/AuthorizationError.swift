@@ -21,7 +21,7 @@ import Foundation
 /// `errorDescription` is our sentence; the provider's own `error_description` is
 /// ``providerDescription``, its text, never shown as ours.
 public struct AuthorizationError: Error, Sendable, PresentableError, CustomStringConvertible {
-    /// The `error` the provider sent, e.g. ``AuthorizationErrorCode/accessDenied``.
+    /// The `error` the provider sent, e.g. `AuthorizationErrorCode/accessDenied`.
     public let code: AuthorizationErrorCode
     /// The provider's `error_description`, when sent: its text, for logs and developers.
     public let providerDescription: String?
@@ -35,7 +35,7 @@ public struct AuthorizationError: Error, Sendable, PresentableError, CustomStrin
     /// The NSError domain.
     public static let errorDomain = "CallbackRouterFoundation.AuthorizationError"
 
-    /// The stable NSError code: the code's place in ``AuthorizationErrorCode/standardCodes``
+    /// The stable NSError code: the code's place in `AuthorizationErrorCode/standardCodes`
     /// plus one (RFC 6749 §4.1.2.1's seven, 1–7, then OpenID Connect Core §3.1.2.6's, 8–16),
     /// never renumbered; any other code is 0.
     public var errorCode: Int {

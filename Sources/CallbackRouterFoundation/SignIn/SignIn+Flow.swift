@@ -20,8 +20,8 @@ import FoundationNetworking
 extension SignIn {
     /// Signs in through the browser and the RFC 8252 loopback receiver, in one call:
     /// discovers `issuer`, begins an attempt (state, PKCE S256, nonce), binds a
-    /// ``LoopbackReceiver`` on `127.0.0.1` and hands `open` a one-time link to the
-    /// authorization request (``LoopbackReceiver/startURL``: the state never reaches a
+    /// `LoopbackReceiver` on `127.0.0.1` and hands `open` a one-time link to the
+    /// authorization request (`LoopbackReceiver/startURL`: the state never reaches a
     /// command line), waits for the callback through a router, redeems the code with the
     /// exact redirect URI sent (its port included), and checks the ID token (`iss`, `aud`,
     /// `exp`, `iat`, the nonce, `at_hash`, `c_hash`).
@@ -44,10 +44,10 @@ extension SignIn {
     ///   - options: the session, the timeout, the receiver's settings…
     ///   - open: hands the URL to the system browser; an error it throws ends the sign-in
     ///     and is rethrown as it is.
-    /// - Throws: ``CallbackError`` (discovery, a refused callback, `timeout`, `cancelled`,
-    ///   the token response or the ID token refused), ``LoopbackError`` (the receiver could
+    /// - Throws: `CallbackError` (discovery, a refused callback, `timeout`, `cancelled`,
+    ///   the token response or the ID token refused), `LoopbackError` (the receiver could
     ///   not bind), ``AuthorizationError`` (the provider refused in the callback),
-    ///   ``TokenError`` (the token endpoint refused: `invalid_grant`…), `URLError` (a
+    ///   `TokenError` (the token endpoint refused: `invalid_grant`…), `URLError` (a
     ///   request did not complete); each with its `localizedDescription` (docs/errors.md).
     public static func loopback(
         issuer: String, clientID: String, scope: String = "openid", options: Options = Options(),
@@ -82,8 +82,12 @@ extension SignIn {
     /// before the code is redeemed. Nothing here is specific to a platform.
     ///
     /// - Parameters:
+    ///   - issuer: the provider's issuer, exactly as its discovery document names it.
+    ///   - clientID: the app's client id, registered with `redirectURI`.
     ///   - redirectURI: the app's registered redirect URI (`com.example.app:/oauth2redirect`,
-    ///     or a claimed `https` one), validated with ``RedirectURIPolicy/native``.
+    ///     or a claimed `https` one), validated with `RedirectURIPolicy/native`.
+    ///   - scope: the scopes, space-separated; `openid` is needed for the ID token.
+    ///   - options: the session, the timeout, further request parameters.
     ///   - open: presents the URL and returns the callback URL; an error it throws (the
     ///     user closed the sheet) ends the sign-in and is rethrown as it is.
     /// - Throws: as ``loopback(issuer:clientID:scope:options:open:)``, and the router's

@@ -19,19 +19,19 @@ import FoundationNetworking
 
 extension SignIn {
     /// Redeems the refresh token for new tokens (RFC 6749 §6) and keeps this value current:
-    /// ``tokens`` becomes ``TokenSet/refreshed(by:)`` of the answer (a rotated refresh token
+    /// ``tokens`` becomes `TokenSet/refreshed(by:)` of the answer (a rotated refresh token
     /// replaces the old one; one the server did not rotate is kept), and ``claims`` the
     /// refreshed ID token's, checked against the previous one (OpenID Connect Core §12.2:
     /// same `iss`, `sub`, `aud`) when the answer has one. Store the value again afterwards:
     /// the old refresh token may no longer work.
     ///
     /// Before anything is sent, the stored ID token is read as the one to compare with
-    /// (``TokenSet/checkPreviousIDToken(_:clientID:issuer:)``), so a mistaken stored value is
+    /// (`TokenSet/checkPreviousIDToken(_:clientID:issuer:)`), so a mistaken stored value is
     /// refused before a (possibly rotating) refresh token is spent. On any error this value
     /// is left as it was.
     ///
     /// - Throws: `missing_parameter` when there is no refresh token (sign in again; some
-    ///   providers need the `offline_access` scope for one); ``TokenError`` (`invalid_grant`:
+    ///   providers need the `offline_access` scope for one); `TokenError` (`invalid_grant`:
     ///   the refresh token expired or was revoked: sign in again); the ID token's refusals;
     ///   `URLError`.
     public mutating func refresh(options: Options = Options()) async throws {

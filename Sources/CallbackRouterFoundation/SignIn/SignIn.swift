@@ -27,7 +27,7 @@ import FoundationNetworking
 /// public pieces: discovery, the router's attempt (state, PKCE, nonce), the receiver, the
 /// token request through `URLSession` and the ID token check.
 ///
-/// It is `Codable` (the issuer, the client id, the token endpoint and the ``TokenSet``) so
+/// It is `Codable` (the issuer, the client id, the token endpoint and the `TokenSet`) so
 /// that an app can keep it in the Keychain or the Secret Service (never `UserDefaults`: it
 /// holds the tokens) and ``refresh(options:)`` it after a restart. Its `description` and
 /// `dump` never show a token.
@@ -43,7 +43,7 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     /// The ID token's claims checked in this process: the sign-in's, or those of the last
     /// refresh that returned an ID token. Nil for a sign-in decoded from storage until a
     /// refresh returns one (a stored ID token is not checked again: its `exp` has usually
-    /// passed; ``TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)``
+    /// passed; `TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)`
     /// compares a refreshed one with it).
     public internal(set) var claims: IDTokenClaims?
 
@@ -70,7 +70,7 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     /// How a sign-in runs; every setting has a default.
     public struct Options: Sendable {
         /// The session whose configuration (timeouts, proxies, TLS) the requests use;
-        /// nothing is cached or kept (``Foundation/URLSession/exchange(_:allowedTokenTypes:maxResponseBytes:)``).
+        /// nothing is cached or kept (`Foundation/URLSession/exchange(_:allowedTokenTypes:maxResponseBytes:)`).
         public var session: URLSession
         /// How long to wait for the browser to come back (default five minutes).
         public var timeout: Duration
