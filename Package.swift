@@ -56,7 +56,7 @@ let package = Package(
         // but CallbackRouter (and through it CallbackParsing).
         .target(name: "CallbackTokens", dependencies: ["CallbackRouter"], swiftSettings: strict),
         // The only module that imports Foundation.
-        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter", "CallbackTokens"], swiftSettings: strict),
+        .target(name: "CallbackRouterFoundation", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackLoopback"], swiftSettings: strict),
         // The system layer (docs/architecture.md): the one module that imports the C library
         // for the edge. Descriptors, deadlines, one SystemError, sockets, files, subprocess,
         // threads, environment. Internal to the package (`package` access), no product.
@@ -83,6 +83,11 @@ let package = Package(
         .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
         .executableTarget(name: "callback-bench", dependencies: ["CallbackRouter", "CallbackRouterCLI", "MallocCounter"],
                           path: "Benchmarks/callback-bench", swiftSettings: strict),
+
+        // The first sample of README.md and docs/getting-started.md as a program, which the
+        // interop suite runs against django-oauth-toolkit (Tests/Interop/django.sh).
+        .executableTarget(name: "sign-in-sample", dependencies: ["CallbackRouterFoundation"], path: "Tests/Samples/SignIn",
+                          swiftSettings: strict),
 
         // What the test targets share: reading test vectors (JSON) without Foundation, a seeded RNG.
         .target(name: "TestVectorSupport", path: "Tests/TestVectorSupport", swiftSettings: strict),

@@ -16,3 +16,4 @@
 // is built from our components and checked to mean the same thing to Foundation.
 @_exported import CallbackRouter
 @_exported import CallbackTokens
+@_exported import CallbackLoopback

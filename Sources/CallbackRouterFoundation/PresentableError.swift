@@ -23,11 +23,12 @@ import Foundation
 /// where `localizedDescription` looks on every platform (on Linux, swift-corelibs-foundation
 /// does not consult `LocalizedError` when it bridges).
 ///
-/// `CallbackError` and `ParseError` conform. `LoopbackError` and `DesktopError` live in
-/// modules this one does not depend on; an app that uses them conforms them in one line:
+/// `CallbackError`, `ParseError`, `LoopbackError` (``SignIn`` throws it) and
+/// ``AuthorizationError`` conform. `DesktopError` lives in a module this one does not
+/// depend on; an app that uses it conforms it in one line:
 ///
 /// ```swift
-/// extension LoopbackError: @retroactive PresentableError {}
+/// extension DesktopError: @retroactive PresentableError {}
 /// ```
 public protocol PresentableError: LocalizedError, CustomNSError {}
 
@@ -41,11 +42,14 @@ extension PresentableError {
     }
 }
 
-// The errors of the core. `CallbackError` and `ParseError` have the properties both
+// The errors of the core and the receiver. They have the properties both
 // protocols ask for under their names.
 extension CallbackError: PresentableError {}
 
 extension ParseError: PresentableError {}
+
+// The receiver's error: ``SignIn/loopback(issuer:clientID:scope:options:open:)`` throws it.
+extension LoopbackError: PresentableError {}
 
 // `TokenError.errorDescription` is the server's own `error_description`, so `TokenError` is
 // not `LocalizedError` (that would show the server's text as ours): its user info carries

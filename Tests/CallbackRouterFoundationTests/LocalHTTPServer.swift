@@ -20,8 +20,9 @@ import Darwin
 #endif
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 over POSIX sockets, for the transport's tests: each
-/// connection gets the next canned response (the last one repeats), and every request is
-/// recorded (head and body). No toolchain-external tool, no package.
+/// connection gets the next canned response (the last one repeats), or the answer of a
+/// handler to its request, and every request is recorded (head and body). No
+/// toolchain-external tool, no package.
 final class LocalHTTPServer: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
@@ -29,6 +30,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     private var stopped = false
     private var recorded: [[UInt8]] = []
     private var responses: [[UInt8]]
+    private var handler: (@Sendable (_ request: [UInt8]) -> [UInt8])?
 
     /// `NSLocking.withLock` is macOS 14+; the package's floor is macOS 13.
     private func locked<T>(_ body: () -> T) -> T {
@@ -44,6 +46,14 @@ final class LocalHTTPServer: @unchecked Sendable {
     convenience init(lateResponses: (String) -> [[UInt8]]) throws {
         try self.init(responses: [], start: false)
         responses = lateResponses(baseURL)
+        start()
+    }
+
+    /// A server that answers each request with `handle(baseURL, request)`.
+    convenience init(handle: @escaping @Sendable (_ baseURL: String, _ request: [UInt8]) -> [UInt8]) throws {
+        try self.init(responses: [], start: false)
+        let base = baseURL
+        handler = { handle(base, $0) }
         start()
     }
 
@@ -97,11 +107,16 @@ final class LocalHTTPServer: @unchecked Sendable {
             guard connection >= 0 else { continue }
             let request = readRequest(connection)
             locked { recorded.append(request) }
-            guard !responses.isEmpty else {
-                close(connection)
-                continue
+            let response: [UInt8]
+            if let handler {
+                response = handler(request)
+            } else {
+                guard !responses.isEmpty else {
+                    close(connection)
+                    continue
+                }
+                response = responses[min(served, responses.count - 1)]
             }
-            let response = responses[min(served, responses.count - 1)]
             served += 1
             response.withUnsafeBytes { raw in
                 var sent = 0

@@ -20,10 +20,11 @@ import Testing
 import CallbackDesktop
 #endif
 
-// What an app writes to bridge the errors of the modules CallbackRouterFoundation does not
+// What an app writes to bridge the errors of the module CallbackRouterFoundation does not
 // depend on (docs/errors.md): the text, the code and the domain are their own properties.
-// (An app outside this package writes `@retroactive PresentableError`.)
-extension LoopbackError: PresentableError {}
+// (An app outside this package writes `@retroactive PresentableError`; LoopbackError
+// conforms in CallbackRouterFoundation itself.)
+
 #if !os(tvOS) && !os(watchOS)
 extension DesktopError: PresentableError {}
 #endif

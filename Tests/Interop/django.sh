@@ -76,6 +76,40 @@ authorize_with_session() {
         "${fields[@]}" --data-urlencode allow=Authorize "$url"
 }
 
+# The first sample of README.md and docs/getting-started.md (SignIn.loopback, one call), run
+# as the program Tests/Samples/SignIn (the same text: FirstSampleTests): discovery, the
+# loopback receiver, Chromium given the one-time link, the token request through URLSession
+# with the bound redirect URI (port included), the ID token checked. SIGN_IN_SAMPLE names
+# the built program; else the one next to the helper, else it is built here.
+flow_sign_in_sample() {
+    step "sign-in-sample: README's first sample, one call, against $SERVER"
+    local sample=${SIGN_IN_SAMPLE:-$(dirname "$cr")/sign-in-sample}
+    if [ ! -x "$sample" ]; then
+        (cd "$root" && swift build -c release --product sign-in-sample >"$work/sample-build.log" 2>&1) \
+            || { fail "sign-in-sample builds" "$(tail -5 "$work/sample-build.log")"; return; }
+        sample="$root/.build/release/sign-in-sample"
+    fi
+    rm -f "$work/sample.start"
+    SIGN_IN_ISSUER="$ISSUER" SIGN_IN_CLIENT_ID="$CLIENT_ID" SIGN_IN_START_FILE="$work/sample.start" \
+        "$sample" >"$work/sample.out" 2>"$work/sample.err" &
+    local pid=$! i
+    pids+=("$pid")
+    for i in $(seq 1 400); do [ -s "$work/sample.start" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    [ -s "$work/sample.start" ] || { fail "the sample discovered the provider and opened the browser" "$(cat "$work/sample.out" "$work/sample.err")"; return; }
+    pass "the sample discovered the provider and opened the browser"
+    local start; start=$(head -1 "$work/sample.start")
+    check "... on the receiver's one-time link" bash -c '[[ "$1" == http://127.0.0.1:*/start/* ]]' _ "$start"
+    browse sign-in-sample --url "$start" --until "${start%%/start/*}/callback" \
+        || { fail "Chromium signed in and consented" "$(tail -3 "$work/sign-in-sample.browser.err")"; return; }
+    wait_exit "$pid" 40
+    check "the sample exits 0" bash -c '[ "$1" = 0 ] || { cat "$2"; false; }' _ "$EXIT_STATUS" "$work/sample.err"
+    # DOT's sub is the user's primary key; "?" would mean no checked claims.
+    check "... and prints the checked ID token's subject" bash -c '[[ "$1" =~ ^Signed\ in\ as\ [^?].*$ ]]' _ "$(cat "$work/sample.out")"
+    check "... and the server redeemed the code for the bound redirect URI" \
+        grep -q 'POST /o/token/ HTTP/1.1" 200' "$work/server.log"
+}
+
 source "$here/flows.sh"
 run_flows
+flow_sign_in_sample
 summary

@@ -110,7 +110,7 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
     ///   - allowingLoopbackHTTP: accept `http` to a loopback IP literal (a local server).
     /// - Throws: `invalid_configuration` for a delivery that is not an authorization code
     ///   of a login, a bad endpoint, client id or secret; `redirect_uri_mismatch` when
-    ///   `redirectURI` is not the attempt's redirect URI.
+    ///   `redirectURI` is not the attempt's redirect URI, or is a loopback one without its port.
     public static func authorizationCode(
         for delivery: Delivery, redirectURI: String, tokenEndpoint: String, clientID: String,
         authentication: ClientAuthentication = .none, allowingLoopbackHTTP: Bool = false
@@ -126,6 +126,14 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
             redirect = try CallbackURL(parsing: redirectURI)
         } catch {
             throw CallbackError(.invalidConfiguration, "the redirect URI is not a valid absolute URI (\(error))")
+        }
+        // A loopback redirect URI is sent with its port (RFC 8252 §7.3); without one it is
+        // not what the browser was sent to, and the server answers invalid_request or invalid_grant.
+        guard !(delivery.attempt.redirectURI.isLoopback && redirect.port == nil) else {
+            throw CallbackError(
+                .redirectURIMismatch,
+                "the loopback redirect URI \(redirectURI) has no port: send the receiver's redirectURI, port included (begin the login with router.beginLogin(on:redirectURI: receiver.redirectURI) and delivery.attempt.redirectURI carries it)"
+            )
         }
         guard delivery.attempt.redirectURI.matches(redirect) else {
             throw CallbackError(
