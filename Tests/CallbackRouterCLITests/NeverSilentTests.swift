@@ -135,7 +135,8 @@ import Testing
         defer { curl.remove() }
         try curl.answer(
             "discovery",
-            body: LoginTokenStepTests.metadata.replacingOccurrences(#""response_types_supported":["code"]"#, with: #""response_types_supported":["id_token"]"#))
+            body: LoginTokenStepTests.metadata.replacingOccurrences(
+                #""response_types_supported":["code"]"#, with: #""response_types_supported":["id_token"]"#))
         let run = runTool(
             ["login", "--issuer", LoginTokenStepTests.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
         #expect(run.exit == ExitCode.usage)

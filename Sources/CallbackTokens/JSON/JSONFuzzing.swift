@@ -88,9 +88,11 @@
             }
         }
         let idToken = Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8)) + "." + Base64URL.encode(bytes) + ".c2ln"
-        let payload = #"{"iss":"https://op.example.com","sub":"u","aud":"client-1","exp":1767226200,"iat":1767225600,"nonce":"n-0S6_WzA2Mj"}"#
+        let payload =
+            #"{"iss":"https://op.example.com","sub":"u","aud":"client-1","exp":1767226200,"iat":1767225600,"nonce":"n-0S6_WzA2Mj"}"#
         let headerFuzzed = Base64URL.encode(bytes) + "." + Base64URL.encode(Array(payload.utf8)) + ".c2ln"
-        let settings = IDTokenCheck.Settings(signingAlgorithms: ["RS256", "ES256"], maxClockSkew: .seconds(30), maxIssuedAtAge: .seconds(600))
+        let settings = IDTokenCheck.Settings(
+            signingAlgorithms: ["RS256", "ES256"], maxClockSkew: .seconds(30), maxIssuedAtAge: .seconds(600))
         for token in [idToken, headerFuzzed] {
             expectRefusal { () throws(CallbackError) in
                 _ = try IDTokenCheck.check(

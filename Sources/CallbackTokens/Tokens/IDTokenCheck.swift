@@ -95,17 +95,21 @@ enum IDTokenCheck {
             throw CallbackError(.unsupportedAlgorithm, "the ID token's header has no alg")
         }
         guard !isNone(algorithm) else {
-            throw CallbackError(.unsupportedAlgorithm, "the ID token is unsigned (alg \(ParameterName.shown(algorithm))): an unsigned ID token is never accepted")
+            throw CallbackError(
+                .unsupportedAlgorithm,
+                "the ID token is unsigned (alg \(ParameterName.shown(algorithm))): an unsigned ID token is never accepted")
         }
         guard header["crit"] == nil else {
             throw CallbackError(
                 .unsupportedAlgorithm,
-                "the ID token's header has crit: it names extensions the token must not be accepted without, and this package understands none (RFC 7515 §4.1.11)")
+                "the ID token's header has crit: it names extensions the token must not be accepted without, and this package understands none (RFC 7515 §4.1.11)"
+            )
         }
         guard allowed.contains(algorithm) else {
             throw CallbackError(
                 .unsupportedAlgorithm,
-                "the ID token is signed with alg \(ParameterName.shown(algorithm)), not one the provider is known to sign ID tokens with (\(allowed.map { ParameterName.shown($0) }.joined(separator: ", "))): pass the provider's id_token_signing_alg_values_supported as signingAlgorithms (default RS256, OpenID Connect Core §3.1.3.7 item 7)")
+                "the ID token is signed with alg \(ParameterName.shown(algorithm)), not one the provider is known to sign ID tokens with (\(allowed.map { ParameterName.shown($0) }.joined(separator: ", "))): pass the provider's id_token_signing_alg_values_supported as signingAlgorithms (default RS256, OpenID Connect Core §3.1.3.7 item 7)"
+            )
         }
         return algorithm
     }
@@ -181,7 +185,8 @@ enum IDTokenCheck {
         guard expiresAt > now.subtractingReportingOverflow(skew).partialValue else {
             throw CallbackError(
                 .tokenExpired,
-                "the ID token expired (exp \(expiresAt), now \(now), allowed skew \(skew) s): sign in again; if this device's clock is wrong, correct it")
+                "the ID token expired (exp \(expiresAt), now \(now), allowed skew \(skew) s): sign in again; if this device's clock is wrong, correct it"
+            )
         }
         let issuedAt = try seconds("iat", in: payload, required: true) ?? 0
         let latest = now.addingReportingOverflow(skew)
@@ -189,16 +194,19 @@ enum IDTokenCheck {
         guard issuedAt <= horizon else {
             throw CallbackError(
                 .invalidParameter,
-                "the ID token was issued in the future (iat \(issuedAt), now \(now), allowed skew \(skew) s): if this device's clock is behind, correct it")
+                "the ID token was issued in the future (iat \(issuedAt), now \(now), allowed skew \(skew) s): if this device's clock is behind, correct it"
+            )
         }
         let earliest = now.subtractingReportingOverflow(skew).partialValue.subtractingReportingOverflow(maxAge)
         if !earliest.overflow, issuedAt < earliest.partialValue {
             let repeated =
                 settings.previousIssuedAt == issuedAt
-                ? "; it repeats the earlier ID token (the same iat), and a refreshed ID token must be newly issued (OpenID Connect Core §12.2)" : ""
+                ? "; it repeats the earlier ID token (the same iat), and a refreshed ID token must be newly issued (OpenID Connect Core §12.2)"
+                : ""
             throw CallbackError(
                 .tokenExpired,
-                "the ID token was issued too long ago (iat \(issuedAt), now \(now): more than \(maxAge) s, the maxIssuedAtAge, plus the allowed skew \(skew) s)\(repeated): sign in again; if this device's clock is wrong, correct it")
+                "the ID token was issued too long ago (iat \(issuedAt), now \(now): more than \(maxAge) s, the maxIssuedAtAge, plus the allowed skew \(skew) s)\(repeated): sign in again; if this device's clock is wrong, correct it"
+            )
         }
         if let notBefore = try seconds("nbf", in: payload, required: false), notBefore > horizon {
             throw CallbackError(.invalidParameter, "the ID token is not valid yet (nbf \(notBefore), now \(now), allowed skew \(skew) s)")

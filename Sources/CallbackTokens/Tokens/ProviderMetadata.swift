@@ -112,7 +112,8 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         func missing(_ name: String) -> CallbackError {
             CallbackError(
                 .missingParameter,
-                "the metadata document has no \(name), which \(openIDProvider ? "OpenID Connect Discovery 1.0 §3" : "RFC 8414 §2") requires: the provider's discovery document is incomplete; tell its operator")
+                "the metadata document has no \(name), which \(openIDProvider ? "OpenID Connect Discovery 1.0 §3" : "RFC 8414 §2") requires: the provider's discovery document is incomplete; tell its operator"
+            )
         }
         _ = try ProviderMetadata.checkIssuer(expectedIssuer, allowingLoopbackHTTP: allowingLoopbackHTTP)
         let document = try JSONReader.parse(body)

@@ -75,7 +75,9 @@ import Testing
         "id_token_signing_alg_values_supported",
     ])
     func anOpenIDProvidersDocumentWithoutARequiredMemberIsRefused(_ name: String) {
-        let error = expectRefusal(.missingParameter) { try ProviderMetadata(parsing: Self.google(removing: name), expectedIssuer: Self.google) }
+        let error = expectRefusal(.missingParameter) {
+            try ProviderMetadata(parsing: Self.google(removing: name), expectedIssuer: Self.google)
+        }
         #expect((error as? CallbackError)?.detail.contains(name) == true)
         #expect((error as? CallbackError)?.detail.contains("tell its operator") == true)
     }
