@@ -20,7 +20,7 @@ import FoundationNetworking
 extension URLSession {
     /// Fetches and checks an issuer's metadata document (OpenID Connect Discovery 1.0,
     /// RFC 8414): `GET` the well-known URL (``ProviderMetadata/discoveryURL(issuer:style:allowingLoopbackHTTP:)``),
-    /// then ``ProviderMetadata/init(parsing:expectedIssuer:allowingLoopbackHTTP:requiringS256:)``.
+    /// then ``ProviderMetadata/init(parsing:expectedIssuer:allowingLoopbackHTTP:requiringS256:style:)``.
     ///
     /// As ``exchange(_:allowedTokenTypes:maxResponseBytes:)``: a session of its own without
     /// cache or cookies, no redirect followed, the body bounded by `maxResponseBytes`.
@@ -46,6 +46,7 @@ extension URLSession {
             throw EndpointStatus.refusal(status, from: "the discovery URL \(location)")
         }
         return try ProviderMetadata(
-            parsing: body, expectedIssuer: issuer, allowingLoopbackHTTP: allowingLoopbackHTTP, requiringS256: requiringS256)
+            parsing: body, expectedIssuer: issuer, allowingLoopbackHTTP: allowingLoopbackHTTP, requiringS256: requiringS256,
+            style: style)
     }
 }

@@ -190,7 +190,7 @@ import FoundationNetworking
 /// well-known URL and checked; another issuer, a redirect and a non-200 refused.
 @Suite(.serialized) struct DiscoveryFetchTests {
     static func document(issuer: String) -> String {
-        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","code_challenge_methods_supported":["S256"],"authorization_response_iss_parameter_supported":true}"#
+        #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"],"code_challenge_methods_supported":["S256"],"authorization_response_iss_parameter_supported":true}"#
     }
 
     /// The issuer is the server's own URL, so its responses are written once it is bound.

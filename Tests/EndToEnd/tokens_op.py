@@ -85,6 +85,9 @@ class Handler(BaseHTTPRequestHandler):
                 "token_endpoint": issuer + "/token",
                 "code_challenge_methods_supported": ["S256"],
                 "response_types_supported": ["code"],
+                "jwks_uri": issuer + "/jwks",
+                "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"],
             })
         if path == "/authorize":
             query = dict(urllib.parse.parse_qsl(url.query))

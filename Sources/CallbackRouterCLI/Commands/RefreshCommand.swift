@@ -141,7 +141,9 @@ enum RefreshCommand: Command {
                 context.printJSON(TokenStep.errorJSON(tokenError))
                 return ExitCode.providerFailure
             case .tokens(let tokens):
-                let claims = try Self.check(tokens, clientID: clientID, issuer: issuer, previousIDToken: previousIDToken)
+                let claims = try Self.check(
+                    tokens, clientID: clientID, issuer: issuer, previousIDToken: previousIDToken,
+                    signingAlgorithms: step.signingAlgorithms)
                 let members = TokenStep.tokenMembers(tokens, claims: claims).map { member in
                     member.0 == "id_token_claims" ? (member.0, Self.noncePrinted(member.1, checked: claims?.nonceChecked ?? false)) : member
                 }
@@ -157,14 +159,15 @@ enum RefreshCommand: Command {
     /// token when given, else without it; nil without an issuer (nothing to check against)
     /// or without an ID token.
     static func check(
-        _ tokens: TokenSet, clientID: String, issuer: String?, previousIDToken: String?
+        _ tokens: TokenSet, clientID: String, issuer: String?, previousIDToken: String?, signingAlgorithms: [String]
     ) throws(StepFailure) -> IDTokenClaims? {
         guard let issuer else { return nil }
         do {
             if let previousIDToken {
-                return try tokens.checkRefreshedIDToken(previousIDToken: previousIDToken, clientID: clientID, issuer: issuer)
+                return try tokens.checkRefreshedIDToken(
+                    previousIDToken: previousIDToken, clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms)
             }
-            return try tokens.checkRefreshedIDToken(clientID: clientID, issuer: issuer)
+            return try tokens.checkRefreshedIDToken(clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms)
         } catch {
             throw StepFailure(error, step: "id_token")
         }

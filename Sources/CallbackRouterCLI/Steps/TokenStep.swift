@@ -22,7 +22,7 @@ import CallbackSystem
 /// What `login` does after the callback when asked to finish the job, and what `refresh`
 /// does: discovery (OpenID Connect Discovery 1.0, checked by ``ProviderMetadata``), the
 /// token request (``TokenRequest``), the response (``TokenResponse``) and the ID token's
-/// claims (``TokenSet/checkIDToken(for:clientID:issuer:maxClockSkew:clock:)``), sent by
+/// claims (``TokenSet/checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``), sent by
 /// ``CurlTransport``. The library decides; this only carries bytes and prints.
 struct TokenStep {
     /// The token options, listed under their own heading.
@@ -237,6 +237,9 @@ struct TokenStep {
                 allowedTokenTypes: args.all("token-type"), allowHTTP: allowHTTP, expectsIDToken: expectsIDToken, transport: transport))
     }
 
+    /// The `alg` values an ID token may carry: the discovered provider's, else RS256.
+    var signingAlgorithms: [String] { metadata?.idTokenSigningAlgorithms ?? TokenSet.defaultSigningAlgorithms }
+
     /// Fetches and checks the issuer's OpenID Connect discovery document.
     static func discover(_ issuer: String, allowHTTP: Bool, transport: CurlTransport) throws(StepFailure) -> ProviderMetadata {
         do {
@@ -294,7 +297,8 @@ struct TokenStep {
                             exit: ExitCode.rejected, step: "id_token")
                     }
                     do {
-                        claims = try tokens.checkIDToken(for: delivery, clientID: clientID, issuer: issuer)
+                        claims = try tokens.checkIDToken(
+                            for: delivery, clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms)
                     } catch {
                         throw StepFailure(error, step: "id_token")
                     }

@@ -63,8 +63,8 @@
         .schemeNotAllowed, .audienceMismatch, .tokenExpired, .nonceMismatch, .tokenHashMismatch, .unsupportedAlgorithm,
     ])
 
-    /// The same bytes as a token response (HTTP 200, 302, 400 and 503), a discovery document and an
-    /// ID token's payload: each is read or refused with one of ``documentReasons``, never
+    /// The same bytes as a token response (HTTP 200, 302, 400 and 503), a discovery document (an
+    /// OpenID provider's and an RFC 8414 one), and an ID token's payload and JOSE header: each is read or refused with one of ``documentReasons``, never
     /// a trap; what is read shows no token in its description.
     static func checkDocuments(_ bytes: [UInt8]) {
         func expectRefusal(_ body: () throws(CallbackError) -> Void) {
@@ -82,12 +82,23 @@
                 }
             }
         }
-        expectRefusal { () throws(CallbackError) in _ = try ProviderMetadata(parsing: bytes, expectedIssuer: "https://op.example.com") }
+        for style in [ProviderMetadata.DiscoveryStyle.openIDConnect, .oauthAuthorizationServer] {
+            expectRefusal { () throws(CallbackError) in
+                _ = try ProviderMetadata(parsing: bytes, expectedIssuer: "https://op.example.com", style: style)
+            }
+        }
         let idToken = Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8)) + "." + Base64URL.encode(bytes) + ".c2ln"
-        expectRefusal { () throws(CallbackError) in
-            _ = try IDTokenCheck.check(
-                idToken, accessToken: "access-token", code: "code", nonce: .required("n-0S6_WzA2Mj"), clientID: "client-1",
-                issuer: "https://op.example.com", maxClockSkew: .seconds(300), now: 1_767_225_600)
+        let payload =
+            #"{"iss":"https://op.example.com","sub":"u","aud":"client-1","exp":1767226200,"iat":1767225600,"nonce":"n-0S6_WzA2Mj"}"#
+        let headerFuzzed = Base64URL.encode(bytes) + "." + Base64URL.encode(Array(payload.utf8)) + ".c2ln"
+        let settings = IDTokenCheck.Settings(
+            signingAlgorithms: ["RS256", "ES256"], maxClockSkew: .seconds(30), maxIssuedAtAge: .seconds(600))
+        for token in [idToken, headerFuzzed] {
+            expectRefusal { () throws(CallbackError) in
+                _ = try IDTokenCheck.check(
+                    token, accessToken: "access-token", code: "code", nonce: .required("n-0S6_WzA2Mj"), clientID: "client-1",
+                    issuer: "https://op.example.com", settings: settings, now: 1_767_225_600)
+            }
         }
         expectRefusal { () throws(CallbackError) in
             _ = try IDTokenCheck.previous(idToken, clientID: "client-1", issuer: "https://op.example.com")

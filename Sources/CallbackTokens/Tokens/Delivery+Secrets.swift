@@ -15,7 +15,7 @@ extension Delivery {
     /// The delivery of a callback that was validated without a router (a
     /// `LoopbackReceiver.receive(expecting:until:)` wait, a `CallbackValidator`), bound to
     /// the secrets its authorization request sent, so that ``TokenRequest`` and
-    /// ``TokenSet/checkIDToken(for:clientID:issuer:maxClockSkew:clock:)`` can be used
+    /// ``TokenSet/checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)`` can be used
     /// after it as after a router's delivery. The command-line `login` finishes its job
     /// through it.
     ///

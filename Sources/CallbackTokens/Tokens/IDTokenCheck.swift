@@ -32,20 +32,33 @@ enum IDTokenCheck {
         let audience: [String]
         let authTime: Int64?
         let nonce: String?
+        /// Its `iat` when it is an integer (only named in a refusal, never required).
+        let issuedAt: Int64?
     }
 
-    /// OIDC Core §3.1.3.7, in its order: the token's form, `alg`, `iss`, `sub`, `aud` and
-    /// `azp`, the times, the `nonce`, then `at_hash` and `c_hash`.
+    /// What an ID token is checked against besides the login: the `alg` values allowed, the
+    /// clock skew, and how long ago it may have been issued.
+    struct Settings {
+        let signingAlgorithms: [String]
+        let maxClockSkew: Duration
+        let maxIssuedAtAge: Duration
+        /// The `iat` of the earlier ID token a refreshed one is compared with, when known:
+        /// names a repeated token in the refusal of a stale `iat`.
+        var previousIssuedAt: Int64? = nil
+    }
+
+    /// OIDC Core §3.1.3.7, in its order: the token's form, the header (`alg`, `crit`), `iss`,
+    /// `sub`, `aud` and `azp`, the times, the `nonce`, then `at_hash` and `c_hash`.
     static func check(
         _ token: String, accessToken: String, code: String?, nonce: NonceExpectation, clientID: String,
-        issuer: String, maxClockSkew: Duration, now: Int64
+        issuer: String, settings: Settings, now: Int64
     ) throws(CallbackError) -> IDTokenClaims {
         let (header, payload) = try signedParts(of: token)
-        let algorithm = try signingAlgorithm(in: header)
+        let algorithm = try checkHeader(header, allowing: settings.signingAlgorithms)
         let tokenIssuer = try checkIssuer(in: payload, expected: issuer)
         let subject = try checkSubject(in: payload)
         let (audience, authorizedParty) = try checkAudience(in: payload, clientID: clientID)
-        let times = try checkTimes(in: payload, now: now, maxClockSkew: maxClockSkew)
+        let times = try checkTimes(in: payload, now: now, settings: settings)
         let nonceChecked = try checkNonce(in: payload, expecting: nonce)
         let accessTokenHashChecked = try checkHash("at_hash", of: accessToken, in: payload, algorithm: algorithm)
         let codeHashChecked = try checkCodeHash(of: code, in: payload, algorithm: algorithm)
@@ -69,13 +82,34 @@ enum IDTokenCheck {
         return (try object(parts[0], naming: "header"), try object(parts[1], naming: "payload"))
     }
 
-    /// The header's `alg`: present, and not `none`.
-    static func signingAlgorithm(in header: JSONObject) throws(CallbackError) -> String {
+    /// Whether `algorithm` is `none` in any spelling (`NONE`, `nOnE`): an unsigned token.
+    static func isNone(_ algorithm: String) -> Bool {
+        algorithm.utf8.count == 4 && algorithm.lowercased() == "none"
+    }
+
+    /// The JOSE header: `alg` present, not `none` in any case, one of `allowed` (OIDC Core
+    /// §3.1.3.7 item 7), and no `crit` (RFC 7515 §4.1.11: no extension is understood here,
+    /// so a critical one makes the token invalid). Returns the `alg`.
+    static func checkHeader(_ header: JSONObject, allowing allowed: [String]) throws(CallbackError) -> String {
         guard let algorithm = header["alg"]?.string, !algorithm.isEmpty else {
             throw CallbackError(.unsupportedAlgorithm, "the ID token's header has no alg")
         }
-        guard algorithm != "none" else {
-            throw CallbackError(.unsupportedAlgorithm, "the ID token is unsigned (alg none)")
+        guard !isNone(algorithm) else {
+            throw CallbackError(
+                .unsupportedAlgorithm,
+                "the ID token is unsigned (alg \(ParameterName.shown(algorithm))): an unsigned ID token is never accepted")
+        }
+        guard header["crit"] == nil else {
+            throw CallbackError(
+                .unsupportedAlgorithm,
+                "the ID token's header has crit: it names extensions the token must not be accepted without, and this package understands none (RFC 7515 §4.1.11)"
+            )
+        }
+        guard allowed.contains(algorithm) else {
+            throw CallbackError(
+                .unsupportedAlgorithm,
+                "the ID token is signed with alg \(ParameterName.shown(algorithm)), not one the provider is known to sign ID tokens with (\(allowed.map { ParameterName.shown($0) }.joined(separator: ", "))): pass the provider's id_token_signing_alg_values_supported as signingAlgorithms (default RS256, OpenID Connect Core §3.1.3.7 item 7)"
+            )
         }
         return algorithm
     }
@@ -139,27 +173,50 @@ enum IDTokenCheck {
         }
     }
 
-    /// `exp` after now minus the skew, `iat` and `nbf` not after now plus the skew; and
-    /// `auth_time` read when present.
+    /// `exp` after now minus the skew; `iat` not after now plus the skew nor before now minus
+    /// the skew and the maximum age; `nbf` not after now plus the skew; and `auth_time` read
+    /// when present.
     static func checkTimes(
-        in payload: JSONObject, now: Int64, maxClockSkew: Duration
+        in payload: JSONObject, now: Int64, settings: Settings
     ) throws(CallbackError) -> (expiresAt: Int64, issuedAt: Int64, authTime: Int64?) {
-        let skew = max(0, maxClockSkew.nanosecondsSaturated / 1_000_000_000)
+        let skew = wholeSeconds(settings.maxClockSkew)
+        let maxAge = wholeSeconds(settings.maxIssuedAtAge)
         let expiresAt = try seconds("exp", in: payload, required: true) ?? 0
         guard expiresAt > now.subtractingReportingOverflow(skew).partialValue else {
-            throw CallbackError(.tokenExpired, "the ID token expired (exp \(expiresAt), now \(now), allowed skew \(skew) s)")
+            throw CallbackError(
+                .tokenExpired,
+                "the ID token expired (exp \(expiresAt), now \(now), allowed skew \(skew) s): sign in again; if this device's clock is wrong, correct it"
+            )
         }
         let issuedAt = try seconds("iat", in: payload, required: true) ?? 0
         let latest = now.addingReportingOverflow(skew)
         let horizon = latest.overflow ? Int64.max : latest.partialValue
         guard issuedAt <= horizon else {
             throw CallbackError(
-                .invalidParameter, "the ID token was issued in the future (iat \(issuedAt), now \(now), allowed skew \(skew) s)")
+                .invalidParameter,
+                "the ID token was issued in the future (iat \(issuedAt), now \(now), allowed skew \(skew) s): if this device's clock is behind, correct it"
+            )
+        }
+        let earliest = now.subtractingReportingOverflow(skew).partialValue.subtractingReportingOverflow(maxAge)
+        if !earliest.overflow, issuedAt < earliest.partialValue {
+            let repeated =
+                settings.previousIssuedAt == issuedAt
+                ? "; it repeats the earlier ID token (the same iat), and a refreshed ID token must be newly issued (OpenID Connect Core §12.2)"
+                : ""
+            throw CallbackError(
+                .tokenExpired,
+                "the ID token was issued too long ago (iat \(issuedAt), now \(now): more than \(maxAge) s, the maxIssuedAtAge, plus the allowed skew \(skew) s)\(repeated): sign in again; if this device's clock is wrong, correct it"
+            )
         }
         if let notBefore = try seconds("nbf", in: payload, required: false), notBefore > horizon {
             throw CallbackError(.invalidParameter, "the ID token is not valid yet (nbf \(notBefore), now \(now), allowed skew \(skew) s)")
         }
         return (expiresAt, issuedAt, try seconds("auth_time", in: payload, required: false))
+    }
+
+    /// A setting's whole seconds, never negative.
+    static func wholeSeconds(_ duration: Duration) -> Int64 {
+        max(0, duration.nanosecondsSaturated / 1_000_000_000)
     }
 
     /// The `nonce` as `expectation` says, compared in constant time; whether it was compared.
@@ -207,7 +264,7 @@ enum IDTokenCheck {
 
     /// Reads the login's ID token as expectations: well-formed, `iss` the expected issuer,
     /// `sub`, `aud` with the client id, `auth_time` and `nonce` well-typed. Not trusted:
-    /// see ``TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)``.
+    /// see ``TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``.
     static func previous(_ token: String, clientID: String, issuer: String) throws(CallbackError) -> Previous {
         do throws(CallbackError) {
             let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -216,7 +273,7 @@ enum IDTokenCheck {
             }
             let header = try object(parts[0], naming: "header")
             let payload = try object(parts[1], naming: "payload")
-            guard let algorithm = header["alg"]?.string, !algorithm.isEmpty, algorithm != "none" else {
+            guard let algorithm = header["alg"]?.string, !algorithm.isEmpty, !isNone(algorithm) else {
                 throw CallbackError(.invalidParameter, "its header has no alg, or alg none")
             }
             guard let issuerValue = payload["iss"] else { throw CallbackError(.issuerMissing, "it has no iss") }
@@ -242,7 +299,7 @@ enum IDTokenCheck {
                 guard let text = value.string else { throw CallbackError(.invalidParameter, "its nonce is not a string") }
                 nonce = text
             }
-            return Previous(subject: subject, audience: audience, authTime: authTime, nonce: nonce)
+            return Previous(subject: subject, audience: audience, authTime: authTime, nonce: nonce, issuedAt: payload["iat"]?.number?.int64)
         } catch {
             throw CallbackError(error.reason, "the earlier (login's) ID token: " + error.detail)
         }

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 /// The claims of an ID token that passed OpenID Connect Core §3.1.3.7's checks, made only
-/// by ``TokenSet/checkIDToken(for:clientID:issuer:maxClockSkew:clock:)`` and the
+/// by ``TokenSet/checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)`` and the
 /// `checkRefreshedIDToken` methods of ``TokenSet``: an ID token this package has not seen
 /// arrive in a token response cannot become one.
 ///

@@ -28,7 +28,12 @@
 /// - the document is strict JSON (the JSON reader's refusals, docs/tokens.md), an object, at most 64 KiB;
 /// - `issuer` is identical to the expected one, byte for byte (OIDC Discovery §4.3, RFC
 ///   8414 §3.3: the mix-up defence; `issuer_missing`, `issuer_mismatch`);
-/// - `authorization_endpoint` and `token_endpoint` are present (`missing_parameter`), and
+/// - `authorization_endpoint`, `token_endpoint` and `response_types_supported` are present
+///   (`missing_parameter`; RFC 8414 §2 and OpenID Connect Discovery 1.0 §3 require all three,
+///   and AppAuth-iOS refuses a document without them); from an OpenID provider's document
+///   (`style` ``DiscoveryStyle/openIDConnect``, the default), also `jwks_uri`,
+///   `subject_types_supported` and `id_token_signing_alg_values_supported` (OpenID Connect
+///   Discovery 1.0 §3: REQUIRED); every list is an array of strings (`invalid_parameter`), and
 ///   every endpoint named (those two, `jwks_uri`, `userinfo_endpoint`,
 ///   `end_session_endpoint`, `revocation_endpoint`) is an `https` URL, or `http` to a
 ///   loopback IP literal only when `allowingLoopbackHTTP` is true (`scheme_not_allowed`;
@@ -69,8 +74,22 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
     /// `scopes_supported`, when present (a provider MAY leave some supported scopes out:
     /// OpenID Connect Discovery 1.0 §3).
     public let scopesSupported: [String]?
-    /// `response_types_supported`, when present (`code` among them for this flow).
+    /// `response_types_supported` (`code` among them for this flow): always present in a
+    /// document that was read (its absence is refused); optional for source compatibility.
     public let responseTypesSupported: [String]?
+    /// `subject_types_supported` (`public`, `pairwise`): present in an OpenID provider's
+    /// document, when present in an RFC 8414 one.
+    public let subjectTypesSupported: [String]?
+    /// `id_token_signing_alg_values_supported`: the JWS `alg` values the provider signs ID
+    /// tokens with; present in an OpenID provider's document, when present in an RFC 8414
+    /// one. ``idTokenSigningAlgorithms`` gives the list to check ID tokens against.
+    public let idTokenSigningAlgValuesSupported: [String]?
+
+    /// The `alg` values an ID token from this provider may carry: its
+    /// `id_token_signing_alg_values_supported`, or, when an RFC 8414 document does not list
+    /// them, ``TokenSet/defaultSigningAlgorithms`` (RS256, OpenID Connect Core §3.1.3.7 item 7).
+    /// Pass it as `signingAlgorithms` to ``TokenSet/checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``.
+    public var idTokenSigningAlgorithms: [String] { idTokenSigningAlgValuesSupported ?? TokenSet.defaultSigningAlgorithms }
 
     /// Reads and checks a metadata document.
     ///
@@ -80,9 +99,22 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
     ///   - allowingLoopbackHTTP: accept `http` to a loopback IP literal for the issuer and
     ///     the endpoints (a local test server).
     ///   - requiringS256: refuse a document that does not list `code_challenge_methods_supported`.
+    ///   - style: where the document was fetched from: ``DiscoveryStyle/openIDConnect`` (the
+    ///     default, as for ``discoveryURL(issuer:style:allowingLoopbackHTTP:)``) is an OpenID
+    ///     provider's document, which must also name `jwks_uri`, `subject_types_supported`
+    ///     and `id_token_signing_alg_values_supported`; ``DiscoveryStyle/oauthAuthorizationServer``
+    ///     is an RFC 8414 document, where they are optional.
     public init(
-        parsing body: some Collection<UInt8>, expectedIssuer: String, allowingLoopbackHTTP: Bool = false, requiringS256: Bool = false
+        parsing body: some Collection<UInt8>, expectedIssuer: String, allowingLoopbackHTTP: Bool = false, requiringS256: Bool = false,
+        style: DiscoveryStyle = .openIDConnect
     ) throws(CallbackError) {
+        let openIDProvider = style == .openIDConnect
+        func missing(_ name: String) -> CallbackError {
+            CallbackError(
+                .missingParameter,
+                "the metadata document has no \(name), which \(openIDProvider ? "OpenID Connect Discovery 1.0 §3" : "RFC 8414 §2") requires: the provider's discovery document is incomplete; tell its operator"
+            )
+        }
         _ = try ProviderMetadata.checkIssuer(expectedIssuer, allowingLoopbackHTTP: allowingLoopbackHTTP)
         let document = try JSONReader.parse(body)
         guard let object = document.object else {
@@ -100,7 +132,7 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         }
         func endpoint(_ name: String, required: Bool) throws(CallbackError) -> String? {
             guard let value = object[name] else {
-                if required { throw CallbackError(.missingParameter, "the metadata document has no \(name)") }
+                if required { throw missing(name) }
                 return nil
             }
             guard let text = value.string, let url = try? CallbackURL(parsing: text), let host = url.host, !host.text.isEmpty,
@@ -115,8 +147,11 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
             }
             return text
         }
-        func strings(_ name: String) throws(CallbackError) -> [String]? {
-            guard let value = object[name] else { return nil }
+        func strings(_ name: String, required: Bool = false) throws(CallbackError) -> [String]? {
+            guard let value = object[name] else {
+                if required { throw missing(name) }
+                return nil
+            }
             guard let array = value.array else {
                 throw CallbackError(.invalidParameter, "the metadata's \(name) is not an array of strings")
             }
@@ -132,7 +167,7 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         self.issuer = issuer
         self.authorizationEndpoint = try endpoint("authorization_endpoint", required: true) ?? ""
         self.tokenEndpoint = try endpoint("token_endpoint", required: true) ?? ""
-        self.jwksURI = try endpoint("jwks_uri", required: false)
+        self.jwksURI = try endpoint("jwks_uri", required: openIDProvider)
         self.userinfoEndpoint = try endpoint("userinfo_endpoint", required: false)
         self.endSessionEndpoint = try endpoint("end_session_endpoint", required: false)
         self.revocationEndpoint = try endpoint("revocation_endpoint", required: false)
@@ -147,7 +182,9 @@ public struct ProviderMetadata: Sendable, CustomStringConvertible {
         self.codeChallengeMethodsSupported = methods
         self.tokenEndpointAuthMethodsSupported = try strings("token_endpoint_auth_methods_supported")
         self.scopesSupported = try strings("scopes_supported")
-        self.responseTypesSupported = try strings("response_types_supported")
+        self.responseTypesSupported = try strings("response_types_supported", required: true)
+        self.subjectTypesSupported = try strings("subject_types_supported", required: openIDProvider)
+        self.idTokenSigningAlgValuesSupported = try strings("id_token_signing_alg_values_supported", required: openIDProvider)
         self.grantTypesSupported = try strings("grant_types_supported")
         switch object["authorization_response_iss_parameter_supported"]?.storage {
         case nil: self.authorizationResponseIssParameterSupported = false

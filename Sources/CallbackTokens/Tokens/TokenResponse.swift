@@ -43,7 +43,7 @@
 /// says the server MUST send them; many do not, and what matters is that the client
 /// does not store the response: the `URLSession` transport uses an ephemeral session
 /// without a cache). The ID token's claims are checked by
-/// ``TokenSet/checkIDToken(for:clientID:issuer:maxClockSkew:clock:)``.
+/// ``TokenSet/checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``.
 public enum TokenResponse: Sendable, CustomStringConvertible {
     /// HTTP 200 with the tokens.
     case tokens(TokenSet)

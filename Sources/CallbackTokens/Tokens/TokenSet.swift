@@ -39,7 +39,7 @@ public struct TokenSet: Sendable, CustomStringConvertible, CustomDebugStringConv
     /// `scope`, when sent (RFC 6749 §5.1: when it differs from the requested one).
     public let scope: String?
     /// `id_token`, the raw JWT, when sent (OpenID Connect). Check it with
-    /// ``checkIDToken(for:clientID:issuer:maxClockSkew:clock:)`` before trusting any claim.
+    /// ``checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)`` before trusting any claim.
     public let idToken: String?
     /// The names of the members this package does not read, in document order.
     public let otherMemberNames: [String]

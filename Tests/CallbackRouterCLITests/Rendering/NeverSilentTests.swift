@@ -136,7 +136,8 @@ import Testing
         defer { curl.remove() }
         try curl.answer(
             "discovery",
-            body: LoginTokenStepTests.metadata.replacingOccurrences(of: "}", with: #","response_types_supported":["id_token"]}"#))
+            body: LoginTokenStepTests.metadata.replacingOccurrences(
+                of: #""response_types_supported":["code"]"#, with: #""response_types_supported":["id_token"]"#))
         let run = runTool(
             ["login", "--issuer", LoginTokenStepTests.issuer, "--client-id", "app", "--no-browser"], environment: curl.environment)
         #expect(run.exit == ExitCode.usage)

@@ -33,7 +33,9 @@ import Testing
         defer { curl.remove() }
         try curl.answer(
             "discovery",
-            body: #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/other","token_endpoint":"\#(issuer)/token"}"#)
+            body:
+                #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/other","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}"#
+        )
         let output = CapturedOutput()
         let context = CommandContext(output: output, environment: curl.environment, executablePath: "/x")
         let arguments = [

@@ -293,7 +293,7 @@ extension RefreshCommandTests {
 @Suite(.serialized) struct LoginTokenStepTests {
     static let issuer = "https://op.example"
     static let metadata =
-        #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/authorize","token_endpoint":"https://op.example/token","code_challenge_methods_supported":["S256"]}"#
+        #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/authorize","token_endpoint":"https://op.example/token","jwks_uri":"https://op.example/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"],"code_challenge_methods_supported":["S256"]}"#
 
     /// Logs in through discovery with the fake curl answering `tokenBody` (made with the
     /// login's nonce); returns the run and the fake.

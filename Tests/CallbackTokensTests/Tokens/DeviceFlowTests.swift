@@ -226,9 +226,9 @@ import Testing
         func metadata(_ extra: String) throws(CallbackError) -> ProviderMetadata {
             try ProviderMetadata(
                 parsing: Array(
-                    (#"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/a","token_endpoint":"https://op.example/t""#
+                    (#"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/a","token_endpoint":"https://op.example/t","response_types_supported":["code"]"#
                         + extra + "}").utf8),
-                expectedIssuer: "https://op.example")
+                expectedIssuer: "https://op.example", style: .oauthAuthorizationServer)
         }
         let offered = try metadata(
             #","device_authorization_endpoint":"https://op.example/device","grant_types_supported":["authorization_code","urn:ietf:params:oauth:grant-type:device_code"]"#

@@ -46,7 +46,8 @@ import Testing
 
     static func check(
         _ idToken: String, delivery: Delivery, accessToken: String = accessToken, skew: Duration = TokenSet.defaultMaxClockSkew,
-        advance: Duration = .zero
+        advance: Duration = .zero, algorithms: [String] = TokenSet.defaultSigningAlgorithms,
+        maxIssuedAtAge: Duration = TokenSet.defaultMaxIssuedAtAge
     ) throws -> IDTokenClaims {
         let body = #"{"access_token":"\#(accessToken)","token_type":"Bearer","id_token":"\#(idToken)"}"#
         guard case .tokens(let tokens) = try TokenResponse(status: 200, body: Array(body.utf8)) else {
@@ -54,7 +55,9 @@ import Testing
         }
         let clock = ManualAttemptClock()
         clock.advance(by: advance)
-        return try tokens.checkIDToken(for: delivery, clientID: clientID, issuer: issuer, maxClockSkew: skew, clock: clock)
+        return try tokens.checkIDToken(
+            for: delivery, clientID: clientID, issuer: issuer, signingAlgorithms: algorithms, maxClockSkew: skew,
+            maxIssuedAtAge: maxIssuedAtAge, clock: clock)
     }
 
     @Test func acceptsAGenuineIDTokenAndReturnsItsClaims() throws {
@@ -126,11 +129,12 @@ import Testing
         var (delivery, claims) = try Self.fixture()
         claims["exp"] = String(Self.now - 200)
         claims["iat"] = String(Self.now + 200)
-        #expect(throws: Never.self) { try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery) }
+        #expect(throws: Never.self) { try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery, skew: .seconds(300)) }
         expectRefusal(.tokenExpired) { try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery, skew: .seconds(60)) }
         claims["exp"] = String(Self.now + 600)
+        claims["iat"] = String(Self.now)
         expectRefusal(.tokenExpired) {
-            try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery, advance: .seconds(600 + 300))
+            try Self.check(Self.jwt(Self.payload(claims)), delivery: delivery, advance: .seconds(600 + 30))
         }
     }
 
@@ -145,11 +149,14 @@ import Testing
 
     @Test func aHashUnderAnAlgorithmWithoutSHA256IsRefusedNotSkipped() throws {
         var (delivery, claims) = try Self.fixture()
-        #expect(throws: Never.self) { try Self.check(Self.jwt(header: #"{"alg":"RS384"}"#, Self.payload(claims)), delivery: delivery) }
-        claims["at_hash"] = #""\#(Self.halfHash(Self.accessToken))""#
-        expectRefusal(.unsupportedAlgorithm) {
-            try Self.check(Self.jwt(header: #"{"alg":"RS384"}"#, Self.payload(claims)), delivery: delivery)
+        #expect(throws: Never.self) {
+            try Self.check(Self.jwt(header: #"{"alg":"RS384"}"#, Self.payload(claims)), delivery: delivery, algorithms: ["RS384"])
         }
+        claims["at_hash"] = #""\#(Self.halfHash(Self.accessToken))""#
+        let error = expectRefusal(.unsupportedAlgorithm) {
+            try Self.check(Self.jwt(header: #"{"alg":"RS384"}"#, Self.payload(claims)), delivery: delivery, algorithms: ["RS384"])
+        }
+        #expect((error as? CallbackError)?.detail.contains("at_hash") == true)
     }
 
     @Test(arguments: ["a.b", "a.b.c.d", "", "!!.e30.x", "e30.!!.x", "e30.e30.x.y.z"])

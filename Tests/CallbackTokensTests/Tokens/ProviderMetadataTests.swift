@@ -26,6 +26,9 @@ import Testing
             "authorization_endpoint": #""https://op.example.com/authorize""#,
             "token_endpoint": #""https://op.example.com/token""#,
             "jwks_uri": #""https://op.example.com/jwks""#,
+            "response_types_supported": #"["code"]"#,
+            "subject_types_supported": #"["public"]"#,
+            "id_token_signing_alg_values_supported": #"["RS256","ES256"]"#,
             "code_challenge_methods_supported": #"["plain","S256"]"#,
             "authorization_response_iss_parameter_supported": "true",
         ]
@@ -97,7 +100,7 @@ import Testing
         let local = "http://127.0.0.1:8080"
         let document = Self.document([
             "issuer": #""\#(local)""#, "authorization_endpoint": #""\#(local)/authorize""#, "token_endpoint": #""\#(local)/token""#,
-            "jwks_uri": nil,
+            "jwks_uri": #""\#(local)/jwks""#,
         ])
         expectRefusal(.invalidConfiguration) { try ProviderMetadata(parsing: document, expectedIssuer: local) }
         let metadata = try ProviderMetadata(parsing: document, expectedIssuer: local, allowingLoopbackHTTP: true)
