@@ -16,7 +16,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # Override with CHECK_LINKAGE_MODULES="A B" (the self-test points it at CallbackRouterFoundation).
-read -r -a modules <<< "${CHECK_LINKAGE_MODULES:-CallbackParsing CallbackRouter CallbackTokens CallbackSystem CallbackLoopback CallbackDesktop CallbackRouterCLI callback-router}"
+read -r -a modules <<< "${CHECK_LINKAGE_MODULES:-CallbackParsing CallbackRouter CallbackTokens CallbackSystem CallbackLoopback CallbackDesktop CallbackRouterKit CallbackRouterPackaging CallbackRouterCLI callback-router}"
 helper=callback-router
 
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
