@@ -252,7 +252,7 @@ enum LoginCommand: Command {
         }
         let receiver: LoopbackReceiver
         do {
-            receiver = try LoopbackReceiver(plan.loopback)
+            receiver = try LoopbackReceiver(HeldPage.configuration(plan.loopback, tokenStep: tokenStep != nil))
         } catch {
             // The outcome JSON, as for every other failure, a taken --port included.
             let reason: ReasonCode = error.code == .addressInUse ? .conflict : .invalidConfiguration
@@ -298,7 +298,11 @@ enum LoginCommand: Command {
         } catch {
             ending = .refused(error)
         }
-        return finish(ending, of: attempt, plan: plan, tokenStep: tokenStep, context: context)
+        // The page of an accepted callback waits for the token step: it tells what the terminal tells.
+        var concluded: JSONValue?
+        let exit = finish(ending, of: attempt, plan: plan, tokenStep: tokenStep, context: context) { concluded = $0 }
+        receiver.finish(HeldPage.ending(for: concluded, place: attempt.place.0, expectedIssuer: attempt.place.expected))
+        return exit
     }
 
     /// `--scheme S`: the callback comes through the desktop's x-scheme-handler (`open`); the
@@ -380,7 +384,11 @@ enum LoginCommand: Command {
 
     /// Ends the login as its wait ended: the token step after a code, when asked; else the
     /// outcome JSON with the attempt's extras, and the line a person reads.
-    static func finish(_ ending: Ending, of attempt: Attempt, plan: Plan, tokenStep: TokenStep?, context: CommandContext) -> Int32 {
+    /// `concluded` sees the final JSON (the loopback page is told how the sign-in ended).
+    static func finish(
+        _ ending: Ending, of attempt: Attempt, plan: Plan, tokenStep: TokenStep?, context: CommandContext,
+        concluded: (JSONValue) -> Void = { _ in }
+    ) -> Int32 {
         let place = attempt.place
         let extras = attempt.extras
         switch ending {
@@ -389,7 +397,10 @@ enum LoginCommand: Command {
             if let tokenStep {
                 return tokenStep.finish(
                     outcome, secrets: attempt.secrets, redirectURI: attempt.redirectURI, printed: printed, context: context
-                ) { conclude(place: place, context: context, $0) }
+                ) {
+                    concluded($0)
+                    conclude(place: place, context: context, $0)
+                }
             }
             conclude(place: place, context: context, printed)
             return Rendering.exitCode(for: outcome)
