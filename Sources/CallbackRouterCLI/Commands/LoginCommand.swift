@@ -180,6 +180,7 @@ enum LoginCommand: Command {
         } catch {
             return usageError(error.description, context: context)
         }
+        if let refusal = HTTPLoopbackRule.refusal(args) { return refusal.print(context: context) }
         var tokenStep: TokenStep?
         if TokenStep.isRequested(args) {
             switch TokenStep.prepareLogin(
