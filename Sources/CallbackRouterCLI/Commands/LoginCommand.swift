@@ -357,15 +357,19 @@ enum LoginCommand: Command {
         }
         context.interruption?.beginWaiting(output: context.output, extras: attempt.extras)
         var presenting: Locked<Bool>?
+        var reminding: Locked<Bool>?
         let received = HandoffWait.receive(
             scheme: scheme, state: secrets.state, timeout: .milliseconds(Int64(seconds * 1000)), judge: judge, command: name,
             context: context
         ) {
             presenting = BrowserLauncher.presentStartLink(link, noBrowser: plan.noBrowser, seconds: seconds, name: name, context: context)
             context.printError(
-                "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
+                "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register';"
+                    + " at most \(Durations.describe(seconds: seconds)); --timeout)")
+            reminding = WaitReminder.start(seconds: seconds, redirectURI: redirectText, scheme: scheme.name, name: name, context: context)
         }
-        // The wait is over: the link is not served a moment longer than it is needed.
+        // The wait is over: the link is not served a moment longer than it is needed, and no reminder follows.
+        reminding?.withLock { $0 = true }
         presenting?.withLock { $0 = true }
         link.close()
         let ending: Ending
