@@ -48,7 +48,7 @@ struct TokenStep {
             "token-type", "T", "Also accept this token_type besides Bearer (repeatable, e.g. DPoP).", repeatable: true, group: group),
         .flag(
             "allow-http-loopback",
-            "Accept http:// for the issuer and the endpoints (--issuer, --endpoint, --token-endpoint, and those discovery names) when they are a loopback IP literal (127.0.0.1, ::1): a local test server only. Without it, each must be https.",
+            "Accept http:// for the issuer and every endpoint, given as an option or named by discovery, when they are a loopback IP literal (127.0.0.1, ::1): a local test server only. Without it, each must be https.",
             group: group),
     ]
 
