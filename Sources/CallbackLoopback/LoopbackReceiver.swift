@@ -170,7 +170,8 @@ public final class LoopbackReceiver: Sendable {
         }
         if let hold = configuration.answerHold, hold <= .zero || hold > Self.longestAnswerHold {
             throw LoopbackError(
-                .invalidConfiguration, "answerHold must be positive and at most \(Self.longestAnswerHold) (a browser gives up on a page it waits for longer)")
+                .invalidConfiguration,
+                "answerHold must be positive and at most \(Self.longestAnswerHold) (a browser gives up on a page it waits for longer)")
         }
         self.configuration = configuration
         let ports = configuration.ports.isEmpty ? [0] : configuration.ports

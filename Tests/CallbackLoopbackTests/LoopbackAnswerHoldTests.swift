@@ -45,7 +45,7 @@ import Testing
         let browser = try sendRequest(port: receiver.port, "/callback?code=c&state=\(Self.state)")
         _ = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))
         receiver.finish(.failed("The token endpoint refused the code: invalid_client <b>"))
-        receiver.finish(.signedIn)  // only the first call counts
+        receiver.finish(.signedIn) // only the first call counts
         let response = browser.readAll()
         #expect(response.statusCode == 200)
         #expect(response.body.contains("Sign-in failed"))
@@ -62,7 +62,7 @@ import Testing
         #expect(response.statusCode == 200)
         #expect(response.body.contains("Finishing the sign-in"))
         #expect(!response.body.contains("Signed in"))
-        receiver.finish(.signedIn)  // too late: returns at once, changes nothing
+        receiver.finish(.signedIn) // too late: returns at once, changes nothing
     }
 
     @Test func theTerminalIsNamedWhenThePagesReturnThere() async throws {
@@ -87,7 +87,9 @@ import Testing
     }
 
     @Test func theAppsOwnPagesFollowTheEnding() async throws {
-        for (ending, location) in [(LoopbackSignInEnding.signedIn, "https://app.example/ok"), (.failed("no"), "https://app.example/failed")] {
+        for (ending, location) in [
+            (LoopbackSignInEnding.signedIn, "https://app.example/ok"), (.failed("no"), "https://app.example/failed"),
+        ] {
             let receiver = try Self.holding(.seconds(60), successURL: "https://app.example/ok", failureURL: "https://app.example/failed")
             let browser = try sendRequest(port: receiver.port, "/callback?code=c&state=\(Self.state)")
             _ = try await receiver.callback(expecting: .init(state: Self.state), timeout: .seconds(20))
