@@ -11,44 +11,22 @@ Binds 127.0.0.1 only, on a port the system picks. Paths start with a mode:
                                                  without its secret); slow: tokens after 8 seconds,
                                                  longer than login holds the browser's page.
 
-Exits after --timeout seconds. Nothing leaves the machine.
+Exits after --timeout seconds (tokens_op.py's main). Nothing leaves the machine.
 """
-import argparse
-import json
 import secrets
 import sys
-import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-MODES = {"good", "client", "slow"}
+import tokens_op  # its quiet handler and send_json (the token step suite's provider)
+
+# tokens_op's split() reads the mode from the path's first segment, among its MODES.
+tokens_op.MODES.update({"good", "client", "slow"})
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def send_json(self, status, document, extra_headers=()):
-        body = json.dumps(document).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Cache-Control", "no-store")
-        for name, value in extra_headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def mode(self):
-        url = urllib.parse.urlsplit(self.path)
-        parts = url.path.split("/", 2)
-        if len(parts) < 3 or parts[1] not in MODES:
-            return None, None, url
-        return parts[1], "/" + parts[2], url
-
+class Handler(tokens_op.Handler):
     def do_GET(self):
-        mode, path, url = self.mode()
+        mode, path, url = self.split()
         if path != "/authorize":
             return self.send_json(404, {"error": "not_found"})
         query = dict(urllib.parse.parse_qsl(url.query))
@@ -59,7 +37,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_POST(self):
-        mode, path, _ = self.mode()
+        mode, path, _ = self.split()
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
         if path != "/token":
             return self.send_json(404, {"error": "not_found"})
@@ -71,16 +49,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(200, {"access_token": "AT-pages-" + mode, "token_type": "Bearer", "expires_in": 300})
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--timeout", type=float, default=280)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(server.server_port, flush=True)
-    threading.Timer(args.timeout, server.shutdown).start()
-    server.serve_forever()
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    # tokens_op's main (the port line, --timeout) serving this handler.
+    tokens_op.Handler = Handler
+    sys.exit(tokens_op.main())
