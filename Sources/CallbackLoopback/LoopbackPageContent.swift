@@ -35,6 +35,12 @@ enum LoopbackPageContent: Equatable, Sendable {
     /// The answer carried the right state but could not be accepted (wrong issuer…);
     /// `reason` is the refusal's reason code.
     case rejected(reason: String)
+    /// The answer was accepted and held for the app (``LoopbackReceiver/Configuration/answerHold``),
+    /// which did not say how the sign-in ended in time: it is still finishing there.
+    case finishing
+    /// The answer was accepted and held, and the app could not finish the sign-in;
+    /// `sentence`: what it said (``LoopbackSignInEnding/failed(_:)``), when displayable.
+    case notSignedIn(sentence: String?)
     /// Nothing has arrived that ends the wait (the answer to HEAD on the callback path).
     case waiting
     /// A callback-looking request that does not belong to this login (another state…):
@@ -57,8 +63,8 @@ enum LoopbackPageContent: Equatable, Sendable {
     var tone: Tone {
         switch self {
         case .success, .signedOut, .continueInApp: return .success
-        case .providerError, .waiting, .ignored: return .warning
-        case .rejected, .wrongHost, .refusal: return .failure
+        case .providerError, .waiting, .ignored, .finishing: return .warning
+        case .rejected, .wrongHost, .refusal, .notSignedIn: return .failure
         }
     }
 
@@ -69,6 +75,8 @@ enum LoopbackPageContent: Equatable, Sendable {
         case .continueInApp: return "Continue in the app"
         case .providerError: return "Sign-in not completed"
         case .rejected: return "Sign-in response refused"
+        case .finishing: return "Finishing the sign-in"
+        case .notSignedIn: return "Sign-in failed"
         case .waiting: return "Waiting for sign-in"
         case .ignored: return "Request not accepted"
         case .wrongHost: return "Wrong address"
@@ -104,6 +112,12 @@ enum LoopbackPageContent: Equatable, Sendable {
                 "The provider's answer arrived, but it could not be accepted, so the sign-in did not finish.",
                 "Reason: <code>\(htmlEscaped(reason))</code>",
             ]
+        case .finishing:
+            return ["\(app) received the provider's answer and is still finishing the sign-in."]
+        case .notSignedIn(let sentence):
+            var lines = ["\(app) received the provider's answer, but could not finish the sign-in."]
+            if let sentence { lines.append(htmlEscaped(sentence)) }
+            return lines
         case .waiting:
             return ["\(app) is waiting for the sign-in to finish."]
         case .ignored(let reason):
@@ -141,6 +155,10 @@ enum LoopbackPageContent: Equatable, Sendable {
             return "You can close this tab and return to \(destination(pages))."
         case .rejected:
             return "You can close this tab and start the sign-in again from \(destination(pages))."
+        case .finishing:
+            return "You can close this tab: \(destination(pages)) says how the sign-in ends."
+        case .notSignedIn:
+            return "You can close this tab and return to \(destination(pages)): it says what to do next."
         case .ignored:
             return "The sign-in is still waiting: finish it in the tab that \(pages.appName.map(htmlEscaped) ?? "the application") opened."
         case .waiting, .wrongHost, .refusal:

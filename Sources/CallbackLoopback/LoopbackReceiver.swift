@@ -92,6 +92,15 @@ public final class LoopbackReceiver: Sendable {
         /// What the built-in pages say about the app: its name and where the person
         /// returns (``LoopbackPages``). The default names no app and says "return to the application".
         public var pages = LoopbackPages()
+        /// nil (the default): the page for an accepted callback is sent at once. Set (a few
+        /// seconds, ``LoopbackReceiver/defaultAnswerHold``): the answer to an accepted callback
+        /// of this login that is not a provider error is held until the app says how the
+        /// sign-in ended (``LoopbackReceiver/finish(_:)``: "Signed in", or "Sign-in failed" with
+        /// its sentence), so that the browser never says "Signed in" before the app has its
+        /// tokens; past this long the page says the sign-in is finishing in the app (or the
+        /// terminal) and nothing waits longer. A refused callback and a provider error are
+        /// answered at once. At most ``LoopbackReceiver/longestAnswerHold``.
+        public var answerHold: Duration?
         /// The user whose connections are answered; nil: this process's effective uid.
         /// Not API: lets a test that cannot switch users see its own connections refused.
         var acceptedUser: UInt32?
@@ -158,6 +167,11 @@ public final class LoopbackReceiver: Sendable {
         }
         guard configuration.connectionTimeout > .zero, configuration.lingerTimeout >= .zero else {
             throw LoopbackError(.invalidConfiguration, "connectionTimeout must be positive and lingerTimeout not negative")
+        }
+        if let hold = configuration.answerHold, hold <= .zero || hold > Self.longestAnswerHold {
+            throw LoopbackError(
+                .invalidConfiguration,
+                "answerHold must be positive and at most \(Self.longestAnswerHold) (a browser gives up on a page it waits for longer)")
         }
         self.configuration = configuration
         let ports = configuration.ports.isEmpty ? [0] : configuration.ports

@@ -28,6 +28,9 @@ extension LoopbackServer {
         /// Accepted without ending the wait here (the router's waiter ends it): the page
         /// must still be sent in full before a stop closes the connection.
         var accepted = false
+        /// The answer waits for the app (``LoopbackReceiver/Configuration/answerHold``): an
+        /// accepted success of this login, not a provider error or a refusal.
+        var held = false
     }
 
     func decide(_ head: HTTPRequestHead, validation: LoopbackValidation) -> Decision {
@@ -187,6 +190,7 @@ extension LoopbackServer {
                 decision = Decision(
                     response: configuration.successURL.map { .redirect(.seeOther, to: $0) }
                         ?? LoopbackResponse(status: .ok, page: LoopbackPageContent.accepted((try? evaluation.result.get())?.kind)))
+                decision.held = configuration.answerHold != nil && evaluation.carriesExpectedState
             case .providerFailure:
                 let code = LoopbackPageContent.displayableErrorCode(evaluation.providerError)
                 // The provider's own words, only for an answer bound to this login by its

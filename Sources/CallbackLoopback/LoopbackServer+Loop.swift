@@ -24,6 +24,8 @@ extension LoopbackServer {
         case readingBody(HTTPRequestHead, headLength: Int, bodyLength: Int)
         case writing([UInt8], sent: Int)
         case draining
+        /// Its answer is held for the app by a ``LoopbackHeldAnswer``, which owns the socket now.
+        case handedOff
     }
 
     struct Connection {
@@ -34,6 +36,8 @@ extension LoopbackServer {
         var deadline: ContinuousClock.Instant
         let serial: Int
         var isFinal = false
+        /// Its answer waits for the app (``LoopbackServer/Decision/held``).
+        var holdsAnswer = false
 
         var isReading: Bool {
             switch phase {
@@ -169,7 +173,7 @@ extension LoopbackServer {
         var wake = wait.isTakingCallbacks ? wait.deadline : (wait.finishBy ?? wait.deadline)
         for connection in wait.connections {
             switch connection.phase {
-            case .reading, .readingBody, .draining: fds.append(PollEntry(readable: connection.fd))
+            case .reading, .readingBody, .draining, .handedOff: fds.append(PollEntry(readable: connection.fd))
             case .writing: fds.append(PollEntry(writable: connection.fd))
             }
             wake = min(wake, connection.deadline)
@@ -317,6 +321,8 @@ extension LoopbackServer {
             return serviceWrite(&connection, now: now)
         case .draining:
             return drain(&connection)
+        case .handedOff:
+            return true
         }
     }
 
@@ -423,6 +429,7 @@ extension LoopbackServer {
             connection.isFinal = true
         }
         if decision.accepted { connection.isFinal = true }
+        if decision.held { connection.holdsAnswer = true }
         if decision.ignoredReason != nil { ignored += 1 }
         if let line = decision.log { log(line) }
         return decision.response
@@ -430,10 +437,20 @@ extension LoopbackServer {
 
     func startWriting(_ connection: inout Connection, _ response: LoopbackResponse) {
         connection.buffer = []
+        if connection.holdsAnswer {
+            if holdAnswer(of: connection, response) {
+                connection.phase = .handedOff
+                return
+            }
+            // Nothing can hold it: the page must not say more than is known yet.
+            connection.phase = .writing(LoopbackResponse(status: .ok, page: .finishing).bytes(configuration.pages), sent: 0)
+            return
+        }
         connection.phase = .writing(response.bytes(configuration.pages), sent: 0)
     }
 
     func serviceWrite(_ connection: inout Connection, now: ContinuousClock.Instant) -> Bool {
+        if case .handedOff = connection.phase { return true }
         guard case .writing(let bytes, var sent) = connection.phase else { return false }
         while sent < bytes.count {
             switch NonBlockingIO.write(connection.fd, bytes, from: sent) {
@@ -450,6 +467,24 @@ extension LoopbackServer {
         connection.phase = .draining
         connection.deadline = min(connection.deadline, now.advanced(by: configuration.lingerTimeout))
         return false
+    }
+
+    /// Hands `connection` and its page for a finished sign-in to a ``LoopbackHeldAnswer``
+    /// that waits for the app; false (the page then says the sign-in is still finishing)
+    /// when one is already held or no pipe can be had.
+    func holdAnswer(of connection: Connection, _ signedIn: LoopbackResponse) -> Bool {
+        guard let hold = configuration.answerHold else { return false }
+        let held: LoopbackHeldAnswer? = heldAnswer.withLock { slot in
+            guard slot == nil,
+                let held = try? LoopbackHeldAnswer(
+                    descriptor: connection.descriptor, signedIn: signedIn, configuration: configuration, hold: hold,
+                    now: ContinuousClock.now)
+            else { return nil }
+            slot = held
+            return held
+        }
+        held?.start()
+        return held != nil
     }
 
     /// Milliseconds from `now` to `instant`, rounded up, for `poll`.

@@ -37,6 +37,8 @@ final class LoopbackServer: @unchecked Sendable {
     let startPath = "/start/" + AttemptSecrets.randomToken()
     /// The authorization URL the start link reveals, once known, and whether it has.
     let startLink = Locked(StartLink())
+    /// The answer to an accepted callback held for the app (``LoopbackReceiver/Configuration/answerHold``), once one is.
+    let heldAnswer = Locked<LoopbackHeldAnswer?>(nil)
 
     struct StartLink {
         var authorizationURL: String?

@@ -239,8 +239,15 @@ exec timeout 60 chromium --headless=new --no-sandbox --disable-gpu --no-first-ru
 BROWSER
 chmod +x "$work/browser.sh"
 start_authorize login --redirect-uri-regex 'http://127\.0\.0\.1:[0-9]+/callback' --code "e2e-code-login"
+# One rule for http: an http endpoint on 127.0.0.1 needs --allow-http-loopback, as --issuer does.
+"$helper" login --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e --no-browser --timeout 5 \
+    >"$work/login-http.out" 2>"$work/login-http.err" || login_http_status=$?
+check "login --endpoint http://127.0.0.1 without --allow-http-loopback exits 64" test "${login_http_status:-0}" = 64
+check "login --endpoint http:// is refused as invalid_configuration" contains "$work/login-http.out" '"reason":"invalid_configuration"'
+check "the refusal names --allow-http-loopback" contains "$work/login-http.err" "--allow-http-loopback"
+check "the refused login opened nothing and waited for nothing" not_contains "$work/login-http.err" "waiting for the callback"
 SSH_CONNECTION= BROWSER="$work/browser.sh" "$helper" login --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e \
-    --scope "openid email" --timeout 60 >"$work/login.out" 2>"$work/login.err" || login_status=$?
+    --allow-http-loopback --scope "openid email" --timeout 60 >"$work/login.out" 2>"$work/login.err" || login_status=$?
 check "login exits 0" test "${login_status:-0}" = 0
 check "login prints the code" contains "$work/login.out" '"code":"e2e-code-login"'
 check "login prints the code_verifier" contains "$work/login.out" '"code_verifier":"'
@@ -299,7 +306,7 @@ BROWSER
 chmod +x "$work/scheme-browser.sh"
 start_authorize scheme --redirect-uri "e2eapp:/callback" --code "e2e-code-scheme"
 SSH_CONNECTION= XDG_RUNTIME_DIR="$work/runtime" BROWSER="$work/scheme-browser.sh" "$helper" login \
-    --endpoint "http://127.0.0.1:$AS_PORT/authorize" --client-id e2e --scheme e2eapp --timeout 30 \
+    --endpoint "http://127.0.0.1:$AS_PORT/authorize" --allow-http-loopback --client-id e2e --scheme e2eapp --timeout 30 \
     >"$work/scheme.out" 2>"$work/scheme.err" || scheme_status=$?
 check "login --scheme exits 0" test "${scheme_status:-0}" = 0
 check "login --scheme prints the code" contains "$work/scheme.out" '"code":"e2e-code-scheme"'
@@ -373,7 +380,7 @@ else
     check "--allow-other-users: another user's callback is judged (200, exit 0)" \
         bash -c '[[ $1 == "HTTP/1.1 200"* && $2 == 0 ]]' _ "$answer" "$EXIT_STATUS"
 
-    "$helper" login --endpoint "http://127.0.0.1:9/authorize" --client-id e2e --no-browser --timeout 60 \
+    "$helper" login --endpoint "http://127.0.0.1:9/authorize" --allow-http-loopback --client-id e2e --no-browser --timeout 60 \
         >"$work/login-other.out" 2>"$work/login-other.err" &
     login_pid=$!
     pids+=("$login_pid")

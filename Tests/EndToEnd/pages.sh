@@ -6,6 +6,10 @@
 # Chromium to it through Selenium and chromedriver, saves a light and a dark screenshot of
 # each (sizes printed), and fails on an unstyled page (computed font, max-width, light and
 # dark backgrounds, screenshot pixels) or on a page that loads anything beyond itself.
+# Then the real `callback-router login` with a token step against a small local provider
+# (pages_op.py): the page it holds for the token step says "Signed in" only once the tokens
+# came, "Sign-in failed" when the token endpoint answers invalid_client, and "Finishing the
+# sign-in" when the token step outlasts the hold (5 s).
 #
 # Usage: Tests/EndToEnd/pages.sh [path/to/callback-router]
 #   (or CALLBACK_ROUTER=path; else the release build is built and used).

@@ -132,9 +132,10 @@ def set_scheme(driver, scheme):
                            {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
 
 
-def visit(driver, name, url, expect_heading, expect_texts=(), forbidden=()):
+def visit(driver, name, url, expect_heading, expect_texts=(), forbidden=(), redirects_through=()):
     """Loads URL, checks what the page says, its styles in light and dark, its screenshots
-    and that it loaded nothing beyond itself."""
+    and that it loaded nothing beyond itself. `redirects_through`: the origins whose
+    navigations (the start link's redirects through the provider) led to the page."""
     driver.get_log("performance")  # drop the events of earlier pages
     driver.get_log("browser")
     set_scheme(driver, "light")
@@ -197,7 +198,8 @@ def visit(driver, name, url, expect_heading, expect_texts=(), forbidden=()):
     # Everything from the page's own navigation on (the browser's new-tab page before it is not ours).
     ours = [i for i, (kind, u) in enumerate(requested) if kind == "Document" and u == url]
     since = requested[ours[-1] + 1:] if ours else requested
-    foreign = [(kind, u) for kind, u in since if not u.startswith("data:")]
+    foreign = [(kind, u) for kind, u in since
+               if not u.startswith("data:") and not (kind == "Document" and u.startswith(tuple(redirects_through)))]
     check(f"{name}: DevTools saw the page's request and none beyond it", bool(ours) and not foreign,
           f"requests since the page's: {since}" if ours else f"the page's own request is missing from {requested}")
     violations = [e["message"] for e in driver.get_log("browser") if "Content Security Policy" in e["message"]]
@@ -258,11 +260,60 @@ def refusals(driver):
     finish(process)
 
 
+def start_provider():
+    """The small local provider (pages_op.py); returns its base URL."""
+    process = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "pages_op.py")],
+                               stdout=subprocess.PIPE, text=True)
+    processes.append(process)
+    return f"http://127.0.0.1:{int(process.stdout.readline())}"
+
+
+def start_login(provider, mode):
+    """Runs `HELPER login` with a token step against the provider's MODE; its "browser"
+    writes the start URL into a FIFO this reads (blocking until it does), and Chromium then
+    follows it. Returns the process, the start URL and the path of its stdout."""
+    opened = os.path.join(WORK, f"opened-{mode}")
+    os.mkfifo(opened)
+    browser = os.path.join(WORK, f"browser-{mode}")
+    with open(browser, "w") as file:
+        file.write(f'#!/bin/sh\nprintf "%s" "$1" > "{opened}"\n')
+    os.chmod(browser, 0o755)
+    out_path, err_path = os.path.join(WORK, f"login-{mode}.out"), os.path.join(WORK, f"login-{mode}.err")
+    process = subprocess.Popen(
+        [HELPER, "login", "--endpoint", f"{provider}/{mode}/authorize", "--token-endpoint", f"{provider}/{mode}/token",
+         "--client-id", "pages-app", "--scope", "read", "--allow-http-loopback", "--timeout", "60"],
+        stdout=open(out_path, "w"), stderr=open(err_path, "w"), env={**os.environ, "BROWSER": browser})
+    processes.append(process)
+    with open(opened) as file:
+        return process, file.read(), out_path
+
+
+def held_pages(driver):
+    """login's page waits for the token step: "Signed in" only once the tokens came, the
+    failure in words when the token endpoint refuses (invalid_client), and "finishing in
+    the terminal" when the token step outlasts the hold; the terminal agrees each time."""
+    provider = start_provider()
+    for mode, heading, texts, exit_code, printed in (
+            ("good", "Signed in", ["You can close this tab and return to the terminal."], 0, '"access_token":"AT-pages-good"'),
+            ("client", "Sign-in failed", ["could not finish the sign-in", "The token endpoint refused the code: invalid_client",
+                                          "return to the terminal: it says what to do next"], 1, '"error":"invalid_client"'),
+            ("slow", "Finishing the sign-in", ["still finishing the sign-in", "the terminal says how the sign-in ends"], 0,
+             '"access_token":"AT-pages-slow"')):
+        process, start, out_path = start_login(provider, mode)
+        port = urllib.parse.urlsplit(start).port
+        visit(driver, f"held-{mode}", start, heading, texts, forbidden=["AT-pages", "code_verifier"],
+              redirects_through=(provider, f"http://127.0.0.1:{port}/"))
+        check(f"held-{mode}: login exits {exit_code}", finish(process, 30) == exit_code)
+        with open(out_path) as file:
+            out = file.read()
+        check(f"held-{mode}: the terminal's JSON agrees with the page", printed in out, out)
+
+
 def main():
     profile = tempfile.mkdtemp(dir=WORK, prefix="profile.")
     driver = driver_for(profile)
     try:
-        for scenario in (success, failure, rejected, refusals):
+        for scenario in (success, failure, rejected, refusals, held_pages):
             try:
                 scenario(driver)
             except Exception as error:  # a step that could not run is a failure, and the next one still runs

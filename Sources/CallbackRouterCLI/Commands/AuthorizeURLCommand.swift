@@ -27,7 +27,7 @@ enum AuthorizeURLCommand: Command {
         """
     static let options: [OptionDeclaration] = [
         CommonOptions.endpoint.required().described(
-            "The provider's authorization endpoint, e.g. https://example.auth0.com/authorize. https, or http only to a loopback IP literal (127.0.0.1, [::1]); no userinfo, no fragment. Its own query parameters are kept."
+            "The provider's authorization endpoint, e.g. https://example.auth0.com/authorize. https, or http only to a loopback IP literal (127.0.0.1, [::1]), without --allow-http-loopback: this command opens and sends nothing (login and refresh need the flag for http); no userinfo, no fragment. Its own query parameters are kept."
         ),
         CommonOptions.clientID.required().described("The client_id (printable ASCII)."),
         CommonOptions.redirectURI.required().described(

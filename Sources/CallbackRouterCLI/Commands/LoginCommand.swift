@@ -180,6 +180,7 @@ enum LoginCommand: Command {
         } catch {
             return usageError(error.description, context: context)
         }
+        if let refusal = HTTPLoopbackRule.refusal(args) { return refusal.print(context: context) }
         var tokenStep: TokenStep?
         if TokenStep.isRequested(args) {
             switch TokenStep.prepareLogin(
@@ -252,7 +253,7 @@ enum LoginCommand: Command {
         }
         let receiver: LoopbackReceiver
         do {
-            receiver = try LoopbackReceiver(plan.loopback)
+            receiver = try LoopbackReceiver(HeldPage.configuration(plan.loopback, tokenStep: tokenStep != nil))
         } catch {
             // The outcome JSON, as for every other failure, a taken --port included.
             let reason: ReasonCode = error.code == .addressInUse ? .conflict : .invalidConfiguration
@@ -298,7 +299,11 @@ enum LoginCommand: Command {
         } catch {
             ending = .refused(error)
         }
-        return finish(ending, of: attempt, plan: plan, tokenStep: tokenStep, context: context)
+        // The page of an accepted callback waits for the token step: it tells what the terminal tells.
+        var concluded: JSONValue?
+        let exit = finish(ending, of: attempt, plan: plan, tokenStep: tokenStep, context: context) { concluded = $0 }
+        receiver.finish(HeldPage.ending(for: concluded, place: attempt.place.0, expectedIssuer: attempt.place.expected))
+        return exit
     }
 
     /// `--scheme S`: the callback comes through the desktop's x-scheme-handler (`open`); the
@@ -352,15 +357,19 @@ enum LoginCommand: Command {
         }
         context.interruption?.beginWaiting(output: context.output, extras: attempt.extras)
         var presenting: Locked<Bool>?
+        var reminding: Locked<Bool>?
         let received = HandoffWait.receive(
             scheme: scheme, state: secrets.state, timeout: .milliseconds(Int64(seconds * 1000)), judge: judge, command: name,
             context: context
         ) {
             presenting = BrowserLauncher.presentStartLink(link, noBrowser: plan.noBrowser, seconds: seconds, name: name, context: context)
             context.printError(
-                "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register')")
+                "\(name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register';"
+                    + " at most \(Durations.describe(seconds: seconds)); --timeout)")
+            reminding = WaitReminder.start(seconds: seconds, redirectURI: redirectText, scheme: scheme.name, name: name, context: context)
         }
-        // The wait is over: the link is not served a moment longer than it is needed.
+        // The wait is over: the link is not served a moment longer than it is needed, and no reminder follows.
+        reminding?.withLock { $0 = true }
         presenting?.withLock { $0 = true }
         link.close()
         let ending: Ending
@@ -380,7 +389,11 @@ enum LoginCommand: Command {
 
     /// Ends the login as its wait ended: the token step after a code, when asked; else the
     /// outcome JSON with the attempt's extras, and the line a person reads.
-    static func finish(_ ending: Ending, of attempt: Attempt, plan: Plan, tokenStep: TokenStep?, context: CommandContext) -> Int32 {
+    /// `concluded` sees the final JSON (the loopback page is told how the sign-in ended).
+    static func finish(
+        _ ending: Ending, of attempt: Attempt, plan: Plan, tokenStep: TokenStep?, context: CommandContext,
+        concluded: (JSONValue) -> Void = { _ in }
+    ) -> Int32 {
         let place = attempt.place
         let extras = attempt.extras
         switch ending {
@@ -389,7 +402,10 @@ enum LoginCommand: Command {
             if let tokenStep {
                 return tokenStep.finish(
                     outcome, secrets: attempt.secrets, redirectURI: attempt.redirectURI, printed: printed, context: context
-                ) { conclude(place: place, context: context, $0) }
+                ) {
+                    concluded($0)
+                    conclude(place: place, context: context, $0)
+                }
             }
             conclude(place: place, context: context, printed)
             return Rendering.exitCode(for: outcome)

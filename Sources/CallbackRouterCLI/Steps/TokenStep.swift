@@ -48,7 +48,7 @@ struct TokenStep {
             "token-type", "T", "Also accept this token_type besides Bearer (repeatable, e.g. DPoP).", repeatable: true, group: group),
         .flag(
             "allow-http-loopback",
-            "Accept http:// for the issuer and the endpoints when they are a loopback IP literal (127.0.0.1, ::1): a local test server only.",
+            "Accept http:// for the issuer and every endpoint, given as an option or named by discovery, when they are a loopback IP literal (127.0.0.1, ::1): a local test server only. Without it, each must be https.",
             group: group),
     ]
 
@@ -187,7 +187,8 @@ struct TokenStep {
         _ args: Arguments, for command: C.Type, clientID: String, issuer: String?, secret: String?, expectsIDToken: Bool,
         context: CommandContext
     ) -> Prepared {
-        let allowHTTP = args.has("allow-http-loopback")
+        if let refusal = HTTPLoopbackRule.refusal(args) { return .ended(refusal.print(context: context)) }
+        let allowHTTP = args.has(HTTPLoopbackRule.flag)
         let tokenEndpointText: String?
         let authentication: ClientAuthentication
         do throws(Arguments.UsageError) {

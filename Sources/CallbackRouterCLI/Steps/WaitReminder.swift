@@ -24,7 +24,9 @@ import CallbackSystem
 enum WaitReminder {
     /// Starts reminding on `name`'s behalf for `seconds`; setting the returned flag to true
     /// (when the wait ends) stops it, under its lock, so no line follows the outcome.
-    static func start(seconds: Double, redirectURI: String, name: String, context: CommandContext) -> Locked<Bool> {
+    /// `scheme`: the wait is for a custom scheme's callback, whose handler (`register`) is
+    /// one more likely cause.
+    static func start(seconds: Double, redirectURI: String, scheme: String? = nil, name: String, context: CommandContext) -> Locked<Bool> {
         let over = Locked(false)
         guard context.standardErrorIsTerminal else { return over }
         let started = SystemClock.monotonicMilliseconds()
@@ -43,7 +45,11 @@ enum WaitReminder {
                         hinted = true
                         context.printError(
                             "\(name): still no callback (\(left) left). If the browser shows the provider's error page, check"
-                                + " the client id and that the provider has this redirect URI registered: \(redirectURI)")
+                                + " the client id and that the provider has this redirect URI registered: \(redirectURI)"
+                                + (scheme.map {
+                                    "; if the browser asked to open an app and nothing came, check that the handler of \($0): is registered"
+                                        + " (callback-router status --scheme \($0); callback-router register)"
+                                } ?? ""))
                     } else if elapsed / 60_000 > minutes {
                         minutes = elapsed / 60_000
                         context.printError("\(name): still waiting for the callback (\(left) left; Ctrl-C stops)")
