@@ -109,6 +109,11 @@ extension CallbackRouter {
         let boxed = Delivery.BoxedOutcome(outcome)
         // The login's critical section (``settle(state:logout:routeIndex:boxed:issuer:keepIfUnreceived:now:)``),
         // claiming logouts only. A logout has no issuer to check (RP-Initiated Logout 1.0 §3).
+        if let store = consumedStates, var state = outcome.state,
+            let refusal = state.withUTF8({ recordConsumption(in: store, state: $0, logout: true, routeIndex: routeIndex) })
+        {
+            throw refusal
+        }
         let settlement =
             if var state = outcome.state {
                 state.withUTF8 {
