@@ -20,7 +20,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ConsumedStateStoreTests {
     private static let redirect = "https://app.example/callback"
 
-    private static func router(_ store: (any ConsumedStateStore)?, clock: ManualAttemptClock = ManualAttemptClock()) throws -> CallbackRouter {
+    private static func router(_ store: (any ConsumedStateStore)?, clock: ManualAttemptClock = ManualAttemptClock()) throws
+        -> CallbackRouter
+    {
         var builder = RouterBuilder()
         builder.add(Route("app", redirectURI: try RedirectURI(redirect, policy: .native), dialect: .oauth2))
         return try builder.build(clock: clock, consumedStates: store)
@@ -72,7 +74,8 @@ import Testing
         let restoredOnSecond = try second.restore(record)
         let delivery = try first.handle(Self.callback(begun))
         #expect(delivery.attempt.state == begun.state)
-        let refused = try #require(Self.refusal(second, Self.callback(begun)))
+        let replay = Self.refusal(second, Self.callback(begun))
+        let refused = try #require(replay)
         #expect(refused.reason == .replayed)
         #expect(!refused.detail.contains(begun.state))
         // The attempt ended on the second router too: nothing pending, its wait is told why.
@@ -90,14 +93,16 @@ import Testing
         let router = try Self.router(nil)
         let attempt = try router.beginLogin(on: "app")
         try router.handle(Self.callback(attempt))
-        #expect(Self.refusal(router, Self.callback(attempt))?.reason == .replayed)
+        let reason1 = Self.refusal(router, Self.callback(attempt))?.reason
+        #expect(reason1 == .replayed)
     }
 
     @Test func aStoreThatFailsRefusesTheCallbackAndDeliversItNowhere() async throws {
         let store = RecordingStore(fails: true)
         let router = try Self.router(store)
         let attempt = try router.beginLogin(on: "app")
-        let refused = try #require(Self.refusal(router, Self.callback(attempt)))
+        let refusal = Self.refusal(router, Self.callback(attempt))
+        let refused = try #require(refusal)
         #expect(refused.reason == .conflict)
         #expect(refused.detail.contains("store of consumed states failed"))
         #expect(refused.detail.contains("Down"))
@@ -106,7 +111,8 @@ import Testing
         let waited = await Self.waitReason(router, attempt)
         #expect(waited == .conflict)
         // A repeat is refused (the attempt ended) without asking the store again.
-        #expect(Self.refusal(router, Self.callback(attempt))?.reason == .cancelled)
+        let reason2 = Self.refusal(router, Self.callback(attempt))?.reason
+        #expect(reason2 == .cancelled)
         #expect(store.inserts.count == 1)
     }
 
@@ -115,7 +121,8 @@ import Testing
         let attempt = try router.beginLogin(on: "app")
         async let waited = Self.waitReason(router, attempt, timeout: .seconds(300))
         while !router.isWaiting(for: attempt) { await Task.yield() }
-        #expect(Self.refusal(router, Self.callback(attempt))?.reason == .conflict)
+        let reason3 = Self.refusal(router, Self.callback(attempt))?.reason
+        #expect(reason3 == .conflict)
         #expect(await waited == .conflict)
     }
 
@@ -139,8 +146,10 @@ import Testing
         let store = RecordingStore()
         let router = try Self.router(store)
         _ = try router.beginLogin(on: "app")
-        #expect(Self.refusal(router, Self.redirect + "?code=C&state=forged")?.reason == .unknownState)
-        #expect(Self.refusal(router, Self.redirect + "?code=C")?.reason == .stateMissing)
+        let reason4 = Self.refusal(router, Self.redirect + "?code=C&state=forged")?.reason
+        #expect(reason4 == .unknownState)
+        let reason5 = Self.refusal(router, Self.redirect + "?code=C")?.reason
+        #expect(reason5 == .stateMissing)
         #expect(store.inserts.isEmpty)
         let pending = router.pendingCount
         #expect(pending == 1)
@@ -152,7 +161,8 @@ import Testing
         let router = try Self.router(store, clock: clock)
         let attempt = try router.beginLogin(on: "app", lifetime: .seconds(60))
         clock.advance(by: .seconds(61))
-        #expect(Self.refusal(router, Self.callback(attempt))?.reason == .attemptExpired)
+        let reason6 = Self.refusal(router, Self.callback(attempt))?.reason
+        #expect(reason6 == .attemptExpired)
         #expect(store.inserts.isEmpty)
     }
 
@@ -178,7 +188,8 @@ import Testing
         try second.restore(logout.attempt.sealed())
         let url = Self.redirect + "?state=" + logout.attempt.state
         try first.handle(url)
-        #expect(Self.refusal(second, url)?.reason == .replayed)
+        let reason7 = Self.refusal(second, url)?.reason
+        #expect(reason7 == .replayed)
     }
 
     @Test func theInMemoryStoreKeepsADigestUntilItsExpiryAndRefusesPastItsCapacity() throws {
