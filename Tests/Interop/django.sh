@@ -78,4 +78,6 @@ authorize_with_session() {
 
 source "$here/flows.sh"
 run_flows
+source "$here/web-backend/flow.sh"
+flow_web_backend
 summary
