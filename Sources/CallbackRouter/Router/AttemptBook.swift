@@ -80,6 +80,10 @@ struct AttemptBook: ~Copyable {
         let unboundLogout: Bool
         /// Nil while the attempt is pending; how it ended afterwards.
         var tombstone: Tombstone?
+        /// Set when a callback carrying its state is being recorded in the shared store of
+        /// consumed states (``CallbackRouter/recordConsumption(in:state:logout:routeIndex:)``):
+        /// another callback with the state is then refused at once, and only that one goes on.
+        var isBeingRecorded = false
         /// The task waiting for the attempt, while one is (only while pending).
         var waiter: Waiter?
         /// A result nobody received yet, kept for a later `callback(for:)` until

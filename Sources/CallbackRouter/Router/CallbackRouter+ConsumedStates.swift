@@ -22,21 +22,39 @@ extension CallbackRouter {
     /// inserted the digest first (delivered there), `conflict` when the store failed (never
     /// delivered twice: at worst not at all).
     ///
-    /// Called outside the lock: a store is a database round trip. Two callbacks racing here
-    /// in one router are settled by the store (one insert is first); the claim after it
-    /// still takes the attempt once.
+    /// Called outside the lock: a store is a database round trip. Of two callbacks with the
+    /// state racing here in one router, the first marks the attempt as being recorded and goes
+    /// on; the second is refused as `replayed` at once and ends nothing (the first may still
+    /// deliver).
     func recordConsumption(
         in store: any ConsumedStateStore, state: UnsafeBufferPointer<UInt8>, logout: Bool, routeIndex: Int
     ) -> CallbackError? {
         let key = StateKey(utf8: state, hasher: stateHasher)
         let now = clock.now()
-        let expiry = book.withLock { book in
-            book.pendingEntry(state: state, key: key, routeIndex: routeIndex, logins: !logout, logouts: logout, now: now)?
-                .attempt.expiresAtWallClock
+        // Claimed for recording under the lock: a second callback with the state in this
+        // router meanwhile is refused here, and cannot end the attempt the first one records.
+        enum Claim {
+            case noPendingAttempt, beingRecorded
+            case claimed(expiresAtWallClock: Int64)
         }
-        guard let expiry else { return nil }
-        let digest = ConsumedStateDigest(utf8: state, key: store.digestKey)
+        let claim = book.withLock { book -> Claim in
+            guard
+                let entry = book.pendingEntry(
+                    state: state, key: key, routeIndex: routeIndex, logins: !logout, logouts: logout, now: now)
+            else { return .noPendingAttempt }
+            if entry.isBeingRecorded { return .beingRecorded }
+            entry.isBeingRecorded = true
+            return .claimed(expiresAtWallClock: entry.attempt.expiresAtWallClock)
+        }
         let what = logout ? "logout" : "login"
+        let expiry: Int64
+        switch claim {
+        case .noPendingAttempt: return nil
+        case .beingRecorded:
+            return CallbackError(.replayed, "another callback of this \(what) is being handled; a callback is delivered once")
+        case .claimed(let expiresAtWallClock): expiry = expiresAtWallClock
+        }
+        let digest = ConsumedStateDigest(utf8: state, key: store.digestKey)
         let refusal: CallbackError
         let ending: AttemptBook.Ending
         do {

@@ -97,6 +97,37 @@ import Testing
         #expect(reason1 == .replayed)
     }
 
+    /// A store that, while it records its first digest, lets `during` run: a second callback
+    /// arriving at the same router while the first one's insert is in flight.
+    final class ReentrantStore: ConsumedStateStore, @unchecked Sendable {
+        let digestKey = SecureRandom.bytes(32)
+        private let memory = Locked<Set<ConsumedStateDigest>>([])
+        private let during = Locked<(() -> Void)?>(nil)
+        func whileRecording(_ body: @escaping () -> Void) { during.withLock { $0 = body } }
+        func insert(_ digest: ConsumedStateDigest, keepingUntil: Int64) throws -> Bool {
+            let inserted = memory.withLock { $0.insert(digest).inserted }
+            let body = during.withLock { body in
+                defer { body = nil }
+                return body
+            }
+            body?()
+            return inserted
+        }
+    }
+
+    @Test func aSecondCallbackWhileTheFirstIsRecordedIsRefusedAndTheFirstIsDelivered() throws {
+        let store = ReentrantStore()
+        let router = try Self.router(store)
+        let attempt = try router.beginLogin(on: "app")
+        var inner: ReasonCode?
+        store.whileRecording { inner = Self.refusal(router, Self.callback(attempt))?.reason }
+        let outer = Self.refusal(router, Self.callback(attempt))
+        #expect(inner == .replayed)
+        #expect(outer == nil) // the first callback is delivered
+        let repeated = Self.refusal(router, Self.callback(attempt))?.reason
+        #expect(repeated == .replayed)
+    }
+
     @Test func aStoreThatFailsRefusesTheCallbackAndDeliversItNowhere() async throws {
         let store = RecordingStore(fails: true)
         let router = try Self.router(store)
