@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "CallbackRouterCLI", targets: ["CallbackRouterCLI"]),
         .executable(name: "callback-router", targets: ["callback-router"]),
         .executable(name: "callback-bench", targets: ["callback-bench"]),
+        .executable(name: "web-backend-example", targets: ["web-backend-example"]),
     ],
     targets: [
         // The one URL parser of the project. Imports nothing.
@@ -81,6 +82,9 @@ let package = Package(
         // Benchmarks: ours against Foundation in one release-mode run (swift run -c release callback-bench).
         // Counts heap allocations by interposing glibc's allocator (a C target, not a dependency).
         .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+        // The runnable web-backend example (docs/server.md): one instance's login logic, public API only.
+        .executableTarget(name: "web-backend-example", dependencies: ["CallbackRouter"], path: "Examples/web-backend",
+                          swiftSettings: strict),
         .executableTarget(name: "callback-bench", dependencies: ["CallbackRouter", "CallbackRouterCLI", "MallocCounter"],
                           path: "Benchmarks/callback-bench", swiftSettings: strict),
 

@@ -112,4 +112,6 @@ flow_sign_in_sample() {
 source "$here/flows.sh"
 run_flows
 flow_sign_in_sample
+source "$here/web-backend/flow.sh"
+flow_web_backend
 summary

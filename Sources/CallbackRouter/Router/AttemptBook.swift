@@ -80,6 +80,10 @@ struct AttemptBook: ~Copyable {
         let unboundLogout: Bool
         /// Nil while the attempt is pending; how it ended afterwards.
         var tombstone: Tombstone?
+        /// Set when a callback carrying its state is being recorded in the shared store of
+        /// consumed states (``CallbackRouter/recordConsumption(in:state:logout:routeIndex:)``):
+        /// another callback with the state is then refused at once, and only that one goes on.
+        var isBeingRecorded = false
         /// The task waiting for the attempt, while one is (only while pending).
         var waiter: Waiter?
         /// A result nobody received yet, kept for a later `callback(for:)` until
@@ -343,7 +347,7 @@ struct AttemptBook: ~Copyable {
         return waiter?.continuation
     }
 
-    /// Who hears of a refusal ``refuse(state:key:routeIndex:logins:logouts:with:keepLogin:keepLogout:now:)`` tied to an attempt.
+    /// Who hears of a refusal ``refuse(state:key:routeIndex:logins:logouts:with:keepLogin:keepLogout:as:now:)`` tied to an attempt.
     enum RefusalReceiver {
         /// No pending attempt on the route has the state: nobody (only the caller).
         case none
@@ -354,10 +358,23 @@ struct AttemptBook: ~Copyable {
         case handler(logout: Bool)
     }
 
-    /// A callback refused on route `routeIndex` (its syntax, its dialect's rules) whose raw
-    /// text carries `state`: ends the pending attempt with that state on that route (compared
-    /// in constant time, as a claim does), a login (`logins`) or a logout (`logouts`), and
-    /// says who hears of `error`;
+    /// The pending, unexpired attempt with `state` on route `routeIndex` (compared in constant
+    /// time, as a claim does), a login (`logins`) or a logout (`logouts`); never a stateless
+    /// login (its state is never sent, so no callback carries it). Nil when there is none.
+    func pendingEntry(
+        state: UnsafeBufferPointer<UInt8>, key: StateKey, routeIndex: Int, logins: Bool, logouts: Bool, now: ClockInstant
+    ) -> Entry? {
+        guard let entry = entryByKey[key], entry.isPending, !entry.stateless, entry.routeIndex == routeIndex,
+            entry.attempt.isLogout ? logouts : logins, now < entry.attempt.expiresAt,
+            Self.stateMatches(state, entry.attempt.state)
+        else { return nil }
+        return entry
+    }
+
+    /// A callback refused on route `routeIndex` (its syntax, its dialect's rules; or the
+    /// shared store of consumed states) whose raw text carries `state`: ends the pending
+    /// attempt with that state on that route (``pendingEntry(state:key:routeIndex:logins:logouts:now:)``)
+    /// as `ending`, and says who hears of `error`;
     /// when nobody waits and the route has no handler for the attempt's kind (`keepLogin`,
     /// `keepLogout`), `error` is kept for a later `callback(for:)`. A stateless login is
     /// never ended this way (its state is never sent, so no callback carries it), nor an
@@ -365,13 +382,11 @@ struct AttemptBook: ~Copyable {
     /// as `attempt_expired`).
     mutating func refuse(
         state: UnsafeBufferPointer<UInt8>, key: StateKey, routeIndex: Int, logins: Bool, logouts: Bool, with error: CallbackError,
-        keepLogin: Bool, keepLogout: Bool, now: ClockInstant
+        keepLogin: Bool, keepLogout: Bool, as ending: Ending = .refused, now: ClockInstant
     ) -> RefusalReceiver {
-        guard let entry = entryByKey[key], entry.isPending, !entry.stateless, entry.routeIndex == routeIndex,
-            entry.attempt.isLogout ? logouts : logins, now < entry.attempt.expiresAt,
-            Self.stateMatches(state, entry.attempt.state)
+        guard let entry = pendingEntry(state: state, key: key, routeIndex: routeIndex, logins: logins, logouts: logouts, now: now)
         else { return .none }
-        let waiter = end(entry, as: .refused, now: now)
+        let waiter = end(entry, as: ending, now: now)
         if let waiter {
             waiter.timer?.cancel()
             return .waiter(waiter.continuation)

@@ -107,6 +107,12 @@ extension CallbackRouter {
         let now = clock.now()
         let keepIfUnreceived = route.logoutHandler == nil
         let boxed = Delivery.BoxedOutcome(outcome)
+        // With a shared store of consumed states, as a login's callback (``recordConsumption(in:state:logout:routeIndex:)``).
+        if let store = consumedStates, var state = outcome.state,
+            let refusal = state.withUTF8({ recordConsumption(in: store, state: $0, logout: true, routeIndex: routeIndex) })
+        {
+            throw refusal
+        }
         // The login's critical section (``settle(state:logout:routeIndex:boxed:issuer:keepIfUnreceived:now:)``),
         // claiming logouts only. A logout has no issuer to check (RP-Initiated Logout 1.0 §3).
         let settlement =

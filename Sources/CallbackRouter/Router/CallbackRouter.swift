@@ -34,9 +34,15 @@ public final class CallbackRouter: Sendable {
     let book: Locked<AttemptBook>
     /// The book's state hasher, readable without the lock (it never changes).
     let stateHasher: SipHash128
+    /// The store of consumed states shared with other routers, if any (``ConsumedStateStore``).
+    let consumedStates: (any ConsumedStateStore)?
 
-    init(routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int, maxRememberedEndings: Int) {
+    init(
+        routes: [Route], clock: any AttemptClock, limits: ParsingLimits, maxPendingAttempts: Int, maxRememberedEndings: Int,
+        consumedStates: (any ConsumedStateStore)? = nil
+    ) {
         self.routes = routes
+        self.consumedStates = consumedStates
         self.clock = clock
         self.limits = limits
         self.maxPendingAttempts = maxPendingAttempts
@@ -270,25 +276,31 @@ public final class CallbackRouter: Sendable {
         // (RP-Initiated Logout 1.0 §3).
         let fragment = route.responseMode == .fragment
         if let state = RawState.value(in: text, fragment: fragment) {
-            endAttempt(carrying: state, logouts: !fragment, routeIndex: routeIndex, with: refusal)
+            state.withUnsafeBufferPointer {
+                endAttempt(carrying: $0, logouts: !fragment, routeIndex: routeIndex, with: refusal)
+            }
         }
         if fragment, let state = RawState.value(in: text) {
-            endAttempt(carrying: state, logouts: true, logins: false, routeIndex: routeIndex, with: refusal)
+            state.withUnsafeBufferPointer {
+                endAttempt(carrying: $0, logouts: true, logins: false, routeIndex: routeIndex, with: refusal)
+            }
         }
     }
 
-    private func endAttempt(
-        carrying state: [UInt8], logouts: Bool, logins: Bool = true, routeIndex: Int, with refusal: CallbackError
+    /// Ends the pending attempt with `state` on the route (a login when `logins`, a logout
+    /// when `logouts`) as `ending`, and tells its receiver `refusal` (see
+    /// ``AttemptBook/refuse(state:key:routeIndex:logins:logouts:with:keepLogin:keepLogout:as:now:)``).
+    func endAttempt(
+        carrying state: UnsafeBufferPointer<UInt8>, logouts: Bool, logins: Bool = true, routeIndex: Int, with refusal: CallbackError,
+        as ending: AttemptBook.Ending = .refused
     ) {
         let route = routes[routeIndex]
         let now = clock.now()
-        let receiver = state.withUnsafeBufferPointer { bytes in
-            let key = StateKey(utf8: bytes, hasher: stateHasher)
-            return book.withLock { book in
-                book.refuse(
-                    state: bytes, key: key, routeIndex: routeIndex, logins: logins, logouts: logouts, with: refusal,
-                    keepLogin: route.handler == nil, keepLogout: route.logoutHandler == nil, now: now)
-            }
+        let key = StateKey(utf8: state, hasher: stateHasher)
+        let receiver = book.withLock { book in
+            book.refuse(
+                state: state, key: key, routeIndex: routeIndex, logins: logins, logouts: logouts, with: refusal,
+                keepLogin: route.handler == nil, keepLogout: route.logoutHandler == nil, as: ending, now: now)
         }
         switch receiver {
         case .none: return
@@ -382,6 +394,15 @@ public final class CallbackRouter: Sendable {
                 state: nil, logout: false, routeIndex: routeIndex, boxed: boxed, issuer: issuer,
                 keepIfUnreceived: keepIfUnreceived, now: now, flowID: flowID)
         } else {
+            // With a shared store of consumed states, the first router to insert the state's
+            // digest delivers; any other refuses (before the claim, outside the lock).
+            if let store = consumedStates,
+                let refusal = boxed.value.withStateUTF8({
+                    recordConsumption(in: store, state: $0, logout: false, routeIndex: routeIndex)
+                }) ?? nil
+            {
+                throw refusal
+            }
             guard
                 let settled = boxed.withStateBytes({
                     settle(

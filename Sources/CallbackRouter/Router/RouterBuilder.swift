@@ -70,32 +70,44 @@ public struct RouterBuilder: Sendable {
     /// ``defaultMaxRememberedEndings`` ended attempts (or `maxPendingAttempts`, if more) so
     /// that a repeated callback is told `replayed`; past that, the oldest are forgotten early
     /// (see ``CallbackRouter/restore(_:key:)-(SealedAttempt,_)``).
+    ///
+    /// `consumedStates` is a store of consumed states shared with other routers (other
+    /// instances of a backend that restore the same sealed record, or a router per request):
+    /// a callback is delivered only by the router whose insert of its state's digest came
+    /// first (see ``ConsumedStateStore``). Nil (the default): the router's own memory only.
+    /// A store whose digest key is shorter than 32 bytes is `invalid_configuration`.
     public func build(
         clock: any AttemptClock = SystemAttemptClock(), limits: ParsingLimits = .default,
-        maxPendingAttempts: Int = 65_536
+        maxPendingAttempts: Int = 65_536, consumedStates: (any ConsumedStateStore)? = nil
     ) throws(CallbackError) -> CallbackRouter {
         try build(
             clock: clock, limits: limits, maxPendingAttempts: maxPendingAttempts,
-            maxRememberedEndings: max(maxPendingAttempts, Self.defaultMaxRememberedEndings))
+            maxRememberedEndings: max(maxPendingAttempts, Self.defaultMaxRememberedEndings), consumedStates: consumedStates)
     }
 
     /// The most ended attempts a router remembers by default: 65,536 (without a bound, a
     /// million `begin` + `cancel` in one lifetime would keep a million, 1 GB).
     public static let defaultMaxRememberedEndings = 65_536
 
-    /// ``build(clock:limits:maxPendingAttempts:)`` with its bound on remembered endings set
+    /// ``build(clock:limits:maxPendingAttempts:consumedStates:)`` with its bound on remembered endings set
     /// (tests: the bound without a million attempts).
     @_spi(Testing) public func build(
         clock: any AttemptClock = SystemAttemptClock(), limits: ParsingLimits = .default,
-        maxPendingAttempts: Int, maxRememberedEndings: Int
+        maxPendingAttempts: Int, maxRememberedEndings: Int, consumedStates: (any ConsumedStateStore)? = nil
     ) throws(CallbackError) -> CallbackRouter {
         guard maxPendingAttempts >= 1, maxRememberedEndings >= 1 else {
             throw CallbackError(.invalidConfiguration, "maxPendingAttempts must be at least 1; it was \(maxPendingAttempts)")
         }
+        if let consumedStates, consumedStates.digestKey.count < SealedAttempt.minimumKeyLength {
+            throw CallbackError(
+                .invalidConfiguration,
+                "the store of consumed states has a digest key of \(consumedStates.digestKey.count) bytes; it needs at least \(SealedAttempt.minimumKeyLength) random bytes, the same on every instance"
+            )
+        }
         try validate()
         return CallbackRouter(
             routes: routes, clock: clock, limits: limits, maxPendingAttempts: maxPendingAttempts,
-            maxRememberedEndings: maxRememberedEndings)
+            maxRememberedEndings: maxRememberedEndings, consumedStates: consumedStates)
     }
 
     /// Whether one callback URL could match both registered URIs: same scheme, host and path,
