@@ -1,0 +1,135 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the CallbackRouter open source project
+//
+// Copyright (c) 2026 the CallbackRouter project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
+import CallbackRouter
+import CallbackRouterKit
+import CallbackSystem
+import CallbackTokenStore
+import CallbackTokens
+
+/// What `login`, `token` and `logout` share about the token store (``TokenStore``): the
+/// options, opening the user's store, login's storing call and how a store error is told.
+struct TokenStoring {
+    static let group = OptionGroup("STORE OPTIONS", note: "the desktop keyring when a Secret Service answers, else a 0600 file")
+
+    /// `--account NAME`: one of several sign-ins of the same issuer, client and scopes.
+    static let account = OptionDeclaration.value(
+        "account", "NAME", "Which stored sign-in, when several of the same issuer, client and scopes are kept (default: none).",
+        group: group)
+    /// `--no-store`: login keeps nothing.
+    static let noStore = OptionDeclaration.flag("no-store", "Do not keep the tokens in the token store (they are printed only).", group: group)
+
+    /// Whether login stores, and under which account.
+    let enabled: Bool
+    let account: String?
+
+    /// Login's store options.
+    static func read(_ args: Arguments) throws(Arguments.UsageError) -> TokenStoring {
+        TokenStoring(enabled: !args.has(noStore), account: try readAccount(args))
+    }
+
+    /// `--account`, checked: printable, no more than 128 bytes.
+    static func readAccount(_ args: Arguments) throws(Arguments.UsageError) -> String? {
+        guard let account = try args.single(account) else { return nil }
+        guard !account.isEmpty, account.utf8.count <= 128, account.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        else { throw Arguments.UsageError(description: "--account is 1 to 128 printable characters") }
+        return account
+    }
+
+    /// Login's storing call, after a sign-in that ended with tokens (`json` has an
+    /// `access_token`): stores them under the issuer, client id, requested scope and account,
+    /// and returns `json` with `"stored"` added (`{"store","path","account"}`, or null when
+    /// nothing was stored; then `"store_error"` says why, when storing failed). Other
+    /// outcomes are returned as they are. Storing never changes what login printed before.
+    func afterLogin(_ json: JSONValue, issuer: String?, clientID: String, scope: String?, context: CommandContext) -> JSONValue {
+        guard let object = json.object, let accessToken = object["access_token"]?.string else { return json }
+        guard enabled, let issuer else {
+            if enabled { context.printError("login: the tokens were not stored: without --issuer there is no issuer to keep them under") }
+            return json.appending([("stored", .null)])
+        }
+        let now = WallClock.system.seconds()
+        let entry = StoredTokens(
+            key: TokenStoreKey(issuer: issuer, clientID: clientID, scope: scope, account: account), accessToken: accessToken,
+            tokenType: object["token_type"]?.string ?? "Bearer",
+            expiresAt: object["expires_in"]?.number?.int64.map { now + $0 }, refreshToken: object["refresh_token"]?.string,
+            idToken: object["id_token"]?.string, grantedScope: object["scope"]?.string, storedAt: now)
+        do throws(TokenStoreError) {
+            let store = try TokenStore(environment: context.environment)
+            let saved: Result<Void, TokenStoreError> = try store.locked { () -> Result<Void, TokenStoreError> in
+                do throws(TokenStoreError) {
+                    try store.save(entry)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if case .failure(let error) = saved { throw error }
+            return json.appending([("stored", TokenStoring.whereJSON(store, account: account))])
+        } catch {
+            context.printError("login: the tokens were not stored (\(error.reason.rawValue)): \(error.detail)")
+            return json.appending([
+                ("stored", .null), ("store_error", .object([("reason", .string(error.reason.rawValue)), ("detail", .string(error.detail))])),
+            ])
+        }
+    }
+
+    /// `{"store":"file"|"secret-service","path":…|null,"account":…|null}`.
+    static func whereJSON(_ store: TokenStore, account: String?) -> JSONValue {
+        .object([("store", .string(store.backend.name)), ("path", .string(store.backend.path)), ("account", .string(account))])
+    }
+
+    /// Runs `body` on the user's store under its lock; a store error is printed (one
+    /// rejection JSON with `"step":"store"`, and the line saying what to do) and ends the command.
+    static func withStore(context: CommandContext, _ body: (TokenStore) throws(TokenStoreError) -> Int32) -> Int32 {
+        do throws(TokenStoreError) {
+            let store = try TokenStore(environment: context.environment)
+            let result = try store.locked { () -> Result<Int32, TokenStoreError> in
+                do throws(TokenStoreError) {
+                    return .success(try body(store))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return try result.get()
+        } catch {
+            return fail(error, context: context)
+        }
+    }
+
+    /// Prints a store error and returns its exit code: 77 a store that is not the user's
+    /// own or not private; 75 the lock held or the keyring locked (try again); 65 corrupt
+    /// or newer; 69 no keyring; 64 a bad setting; 74 a file that could not be written.
+    static func fail(_ error: TokenStoreError, context: CommandContext) -> Int32 {
+        context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil).appending([("step", .string("store"))]))
+        context.printError(error.detail)
+        switch error.reason {
+        case TokenStoreError.notPrivate: return ExitCode.permission
+        case TokenStoreError.busy, TokenStoreError.keyringLocked: return ExitCode.tryAgain
+        case TokenStoreError.corrupt, TokenStoreError.newerVersion: return ExitCode.rejected
+        case TokenStoreError.keyringFailed: return ExitCode.unavailable
+        case TokenStoreError.ioFailed: return ExitCode.ioError
+        default: return ExitCode.usage
+        }
+    }
+
+    /// The `login` command that stores tokens for this entry, for the messages.
+    static func loginCommand(issuer: String, clientID: String, scope: String?, account: String?) -> String {
+        "callback-router login --issuer \(issuer) --client-id \(clientID)" + (scope.map { " --scope '\($0)'" } ?? "")
+            + (account.map { " --account '\($0)'" } ?? "")
+    }
+}
+
+#endif
