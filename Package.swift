@@ -103,11 +103,11 @@ let package = Package(
         // Loopback and Desktop only to test an app's bridging of their errors (docs/errors.md).
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation", "CallbackLoopback", "CallbackDesktop"],
                     swiftSettings: strict),
-        .testTarget(name: "CallbackTokenStoreTests", dependencies: ["CallbackTokenStore", "CallbackTokens", "CallbackSystem"], swiftSettings: strict),
+        .testTarget(name: "CallbackTokenStoreTests", dependencies: ["CallbackTokenStore", "CallbackTokens", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport",
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackTokenStore", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport",
                                                                    "CallbackRouterKit", "CallbackRouterPackaging"],
                     swiftSettings: strict),
     ],

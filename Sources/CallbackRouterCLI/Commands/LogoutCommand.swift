@@ -96,7 +96,7 @@ enum LogoutCommand: Command {
                 return usageError("several sign-ins of this client are stored: choose one with --scope (token --list shows them)", context: context)
             }
             guard let entry = found.first else {
-                return TokenCommand.refuse("no tokens are stored for \(issuer) client \(clientID) in \(store.location): nothing to log out", context: context)
+                return TokenStoring.refuse("no tokens are stored for \(issuer) client \(clientID) in \(store.location): nothing to log out", context: context)
             }
             var revoked: [String] = []
             if !args.has(Option.forget) {
@@ -108,7 +108,7 @@ enum LogoutCommand: Command {
             try store.remove(entry.key)
             context.printJSON(
                 .object(
-                    [("outcome", .string("logged_out"))] + TokenCommand.keyMembers(entry.key) + [
+                    [("outcome", .string("logged_out"))] + TokenStoring.keyMembers(entry.key) + [
                         ("revoked", .array(revoked.map { .string($0) })), ("store", .string(store.backend.name)),
                     ]))
             return ExitCode.success

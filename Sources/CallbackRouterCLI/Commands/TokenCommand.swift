@@ -93,9 +93,6 @@ enum TokenCommand: Command {
 
         """
 
-    /// The reason of a token that cannot be served: nothing stored, or expired and no refresh token.
-    static let notSignedIn = ReasonCode(rawValue: "not_signed_in")
-
     /// How the token is printed.
     enum Format {
         case json
@@ -142,14 +139,14 @@ enum TokenCommand: Command {
                 return usageError("several sign-ins of this client are stored (scopes \(scopes)): choose one with --scope", context: context)
             }
             guard let entry = found.first else {
-                return refuse("no tokens are stored for \(issuer) client \(clientID) in \(store.location): run \(login)", context: context)
+                return TokenStoring.refuse("no tokens are stored for \(issuer) client \(clientID) in \(store.location): run \(login)", context: context)
             }
             let now = WallClock.system.seconds()
             if entry.isValid(at: now, margin: margin) {
                 return print(entry, refreshed: false, format: format, store: store, now: now, context: context)
             }
             guard let refreshToken = entry.refreshToken else {
-                return refuse("the stored access token has expired and no refresh token was issued: run \(login)", context: context)
+                return TokenStoring.refuse("the stored access token has expired and no refresh token was issued: run \(login)", context: context)
             }
             return try refresh(
                 entry, with: refreshToken, secret: secret, args: args, login: login, format: format, store: store, context: context)
@@ -215,7 +212,13 @@ enum TokenCommand: Command {
                 }
                 return ExitCode.providerFailure
             case .tokens(let received):
-                _ = try RefreshCommand.check(received, clientID: entry.key.clientID, issuer: entry.key.issuer, previousIDToken: nil)
+                if received.idToken != nil {
+                    do throws(CallbackError) {
+                        _ = try received.checkRefreshedIDToken(clientID: entry.key.clientID, issuer: entry.key.issuer)
+                    } catch {
+                        throw StepFailure(error, step: "id_token")
+                    }
+                }
                 tokens = received
             }
         } catch {
@@ -250,24 +253,9 @@ enum TokenCommand: Command {
                     ("outcome", .string("token")), ("access_token", .string(entry.accessToken)), ("token_type", .string(entry.tokenType)),
                     ("expires_at", .int(entry.expiresAt.map { Int(clamping: $0) })),
                     ("expires_in", .int(entry.expiresAt.map { Int(clamping: max(0, $0 - now)) })), ("refreshed", .bool(refreshed)),
-                ] + keyMembers(entry.key) + [("store", .string(store.backend.name))]))
+                ] + TokenStoring.keyMembers(entry.key) + [("store", .string(store.backend.name))]))
         }
         return ExitCode.success
-    }
-
-    /// `"issuer","client_id","scope","account"`: the entry's key, no secret.
-    static func keyMembers(_ key: TokenStoreKey) -> [(String, JSONValue)] {
-        [
-            ("issuer", .string(key.issuer)), ("client_id", .string(key.clientID)), ("scope", .string(key.scope)),
-            ("account", .string(key.account)),
-        ]
-    }
-
-    /// Nothing valid is stored: the rejection `not_signed_in` (77) and the line naming the login.
-    static func refuse(_ detail: String, context: CommandContext) -> Int32 {
-        context.printJSON(Rendering.rejectionJSON(reason: notSignedIn, detail: detail, offset: nil).appending([("step", .string("store"))]))
-        context.printError("\(name): \(detail)")
-        return ExitCode.permission
     }
 
     /// `--list`: what is stored, never a secret.
@@ -275,7 +263,7 @@ enum TokenCommand: Command {
         TokenStoring.withStore(context: context) { store throws(TokenStoreError) -> Int32 in
             let entries = try store.entries().map { entry -> JSONValue in
                 .object(
-                    keyMembers(entry.key) + [
+                    TokenStoring.keyMembers(entry.key) + [
                         ("expires_at", .int(entry.expiresAt.map { Int(clamping: $0) })), ("refresh_token", .bool(entry.refreshToken != nil)),
                     ])
             }

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 
+#if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
+
 /// RFC 3339 timestamps in UTC (`2026-11-29T03:05:00Z`) from seconds since 1970, without
 /// Foundation: kubectl's `expirationTimestamp`.
 enum UTCTimestamp {
@@ -35,3 +37,5 @@ enum UTCTimestamp {
         return "\(paddedYear)-\(two(month))-\(two(day))T\(two(inDay / 3600)):\(two(inDay % 3600 / 60)):\(two(inDay % 60))Z"
     }
 }
+
+#endif

@@ -58,7 +58,7 @@ struct TokenStoring {
         guard let object = json.object, let accessToken = object["access_token"]?.string else { return json }
         guard enabled, let issuer else {
             if enabled { context.printError("login: the tokens were not stored: without --issuer there is no issuer to keep them under") }
-            return json.appending([("stored", .null)])
+            return TokenStoring.inserting(("stored", .null), into: json)
         }
         let now = WallClock.system.seconds()
         let entry = StoredTokens(
@@ -77,13 +77,23 @@ struct TokenStoring {
                 }
             }
             if case .failure(let error) = saved { throw error }
-            return json.appending([("stored", TokenStoring.whereJSON(store, account: account))])
+            return TokenStoring.inserting(("stored", TokenStoring.whereJSON(store, account: account)), into: json)
         } catch {
             context.printError("login: the tokens were not stored (\(error.reason.rawValue)): \(error.detail)")
-            return json.appending([
-                ("stored", .null), ("store_error", .object([("reason", .string(error.reason.rawValue)), ("detail", .string(error.detail))])),
-            ])
+            let failure = JSONValue.object([("reason", .string(error.reason.rawValue)), ("detail", .string(error.detail))])
+            return TokenStoring.inserting(("stored", .null), ("store_error", failure), into: json)
         }
+    }
+
+    /// `json` with `members` before its `access_token` (the members login printed before
+    /// keep their order and neighbours).
+    static func inserting(_ members: (String, JSONValue)..., into json: JSONValue) -> JSONValue {
+        guard case .object(let existing) = json.storage, let index = existing.firstIndex(where: { $0.0 == "access_token" }) else {
+            return json.appending(members)
+        }
+        var all = existing
+        all.insert(contentsOf: members, at: index)
+        return .object(all)
     }
 
     /// `{"store":"file"|"secret-service","path":…|null,"account":…|null}`.
@@ -123,6 +133,24 @@ struct TokenStoring {
         case TokenStoreError.ioFailed: return ExitCode.ioError
         default: return ExitCode.usage
         }
+    }
+
+    /// The reason of a token that cannot be served: nothing stored, or expired and no refresh token.
+    static let notSignedIn = ReasonCode(rawValue: "not_signed_in")
+
+    /// `"issuer","client_id","scope","account"`: the entry's key, no secret.
+    static func keyMembers(_ key: TokenStoreKey) -> [(String, JSONValue)] {
+        [
+            ("issuer", .string(key.issuer)), ("client_id", .string(key.clientID)), ("scope", .string(key.scope)),
+            ("account", .string(key.account)),
+        ]
+    }
+
+    /// Nothing valid is stored: the rejection `not_signed_in` (77) and the line naming the login.
+    static func refuse(_ detail: String, context: CommandContext) -> Int32 {
+        context.printJSON(Rendering.rejectionJSON(reason: notSignedIn, detail: detail, offset: nil).appending([("step", .string("store"))]))
+        context.printError(detail)
+        return ExitCode.permission
     }
 
     /// The `login` command that stores tokens for this entry, for the messages.
