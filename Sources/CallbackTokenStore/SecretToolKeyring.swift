@@ -46,15 +46,10 @@ struct SecretToolKeyring {
         ]
     }
 
-    /// The stored entry of `key`, or nil.
+    /// The stored entry of `key`, or nil. A search, not a lookup: a lookup of a locked item
+    /// ends 1 without a word, as one of a missing item does; a search says it is locked.
     func load(_ key: TokenStoreKey) throws(TokenStoreError) -> StoredTokens? {
-        let result = try call(["lookup"] + attributes(key), doing: "read the entry for \(key)")
-        if result.status == 1 && result.standardOutput.isEmpty { return nil }
-        try check(result, doing: "read the entry for \(key)")
-        var secret = result.standardOutput
-        while secret.last == 0x0A { secret.removeLast() }
-        if secret.isEmpty { return nil }
-        return try TokenStoreDocument.decode(secret, where: "the keyring item for \(key)").first
+        try search(attributes(key), doing: "read the entry for \(key)").first { $0.key == key }
     }
 
     func save(_ entry: StoredTokens) throws(TokenStoreError) {
@@ -73,17 +68,28 @@ struct SecretToolKeyring {
         return true
     }
 
-    /// Every entry this helper stored (`secret-tool search --all`: the `secret = ` lines).
+    /// Every entry this helper stored.
     func list() throws(TokenStoreError) -> [StoredTokens] {
-        let result = try call(["search", "--all", "service", SecretToolKeyring.service], doing: "list the stored entries")
-        if result.status == 1 && result.standardError.isEmpty { return [] }
-        try check(result, doing: "list the stored entries")
+        try search(["service", SecretToolKeyring.service], doing: "list the stored entries")
+    }
+
+    /// The entries of the items with `attributes` (`secret-tool search --all`: its stdout
+    /// has a `secret = ` line per item; the attributes go to its stderr).
+    private func search(_ attributes: [String], doing what: String) throws(TokenStoreError) -> [StoredTokens] {
+        let result = try call(["search", "--all"] + attributes, doing: what)
+        if result.status == 1 && result.standardOutput.isEmpty && SecretToolKeyring.complaints(result).isEmpty { return [] }
+        try check(result, doing: what)
         var entries: [StoredTokens] = []
         let prefix = Array("secret = ".utf8)
         for line in result.standardOutput.split(separator: 0x0A) where line.starts(with: prefix) {
             entries += try TokenStoreDocument.decode(Array(line.dropFirst(prefix.count)), where: "a keyring item of callback-router")
         }
         return entries
+    }
+
+    /// secret-tool's own messages on stderr (`secret-tool: …`), not the attributes it lists there.
+    static func complaints(_ result: Subprocess.Exchange) -> [String] {
+        result.standardError.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("secret-tool:") }
     }
 
     private func call(_ arguments: [String], input: [UInt8] = [], doing what: String) throws(TokenStoreError) -> Subprocess.Exchange {
@@ -112,10 +118,12 @@ struct SecretToolKeyring {
                 "the keyring did not answer within 25 seconds to \(what) (waiting for it to be unlocked?): unlock it and try again,"
                     + " or set CALLBACK_ROUTER_TOKEN_STORE=file")
         }
-        guard result.status != 0 || result.stop != nil else { return }
-        let line = String(decoding: result.standardError.prefix { $0 != 0x0A }, as: UTF8.self)
+        let complaints = SecretToolKeyring.complaints(result)
+        let locked = complaints.contains { $0.contains("locked") }
+        guard result.status != 0 || result.stop != nil || locked else { return }
+        let line = complaints.first ?? String(decoding: result.standardError.prefix { $0 != 0x0A }, as: UTF8.self)
         let shown = line.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } ? line : "(not shown)"
-        let lowered = String(decoding: line.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let lowered = locked ? "locked" : String(decoding: line.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         if lowered.contains("lock") || lowered.contains("prompt") {
             throw TokenStoreError(
                 TokenStoreError.keyringLocked,
