@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

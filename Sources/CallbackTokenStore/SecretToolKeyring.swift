@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 // posix_spawn is unavailable on tvOS and watchOS: no keyring backend there (docs/platforms.md).
 #if !os(tvOS) && !os(watchOS)
 
@@ -56,7 +55,8 @@ struct SecretToolKeyring {
         let label = "callback-router: \(entry.key)"
         var document = TokenStoreDocument.encode([entry])
         while document.last == 0x0A { document.removeLast() }
-        let result = try call(["store", "--label", label] + attributes(entry.key), input: document, doing: "store the entry for \(entry.key)")
+        let result = try call(
+            ["store", "--label", label] + attributes(entry.key), input: document, doing: "store the entry for \(entry.key)")
         try check(result, doing: "store the entry for \(entry.key)")
     }
 

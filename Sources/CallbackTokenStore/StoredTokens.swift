@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackTokens
 
 /// One stored sign-in: its key and its tokens, with the access token's absolute expiry

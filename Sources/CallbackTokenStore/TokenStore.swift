@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackRouter
 import CallbackSystem
 
@@ -58,11 +57,13 @@ public struct TokenStore: Sendable {
         case "file":
             backend = .file(path: joinPath(directory, TokenStore.fileName))
         case "secret-service", "auto", "":
-            backend = try TokenStore.keyring(environment: environment, required: choice == "secret-service")
+            backend =
+                try TokenStore.keyring(environment: environment, required: choice == "secret-service")
                 ?? .file(path: joinPath(directory, TokenStore.fileName))
         default:
             throw TokenStoreError(
-                .invalidConfiguration, "\(TokenStore.backendVariable) is file, secret-service or auto, not '\(CallbackError.printable(choice))'")
+                .invalidConfiguration,
+                "\(TokenStore.backendVariable) is file, secret-service or auto, not '\(CallbackError.printable(choice))'")
         }
         self.init(directory: directory, backend: backend, environment: environment)
     }
@@ -112,7 +113,8 @@ public struct TokenStore: Sendable {
             if error.code == FileLock.heldElsewhere {
                 throw TokenStoreError(
                     TokenStoreError.busy,
-                    "another callback-router held \(lockPath) for \(lockTimeoutMilliseconds / 1000) seconds: try again when it has finished")
+                    "another callback-router held \(lockPath) for \(lockTimeoutMilliseconds / 1000) seconds: try again when it has finished"
+                )
             }
             throw TokenStoreError(TokenStoreError.ioFailed, "\(lockPath) could not be locked (\(error.reason))")
         }

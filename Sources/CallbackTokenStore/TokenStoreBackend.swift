@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackSystem
 
 /// Where a ``TokenStore`` keeps its entries.

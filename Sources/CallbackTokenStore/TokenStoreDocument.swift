@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackRouter
 import CallbackTokens
 
@@ -52,7 +51,8 @@ enum TokenStoreDocument {
         let corrupt = { (what: String) in
             TokenStoreError(
                 TokenStoreError.corrupt,
-                "\(place) is not a token store this callback-router can read (\(what)); it was left as it is: move it away and log in again")
+                "\(place) is not a token store this callback-router can read (\(what)); it was left as it is: move it away and log in again"
+            )
         }
         let root: JSONObject
         do {

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackRouter
 
 /// Why the store could not do what was asked: a reason code (docs/tokens.md lists them),

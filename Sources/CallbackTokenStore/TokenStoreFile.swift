@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackSystem
 
 /// The file backend: all entries in one document (``TokenStoreDocument``), mode 0600, in
@@ -62,7 +61,8 @@ struct TokenStoreFile {
         let expected: FileStatus.Kind = kind == "directory" ? .directory : .regular
         guard status.kind == expected else {
             throw TokenStoreError(
-                TokenStoreError.notPrivate, "\(path) is not a \(kind) (a symbolic link or another kind of file): remove it, then log in again")
+                TokenStoreError.notPrivate,
+                "\(path) is not a \(kind) (a symbolic link or another kind of file): remove it, then log in again")
         }
         guard status.owner == UserIdentity.effective else {
             throw TokenStoreError(

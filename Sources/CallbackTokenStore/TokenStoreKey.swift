@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// What names one stored entry: the issuer, the client id, the scopes asked for at login
 /// (nil: none were sent) and an account name (nil: the default; a name when one person
 /// keeps several sign-ins of the same client). None of these is a secret.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CallbackSystem
 import CallbackTestSupport
 @testable import CallbackTokenStore
@@ -54,7 +53,9 @@ import Darwin
         try Self.save(store, Self.entry(access: "AT-secret-2"))
         let all = try store.entries()
         #expect(all.count == 2)
-        #expect(try store.entries(issuer: "https://op.example", clientID: "app", scope: nil, account: nil).map(\.accessToken) == ["AT-secret-2"])
+        #expect(
+            try store.entries(issuer: "https://op.example", clientID: "app", scope: nil, account: nil).map(\.accessToken) == ["AT-secret-2"]
+        )
         #expect(try store.entries(issuer: "https://op.example", clientID: "app", scope: "openid", account: "work").count == 1)
         #expect(try FileSystem.status(store.directory)?.permissions == 0o700)
         #expect(try FileSystem.status(store.directory + "/tokens.json")?.permissions == 0o600)

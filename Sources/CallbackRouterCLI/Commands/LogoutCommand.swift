@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
@@ -40,7 +39,8 @@ enum LogoutCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            CommonOptions.issuer.required().described("The issuer the tokens were stored under; its discovery names the revocation endpoint."),
+            CommonOptions.issuer.required().described(
+                "The issuer the tokens were stored under; its discovery names the revocation endpoint."),
             CommonOptions.clientID.required(),
             CommonOptions.scope.described("The scopes given to login, when several entries of this client are stored."),
             TokenStoring.account,
@@ -73,7 +73,9 @@ enum LogoutCommand: Command {
             guard let given = try args.single(CommonOptions.issuer), !given.isEmpty else {
                 throw Arguments.UsageError(description: "--issuer is required")
             }
-            guard let id = try args.single(CommonOptions.clientID) else { throw Arguments.UsageError(description: "--client-id is required") }
+            guard let id = try args.single(CommonOptions.clientID) else {
+                throw Arguments.UsageError(description: "--client-id is required")
+            }
             issuer = given
             clientID = id
             scope = try args.single(CommonOptions.scope)
@@ -93,10 +95,12 @@ enum LogoutCommand: Command {
         return TokenStoring.withStore(context: context) { store throws(TokenStoreError) -> Int32 in
             let found = try store.entries(issuer: issuer, clientID: clientID, scope: scope, account: account)
             if found.count > 1 {
-                return usageError("several sign-ins of this client are stored: choose one with --scope (token --list shows them)", context: context)
+                return usageError(
+                    "several sign-ins of this client are stored: choose one with --scope (token --list shows them)", context: context)
             }
             guard let entry = found.first else {
-                return TokenStoring.refuse("no tokens are stored for \(issuer) client \(clientID) in \(store.location): nothing to log out", context: context)
+                return TokenStoring.refuse(
+                    "no tokens are stored for \(issuer) client \(clientID) in \(store.location): nothing to log out", context: context)
             }
             var revoked: [String] = []
             if !args.has(Option.forget) {
@@ -157,7 +161,9 @@ enum LogoutCommand: Command {
                 let response: CurlTransport.Response
                 do {
                     response = try transport.send(
-                        .init(url: request.url, method: request.method, headers: request.headers.map { ($0.name, $0.value) }, body: request.body))
+                        .init(
+                            url: request.url, method: request.method, headers: request.headers.map { ($0.name, $0.value) },
+                            body: request.body))
                 } catch {
                     throw StepFailure(error, step: "revocation_request")
                 }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
@@ -69,8 +68,10 @@ enum TokenCommand: Command {
             "exec-credential", "Print kubectl's ExecCredential (a kubeconfig exec plugin; reads KUBERNETES_EXEC_INFO)."
         ).only(in: serveMode)
         static let minValid = OptionDeclaration.value(
-            "min-valid", "SECONDS", "Refresh a token that expires within this many seconds (default 60).").only(in: serveMode)
-        static let list = OptionDeclaration.flag("list", "List the stored sign-ins: issuers, clients, scopes, accounts, expiry; never a token.")
+            "min-valid", "SECONDS", "Refresh a token that expires within this many seconds (default 60)."
+        ).only(in: serveMode)
+        static let list = OptionDeclaration.flag(
+            "list", "List the stored sign-ins: issuers, clients, scopes, accounts, expiry; never a token.")
     }
     static let refreshGroup = OptionGroup("REFRESH OPTIONS", note: "used only when the stored token must be refreshed; needs curl")
 
@@ -109,7 +110,9 @@ enum TokenCommand: Command {
             guard let given = try args.single(CommonOptions.issuer), !given.isEmpty else {
                 throw Arguments.UsageError(description: "--issuer is required (or --list)")
             }
-            guard let id = try args.single(CommonOptions.clientID) else { throw Arguments.UsageError(description: "--client-id is required") }
+            guard let id = try args.single(CommonOptions.clientID) else {
+                throw Arguments.UsageError(description: "--client-id is required")
+            }
             issuer = given
             clientID = id
             scope = try args.single(CommonOptions.scope)
@@ -136,17 +139,20 @@ enum TokenCommand: Command {
             let found = try store.entries(issuer: issuer, clientID: clientID, scope: scope, account: account)
             if found.count > 1 {
                 let scopes = found.map { $0.key.scope.map { "'\($0)'" } ?? "(none)" }.joined(separator: ", ")
-                return usageError("several sign-ins of this client are stored (scopes \(scopes)): choose one with --scope", context: context)
+                return usageError(
+                    "several sign-ins of this client are stored (scopes \(scopes)): choose one with --scope", context: context)
             }
             guard let entry = found.first else {
-                return TokenStoring.refuse("no tokens are stored for \(issuer) client \(clientID) in \(store.location): run \(login)", context: context)
+                return TokenStoring.refuse(
+                    "no tokens are stored for \(issuer) client \(clientID) in \(store.location): run \(login)", context: context)
             }
             let now = WallClock.system.seconds()
             if entry.isValid(at: now, margin: margin) {
                 return print(entry, refreshed: false, format: format, store: store, now: now, context: context)
             }
             guard let refreshToken = entry.refreshToken else {
-                return TokenStoring.refuse("the stored access token has expired and no refresh token was issued: run \(login)", context: context)
+                return TokenStoring.refuse(
+                    "the stored access token has expired and no refresh token was issued: run \(login)", context: context)
             }
             return try refresh(
                 entry, with: refreshToken, secret: secret, args: args, login: login, format: format, store: store, context: context)
@@ -161,13 +167,16 @@ enum TokenCommand: Command {
         if args.has(Option.bare) { return .bare }
         guard args.has(Option.execCredential) else { return .json }
         let supported = ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"]
-        guard let info = context.environment["KUBERNETES_EXEC_INFO"], !info.isEmpty else { return .execCredential(apiVersion: supported[0]) }
+        guard let info = context.environment["KUBERNETES_EXEC_INFO"], !info.isEmpty else {
+            return .execCredential(apiVersion: supported[0])
+        }
         guard let object = try? JSONReader.parse(info).object, let version = object["apiVersion"]?.string else {
             throw Arguments.UsageError(description: "KUBERNETES_EXEC_INFO is not kubectl's ExecCredential JSON with an apiVersion")
         }
         guard supported.contains(version) else {
             throw Arguments.UsageError(
-                description: "kubectl asks for \(CallbackError.printable(version)); this helper speaks \(supported.joined(separator: " and "))")
+                description:
+                    "kubectl asks for \(CallbackError.printable(version)); this helper speaks \(supported.joined(separator: " and "))")
         }
         return .execCredential(apiVersion: version)
     }
@@ -246,14 +255,17 @@ enum TokenCommand: Command {
         case .execCredential(let apiVersion):
             var status: [(String, JSONValue)] = [("token", .string(entry.accessToken))]
             if let expiresAt = entry.expiresAt { status.append(("expirationTimestamp", .string(UTCTimestamp.rfc3339(expiresAt)))) }
-            context.printJSON(.object([("apiVersion", .string(apiVersion)), ("kind", .string("ExecCredential")), ("status", .object(status))]))
+            context.printJSON(
+                .object([("apiVersion", .string(apiVersion)), ("kind", .string("ExecCredential")), ("status", .object(status))]))
         case .json:
             context.printJSON(
-                .object([
-                    ("outcome", .string("token")), ("access_token", .string(entry.accessToken)), ("token_type", .string(entry.tokenType)),
-                    ("expires_at", .int(entry.expiresAt.map { Int(clamping: $0) })),
-                    ("expires_in", .int(entry.expiresAt.map { Int(clamping: max(0, $0 - now)) })), ("refreshed", .bool(refreshed)),
-                ] + TokenStoring.keyMembers(entry.key) + [("store", .string(store.backend.name))]))
+                .object(
+                    [
+                        ("outcome", .string("token")), ("access_token", .string(entry.accessToken)),
+                        ("token_type", .string(entry.tokenType)),
+                        ("expires_at", .int(entry.expiresAt.map { Int(clamping: $0) })),
+                        ("expires_in", .int(entry.expiresAt.map { Int(clamping: max(0, $0 - now)) })), ("refreshed", .bool(refreshed)),
+                    ] + TokenStoring.keyMembers(entry.key) + [("store", .string(store.backend.name))]))
         }
         return ExitCode.success
     }
@@ -264,7 +276,8 @@ enum TokenCommand: Command {
             let entries = try store.entries().map { entry -> JSONValue in
                 .object(
                     TokenStoring.keyMembers(entry.key) + [
-                        ("expires_at", .int(entry.expiresAt.map { Int(clamping: $0) })), ("refresh_token", .bool(entry.refreshToken != nil)),
+                        ("expires_at", .int(entry.expiresAt.map { Int(clamping: $0) })),
+                        ("refresh_token", .bool(entry.refreshToken != nil)),
                     ])
             }
             context.printJSON(

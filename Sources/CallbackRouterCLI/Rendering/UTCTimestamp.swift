@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 /// RFC 3339 timestamps in UTC (`2026-11-29T03:05:00Z`) from seconds since 1970, without

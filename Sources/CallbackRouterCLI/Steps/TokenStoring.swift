@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if !os(tvOS) && !os(watchOS) // empty there: no posix_spawn, no desktop (docs/platforms.md)
 
 import CallbackRouter
@@ -30,7 +29,8 @@ struct TokenStoring {
         "account", "NAME", "Which stored sign-in, when several of the same issuer, client and scopes are kept (default: none).",
         group: group)
     /// `--no-store`: login keeps nothing.
-    static let noStore = OptionDeclaration.flag("no-store", "Do not keep the tokens in the token store (they are printed only).", group: group)
+    static let noStore = OptionDeclaration.flag(
+        "no-store", "Do not keep the tokens in the token store (they are printed only).", group: group)
 
     /// Whether login stores, and under which account.
     let enabled: Bool
@@ -123,7 +123,8 @@ struct TokenStoring {
     /// own or not private; 75 the lock held or the keyring locked (try again); 65 corrupt
     /// or newer; 69 no keyring; 64 a bad setting; 74 a file that could not be written.
     static func fail(_ error: TokenStoreError, context: CommandContext) -> Int32 {
-        context.printJSON(Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil).appending([("step", .string("store"))]))
+        context.printJSON(
+            Rendering.rejectionJSON(reason: error.reason, detail: error.detail, offset: nil).appending([("step", .string("store"))]))
         context.printError(error.detail)
         switch error.reason {
         case TokenStoreError.notPrivate: return ExitCode.permission

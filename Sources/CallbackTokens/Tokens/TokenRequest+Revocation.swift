@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The revocation request (RFC 7009 §2.1), as a value any transport sends like a token
 /// request: the same checks of the endpoint, client id and secret, the same form encoding
 /// and the same redaction (the token is in the body, which no description shows).

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 @testable import CallbackRouterCLI
 @testable import CallbackRouterKit
 import CallbackTestSupport

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 @testable import CallbackRouterCLI
 @testable import CallbackRouterKit
 import CallbackSystem
@@ -59,7 +58,9 @@ import Darwin
         let run = runWithStdin(Self.token, environment: setup.environment)
         #expect(run.exit == 0, "\(run.out) \(run.err)")
         #expect(run.out.hasPrefix(#"{"outcome":"token","access_token":"AT-stored-1","token_type":"Bearer","expires_at":"#))
-        #expect(run.out.contains(#""refreshed":false,"issuer":"https://op.example","client_id":"app","scope":null,"account":null,"store":"file"}"#))
+        #expect(
+            run.out.contains(
+                #""refreshed":false,"issuer":"https://op.example","client_id":"app","scope":null,"account":null,"store":"file"}"#))
         #expect(setup.curl.read("argv.0").isEmpty, "no request was sent")
         let bare = runWithStdin(Self.token + ["--bare"], environment: setup.environment)
         #expect(bare.exit == 0 && bare.out == "AT-stored-1\n")
@@ -69,7 +70,8 @@ import Darwin
         let setup = try Self.setUp(Self.entry(expiresIn: 30))
         defer { setup.curl.remove() }
         try setup.curl.answer("discovery", body: LoginTokenStepTests.metadata)
-        try setup.curl.answer("token", body: #"{"access_token":"AT-new-2","token_type":"Bearer","expires_in":600,"refresh_token":"RT-rotated-2"}"#)
+        try setup.curl.answer(
+            "token", body: #"{"access_token":"AT-new-2","token_type":"Bearer","expires_in":600,"refresh_token":"RT-rotated-2"}"#)
         let run = runWithStdin(Self.token, environment: setup.environment)
         #expect(run.exit == 0, "\(run.out) \(run.err)")
         #expect(run.out.contains(#""access_token":"AT-new-2""#) && run.out.contains(#""refreshed":true"#))
