@@ -67,31 +67,19 @@ enum LogoutCommand: Command {
         """
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
-        let issuer: String, clientID: String, scope: String?, account: String?, endpoint: String?
+        let selection: TokenStoreKey, endpoint: String?
         do throws(Arguments.UsageError) {
-            try args.noPositionals()
-            guard let given = try args.single(CommonOptions.issuer), !given.isEmpty else {
-                throw Arguments.UsageError(description: "--issuer is required")
-            }
-            guard let id = try args.single(CommonOptions.clientID) else {
-                throw Arguments.UsageError(description: "--client-id is required")
-            }
-            issuer = given
-            clientID = id
-            scope = try args.single(CommonOptions.scope)
-            account = try TokenStoring.readAccount(args)
+            selection = try TokenStoring.readSelection(args)
             endpoint = try args.single(Option.revocationEndpoint)
         } catch {
             return usageError(error.description, context: context)
         }
-        var secret: String?
-        if args.has(CommonOptions.clientSecretFromStdin) {
-            var exit: Int32 = 0
-            guard let lines = TokenStep.readSecrets(1, naming: "client secret", for: Self.self, context: context, exit: &exit) else {
-                return exit
-            }
-            secret = lines[0]
+        let secret: String?
+        switch TokenStoring.readClientSecret(args, for: Self.self, context: context) {
+        case .success(let read): secret = read
+        case .failure(let ended): return ended.exit
         }
+        let (issuer, clientID, scope, account) = (selection.issuer, selection.clientID, selection.scope, selection.account)
         return TokenStoring.withStore(context: context) { store throws(TokenStoreError) -> Int32 in
             let found = try store.entries(issuer: issuer, clientID: clientID, scope: scope, account: account)
             if found.count > 1 {
@@ -123,7 +111,7 @@ enum LogoutCommand: Command {
     /// exit code once the failure is printed. No endpoint known: nothing revoked, said on stderr.
     static func revoke(
         _ entry: StoredTokens, endpoint given: String?, secret: String?, args: Arguments, context: CommandContext
-    ) -> Result<[String], Int32Box> {
+    ) -> Result<[String], TokenStoring.Ended> {
         let allowHTTP = args.has("allow-http-loopback")
         let transport = CurlTransport(environment: context.environment, allowLoopbackHTTP: allowHTTP)
         var endpoint = given
@@ -131,7 +119,7 @@ enum LogoutCommand: Command {
             do throws(StepFailure) {
                 endpoint = try TokenStep.discover(entry.key.issuer, allowHTTP: allowHTTP, transport: transport).revocationEndpoint
             } catch {
-                return .failure(Int32Box(error.print(context: context)))
+                return .failure(TokenStoring.Ended(exit: error.print(context: context)))
             }
         }
         guard let endpoint else {
@@ -188,10 +176,10 @@ enum LogoutCommand: Command {
                 context.printError(
                     "\(name): the provider did not revoke the \(words(hint)) (HTTP \(response.status)); the entry is kept:"
                         + " run logout again later, or with --forget to remove it without revoking")
-                return .failure(Int32Box(ExitCode.providerFailure))
+                return .failure(TokenStoring.Ended(exit: ExitCode.providerFailure))
             } catch {
                 context.printError("\(name): the \(words(hint)) was not revoked; the entry is kept")
-                return .failure(Int32Box(error.print(context: context)))
+                return .failure(TokenStoring.Ended(exit: error.print(context: context)))
             }
         }
         return .success(revoked)
@@ -199,9 +187,6 @@ enum LogoutCommand: Command {
 
     /// `refresh_token` → `refresh token`.
     static func words(_ name: String) -> String { String(name.map { $0 == "_" ? " " : $0 }) }
-
-    /// An exit code carried as a `Result` failure.
-    struct Int32Box: Error { let exit: Int32; init(_ exit: Int32) { self.exit = exit } }
 }
 
 #endif

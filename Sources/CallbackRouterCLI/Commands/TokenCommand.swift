@@ -103,20 +103,10 @@ enum TokenCommand: Command {
 
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
         if args.has(Option.list) { return list(context: context) }
-        let issuer: String, clientID: String, scope: String?, account: String?, margin: Int64
+        let selection: TokenStoreKey, margin: Int64
         let format: Format
         do throws(Arguments.UsageError) {
-            try args.noPositionals()
-            guard let given = try args.single(CommonOptions.issuer), !given.isEmpty else {
-                throw Arguments.UsageError(description: "--issuer is required (or --list)")
-            }
-            guard let id = try args.single(CommonOptions.clientID) else {
-                throw Arguments.UsageError(description: "--client-id is required")
-            }
-            issuer = given
-            clientID = id
-            scope = try args.single(CommonOptions.scope)
-            account = try TokenStoring.readAccount(args)
+            selection = try TokenStoring.readSelection(args)
             let minValid = try args.single(Option.minValid) ?? "60"
             guard let seconds = Int64(minValid), seconds >= 0, seconds <= 86_400 else {
                 throw Arguments.UsageError(description: "--min-valid is a whole number of seconds from 0 to 86400")
@@ -126,14 +116,12 @@ enum TokenCommand: Command {
         } catch {
             return usageError(error.description, context: context)
         }
-        var secret: String?
-        if args.has(CommonOptions.clientSecretFromStdin) {
-            var exit: Int32 = 0
-            guard let lines = TokenStep.readSecrets(1, naming: "client secret", for: Self.self, context: context, exit: &exit) else {
-                return exit
-            }
-            secret = lines[0]
+        let secret: String?
+        switch TokenStoring.readClientSecret(args, for: Self.self, context: context) {
+        case .success(let read): secret = read
+        case .failure(let ended): return ended.exit
         }
+        let (issuer, clientID, scope, account) = (selection.issuer, selection.clientID, selection.scope, selection.account)
         let login = TokenStoring.loginCommand(issuer: issuer, clientID: clientID, scope: scope, account: account)
         return TokenStoring.withStore(context: context) { store throws(TokenStoreError) -> Int32 in
             let found = try store.entries(issuer: issuer, clientID: clientID, scope: scope, account: account)

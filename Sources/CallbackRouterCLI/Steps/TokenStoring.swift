@@ -41,6 +41,36 @@ struct TokenStoring {
         TokenStoring(enabled: !args.has(noStore), account: try readAccount(args))
     }
 
+    /// The sign-in `token` and `logout` name: `--issuer` and `--client-id` (required), and
+    /// `--scope` and `--account` when several are stored.
+    static func readSelection(_ args: Arguments) throws(Arguments.UsageError) -> TokenStoreKey {
+        try args.noPositionals()
+        guard let issuer = try args.single(CommonOptions.issuer), !issuer.isEmpty else {
+            throw Arguments.UsageError(description: "--issuer is required")
+        }
+        guard let clientID = try args.single(CommonOptions.clientID) else {
+            throw Arguments.UsageError(description: "--client-id is required")
+        }
+        return TokenStoreKey(
+            issuer: issuer, clientID: clientID, scope: try args.single(CommonOptions.scope), account: try readAccount(args))
+    }
+
+    /// The client secret (one line of stdin) when `--client-secret-from-stdin` asks for it:
+    /// `.success(nil)` without it, `.failure` with the exit code once the refusal is printed.
+    static func readClientSecret<C: Command>(_ args: Arguments, for command: C.Type, context: CommandContext) -> Result<String?, Ended> {
+        guard args.has(CommonOptions.clientSecretFromStdin) else { return .success(nil) }
+        var exit: Int32 = 0
+        guard let lines = TokenStep.readSecrets(1, naming: "client secret", for: command, context: context, exit: &exit) else {
+            return .failure(Ended(exit: exit))
+        }
+        return .success(lines[0])
+    }
+
+    /// A command that already ended, with this exit code (its refusal printed).
+    struct Ended: Error {
+        let exit: Int32
+    }
+
     /// `--account`, checked: printable, no more than 128 bytes.
     static func readAccount(_ args: Arguments) throws(Arguments.UsageError) -> String? {
         guard let account = try args.single(account) else { return nil }
