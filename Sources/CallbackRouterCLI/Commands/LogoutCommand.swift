@@ -112,27 +112,21 @@ enum LogoutCommand: Command {
     static func revoke(
         _ entry: StoredTokens, endpoint given: String?, secret: String?, args: Arguments, context: CommandContext
     ) -> Result<[String], TokenStoring.Ended> {
-        let allowHTTP = args.has("allow-http-loopback")
-        let transport = CurlTransport(environment: context.environment, allowLoopbackHTTP: allowHTTP)
-        var endpoint = given
-        if endpoint == nil {
-            do throws(StepFailure) {
-                endpoint = try TokenStep.discover(entry.key.issuer, allowHTTP: allowHTTP, transport: transport).revocationEndpoint
-            } catch {
-                return .failure(TokenStoring.Ended(exit: error.print(context: context)))
-            }
+        // Discovery, the client's authentication and loopback http as the token step reads them.
+        let step: TokenStep
+        switch TokenStep.prepare(
+            args, for: Self.self, clientID: entry.key.clientID, issuer: entry.key.issuer, secret: secret, expectsIDToken: false,
+            context: context)
+        {
+        case .ready(let ready): step = ready
+        case .ended(let exit): return .failure(TokenStoring.Ended(exit: exit))
         }
+        let endpoint = given ?? step.metadata?.revocationEndpoint
         guard let endpoint else {
             context.printError(
                 "\(name): the provider's discovery names no revocation_endpoint: the tokens are removed here but stay valid at the"
                     + " provider until they expire (give --revocation-endpoint if it has one)")
             return .success([])
-        }
-        let authentication: ClientAuthentication
-        switch (secret, (try? args.single("client-auth")) ?? nil) {
-        case (nil, _): authentication = .none
-        case (let secret?, "client_secret_post"?): authentication = .clientSecretPost(secret)
-        case (let secret?, _): authentication = .clientSecretBasic(secret)
         }
         var revoked: [String] = []
         let tokens = [("refresh_token", entry.refreshToken), ("access_token", Optional(entry.accessToken))]
@@ -141,14 +135,15 @@ enum LogoutCommand: Command {
                 let request: TokenRequest
                 do {
                     request = try TokenRequest.revocation(
-                        token, typeHint: hint, revocationEndpoint: endpoint, clientID: entry.key.clientID, authentication: authentication,
-                        allowingLoopbackHTTP: allowHTTP)
+                        token, typeHint: hint, revocationEndpoint: endpoint, clientID: entry.key.clientID,
+                        authentication: step.authentication,
+                        allowingLoopbackHTTP: step.allowHTTP)
                 } catch {
                     throw StepFailure(error, step: "revocation_request")
                 }
                 let response: CurlTransport.Response
                 do {
-                    response = try transport.send(
+                    response = try step.transport.send(
                         .init(
                             url: request.url, method: request.method, headers: request.headers.map { ($0.name, $0.value) },
                             body: request.body))
