@@ -74,22 +74,12 @@ enum LogoutCommand: Command {
         } catch {
             return usageError(error.description, context: context)
         }
-        let secret: String?
-        switch TokenStoring.readClientSecret(args, for: Self.self, context: context) {
-        case .success(let read): secret = read
-        case .failure(let ended): return ended.exit
-        }
-        let (issuer, clientID, scope, account) = (selection.issuer, selection.clientID, selection.scope, selection.account)
-        return TokenStoring.withStore(context: context) { store throws(TokenStoreError) -> Int32 in
-            let found = try store.entries(issuer: issuer, clientID: clientID, scope: scope, account: account)
-            if found.count > 1 {
-                return usageError(
-                    "several sign-ins of this client are stored: choose one with --scope (token --list shows them)", context: context)
+        return TokenStoring.withSelectedEntry(
+            selection, args: args, for: Self.self, context: context,
+            missing: { store in
+                "no tokens are stored for \(selection.issuer) client \(selection.clientID) in \(store.location): nothing to log out"
             }
-            guard let entry = found.first else {
-                return TokenStoring.refuse(
-                    "no tokens are stored for \(issuer) client \(clientID) in \(store.location): nothing to log out", context: context)
-            }
+        ) { store, entry, secret throws(TokenStoreError) -> Int32 in
             var revoked: [String] = []
             if !args.has(Option.forget) {
                 switch revoke(entry, endpoint: endpoint, secret: secret, args: args, context: context) {

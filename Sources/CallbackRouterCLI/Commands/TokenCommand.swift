@@ -116,24 +116,12 @@ enum TokenCommand: Command {
         } catch {
             return usageError(error.description, context: context)
         }
-        let secret: String?
-        switch TokenStoring.readClientSecret(args, for: Self.self, context: context) {
-        case .success(let read): secret = read
-        case .failure(let ended): return ended.exit
-        }
         let (issuer, clientID, scope, account) = (selection.issuer, selection.clientID, selection.scope, selection.account)
         let login = TokenStoring.loginCommand(issuer: issuer, clientID: clientID, scope: scope, account: account)
-        return TokenStoring.withStore(context: context) { store throws(TokenStoreError) -> Int32 in
-            let found = try store.entries(issuer: issuer, clientID: clientID, scope: scope, account: account)
-            if found.count > 1 {
-                let scopes = found.map { $0.key.scope.map { "'\($0)'" } ?? "(none)" }.joined(separator: ", ")
-                return usageError(
-                    "several sign-ins of this client are stored (scopes \(scopes)): choose one with --scope", context: context)
-            }
-            guard let entry = found.first else {
-                return TokenStoring.refuse(
-                    "no tokens are stored for \(issuer) client \(clientID) in \(store.location): run \(login)", context: context)
-            }
+        return TokenStoring.withSelectedEntry(
+            selection, args: args, for: Self.self, context: context,
+            missing: { store in "no tokens are stored for \(issuer) client \(clientID) in \(store.location): run \(login)" }
+        ) { store, entry, secret throws(TokenStoreError) -> Int32 in
             let now = WallClock.system.seconds()
             if entry.isValid(at: now, margin: margin) {
                 return print(entry, refreshed: false, format: format, store: store, now: now, context: context)

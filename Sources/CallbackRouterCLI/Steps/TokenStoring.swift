@@ -66,6 +66,32 @@ struct TokenStoring {
         return .success(lines[0])
     }
 
+    /// Reads the client secret when asked, then runs `body` under the store's lock with the
+    /// one entry `selection` names; none stored: `not_signed_in` with `missing`'s words;
+    /// several (other scopes): a usage error asking for `--scope`.
+    static func withSelectedEntry<C: Command>(
+        _ selection: TokenStoreKey, args: Arguments, for command: C.Type, context: CommandContext,
+        missing: @escaping (TokenStore) -> String,
+        _ body: (TokenStore, StoredTokens, _ secret: String?) throws(TokenStoreError) -> Int32
+    ) -> Int32 {
+        let secret: String?
+        switch readClientSecret(args, for: command, context: context) {
+        case .success(let read): secret = read
+        case .failure(let ended): return ended.exit
+        }
+        return withStore(context: context) { store throws(TokenStoreError) -> Int32 in
+            let found = try store.entries(
+                issuer: selection.issuer, clientID: selection.clientID, scope: selection.scope, account: selection.account)
+            if found.count > 1 {
+                let scopes = found.map { $0.key.scope.map { "'\($0)'" } ?? "(none)" }.joined(separator: ", ")
+                return command.usageError(
+                    "several sign-ins of this client are stored (scopes \(scopes)): choose one with --scope", context: context)
+            }
+            guard let entry = found.first else { return refuse(missing(store), context: context) }
+            return try body(store, entry, secret)
+        }
+    }
+
     /// A command that already ended, with this exit code (its refusal printed).
     struct Ended: Error {
         let exit: Int32
