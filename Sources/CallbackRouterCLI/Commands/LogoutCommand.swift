@@ -76,9 +76,7 @@ enum LogoutCommand: Command {
         }
         return TokenStoring.withSelectedEntry(
             selection, args: args, for: Self.self, context: context,
-            missing: { store in
-                "no tokens are stored for \(selection.issuer) client \(selection.clientID) in \(store.location): nothing to log out"
-            }
+            advice: "nothing to log out"
         ) { store, entry, secret throws(TokenStoreError) -> Int32 in
             var revoked: [String] = []
             if !args.has(Option.forget) {

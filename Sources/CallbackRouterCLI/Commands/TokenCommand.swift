@@ -120,7 +120,7 @@ enum TokenCommand: Command {
         let login = TokenStoring.loginCommand(issuer: issuer, clientID: clientID, scope: scope, account: account)
         return TokenStoring.withSelectedEntry(
             selection, args: args, for: Self.self, context: context,
-            missing: { store in "no tokens are stored for \(issuer) client \(clientID) in \(store.location): run \(login)" }
+            advice: "run \(login)"
         ) { store, entry, secret throws(TokenStoreError) -> Int32 in
             let now = WallClock.system.seconds()
             if entry.isValid(at: now, margin: margin) {

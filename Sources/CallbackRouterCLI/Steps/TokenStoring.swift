@@ -67,11 +67,11 @@ struct TokenStoring {
     }
 
     /// Reads the client secret when asked, then runs `body` under the store's lock with the
-    /// one entry `selection` names; none stored: `not_signed_in` with `missing`'s words;
+    /// one entry `selection` names; none stored: `not_signed_in`, then `advice`;
     /// several (other scopes): a usage error asking for `--scope`.
     static func withSelectedEntry<C: Command>(
         _ selection: TokenStoreKey, args: Arguments, for command: C.Type, context: CommandContext,
-        missing: @escaping (TokenStore) -> String,
+        advice: String,
         _ body: (TokenStore, StoredTokens, _ secret: String?) throws(TokenStoreError) -> Int32
     ) -> Int32 {
         let secret: String?
@@ -87,7 +87,10 @@ struct TokenStoring {
                 return command.usageError(
                     "several sign-ins of this client are stored (scopes \(scopes)): choose one with --scope", context: context)
             }
-            guard let entry = found.first else { return refuse(missing(store), context: context) }
+            guard let entry = found.first else {
+                let what = "no tokens are stored for \(selection.issuer) client \(selection.clientID) in \(store.location)"
+                return refuse(what + ": " + advice, context: context)
+            }
             return try body(store, entry, secret)
         }
     }
