@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "CallbackTokens", targets: ["CallbackTokens"]),
         // The RFC 8252 loopback receiver, in-process (POSIX: Linux and Apple platforms).
         .library(name: "CallbackLoopback", targets: ["CallbackLoopback"]),
+        // Tokens kept between runs: the desktop keyring (secret-tool) or a private file, under a lock.
+        .library(name: "CallbackTokenStore", targets: ["CallbackTokenStore"]),
         // Linux desktop integration: x-scheme-handler registration and the callback hand-off.
         // It runs programs (posix_spawn), which tvOS and watchOS do not have: there it builds
         // as an empty module (every file is inside #if !os(tvOS) && !os(watchOS)).
@@ -62,6 +64,9 @@ let package = Package(
         // for the edge. Descriptors, deadlines, one SystemError, sockets, files, subprocess,
         // threads, environment. Internal to the package (`package` access), no product.
         .target(name: "CallbackSystem", swiftSettings: strict),
+        // The token store: entries per issuer, client, scopes and account, in the Secret
+        // Service through secret-tool or in a 0600 file, read and written under a flock.
+        .target(name: "CallbackTokenStore", dependencies: ["CallbackTokens", "CallbackSystem"], swiftSettings: strict),
         // The loopback receiver as a library: typed, async, no Foundation.
         .target(name: "CallbackLoopback", dependencies: ["CallbackRouter", "CallbackSystem"], swiftSettings: strict),
         // Desktop integration as a library: scheme registration, socket hand-off, spool. POSIX.
@@ -74,7 +79,7 @@ let package = Package(
         .target(name: "CallbackRouterPackaging", dependencies: ["CallbackRouterKit"], swiftSettings: strict),
         // The helper binary's logic, as a library so that tests drive it in-process. It may use
         // the system layer for its own system calls (docs/architecture.md).
-        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackLoopback", "CallbackDesktop", "CallbackSystem",
+        .target(name: "CallbackRouterCLI", dependencies: ["CallbackRouter", "CallbackTokens", "CallbackTokenStore", "CallbackLoopback", "CallbackDesktop", "CallbackSystem",
                                                           "CallbackRouterKit", "CallbackRouterPackaging"],
                 swiftSettings: strict),
         .executableTarget(name: "callback-router", dependencies: ["CallbackRouterCLI"], swiftSettings: strict),
@@ -109,10 +114,11 @@ let package = Package(
         // Loopback and Desktop only to test an app's bridging of their errors (docs/errors.md).
         .testTarget(name: "CallbackRouterFoundationTests", dependencies: ["CallbackRouterFoundation", "CallbackLoopback", "CallbackDesktop"],
                     swiftSettings: strict),
+        .testTarget(name: "CallbackTokenStoreTests", dependencies: ["CallbackTokenStore", "CallbackTokens", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackSystemTests", dependencies: ["CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackLoopbackTests", dependencies: ["CallbackLoopback", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
         .testTarget(name: "CallbackDesktopTests", dependencies: ["CallbackDesktop", "CallbackSystem", "CallbackTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport",
+        .testTarget(name: "CallbackRouterCLITests", dependencies: ["CallbackRouterCLI", "CallbackTokenStore", "CallbackLoopback", "CallbackDesktop", "TestVectorSupport", "CallbackTestSupport",
                                                                    "CallbackRouterKit", "CallbackRouterPackaging"],
                     swiftSettings: strict),
     ],

@@ -41,6 +41,8 @@ public enum CallbackRouterTool {
         LoopbackCommand.self,
         LoginCommand.self,
         RefreshCommand.self,
+        TokenCommand.self,
+        LogoutCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,
     ]

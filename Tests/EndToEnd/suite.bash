@@ -40,6 +40,9 @@ begin_suite() {
     suite_kill_signal=${2:-TERM}
     suite_pid=$BASHPID
     work=$(mktemp -d "${TMPDIR:-/tmp}/$1-e2e.XXXXXX")
+    # `login` keeps tokens under $XDG_STATE_HOME: each suite keeps them in its own directory,
+    # never in the home of the user who runs the suites.
+    export XDG_STATE_HOME="$work/state"
     trap suite_cleanup EXIT
 }
 

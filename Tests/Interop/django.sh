@@ -110,8 +110,65 @@ flow_sign_in_sample() {
 }
 
 source "$here/flows.sh"
+
+# The token store against the real provider, after flow_login_tokens stored its sign-in:
+# token serves it from the store (no request), refreshes it once its expiry is near (the
+# stored expiry moved into the past stands in for a short access-token lifetime), two
+# concurrent calls refresh once (one says "refreshed":true, both print the same token),
+# and logout revokes at DOT's revoke_token endpoint (RFC 7009): the refresh token then
+# fails at the provider and token names the login to run.
+flow_token_store() {
+    step "token and logout: the store, refresh with rotation, one refresh for two calls, revocation"
+    local store="$XDG_STATE_HOME/callback-router/tokens.json"
+    local T=(--issuer "$ISSUER" --client-id "$CLIENT_ID" --allow-http-loopback)
+    [ -f "$store" ] || { fail "login stored its tokens in $store" "$(cat "$work/login.out")"; return; }
+    pass "login stored its tokens in $store"
+    check "login's JSON says where" grep -q "\"stored\":{\"store\":\"file\",\"path\":\"$store\"" "$work/login.out"
+    local out; out=$("$cr" token "${T[@]}" 2>"$work/token.err")
+    check "token serves the stored token without a request" \
+        bash -c '[[ "$1" == *"\"refreshed\":false"* && "$1" == *"\"access_token\":\"$2\""* ]]' _ "$out" "$(json_field "$(cat "$work/login.out")" access_token)"
+    expire() { "$SYSTEM_PYTHON" - "$store" <<'PY'
+import json, os, sys, time
+path = sys.argv[1]
+document = json.load(open(path))
+for entry in document["entries"]:
+    entry["expires_at"] = int(time.time()) - 1
+with open(path + ".new", "w") as f:
+    json.dump(document, f)
+os.chmod(path + ".new", 0o600)
+os.rename(path + ".new", path)
+PY
+    }
+    stored_refresh() { "$SYSTEM_PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["refresh_token"])' "$store"; }
+    local first_refresh; first_refresh=$(stored_refresh)
+    expire
+    out=$("$cr" token "${T[@]}" 2>"$work/token.err")
+    check "an expired token is refreshed at DOT (the ID token checked)" bash -c '[[ "$1" == *"\"refreshed\":true"* ]]' _ "$out"
+    check "... and DOT's rotated refresh token is stored" bash -c '[ -n "$1" ] && [ "$1" != "$2" ]' _ "$(stored_refresh)" "$first_refresh"
+    expire
+    "$cr" token "${T[@]}" >"$work/token.a" 2>"$work/token.a.err" &
+    local other=$!
+    "$cr" token "${T[@]}" >"$work/token.b" 2>"$work/token.b.err"
+    wait "$other"
+    check "two token calls at the same instant refresh once" \
+        bash -c '[ "$(cat "$1" "$2" | grep -c "\"refreshed\":true")" = 1 ] && [ -n "$3" ] && [ "$3" = "$4" ]' \
+        _ "$work/token.a" "$work/token.b" "$(json_field "$(cat "$work/token.a")" access_token)" "$(json_field "$(cat "$work/token.b")" access_token)"
+    local last_refresh; last_refresh=$(stored_refresh)
+    out=$("$cr" logout "${T[@]}" --revocation-endpoint "$BASE/o/revoke_token/" 2>"$work/logout.err")
+    check "logout revokes both tokens at DOT and removes the entry" \
+        bash -c '[[ "$1" == *"\"revoked\":[\"refresh_token\",\"access_token\"]"* ]]' _ "$out $(cat "$work/logout.err")"
+    local code=0
+    printf '%s\n' "$last_refresh" | "$cr" refresh "${T[@]}" >"$work/revoked.out" 2>&1 || code=$?
+    check "the revoked refresh token no longer works at DOT (invalid_grant)" \
+        bash -c '[ "$1" = 1 ] && grep -q "\"error\":\"invalid_grant\"" "$2"' _ "$code" "$work/revoked.out"
+    code=0
+    "$cr" token "${T[@]}" >/dev/null 2>"$work/token.err" || code=$?
+    check "token then names the login to run (exit 77)" bash -c '[ "$1" = 77 ] && grep -q "run callback-router login" "$2"' _ "$code" "$work/token.err"
+}
+
 run_flows
 flow_sign_in_sample
 source "$here/web-backend/flow.sh"
 flow_web_backend
+flow_token_store
 summary

@@ -11,6 +11,8 @@ failed=0
 summarized=0
 pids=()
 work=$(mktemp -d "/tmp/interop-$SUITE.XXXXXX")
+# login stores its tokens (docs/tokens.md): in this run's own file store, never the user's.
+export XDG_STATE_HOME="$work/state" CALLBACK_ROUTER_TOKEN_STORE=file
 chmod 0700 "$work"
 suite_started=$(date +%s%N)
 step_started=$suite_started

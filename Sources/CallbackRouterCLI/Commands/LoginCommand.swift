@@ -66,7 +66,7 @@ enum LoginCommand: Command {
         ).map { $0.only(in: loopbackMode) }
         + [
             Option.scheme, Option.redirectURI,
-        ] + TokenStep.loginDeclarations
+        ] + TokenStep.loginDeclarations + [TokenStoring.noStore, TokenStoring.account]
     static let discussion = """
         BROWSER:
           The sign-in link is always shown on stderr. Each $BROWSER entry (':'-separated)
@@ -136,6 +136,8 @@ enum LoginCommand: Command {
         /// The timeout as given, for the messages (`300 seconds`).
         let timeoutText: String
         let noBrowser: Bool
+        /// Whether the tokens are stored after the sign-in (`--no-store`, `--account`).
+        let storing: TokenStoring
 
         var seconds: Double { Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18 }
     }
@@ -242,7 +244,8 @@ enum LoginCommand: Command {
         }
         return Plan(
             endpoint: endpoint, clientID: clientID, scope: scope, extra: extra, expectations: expectations, scheme: scheme,
-            loopback: loopback, timeout: timeout, timeoutText: timeoutText, noBrowser: args.has(Option.noBrowser))
+            loopback: loopback, timeout: timeout, timeoutText: timeoutText, noBrowser: args.has(Option.noBrowser),
+            storing: try TokenStoring.read(args))
     }
 
     /// The loopback receiver: binds it, opens the browser on its one-time start link, waits.
@@ -402,9 +405,11 @@ enum LoginCommand: Command {
             if let tokenStep {
                 return tokenStep.finish(
                     outcome, secrets: attempt.secrets, redirectURI: attempt.redirectURI, printed: printed, context: context
-                ) {
-                    concluded($0)
-                    conclude(place: place, context: context, $0)
+                ) { json in
+                    let stored = plan.storing.afterLogin(
+                        json, issuer: plan.expectations.issuer, clientID: plan.clientID, scope: plan.scope, context: context)
+                    concluded(stored)
+                    conclude(place: place, context: context, stored)
                 }
             }
             conclude(place: place, context: context, printed)
