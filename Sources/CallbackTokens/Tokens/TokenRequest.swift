@@ -85,7 +85,8 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
     /// The exact body bytes: the form-urlencoded parameters.
     public let body: [UInt8]
     /// `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code`;
-    /// empty for a device authorization request (RFC 8628 §3.1), which names no grant.
+    /// empty for a request that names no grant (device authorization, RFC 8628 §3.1;
+    /// revocation, RFC 7009).
     public let grantType: String
     /// The client id the request names (in the body or in the Basic credentials).
     public let clientID: String
@@ -248,7 +249,7 @@ public struct TokenRequest: Sendable, CustomStringConvertible, CustomDebugString
 
     /// The endpoint, grant type, client id and authentication method; the body's length only.
     public var description: String {
-        "TokenRequest(\(method) \(url), grant_type: \(grantType.isEmpty ? "(none: device authorization)" : grantType), client_id: \(clientID), authentication: \(authentication.methodName), body: <redacted, \(body.count) bytes>)"
+        "TokenRequest(\(method) \(url), grant_type: \(grantType.isEmpty ? "(none)" : grantType), client_id: \(clientID), authentication: \(authentication.methodName), body: <redacted, \(body.count) bytes>)"
     }
 
     /// The same redacted text as `description`.
