@@ -84,7 +84,12 @@ enum LoginCommand: Command {
           anyone else's) gets 410 without it, and on Linux other users' connections get 403.
           With --scheme too: the start link is served on 127.0.0.1 only for the wait, and
           only the provider's redirect comes back through the scheme.
-          Under SSH (SSH_CONNECTION set) no browser is started on the server: stderr shows
+          Under SSH (SSH_CONNECTION set) with no display (DISPLAY, WAYLAND_DISPLAY unset),
+          when --issuer's provider offers the device flow and no option of the code flow is
+          given (--port, --accept-paste, --endpoint, --scheme…), login says so and signs in
+          with the device flow, as --device (a browser on your computer cannot reach this
+          machine's 127.0.0.1); give --port P and forward it to keep the redirect.
+          Otherwise, under SSH no browser is started on the server: stderr shows
           the link to open on your computer with the ssh -L command that forwards the port,
           and offers --accept-paste (paste the address the browser ends at); with --scheme,
           the link to open in a browser on the machine whose desktop handles the scheme.
@@ -216,6 +221,12 @@ enum LoginCommand: Command {
             {
             case .ready(let step):
                 tokenStep = step
+                if let device = DeviceFlow.instead(
+                    of: step, issuer: plan.expectations.issuer, clientID: plan.clientID, scope: plan.scope,
+                    codeFlowOptionGiven: options.contains { args.gave($0) && !$0.applies(in: deviceMode) }, command: name, context: context)
+                {
+                    return device.run(context: context)
+                }
                 if plan.endpoint.isEmpty { plan.endpoint = step.metadata?.authorizationEndpoint ?? "" }
             case .ended(let exit): return exit
             }

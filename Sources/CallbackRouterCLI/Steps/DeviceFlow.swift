@@ -72,6 +72,31 @@ struct DeviceFlow {
         }
     }
 
+    /// Over SSH without a display, `login` without `--device` signs in with the device flow
+    /// when the provider offers it: a browser on the person's computer cannot reach this
+    /// machine's 127.0.0.1 (the start link, the redirect) unless a port was forwarded, and
+    /// the port is only known once chosen. Not when an X or Wayland display is forwarded (a
+    /// browser started here shows there and reaches 127.0.0.1 here), nor when an option of
+    /// the code flow was given (`--port`: the person forwards it; `--accept-paste`,
+    /// `--endpoint`, `--scheme`…), nor when the provider's `grant_types_supported` leaves the
+    /// device grant out. Says so on stderr, with how to keep the code flow. Nil: not used.
+    static func instead(
+        of step: TokenStep, issuer: String?, clientID: String, scope: String?, codeFlowOptionGiven: Bool, command: String,
+        context: CommandContext
+    ) -> DeviceFlow? {
+        let environment = context.environment
+        let display = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
+        guard context.isSSHSession, !display, !codeFlowOptionGiven, let issuer, let metadata = step.metadata,
+            metadata.deviceAuthorizationEndpoint != nil,
+            metadata.grantTypesSupported?.contains(TokenRequest.deviceCodeGrantType) ?? true
+        else { return nil }
+        context.printError(
+            "\(command): this is an SSH session without a display, and \(CallbackError.printable(issuer)) offers the device flow:"
+                + " signing in with it (as login --device), since a browser on your computer cannot reach this machine's 127.0.0.1."
+                + " To use the browser redirect instead, give --port P and forward it (ssh -L P:127.0.0.1:P)")
+        return DeviceFlow(step: step, issuer: issuer, clientID: clientID, scope: scope, command: command)
+    }
+
     /// The device authorization request, the codes shown, then the polling.
     func run(context: CommandContext) -> Int32 {
         let authorization: DeviceAuthorization

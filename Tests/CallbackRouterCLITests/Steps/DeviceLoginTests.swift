@@ -151,3 +151,58 @@ import Testing
         #expect(DeviceFlow.grouped(code) == shown)
     }
 }
+
+/// Over SSH without a display, `login` without `--device` uses the device flow when the
+/// provider offers it, and says so; a forwarded display or a code-flow option keeps the
+/// code flow.
+@Suite struct DeviceLoginOverSSHTests {
+    static let ssh = ["SSH_CONNECTION": "10.0.0.1 50000 10.0.0.2 22"]
+
+    static func login(_ provider: DeviceProvider, _ extra: [String] = [], environment: [String: String]) -> (
+        exit: Int32, out: String, err: String
+    ) {
+        let home = TemporaryDirectory()
+        defer { home.remove() }
+        var all = environment
+        all["PATH"] = "/usr/bin:/bin"
+        all["HOME"] = home.path
+        all["XDG_RUNTIME_DIR"] = home.privateSubdirectory("run")
+        return runWithStdin(
+            ["login", "--issuer", provider.issuer, "--client-id", "app", "--allow-http-loopback"] + extra, environment: all)
+    }
+
+    @Test func overSSHWithoutADisplayTheOfferedDeviceFlowIsUsedAndSaid() throws {
+        var provider: DeviceProvider!
+        provider = try DeviceProvider(deviceAnswer: DeviceLoginTests.deviceAnswer(), tokenAnswers: [])
+        defer { provider.stop() }
+        provider.setTokenAnswers([DeviceLoginTests.tokens(issuer: provider.issuer)])
+        let run = Self.login(provider, environment: Self.ssh)
+        #expect(run.exit == 0, "\(run.out) \(run.err)")
+        #expect(run.out.hasPrefix(#"{"outcome":"tokens","grant":"device_code","#), "\(run.out)")
+        #expect(run.err.contains("this is an SSH session without a display"), "\(run.err)")
+        #expect(run.err.contains("give --port P and forward it"), "\(run.err)")
+        #expect(run.err.contains("WDJB - MJHT"))
+    }
+
+    @Test(arguments: [
+        (["DISPLAY": ":0"], [String]()), (["WAYLAND_DISPLAY": "wayland-0"], []), ([:], ["--port", "0"]), ([:], ["--accept-paste"]),
+    ])
+    func aDisplayOrACodeFlowOptionKeepsTheCodeFlow(_ environment: [String: String], _ extra: [String]) throws {
+        let provider = try DeviceProvider(deviceAnswer: DeviceLoginTests.deviceAnswer(), tokenAnswers: [])
+        defer { provider.stop() }
+        let run = Self.login(
+            provider, extra + ["--timeout", "0.5"],
+            environment: Self.ssh.merging(environment.merging(["BROWSER": "/bin/false"]) { $1 }) { $1 })
+        #expect(run.exit == 75, "\(run.out) \(run.err)")
+        #expect(!run.err.contains("device flow"), "\(run.err)")
+        #expect(!provider.requests.contains { $0.line.hasPrefix("POST /device ") })
+    }
+
+    @Test func withoutTheOfferTheCodeFlowRunsAsBefore() throws {
+        let provider = try DeviceProvider(deviceAnswer: DeviceLoginTests.deviceAnswer(), tokenAnswers: [], withDeviceEndpoint: false)
+        defer { provider.stop() }
+        let run = Self.login(provider, ["--timeout", "0.5"], environment: Self.ssh)
+        #expect(run.exit == 75, "\(run.out) \(run.err)")
+        #expect(run.err.contains("ssh -N -L"), "the forwarding hint, as before: \(run.err)")
+    }
+}
