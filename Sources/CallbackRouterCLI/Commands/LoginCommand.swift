@@ -41,7 +41,7 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
-            Option.device,
+            Option.device, Option.deviceAuthorizationEndpoint,
             CommonOptions.endpoint.required(oneOf: "endpoint").described(
                 "The authorization endpoint (https); without it, --issuer's discovery document names it (with it, it overrides that one)."
             ).only(in: loopbackMode, schemeMode),
@@ -144,6 +144,10 @@ enum LoginCommand: Command {
         static let device = OptionDeclaration.flag(
             "device",
             "Sign in with the device flow (RFC 8628): type a short code on a page in any browser; for SSH and machines without one (needs --issuer)."
+        ).only(in: deviceMode)
+        static let deviceAuthorizationEndpoint = OptionDeclaration.value(
+            "device-authorization-endpoint", "URL",
+            "The device authorization endpoint (https), for a provider whose discovery document does not name it (django-oauth-toolkit's: ISSUER/device-authorization/)."
         ).only(in: deviceMode)
         static let noBrowser = OptionDeclaration.flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always).")
         static let scheme = CommonOptions.scheme.described("Receive the callback through the desktop's x-scheme-handler.")

@@ -121,6 +121,26 @@ import Testing
         #expect(provider.polls.isEmpty)
     }
 
+    @Test func aGivenDeviceAuthorizationEndpointStandsInForDiscoverysMissingOne() throws {
+        var provider: DeviceProvider!
+        provider = try DeviceProvider(deviceAnswer: Self.deviceAnswer(), tokenAnswers: [], withDeviceEndpoint: false)
+        defer { provider.stop() }
+        provider.setTokenAnswers([Self.tokens(issuer: provider.issuer)])
+        let run = Self.login(provider, ["--device-authorization-endpoint", provider.issuer + "/device"])
+        #expect(run.exit == 0, "\(run.out) \(run.err)")
+        #expect(run.out.contains(#""id_token_claims":{"sub":"user-1""#), "\(run.out)")
+    }
+
+    @Test func tokensWithoutAnIDTokenForOpenIDAreSaidNotRefused() throws {
+        let tokens = DeviceProvider.Answer(status: 200, body: #"{"access_token":"AT-device-0123","token_type":"Bearer"}"#)
+        let provider = try DeviceProvider(deviceAnswer: Self.deviceAnswer(), tokenAnswers: [tokens])
+        defer { provider.stop() }
+        let run = Self.login(provider)
+        #expect(run.exit == 0, "\(run.out) \(run.err)")
+        #expect(run.out.contains(#""id_token":null,"id_token_claims":null"#), "\(run.out)")
+        #expect(run.err.contains("the provider sent no ID token"), "\(run.err)")
+    }
+
     @Test func aDeviceAuthorizationErrorIsTheProvidersErrorExitingOne() throws {
         let provider = try DeviceProvider(deviceAnswer: Self.error("invalid_client"), tokenAnswers: [])
         defer { provider.stop() }
