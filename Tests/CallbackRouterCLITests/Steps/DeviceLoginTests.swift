@@ -150,6 +150,34 @@ import Testing
         #expect(run.err.contains("✗ The provider refused the device sign-in: invalid_client"), "\(run.err)")
     }
 
+    /// The fake curl answers the device authorization request and the poll with the same
+    /// device answer (not tokens: the poll is refused), so both requests are recorded.
+    @Test func theDeviceCodeAndTheClientSecretTravelOnCurlsStdinOnly() throws {
+        let curl = try FakeCurl()
+        defer { curl.remove() }
+        try curl.answer(
+            "discovery",
+            body:
+                #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/a","token_endpoint":"https://op.example/t","#
+                + #""device_authorization_endpoint":"https://op.example/d"}"#)
+        try curl.answer("token", body: Self.deviceAnswer().body)
+        let run = runWithStdin(
+            ["login", "--device", "--issuer", "https://op.example", "--client-id", "app", "--client-secret-from-stdin"],
+            environment: curl.environment, stdin: "client-secret-value\n")
+        #expect(run.exit == 65, "\(run.out) \(run.err)")
+        #expect(run.out.contains(#""step":"token_response""#), "\(run.out)")
+        #expect(curl.read("stdin.1").contains(#"url = "https://op.example/d""#))
+        #expect(curl.read("stdin.2").contains("device_code=DC-secret-device-code"), "the poll carries the device code")
+        for call in 0 ... 2 {
+            let argv = curl.read("argv.\(call)"), env = curl.read("env.\(call)")
+            for secret in ["DC-secret", "client-secret-value", "Authorization"] {
+                #expect(!argv.contains(secret) && !env.contains(secret), "no secret in curl's argv or environment")
+            }
+        }
+        #expect(curl.read("stdin.2").contains("Authorization: Basic"), "the secret, as a header, in the config on stdin")
+        for secret in ["DC-secret", "client-secret-value"] { #expect(!run.err.contains(secret) && !run.out.contains(secret)) }
+    }
+
     @Test(arguments: [
         ["--port", "0"], ["--endpoint", "https://op.example/a"], ["--timeout", "5"], ["--token-endpoint", "https://op.example/t"],
     ])
