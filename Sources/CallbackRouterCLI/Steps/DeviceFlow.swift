@@ -157,14 +157,12 @@ struct DeviceFlow {
         let code = CallbackError.printable(authorization.userCode)
         let grouped = Self.grouped(code)
         let shown = bold ? "\u{1B}[1m\(grouped)\u{1B}[0m" : grouped
+        // The page and the code stand on lines of their own, without the program's prefix:
+        // what a person reads and types.
         context.printError("\(command): to sign in, open this page in a browser on any device (a phone, your laptop):")
-        context.printError("")
-        context.printError("      \(CallbackError.printable(authorization.verificationURI))")
-        context.printError("")
+        context.output.writeErr("\n      \(CallbackError.printable(authorization.verificationURI))\n\n")
         context.printError("\(command): and enter this code:")
-        context.printError("")
-        context.printError("      \(shown)")
-        context.printError("")
+        context.output.writeErr("\n      \(shown)\n\n")
         if grouped != code {
             context.printError("\(command): (spaced here for reading; the code is \(code))")
         }

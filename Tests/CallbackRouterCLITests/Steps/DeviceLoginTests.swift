@@ -74,8 +74,8 @@ import Testing
             #expect(polls[2].at - polls[1].at >= 6000, "slow_down adds 5 seconds")
         }
         #expect(provider.requests.contains { $0.line.hasPrefix("POST /device ") && $0.body == "scope=openid&client_id=app" })
-        #expect(run.err.contains("https://op.example/device\n"), "\(run.err)")
-        #expect(run.err.contains("WDJB - MJHT"), "the code in spaced groups")
+        #expect(run.err.contains("\n      https://op.example/device\n"), "the page on a line of its own: \(run.err)")
+        #expect(run.err.contains("\n      WDJB - MJHT\n"), "the code in spaced groups on a line of its own")
         #expect(run.err.contains("the code is WDJB-MJHT"), "and as the provider wrote it")
         #expect(run.err.contains("https://op.example/device?user_code=WDJB-MJHT"))
         #expect(run.err.contains("slow_down"))
