@@ -159,7 +159,8 @@ import Testing
             "discovery",
             body:
                 #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/a","token_endpoint":"https://op.example/t","#
-                + #""device_authorization_endpoint":"https://op.example/d"}"#)
+                + #""jwks_uri":"https://op.example/j","response_types_supported":["code"],"subject_types_supported":["public"],"#
+                + #""id_token_signing_alg_values_supported":["RS256"],"device_authorization_endpoint":"https://op.example/d"}"#)
         try curl.answer("token", body: Self.deviceAnswer().body)
         let run = runWithStdin(
             ["login", "--device", "--issuer", "https://op.example", "--client-id", "app", "--client-secret-from-stdin"],

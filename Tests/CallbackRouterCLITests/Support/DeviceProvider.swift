@@ -78,7 +78,9 @@ final class DeviceProvider: @unchecked Sendable {
         let discovery = Answer(
             status: 200,
             body: #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token""#
-                + #","code_challenge_methods_supported":["S256"]\#(device)}"#)
+                + #","jwks_uri":"\#(issuer)/jwks","code_challenge_methods_supported":["S256"]"#
+                + #","response_types_supported":["code"],"subject_types_supported":["public"]"#
+                + #","id_token_signing_alg_values_supported":["RS256"]\#(device)}"#)
         thread = BlockingThread { [self] in serve(discovery: discovery, device: deviceAnswer) }
     }
 
