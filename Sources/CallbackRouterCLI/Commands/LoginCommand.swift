@@ -211,7 +211,9 @@ enum LoginCommand: Command {
     /// Checks the options, runs the token step's discovery when asked, begins the attempt,
     /// waits on the loopback receiver or the scheme, then ends with ``finish(_:of:plan:tokenStep:context:)``.
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
-        if modes.chosen(by: args) == deviceMode { return DeviceFlow.login(args, for: Self.self, context: context) }
+        if modes.chosen(by: args) == deviceMode {
+            return DeviceFlow.login(args, for: Self.self, endpointOption: Option.deviceAuthorizationEndpoint, context: context)
+        }
         var plan: Plan
         do throws(Arguments.UsageError) {
             plan = try check(args, context: context)

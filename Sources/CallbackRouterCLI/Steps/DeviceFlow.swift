@@ -38,8 +38,11 @@ struct DeviceFlow {
 
     /// Reads `login --device`'s options, runs discovery, asks for the codes, shows them and
     /// polls; prints one JSON object and returns the exit code.
-    static func login<C: Command>(_ args: Arguments, for command: C.Type, context: CommandContext) -> Int32 {
-        let clientID: String, issuer: String, scope: String?
+    /// `endpointOption` is the command's `--device-authorization-endpoint`.
+    static func login<C: Command>(
+        _ args: Arguments, for command: C.Type, endpointOption: OptionDeclaration, context: CommandContext
+    ) -> Int32 {
+        let clientID: String, issuer: String, scope: String?, endpoint: String?
         do throws(Arguments.UsageError) {
             try args.noPositionals()
             guard let id = try args.single(CommonOptions.clientID) else {
@@ -51,6 +54,7 @@ struct DeviceFlow {
             }
             (clientID, issuer) = (id, given)
             scope = try OptionValues.scope(args)
+            endpoint = try args.single(endpointOption)
             try OutputOption.apply(args, context: context)
         } catch {
             return command.usageError(error.description, context: context)
@@ -69,7 +73,6 @@ struct DeviceFlow {
         {
         case .ended(let exit): return exit
         case .ready(let step):
-            let endpoint = (try? args.single("device-authorization-endpoint")) ?? nil
             let flow = DeviceFlow(step: step, issuer: issuer, clientID: clientID, scope: scope, command: command.name, endpoint: endpoint)
             return flow.run(context: context)
         }
