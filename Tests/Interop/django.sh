@@ -107,6 +107,59 @@ flow_sign_in_sample() {
     check "... and prints the checked ID token's subject" bash -c '[[ "$1" =~ ^Signed\ in\ as\ [^?].*$ ]]' _ "$(cat "$work/sample.out")"
     check "... and the server redeemed the code for the bound redirect URI" \
         grep -q 'POST /o/token/ HTTP/1.1" 200' "$work/server.log"
+# login --device (RFC 8628): the helper asks for a code, the person (headless Chromium, in
+# device_page.py) signs in on DOT's device page, types the code exactly as the terminal
+# showed it and accepts or denies; the helper's polls through curl end with the tokens or
+# access_denied. DOT 3.4.1's discovery names no device_authorization_endpoint, so it is given.
+DEVICE_CLIENT_ID=callback-router-interop-device
+flow_login_device() {
+    local decision
+    for decision in accept deny; do
+        step "login --device, the code typed on DOT's device page, $decision"
+        local out="$work/device-$decision.out" err="$work/device-$decision.err"
+        "$cr" login --device --issuer "$ISSUER" --device-authorization-endpoint "$BASE/o/device-authorization/" \
+            --client-id "$DEVICE_CLIENT_ID" --scope "$SCOPE" --allow-http-loopback >"$out" 2>"$err" &
+        local pid=$! i
+        pids+=("$pid")
+        for i in $(seq 1 400); do
+            grep -q "waiting for the sign-in" "$err" && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.05
+        done
+        grep -q "waiting for the sign-in" "$err" || { fail "login --device shows a page and a code" "$(cat "$out" "$err")"; return; }
+        pass "login --device shows a page and a code"
+        # The page: the indented line after "open this page"; the code: "the code is X" when
+        # it was spaced for reading, else the indented line after "enter this code".
+        local page code
+        page=$(awk '/open this page/ {f=1; next} f && NF {print $1; exit}' "$err")
+        code=$(sed -n 's/.*(spaced here for reading; the code is \(.*\))$/\1/p' "$err" | head -1)
+        [ -n "$code" ] || code=$(awk '/enter this code/ {f=1; next} f && NF {print $1; exit}' "$err")
+        check "the page is DOT's device page" test "$page" = "$ISSUER/device/"
+        check "the code is DOT's 8 characters of base32hex" bash -c '[[ "$1" =~ ^[0-9A-V]{8}$ ]]' _ "$code"
+        "$SYSTEM_PYTHON" "$here/device_page.py" --url "$page" --code "$code" --user "$USER_NAME" --password "$USER_PASSWORD" \
+            --decision "$decision" >"$work/device-$decision.browser.out" 2>"$work/device-$decision.browser.err" \
+            || { fail "Chromium typed the code and pressed $decision" "$(tail -3 "$work/device-$decision.browser.err")"; kill "$pid" 2>/dev/null; return; }
+        pass "Chromium typed the code and pressed $decision"
+        wait_exit "$pid" 30
+        local json; json=$(cat "$out")
+        if [ "$decision" = accept ]; then
+            check "login exits 0" test "$EXIT_STATUS" = 0
+            check "one JSON object: tokens of the device grant" \
+                bash -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "^{\"outcome\":\"tokens\",\"grant\":\"device_code\"" "$1"' _ "$out"
+            check "... with an access token and a refresh token" \
+                bash -c '[ -n "$1" ] && [ -n "$2" ]' _ "$(json_field "$json" access_token)" "$(json_field "$json" refresh_token)"
+            check "the access token works at DOT's userinfo endpoint" \
+                bash -c '[ "$(curl -s -o /dev/null -w "%{http_code}" -H "Authorization: Bearer $1" "$2/userinfo/")" = 200 ]' _ \
+                "$(json_field "$json" access_token)" "$ISSUER"
+            check "no token on stderr" bash -c '! grep -qF -- "$2" "$1"' _ "$err" "$(json_field "$json" access_token)"
+            check "it says the last line: signed in" bash -c '[[ "$(tail -1 "$1")" == *"Signed in at"* ]]' _ "$err"
+        else
+            check "login exits 1 (the provider said no)" test "$EXIT_STATUS" = 1
+            check "the outcome is token_error access_denied" \
+                bash -c '[ "$1" = token_error ] && [ "$2" = access_denied ]' _ "$(json_field "$json" outcome)" "$(json_field "$json" error)"
+            check "it says the sign-in was refused" bash -c '[[ "$(tail -1 "$1")" == *"Sign-in refused at the provider: access_denied"* ]]' _ "$err"
+        fi
+    done
 }
 
 source "$here/flows.sh"
@@ -171,4 +224,5 @@ flow_sign_in_sample
 source "$here/web-backend/flow.sh"
 flow_web_backend
 flow_token_store
+flow_login_device
 summary

@@ -41,32 +41,38 @@ enum LoginCommand: Command {
         """
     static let options: [OptionDeclaration] =
         [
+            Option.device, Option.deviceAuthorizationEndpoint,
             CommonOptions.endpoint.required(oneOf: "endpoint").described(
                 "The authorization endpoint (https); without it, --issuer's discovery document names it (with it, it overrides that one)."
-            ),
+            ).only(in: loopbackMode, schemeMode),
             CommonOptions.clientID.required(),
             CommonOptions.scope.alternative("scope"),
             CommonOptions.noScope.alternative("scope").described(
                 "Send no scope at all (the provider's default applies), as authorize-url."),
-            CommonOptions.param.described("An extra authorization parameter (repeatable), as authorize-url."),
-            Option.noBrowser,
-            CommonOptions.timeout.described("How long to wait for the callback (default 300; fractions allowed)."),
+            CommonOptions.param.described("An extra authorization parameter (repeatable), as authorize-url.").only(
+                in: loopbackMode, schemeMode),
+            Option.noBrowser.only(in: loopbackMode, schemeMode),
+            CommonOptions.timeout.described("How long to wait for the callback (default 300; fractions allowed).").only(
+                in: loopbackMode, schemeMode),
             OptionValues.dialect.declaration(
                 then: "As for parse. " + OptionValues.listed(OptionValues.customSchemeDialects)
-                    + " need --scheme (their providers accept only a custom scheme)."),
-            CommonOptions.issuer.required(oneOf: "endpoint").described(
+                    + " need --scheme (their providers accept only a custom scheme)."
+            ).only(in: loopbackMode, schemeMode),
+            CommonOptions.issuer.required(in: deviceMode).required(oneOf: "endpoint").described(
                 "The issuer: its discovery document names the endpoints (--endpoint overrides the authorization endpoint), the token step runs, and the callback's 'iss' (RFC 9207) is checked when it has one."
             ),
-            CommonOptions.requireIssuer.described("The callback must carry iss (issuer_missing otherwise); needs --issuer."),
-            OptionValues.profileDeclaration,
+            CommonOptions.requireIssuer.described("The callback must carry iss (issuer_missing otherwise); needs --issuer.").only(
+                in: loopbackMode, schemeMode),
+            OptionValues.profileDeclaration.only(in: loopbackMode, schemeMode),
             OutputOption.declaration,
-        ] + OptionValues.limitDeclarations
+        ] + OptionValues.limitDeclarations.map { $0.only(in: loopbackMode, schemeMode) }
         + LoopbackOptions.receiver(
             under: loopbackGroup, notes: ["response-mode": "login asks the provider for it (response_mode=form_post)."]
         ).map { $0.only(in: loopbackMode) }
         + [
             Option.scheme, Option.redirectURI,
-        ] + TokenStep.loginDeclarations + [TokenStoring.noStore, TokenStoring.account]
+        ] + TokenStep.loginDeclarations.map { $0.name == CommonOptions.tokenEndpoint.name ? $0.only(in: loopbackMode, schemeMode) : $0 }
+            + [TokenStoring.noStore, TokenStoring.account]
     static let discussion = """
         BROWSER:
           The sign-in link is always shown on stderr. Each $BROWSER entry (':'-separated)
@@ -79,10 +85,30 @@ enum LoginCommand: Command {
           anyone else's) gets 410 without it, and on Linux other users' connections get 403.
           With --scheme too: the start link is served on 127.0.0.1 only for the wait, and
           only the provider's redirect comes back through the scheme.
-          Under SSH (SSH_CONNECTION set) no browser is started on the server: stderr shows
+          Under SSH (SSH_CONNECTION set) with no display (DISPLAY, WAYLAND_DISPLAY unset),
+          when --issuer's provider offers the device flow and no option of the code flow is
+          given (--port, --accept-paste, --endpoint, --scheme…), login says so and signs in
+          with the device flow, as --device (a browser on your computer cannot reach this
+          machine's 127.0.0.1); give --port P and forward it to keep the redirect.
+          Otherwise, under SSH no browser is started on the server: stderr shows
           the link to open on your computer with the ssh -L command that forwards the port,
           and offers --accept-paste (paste the address the browser ends at); with --scheme,
           the link to open in a browser on the machine whose desktop handles the scheme.
+
+        DEVICE FLOW (--device, RFC 8628):
+          For a terminal whose machine has no browser (SSH): discovery's
+          device_authorization_endpoint gives a code; stderr shows the page to open on any
+          device and the code to type there (in groups; exactly as the provider wrote it
+          too), and the link with the code in it when the provider gives one. The token
+          endpoint is polled at the provider's interval (5 seconds longer after each
+          slow_down) until the sign-in is approved, refused, or the code expires. stdout:
+          {"outcome":"tokens","grant":"device_code","access_token":…,"token_type":…,
+           "expires_in":N|null,"refresh_token":…|null,"scope":…|null,"id_token":…|null,
+           "id_token_claims":…|null}, the claims checked as the code flow's (no nonce is
+          sent: "nonce_matched" is null). Exit 0 tokens; 1 the provider refused
+          (access_denied: the code was declined; {"outcome":"token_error",…}); 75 the code
+          expired ("reason":"timeout"); 64 a provider without the endpoint; 130/143 Ctrl-C.
+          The device code, the client secret and the tokens go to curl on its stdin only.
 
         EXIT CODES:
           As parse: 0 success; 1 the provider reported an error; 64 usage; 65 refused callback;
@@ -95,6 +121,8 @@ enum LoginCommand: Command {
         EXAMPLE:
           callback-router login --issuer https://example.auth0.com/ --client-id abc123 \\
               --scope 'openid profile' --output login.json   # discovery, sign-in, tokens
+          callback-router login --device --issuer https://example.auth0.com/ --client-id abc123 \\
+              --scope 'openid profile' --output login.json   # over SSH: type a code elsewhere
           callback-router login --endpoint https://example.auth0.com/authorize \\
               --client-id abc123 --scope 'profile' --output login.json
           jq -r .code,.code_verifier,.redirect_uri login.json   # then POST the token request
@@ -105,13 +133,23 @@ enum LoginCommand: Command {
     static let loopbackMode = CommandMode("loopback")
     /// `--scheme S`: the callback comes through the desktop's x-scheme-handler.
     static let schemeMode = CommandMode("scheme", chosenBy: "scheme")
-    static let modes = [loopbackMode, schemeMode]
+    /// `--device`: the device authorization grant (RFC 8628), for a terminal without a browser.
+    static let deviceMode = CommandMode("device", chosenBy: "device")
+    static let modes = [loopbackMode, schemeMode, deviceMode]
 
     static let loopbackGroup = OptionGroup("LOOPBACK OPTIONS", note: "the default: an RFC 8252 receiver on 127.0.0.1")
     static let schemeGroup = OptionGroup("SCHEME OPTIONS", note: "a scheme registered with 'callback-router register'")
 
     /// The options only login reads.
     enum Option {
+        static let device = OptionDeclaration.flag(
+            "device",
+            "Sign in with the device flow (RFC 8628): type a short code on a page in any browser; for SSH and machines without one (needs --issuer)."
+        ).only(in: deviceMode)
+        static let deviceAuthorizationEndpoint = OptionDeclaration.value(
+            "device-authorization-endpoint", "URL",
+            "The device authorization endpoint (https), for a provider whose discovery document does not name it (django-oauth-toolkit's: ISSUER/device-authorization/)."
+        ).only(in: deviceMode)
         static let noBrowser = OptionDeclaration.flag("no-browser", "Do not start a browser (the URL to open is on stderr, as always).")
         static let scheme = CommonOptions.scheme.described("Receive the callback through the desktop's x-scheme-handler.")
             .listed(under: schemeGroup).only(in: schemeMode)
@@ -176,6 +214,9 @@ enum LoginCommand: Command {
     /// Checks the options, runs the token step's discovery when asked, begins the attempt,
     /// waits on the loopback receiver or the scheme, then ends with ``finish(_:of:plan:tokenStep:context:)``.
     static func run(_ args: Arguments, context: CommandContext) -> Int32 {
+        if modes.chosen(by: args) == deviceMode {
+            return DeviceFlow.login(args, for: Self.self, endpointOption: Option.deviceAuthorizationEndpoint, context: context)
+        }
         var plan: Plan
         do throws(Arguments.UsageError) {
             plan = try check(args, context: context)
@@ -190,6 +231,13 @@ enum LoginCommand: Command {
             {
             case .ready(let step):
                 tokenStep = step
+                if let device = DeviceFlow.instead(
+                    of: step, issuer: plan.expectations.issuer, clientID: plan.clientID, scope: plan.scope,
+                    codeFlowOptionGiven: options.contains { args.gave($0) && !$0.applies(in: deviceMode) }, command: name,
+                    storing: plan.storing, context: context)
+                {
+                    return device.run(context: context)
+                }
                 if plan.endpoint.isEmpty { plan.endpoint = step.metadata?.authorizationEndpoint ?? "" }
             case .ended(let exit): return exit
             }

@@ -50,4 +50,8 @@ OAUTH2_PROVIDER = {
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https", "com.example.app"],
     "SCOPES": {"openid": "OpenID Connect", "profile": "Profile"},
     "AUTHORIZATION_CODE_EXPIRE_SECONDS": 120,
+    # The device authorization grant (RFC 8628): its page, where the person types the user
+    # code, and a short polling interval (the suite waits for it).
+    "OAUTH_DEVICE_VERIFICATION_URI": ISSUER + "/device/",
+    "DEVICE_FLOW_INTERVAL": 1,
 }

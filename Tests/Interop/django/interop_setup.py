@@ -37,3 +37,15 @@ Application.objects.create(
     skip_authorization=False,
     user=user,
 )
+# The device authorization grant (RFC 8628): `login --device`, the user code typed on the
+# server's own device page.
+Application.objects.create(
+    name="callback-router interop (device)",
+    client_id="callback-router-interop-device",
+    client_type=Application.CLIENT_PUBLIC,
+    authorization_grant_type=Application.GRANT_DEVICE_CODE,
+    redirect_uris="",
+    algorithm=Application.RS256_ALGORITHM,
+    skip_authorization=False,
+    user=user,
+)
