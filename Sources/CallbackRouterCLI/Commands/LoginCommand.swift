@@ -72,7 +72,7 @@ enum LoginCommand: Command {
         + [
             Option.scheme, Option.redirectURI,
         ] + TokenStep.loginDeclarations.map { $0.name == CommonOptions.tokenEndpoint.name ? $0.only(in: loopbackMode, schemeMode) : $0 }
-            + [TokenStoring.noStore, TokenStoring.account]
+        + [TokenStoring.noStore, TokenStoring.account]
     static let discussion = """
         BROWSER:
           The sign-in link is always shown on stderr. Each $BROWSER entry (':'-separated)

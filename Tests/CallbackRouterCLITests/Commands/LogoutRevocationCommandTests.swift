@@ -22,7 +22,7 @@ import Testing
 /// a refused revocation keeps it.
 @Suite struct LogoutRevocationCommandTests {
     static let metadata =
-        #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/authorize","token_endpoint":"https://op.example/token","revocation_endpoint":"https://op.example/revoke","code_challenge_methods_supported":["S256"]}"#
+        #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/authorize","token_endpoint":"https://op.example/token","revocation_endpoint":"https://op.example/revoke","code_challenge_methods_supported":["S256"],"response_types_supported":["code"],"jwks_uri":"https://op.example/jwks","subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}"#
     static let logout = ["logout", "--issuer", "https://op.example", "--client-id", "app"]
 
     @Test func bothTokensAreRevokedThenTheEntryRemovedAndTokenThenFails() throws {
