@@ -35,35 +35,13 @@ public enum DeviceAuthorizationResponse: Sendable, CustomStringConvertible {
     public init(
         status: Int, body: some Collection<UInt8>, allowingLoopbackHTTP: Bool = false, maxBodyBytes: Int = TokenResponse.maxBodyBytes
     ) throws(CallbackError) {
-        let endpoint = "the device authorization endpoint"
-        guard status == 200 || (400 ... 499).contains(status) else {
-            throw EndpointStatus.refusal(status, from: endpoint)
+        switch try EndpointStatus.read(
+            status: status, body: body, maxBodyBytes: maxBodyBytes, endpoint: "the device authorization endpoint",
+            answer: "the device authorization response", readingAs: "codes")
+        {
+        case .success(let object): self = .authorization(try DeviceAuthorization(object, allowingLoopbackHTTP: allowingLoopbackHTTP))
+        case .failure(let error): self = .error(error)
         }
-        guard body.count <= maxBodyBytes else {
-            throw CallbackError(
-                .tooLong, at: maxBodyBytes,
-                "the device authorization response is \(body.count) bytes long; at most \(maxBodyBytes) are read")
-        }
-        if status != 200 {
-            guard let document = try? JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes)), let object = document.object,
-                object["error"] != nil
-            else {
-                throw EndpointStatus.refusal(status, from: endpoint)
-            }
-            self = .error(try TokenError(object, status: status))
-            return
-        }
-        let document = try JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes))
-        guard let object = document.object else {
-            throw CallbackError(.invalidParameter, at: 0, "the device authorization response is a JSON \(document.typeName), not an object")
-        }
-        if object["error"] != nil {
-            throw CallbackError(
-                .ambiguousResponse,
-                "the device authorization endpoint answered HTTP 200 (OK) with an error member: refused, not read as codes; "
-                    + "the server contradicts itself, so tell the provider's operator")
-        }
-        self = .authorization(try DeviceAuthorization(object, allowingLoopbackHTTP: allowingLoopbackHTTP))
     }
 
     /// The codes or the error, redacted.

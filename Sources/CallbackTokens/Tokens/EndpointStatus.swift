@@ -83,4 +83,49 @@ package enum EndpointStatus {
         }
         return CallbackError(.unknownStatus, detail)
     }
+
+    /// An OAuth endpoint's answer read as RFC 6749 §5 reads the token endpoint's: the status
+    /// first (a 3xx, 5xx, 2xx other than 200 or any other status is `unknown_status`, its
+    /// body unread), at most `maxBodyBytes` (`too_long`) of strict JSON; a 4xx is the error
+    /// response its body carries (else `unknown_status`); a 200 is a JSON object without an
+    /// `error` member (one with it is `ambiguous_response`, never read as `readingAs`).
+    ///
+    /// - Parameters:
+    ///   - endpoint: what answered, for the details ("the token endpoint").
+    ///   - answer: what the body is, for the details ("the token response").
+    ///   - readingAs: what a 200 is read as ("tokens").
+    /// - Returns: the object of a 200, or the error response of a 4xx.
+    package static func read(
+        status: Int, body: some Collection<UInt8>, maxBodyBytes: Int, endpoint: String, answer: String, readingAs: String
+    ) throws(CallbackError) -> Result<JSONObject, TokenError> {
+        // The status comes first: a redirect's or a server error's body (often HTML) is
+        // never read, so it cannot surface as a JSON refusal or pass for an answer.
+        guard status == 200 || (400 ... 499).contains(status) else {
+            throw refusal(status, from: endpoint)
+        }
+        guard body.count <= maxBodyBytes else {
+            throw CallbackError(.tooLong, at: maxBodyBytes, "\(answer) is \(body.count) bytes long; at most \(maxBodyBytes) are read")
+        }
+        if status != 200 {
+            // A 4xx: the error response its JSON body carries, else the status in words.
+            guard let document = try? JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes)), let object = document.object,
+                object["error"] != nil
+            else {
+                throw refusal(status, from: endpoint)
+            }
+            return .failure(try TokenError(object, status: status))
+        }
+        let document = try JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes))
+        guard let object = document.object else {
+            throw CallbackError(.invalidParameter, at: 0, "\(answer) is a JSON \(document.typeName), not an object")
+        }
+        if let error = object["error"] {
+            let code = error.string.map { "(\(ParameterName.shown($0)))" } ?? "(a JSON \(error.typeName))"
+            throw CallbackError(
+                .ambiguousResponse,
+                "\(endpoint) answered HTTP 200 (OK), success, with an error member \(code): refused, not read as \(readingAs); "
+                    + "the server contradicts itself, so tell the provider's operator")
+        }
+        return .success(object)
+    }
 }

@@ -64,38 +64,13 @@ public enum TokenResponse: Sendable, CustomStringConvertible {
     public init(
         status: Int, body: some Collection<UInt8>, allowedTokenTypes: [String] = [], maxBodyBytes: Int = TokenResponse.maxBodyBytes
     ) throws(CallbackError) {
-        // The status comes first: a redirect's or a server error's body (often HTML) is
-        // never read, so it cannot surface as a JSON refusal or pass for an answer.
-        let endpoint = "the token endpoint"
-        guard status == 200 || (400 ... 499).contains(status) else {
-            throw EndpointStatus.refusal(status, from: endpoint)
+        switch try EndpointStatus.read(
+            status: status, body: body, maxBodyBytes: maxBodyBytes, endpoint: "the token endpoint", answer: "the token response",
+            readingAs: "tokens")
+        {
+        case .success(let object): self = .tokens(try TokenSet(object, allowedTokenTypes: allowedTokenTypes))
+        case .failure(let error): self = .error(error)
         }
-        guard body.count <= maxBodyBytes else {
-            throw CallbackError(
-                .tooLong, at: maxBodyBytes, "the token response is \(body.count) bytes long; at most \(maxBodyBytes) are read")
-        }
-        if status != 200 {
-            // A 4xx: the token error its JSON body carries, else the status in words.
-            guard let document = try? JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes)), let object = document.object,
-                object["error"] != nil
-            else {
-                throw EndpointStatus.refusal(status, from: endpoint)
-            }
-            self = .error(try TokenError(object, status: status))
-            return
-        }
-        let document = try JSONReader.parse(body, limits: JSONLimits(maxBytes: maxBodyBytes))
-        guard let object = document.object else {
-            throw CallbackError(.invalidParameter, at: 0, "the token response is a JSON \(document.typeName), not an object")
-        }
-        if let error = object["error"] {
-            let code = error.string.map { "(\(ParameterName.shown($0)))" } ?? "(a JSON \(error.typeName))"
-            throw CallbackError(
-                .ambiguousResponse,
-                "the token endpoint answered HTTP 200 (OK), success, with an error member \(code): refused, not read as tokens; "
-                    + "the server contradicts itself, so tell the provider's operator")
-        }
-        self = .tokens(try TokenSet(object, allowedTokenTypes: allowedTokenTypes))
     }
 
     /// The tokens or the error, redacted.
