@@ -32,6 +32,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("http", ["CallbackLoopback"]),
     ("json", ["CallbackTokens"]),
     ("json-foundation", ["CallbackTokens"]),
+    ("store", ["CallbackTokenStore"]),
 ]
 
 let package = Package(
