@@ -198,8 +198,17 @@ enum TokenCommand: Command {
                 return ExitCode.providerFailure
             case .tokens(let received):
                 if received.idToken != nil {
+                    // Against the stored login's ID token when there is one (OpenID Connect
+                    // Core §12.2: the same sub, aud and auth_time), else on its own.
                     do throws(CallbackError) {
-                        _ = try received.checkRefreshedIDToken(clientID: entry.key.clientID, issuer: entry.key.issuer)
+                        if let previous = entry.idToken {
+                            _ = try received.checkRefreshedIDToken(
+                                previousIDToken: previous, clientID: entry.key.clientID, issuer: entry.key.issuer,
+                                signingAlgorithms: step.signingAlgorithms)
+                        } else {
+                            _ = try received.checkRefreshedIDToken(
+                                clientID: entry.key.clientID, issuer: entry.key.issuer, signingAlgorithms: step.signingAlgorithms)
+                        }
                     } catch {
                         throw StepFailure(error, step: "id_token")
                     }
