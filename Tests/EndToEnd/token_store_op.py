@@ -65,7 +65,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {
                 "issuer": issuer, "authorization_endpoint": issuer + "/authorize", "token_endpoint": issuer + "/token",
                 "revocation_endpoint": issuer + "/revoke", "response_types_supported": ["code"],
-                "code_challenge_methods_supported": ["S256"]})
+                "code_challenge_methods_supported": ["S256"], "jwks_uri": issuer + "/jwks",
+                "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"]})
         if url.path == "/authorize":
             query = dict(urllib.parse.parse_qsl(url.query))
             target = query["redirect_uri"] + "?" + urllib.parse.urlencode({"code": "CODE-1", "state": query["state"]})

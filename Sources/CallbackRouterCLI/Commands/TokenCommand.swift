@@ -36,14 +36,16 @@ enum TokenCommand: Command {
            "expires_in":N|null,"refreshed":true|false,"issuer":…,"client_id":…,"scope":…|null,
            "account":…|null,"store":"file"|"secret-service"}
           With --bare: the access token alone, and a newline.
-          With --exec-credential: kubectl's ExecCredential, {"apiVersion":…,"kind":
-          "ExecCredential","status":{"token":…,"expirationTimestamp":…}}, in the apiVersion
-          KUBERNETES_EXEC_INFO names (client.authentication.k8s.io/v1 or v1beta1; v1 without it).
-          With --list: {"outcome":"stored","store":…,"path":…|null,"entries":[{"issuer":…,
-          "client_id":…,"scope":…|null,"account":…|null,"expires_at":N|null,
-          "refresh_token":true|false}]}: never a token.
-          A refusal: {"outcome":"rejected","reason":…,"detail":…,"offset":null,"step":…};
-          a token error of the refresh: {"outcome":"token_error",…} as 'refresh'.
+          With --exec-credential: kubectl's ExecCredential, in the apiVersion that
+          KUBERNETES_EXEC_INFO names (client.authentication.k8s.io/v1 or v1beta1; v1 without it):
+          {"apiVersion":…,"kind":"ExecCredential",
+           "status":{"token":…,"expirationTimestamp":…}}
+          With --list (never a token):
+          {"outcome":"stored","store":…,"path":…|null,"entries":[{"issuer":…,"client_id":…,
+           "scope":…|null,"account":…|null,"expires_at":N|null,"refresh_token":true|false}]}
+          A refusal, and a token error of the refresh (as 'refresh'):
+          {"outcome":"rejected","reason":…,"detail":…,"offset":null,"step":…}
+          {"outcome":"token_error",…}
 
         """
     static let serveMode = CommandMode("token")
