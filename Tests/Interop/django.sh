@@ -107,6 +107,8 @@ flow_sign_in_sample() {
     check "... and prints the checked ID token's subject" bash -c '[[ "$1" =~ ^Signed\ in\ as\ [^?].*$ ]]' _ "$(cat "$work/sample.out")"
     check "... and the server redeemed the code for the bound redirect URI" \
         grep -q 'POST /o/token/ HTTP/1.1" 200' "$work/server.log"
+}
+
 # login --device (RFC 8628): the helper asks for a code, the person (headless Chromium, in
 # device_page.py) signs in on DOT's device page, types the code exactly as the terminal
 # showed it and accepts or denies; the helper's polls through curl end with the tokens or
