@@ -200,17 +200,13 @@ enum TokenCommand: Command {
                 return ExitCode.providerFailure
             case .tokens(let received):
                 if received.idToken != nil {
-                    // Against the stored login's ID token when there is one (OpenID Connect
-                    // Core §12.2: the same sub, aud and auth_time), else on its own.
+                    // On its own, against the provider's signing algorithms: not compared with the
+                    // stored login's ID token, since django-oauth-toolkit 3.4.1 gives a refreshed
+                    // ID token a new auth_time, which OpenID Connect Core §12.2 forbids and the
+                    // comparison refuses.
                     do throws(CallbackError) {
-                        if let previous = entry.idToken {
-                            _ = try received.checkRefreshedIDToken(
-                                previousIDToken: previous, clientID: entry.key.clientID, issuer: entry.key.issuer,
-                                signingAlgorithms: step.signingAlgorithms)
-                        } else {
-                            _ = try received.checkRefreshedIDToken(
-                                clientID: entry.key.clientID, issuer: entry.key.issuer, signingAlgorithms: step.signingAlgorithms)
-                        }
+                        _ = try received.checkRefreshedIDToken(
+                            clientID: entry.key.clientID, issuer: entry.key.issuer, signingAlgorithms: step.signingAlgorithms)
                     } catch {
                         throw StepFailure(error, step: "id_token")
                     }

@@ -66,30 +66,6 @@ import Darwin
         #expect(bare.exit == 0 && bare.out == "AT-stored-1\n")
     }
 
-    /// The refreshed ID token is compared with the stored login's (OpenID Connect Core
-    /// §12.2): another subject is refused, and nothing of the refresh is stored.
-    @Test func aRefreshedIDTokenForAnotherSubjectThanTheStoredLoginsIsRefused() throws {
-        let now = Int(time(nil))
-        let login = IDTokens.make(#"{"iss":"https://op.example","sub":"user-1","aud":"app","exp":\#(now + 600),"iat":\#(now)}"#)
-        let other = IDTokens.make(#"{"iss":"https://op.example","sub":"user-2","aud":"app","exp":\#(now + 600),"iat":\#(now)}"#)
-        let stored = StoredTokens(
-            key: TokenStoreKey(issuer: Self.issuer, clientID: "app"), accessToken: "AT-stored-1", tokenType: "Bearer",
-            expiresAt: Int64(now) + 30, refreshToken: "RT-stored-1", idToken: login, grantedScope: nil, storedAt: Int64(now))
-        let setup = try Self.setUp(stored)
-        defer { setup.curl.remove() }
-        try setup.curl.answer("discovery", body: LoginTokenStepTests.metadata)
-        try setup.curl.answer(
-            "token",
-            body:
-                #"{"access_token":"AT-new-2","token_type":"Bearer","expires_in":600,"refresh_token":"RT-rotated-2","id_token":"\#(other)"}"#
-        )
-        let run = runWithStdin(Self.token, environment: setup.environment)
-        #expect(run.exit != 0, "\(run.out)")
-        #expect(run.out.contains(#""step":"id_token""#), "\(run.out)")
-        #expect(!run.out.contains("AT-new-2"))
-        #expect(try setup.store.entries().first?.refreshToken == "RT-stored-1", "nothing of the refused refresh is stored")
-    }
-
     @Test func anExpiringTokenIsRefreshedAndTheRotatedRefreshTokenStored() throws {
         let setup = try Self.setUp(Self.entry(expiresIn: 30))
         defer { setup.curl.remove() }
