@@ -19,9 +19,11 @@ import CallbackTokens
 /// `description`, `debugDescription` and `dump` show the key, the expiry and which tokens
 /// are present, never a token.
 public struct StoredTokens: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The issuer, client id, scopes and account the entry is stored under.
     public let key: TokenStoreKey
     /// The access token (a secret).
     public let accessToken: String
+    /// The access token's type as the provider named it (`Bearer`, `DPoP`).
     public let tokenType: String
     /// When the access token expires, in seconds since 1970 (UTC); nil: not said.
     public let expiresAt: Int64?
@@ -34,6 +36,7 @@ public struct StoredTokens: Sendable, CustomStringConvertible, CustomDebugString
     /// When this entry was written, in seconds since 1970 (UTC).
     public let storedAt: Int64
 
+    /// An entry as ``TokenStore`` saves it: the tokens of one sign-in under its key.
     public init(
         key: TokenStoreKey, accessToken: String, tokenType: String, expiresAt: Int64?, refreshToken: String?, idToken: String?,
         grantedScope: String?, storedAt: Int64
@@ -78,6 +81,7 @@ public struct StoredTokens: Sendable, CustomStringConvertible, CustomDebugString
         "StoredTokens(\(key), token_type: \(tokenType), expires_at: \(expiresAt.map(String.init) ?? "unknown"), access_token: <redacted>, refresh_token: \(refreshToken == nil ? "none" : "<redacted>"), id_token: \(idToken == nil ? "none" : "<redacted>"))"
     }
 
+    /// The same redacted text as `description`: the key, the expiry and which tokens are present.
     public var debugDescription: String { description }
 
     /// `dump()` shows the redacted description only.

@@ -25,6 +25,7 @@ import CallbackSystem
 public struct TokenStore: Sendable {
     /// The 0700 directory of the lock (and of the file backend's file).
     public let directory: String
+    /// Where the entries live: the Secret Service, or the private file in ``directory``.
     public let backend: TokenStoreBackend
     let environment: [String: String]
 

@@ -17,9 +17,12 @@ import CallbackRouter
 /// and a detail that says what happened and what to do, free of secrets. Nothing stored
 /// is changed by a failure: a store the helper cannot read is left as it is.
 public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
+    /// The reason code (`store_corrupt`, `keyring_locked`…; docs/tokens.md lists them).
     public let reason: ReasonCode
+    /// What happened and what to do, in words a person reads; never a secret.
     public let detail: String
 
+    /// A failure with its reason code and its sentence (which must hold no secret).
     public init(_ reason: ReasonCode, _ detail: String) {
         self.reason = reason
         self.detail = detail
@@ -40,7 +43,7 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
     /// The Secret Service did not answer, or `secret-tool` failed.
     public static let keyringFailed = ReasonCode(rawValue: "keyring_failed")
 
-    /// `reason: detail`.
+    /// The reason code and the detail, as `store_corrupt: the store … move it away and log in again`.
     public var description: String { "\(reason.rawValue): \(detail)" }
     /// The detail, as every error of the package says it.
     public var errorDescription: String? { detail }

@@ -15,11 +15,16 @@
 /// (nil: none were sent) and an account name (nil: the default; a name when one person
 /// keeps several sign-ins of the same client). None of these is a secret.
 public struct TokenStoreKey: Sendable, Hashable, CustomStringConvertible {
+    /// The issuer the tokens were issued by (discovery's checked `issuer`).
     public let issuer: String
+    /// The client id the sign-in used.
     public let clientID: String
+    /// The scopes asked for at login; nil when none were sent (an empty one reads as nil).
     public let scope: String?
+    /// The account name that tells several sign-ins of one client apart; nil for the default.
     public let account: String?
 
+    /// The key of one sign-in: an empty scope or account is the same as none.
     public init(issuer: String, clientID: String, scope: String? = nil, account: String? = nil) {
         self.issuer = issuer
         self.clientID = clientID

@@ -24,6 +24,7 @@ public final class InMemoryConsumedStateStore: ConsumedStateStore {
     public struct Full: Error, CustomStringConvertible {
         /// How many digests it keeps at most.
         public let capacity: Int
+        /// What happened, with the capacity, in words a person reads.
         public var description: String { "the store of consumed states holds its \(capacity) digests already" }
     }
 
