@@ -27,7 +27,6 @@ import Testing
         // suspend-aware clock call pthread and clock_gettime themselves.
         "CallbackRouter/Support/Locked.swift",
         "CallbackRouter/Attempts/AttemptClock.swift",
-        "CallbackRouter/Attempts/SystemAttemptClock.swift",
     ]
 
     /// The modules of the C library on the systems the package builds for.

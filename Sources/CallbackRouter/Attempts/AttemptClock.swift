@@ -47,3 +47,20 @@ func realtimeNanoseconds() -> Int64 {
     clock_gettime(CLOCK_REALTIME, &time)
     return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
 }
+
+/// The suspend-aware monotonic clock ``SystemAttemptClock`` reads, in nanoseconds:
+/// `CLOCK_BOOTTIME` on Linux (its `CLOCK_MONOTONIC` stops during suspend), `CLOCK_MONOTONIC`
+/// on Darwin (which counts sleep), the clocks the standard library's `ContinuousClock` reads there.
+func suspendAwareNanoseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(suspendAwareClockID, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}
+
+#if canImport(Glibc)
+/// The clock ``suspendAwareNanoseconds()`` reads: one that keeps counting while the system is suspended.
+let suspendAwareClockID: clockid_t = CLOCK_BOOTTIME
+#else
+/// The clock ``suspendAwareNanoseconds()`` reads: one that keeps counting while the system sleeps.
+let suspendAwareClockID: clockid_t = CLOCK_MONOTONIC
+#endif

@@ -11,12 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The system's monotonic clock, immune to wall-clock changes and counting the time the
 /// machine sleeps: an attempt's lifetime is real time, so a login begun before the lid
 /// closed for the night has expired when it opens. `CLOCK_BOOTTIME` on Linux (its
@@ -25,18 +19,10 @@ import Darwin
 public struct SystemAttemptClock: AttemptClock {
     /// Makes the clock; it has no state of its own.
     public init() {}
-    /// Reads ``clockID``.
+    /// Reads the suspend-aware monotonic clock (``suspendAwareNanoseconds()``, beside the
+    /// core's other clock reading in AttemptClock.swift, the one file of this module that
+    /// calls the C library for a clock).
     public func now() -> ClockInstant {
-        var time = timespec()
-        clock_gettime(Self.clockID, &time)
-        return ClockInstant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+        ClockInstant(nanoseconds: suspendAwareNanoseconds())
     }
-
-    #if canImport(Glibc)
-    /// The clock `now()` reads: one that keeps counting while the system is suspended.
-    static var clockID: clockid_t { CLOCK_BOOTTIME }
-    #else
-    /// The clock `now()` reads: one that keeps counting while the system sleeps.
-    static var clockID: clockid_t { CLOCK_MONOTONIC }
-    #endif
 }
