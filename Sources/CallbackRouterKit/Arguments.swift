@@ -157,15 +157,4 @@ package struct Arguments {
     }
 }
 
-/// Reading by name, for the two readers outside the CLI's commands and options that have not
-/// moved to declarations yet (`TokenStep`, `Durations`); `StringKeyedReadTests` allows no
-/// other file to use it.
-extension Arguments {
-    package func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    package func single(_ name: String) throws(UsageError) -> String? { try onlyValue(named: name) }
-
-    package func all(_ name: String) -> [String] { values[name] ?? [] }
-}
-
 #endif

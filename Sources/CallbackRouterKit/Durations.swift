@@ -18,14 +18,15 @@ package enum Durations {
     /// The longest `--timeout`: a day.
     static let maximum: Double = 86_400
 
-    /// Reads `--NAME SECONDS`: decimal digits with an optional fraction (`300`, `1.5`,
+    /// Reads `option` (`--timeout SECONDS`): decimal digits with an optional fraction (`300`, `1.5`,
     /// `0.25`), at most a day; greater than zero unless `allowZero`. No sign (`-0`), no
     /// exponent, hex (`0x10`), `inf` or `nan`, nothing empty: those are usage errors, not
     /// whatever `Double(_:)` makes of them.
     package static func seconds(
-        _ args: Arguments, _ name: String = "timeout", default fallback: Double = 300, allowZero: Bool = false
+        _ args: Arguments, _ option: OptionDeclaration, default fallback: Double = 300, allowZero: Bool = false
     ) throws(Arguments.UsageError) -> Double {
-        guard let text = try args.single(name) else { return fallback }
+        guard let text = try args.single(option) else { return fallback }
+        let name = option.name
         let bounds = allowZero ? "from 0" : "greater than 0"
         let refusal = Arguments.UsageError(
             description: "--\(name) takes a number of seconds \(bounds) and at most 86400, such as 300 or 1.5")

@@ -21,9 +21,7 @@ import Testing
 /// the port the browser returns to.
 @Suite struct LoopbackColdStartTests {
     static func makeRouter() throws -> CallbackRouter {
-        var builder = RouterBuilder()
-        builder.add(Route("desktop", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2))
-        return try builder.build()
+        try RouterFixture.router(RouterFixture.oauth2("desktop", redirect: "http://127.0.0.1/callback"), clock: SystemAttemptClock())
     }
 
     @Test func aRestoredAttemptRebindsItsPortAndIsDeliveredWithTheOriginalVerifier() async throws {

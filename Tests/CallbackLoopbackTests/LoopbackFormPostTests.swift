@@ -94,9 +94,8 @@ import Testing
     }
 
     @Test func theFormGoesThroughTheRouterToo() async throws {
-        var builder = RouterBuilder()
-        builder.add(Route("web", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2))
-        let router = try builder.build()
+        let router = try RouterFixture.router(
+            RouterFixture.oauth2("web", redirect: "http://127.0.0.1/callback"), clock: SystemAttemptClock())
         let receiver = try Self.formPostReceiver()
         let attempt = try router.beginLogin(on: "web")
         let client = try RawClient(port: receiver.port)

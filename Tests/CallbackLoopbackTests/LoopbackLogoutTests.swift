@@ -111,9 +111,7 @@ import Testing
     static let idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
 
     func makeRouter(path: String = "/callback") throws -> CallbackRouter {
-        var builder = RouterBuilder()
-        builder.add(Route("desktop", redirectURI: try RedirectURI("http://127.0.0.1\(path)", policy: .native), dialect: .oauth2))
-        return try builder.build()
+        try RouterFixture.router(RouterFixture.oauth2("desktop", redirect: "http://127.0.0.1\(path)"), clock: SystemAttemptClock())
     }
 
     @Test func theEndSessionURLNamesTheBoundPortAndKeepsEverythingElse() throws {

@@ -83,9 +83,8 @@ import Testing
     }
 
     @Test func pastingGoesThroughTheRouter() async throws {
-        var builder = RouterBuilder()
-        builder.add(Route("cli", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2))
-        let router = try builder.build()
+        let router = try RouterFixture.router(
+            RouterFixture.oauth2("cli", redirect: "http://127.0.0.1/callback"), clock: SystemAttemptClock())
         let tty = Self.terminal()
         defer { close(tty.read); close(tty.write) }
         let receiver = try LoopbackReceiver(.init(pasteDescriptor: tty.read))

@@ -180,9 +180,7 @@ import Testing
 /// The receiver and the router: `begin` on a loopback route, `await` from the receiver.
 @Suite struct LoopbackRouterTests {
     static func makeRouter(path: String = "/callback") throws -> CallbackRouter {
-        var builder = RouterBuilder()
-        builder.add(Route("desktop", redirectURI: try RedirectURI("http://127.0.0.1\(path)", policy: .native), dialect: .oauth2))
-        return try builder.build()
+        try RouterFixture.router(RouterFixture.oauth2("desktop", redirect: "http://127.0.0.1\(path)"), clock: SystemAttemptClock())
     }
 
     @Test func deliversTheAttemptsCallbackExactlyOnce() async throws {
@@ -238,12 +236,9 @@ import Testing
     }
 
     @Test func aTiedRefusalIsDeliveredToTheAttempt() async throws {
-        var builder = RouterBuilder()
-        builder.add(
-            Route(
-                "desktop", redirectURI: try RedirectURI("http://127.0.0.1/callback", policy: .native), dialect: .oauth2,
-                issuer: "https://id.example"))
-        let router = try builder.build()
+        let router = try RouterFixture.router(
+            RouterFixture.oauth2("desktop", redirect: "http://127.0.0.1/callback", issuer: "https://id.example"),
+            clock: SystemAttemptClock())
         let receiver = try LoopbackReceiver()
         let attempt = try router.beginLogin(on: "desktop")
         let page = try sendRequest(port: receiver.port, "/callback?code=c&state=\(attempt.state)&iss=https%3A%2F%2Fevil.example")

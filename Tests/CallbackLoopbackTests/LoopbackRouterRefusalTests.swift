@@ -22,9 +22,7 @@ import Testing
 /// as it does without a router; one with another state still does not.
 @Suite struct LoopbackRouterRefusalTests {
     static func makeRouter() throws -> CallbackRouter {
-        var builder = RouterBuilder()
-        builder.add(Route("desktop", redirectURI: try RedirectURI("http://127.0.0.1/callback"), dialect: .oauth2))
-        return try builder.build()
+        try RouterFixture.router(RouterFixture.oauth2("desktop", redirect: "http://127.0.0.1/callback"), clock: SystemAttemptClock())
     }
 
     @Test(arguments: ["code=%FF&state=", "code=%C0%AF&state="])

@@ -14,12 +14,9 @@
 import Testing
 
 /// Options are read through their declarations (`args.single(CommonOptions.issuer)`), so a
-/// misspelt or undeclared key does not compile. Reading by a string name
-/// (`args.single("issuer")`) is left only to the files named in ``stillByName``.
+/// misspelt or undeclared key does not compile: `Arguments` has no reader by a string name.
+/// This test keeps one from coming back through a helper of the CLI's own.
 @Suite struct StringKeyedReadTests {
-    /// File name → how many reads by a string literal it still has (owned outside the CLI's
-    /// options: they move to declarations with their owner's next change, and this shrinks).
-    static let stillByName: [String: Int] = ["TokenStep.swift": 7]
 
     static var sourcesRoot: String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
@@ -52,9 +49,8 @@ import Testing
         let files = Self.swiftFiles(under: Self.sourcesRoot).filter { $0.contains("/CallbackRouterCLI") }
         #expect(files.count > 20, "found \(files.count) files under \(Self.sourcesRoot)")
         for path in files {
-            let name = String(path.split(separator: "/").last ?? "")
             let reads = Self.readsByName(in: CLIReferenceTests.read(path) ?? "")
-            #expect(reads <= Self.stillByName[name] ?? 0, "\(path) reads \(reads) options by a string name: read them by their declaration")
+            #expect(reads == 0, "\(path) reads \(reads) options by a string name: read them by their declaration")
         }
     }
 

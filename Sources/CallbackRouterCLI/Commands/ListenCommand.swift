@@ -112,7 +112,7 @@ enum ListenCommand: Command {
             if stateOption != nil && args.has(CommonOptions.stateFromStdin) {
                 return usageError("--state and --state-from-stdin exclude each other", context: context)
             }
-            timeout = try Durations.seconds(args, allowZero: true)
+            timeout = try Durations.seconds(args, CommonOptions.timeout, allowZero: true)
             try checkLogoutOptions(args, hasState: stateOption != nil || args.has(CommonOptions.stateFromStdin))
             options = try CallbackOptions(args, state: stateOption)
             flowID = try FlowIDOption.read(args, dialect: options.dialect)

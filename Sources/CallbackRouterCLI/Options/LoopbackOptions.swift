@@ -113,7 +113,7 @@ enum LoopbackOptions {
             }
             configuration.pasteDescriptor = 0
         }
-        let seconds = try Durations.seconds(args)
+        let seconds = try Durations.seconds(args, CommonOptions.timeout)
         return (configuration, .seconds(seconds), Durations.describe(seconds: seconds))
     }
 

@@ -24,16 +24,16 @@ enum HTTPLoopbackRule {
     static let flag = "allow-http-loopback"
 
     /// The options the rule covers, as declared by the command (those it does not declare are skipped).
-    static let options = [CommonOptions.issuer.name, CommonOptions.endpoint.name, CommonOptions.tokenEndpoint.name]
+    static let options = [CommonOptions.issuer, CommonOptions.endpoint, CommonOptions.tokenEndpoint]
 
     /// The refusal of the first of `options` that is http to a loopback IP literal while
     /// the flag is not given, in the step it stops (`discovery` for the issuer, as its
     /// other refusals, `configuration` for an endpoint); nil when the rule holds.
     static func refusal(_ args: Arguments) -> StepFailure? {
-        guard !args.has(flag) else { return nil }
+        guard !args.has(TokenStep.allowHTTPLoopback) else { return nil }
         for option in options {
-            guard let text = args.all(option).first, let refusal = refusal(text, option: option) else { continue }
-            return StepFailure(refusal, step: option == CommonOptions.issuer.name ? "discovery" : "configuration")
+            guard let text = args.all(option).first, let refusal = refusal(text, option: option.name) else { continue }
+            return StepFailure(refusal, step: option.name == CommonOptions.issuer.name ? "discovery" : "configuration")
         }
         return nil
     }

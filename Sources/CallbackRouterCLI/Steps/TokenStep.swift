@@ -31,25 +31,32 @@ struct TokenStep {
         note: "with --token-endpoint or --issuer: redeem the code;"
             + " the tokens are secrets, printed on stdout only; needs curl")
 
+    /// `--token-endpoint`: a provider without discovery.
+    static let tokenEndpoint = OptionDeclaration.value(
+        "token-endpoint", "URL",
+        "The token endpoint (https), for a provider without discovery. Without it, the endpoints come from --issuer's discovery document.",
+        group: group)
+    /// `--client-secret-from-stdin`: a confidential client's secret, one line of stdin.
+    static let clientSecretFromStdin = OptionDeclaration.flag(
+        "client-secret-from-stdin",
+        "Read the client secret of a confidential client from a line of stdin (never from argv or the environment).",
+        group: group)
+    /// `--client-auth`: how the secret is sent.
+    static let clientAuth = OptionDeclaration.value(
+        "client-auth", "METHOD", "How the secret is sent: client_secret_basic (the default) or client_secret_post.",
+        choices: ["client_secret_basic", "client_secret_post"], group: group)
+    /// `--token-type`: a token_type accepted besides Bearer.
+    static let tokenType = OptionDeclaration.value(
+        "token-type", "T", "Also accept this token_type besides Bearer (repeatable, e.g. DPoP).", repeatable: true, group: group)
+    /// `--allow-http-loopback`: ``HTTPLoopbackRule``'s flag.
+    static let allowHTTPLoopback = OptionDeclaration.flag(
+        HTTPLoopbackRule.flag,
+        "Accept http:// for the issuer and every endpoint, given as an option or named by discovery, when they are a loopback IP literal (127.0.0.1, ::1): a local test server only. Without it, each must be https.",
+        group: group)
+
     /// The options `login` and `refresh` share.
     static let sharedDeclarations: [OptionDeclaration] = [
-        .value(
-            "token-endpoint", "URL",
-            "The token endpoint (https), for a provider without discovery. Without it, the endpoints come from --issuer's discovery document.",
-            group: group),
-        .flag(
-            "client-secret-from-stdin",
-            "Read the client secret of a confidential client from a line of stdin (never from argv or the environment).",
-            group: group),
-        .value(
-            "client-auth", "METHOD", "How the secret is sent: client_secret_basic (the default) or client_secret_post.",
-            choices: ["client_secret_basic", "client_secret_post"], group: group),
-        .value(
-            "token-type", "T", "Also accept this token_type besides Bearer (repeatable, e.g. DPoP).", repeatable: true, group: group),
-        .flag(
-            "allow-http-loopback",
-            "Accept http:// for the issuer and every endpoint, given as an option or named by discovery, when they are a loopback IP literal (127.0.0.1, ::1): a local test server only. Without it, each must be https.",
-            group: group),
+        tokenEndpoint, clientSecretFromStdin, clientAuth, tokenType, allowHTTPLoopback,
     ]
 
     /// `login`'s token options (its `--issuer` is declared with its other options).
@@ -113,7 +120,7 @@ struct TokenStep {
         context: CommandContext
     ) -> Prepared {
         var secret: String?
-        if args.has("client-secret-from-stdin") {
+        if args.has(Self.clientSecretFromStdin) {
             var exit: Int32 = 0
             guard let lines = readSecrets(1, naming: "client secret", for: command, context: context, exit: &exit) else {
                 return .ended(exit)
@@ -175,8 +182,8 @@ struct TokenStep {
     /// overrides the authorization endpoint discovery names). A login given an issuer never
     /// ends 0 without the tokens (no "✓ Signed in" without them).
     static func isRequested(_ args: Arguments) -> Bool {
-        let tokenEndpoint = (try? args.single("token-endpoint")) ?? nil
-        let issuer = (try? args.single("issuer")) ?? nil
+        let tokenEndpoint = (try? args.single(Self.tokenEndpoint)) ?? nil
+        let issuer = (try? args.single(CommonOptions.issuer)) ?? nil
         return tokenEndpoint != nil || issuer != nil
     }
 
@@ -188,12 +195,12 @@ struct TokenStep {
         context: CommandContext
     ) -> Prepared {
         if let refusal = HTTPLoopbackRule.refusal(args) { return .ended(refusal.print(context: context)) }
-        let allowHTTP = args.has(HTTPLoopbackRule.flag)
+        let allowHTTP = args.has(Self.allowHTTPLoopback)
         let tokenEndpointText: String?
         let authentication: ClientAuthentication
         do throws(Arguments.UsageError) {
-            tokenEndpointText = try args.single("token-endpoint")
-            let method = try args.single("client-auth")
+            tokenEndpointText = try args.single(Self.tokenEndpoint)
+            let method = try args.single(Self.clientAuth)
             if secret == nil && method != nil {
                 throw Arguments.UsageError(description: "--client-auth needs --client-secret-from-stdin")
             }
@@ -235,7 +242,7 @@ struct TokenStep {
         return .ready(
             TokenStep(
                 issuer: issuer, tokenEndpoint: tokenEndpoint, metadata: metadata, clientID: clientID, authentication: authentication,
-                allowedTokenTypes: args.all("token-type"), allowHTTP: allowHTTP, expectsIDToken: expectsIDToken, transport: transport))
+                allowedTokenTypes: args.all(Self.tokenType), allowHTTP: allowHTTP, expectsIDToken: expectsIDToken, transport: transport))
     }
 
     /// The `alg` values an ID token may carry: the discovered provider's, else RS256.

@@ -64,10 +64,7 @@ import Testing
 
     @Test func aStatelessReceiverGetsThroughTheRouterOnlyWhatCameAfterIt() async throws {
         let sandbox = Sandbox()
-        var builder = RouterBuilder()
-        builder.add(
-            Route("prelude", redirectURI: try RedirectURI("myapp://oauth-callback", policy: .native), dialect: .prelude))
-        let router = try builder.build()
+        let router = try RouterFixture.router(RouterFixture.prelude(), clock: SystemAttemptClock())
         let planted = "myapp://oauth-callback?challenge_token=" + preludeToken("planted")
         #expect(try CallbackHandoff.deliver(planted, environment: sandbox.environment) == .spooled)
         let attempt = try router.beginLogin(on: "prelude")

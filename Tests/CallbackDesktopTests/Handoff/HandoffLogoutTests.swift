@@ -13,18 +13,16 @@
 
 import CallbackDesktop
 import CallbackRouter
+import CallbackTestSupport
 import Testing
 
 /// The hand-off receiver awaiting a logout (OpenID Connect RP-Initiated Logout 1.0) through
 /// the router, over the real socket in `$XDG_RUNTIME_DIR`.
 @Suite struct HandoffReceiverLogoutTests {
     func makeRouter(acceptsLogoutWithoutState: Bool = false) throws -> CallbackRouter {
-        var builder = RouterBuilder()
-        builder.add(
-            Route(
-                "desktop", redirectURI: try RedirectURI("myapp:/callback", policy: .native), dialect: .oauth2,
-                acceptsLogoutWithoutState: acceptsLogoutWithoutState))
-        return try builder.build()
+        try RouterFixture.router(
+            RouterFixture.oauth2("desktop", redirect: "myapp:/callback", acceptsLogoutWithoutState: acceptsLogoutWithoutState),
+            clock: SystemAttemptClock())
     }
 
     @Test func deliversTheLogoutsRedirectOnceAsLogoutComplete() async throws {

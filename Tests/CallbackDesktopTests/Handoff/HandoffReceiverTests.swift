@@ -19,6 +19,7 @@ import Darwin
 import CallbackDesktop
 import CallbackRouter
 import CallbackSystem
+import CallbackTestSupport
 import Testing
 
 @Suite struct HandoffReceiverTests {
@@ -111,9 +112,7 @@ import Testing
 
     @Test func deliversThroughTheRouterExactlyOnce() async throws {
         let sandbox = Sandbox()
-        var builder = RouterBuilder()
-        builder.add(Route("desktop", redirectURI: try RedirectURI("myapp:/callback", policy: .native), dialect: .oauth2))
-        let router = try builder.build()
+        let router = try RouterFixture.router(RouterFixture.oauth2("desktop", redirect: "myapp:/callback"), clock: SystemAttemptClock())
         let attempt = try router.beginLogin(on: "desktop")
         let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: sandbox.environment)
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
@@ -131,9 +130,7 @@ import Testing
     /// single-use, at once, whether through the router or for the next URL.
     @Test func aSecondWaitSaysTheReceiverIsSingleUseAtOnce() async throws {
         let sandbox = Sandbox()
-        var builder = RouterBuilder()
-        builder.add(Route("desktop", redirectURI: try RedirectURI("myapp:/callback", policy: .native), dialect: .oauth2))
-        let router = try builder.build()
+        let router = try RouterFixture.router(RouterFixture.oauth2("desktop", redirect: "myapp:/callback"), clock: SystemAttemptClock())
         let attempt = try router.beginLogin(on: "desktop")
         let receiver = try HandoffReceiver(scheme: "myapp", state: attempt.state, environment: sandbox.environment)
         let waiting = Task { try await receiver.callback(for: attempt, router: router, timeout: .seconds(20)) }
