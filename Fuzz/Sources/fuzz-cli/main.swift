@@ -14,9 +14,11 @@
 // fuzz-cli: `callback-router parse` and `inspect`, in process (CallbackRouterTool.run with
 // CapturedOutput), over fuzzed argument lists and fuzzed callback URLs.
 //
-// Two shapes of input (byte 0 chooses):
+// Three shapes of input (byte 0 chooses):
 // - raw: the rest split at NUL bytes into arguments after `parse` or `inspect`, or (bit
-//   0x40) into arguments whose first stands in the command position;
+//   0x40) into arguments whose first stands in the command position, or (bit 0x20, without
+//   0x40) into arguments after `login --device`, run where no curl can be found (PATH names
+//   no directory) and stdin is /dev/null, so every run ends before any request or wait;
 // - structured: a URL built from the fuzz bytes (a redirect URI from a table, then
 //   name=value pairs whose values are fuzz bytes, percent-encoded), and options from
 //   tables (dialect, policy, response mode, --redirect-uri, --state and --issuer taken
@@ -37,12 +39,19 @@
 //   runs exit alike, their stderr is identical, and so is a rejection's JSON. Fuzzed
 //   words in the command position, fuzzed option values and unknown options are blinded
 //   too, unless they are names the tool knows;
+// - `login --device` ends 64 (a usage error: nothing on stdout, a message on stderr) or with
+//   one rejection object whose reason is known: 69 `transport_unavailable` (no curl), 64
+//   `invalid_configuration` (an issuer or endpoint refused before any request); never a
+//   wait, never a trap, whatever the options (a code flow's option is a usage error);
 // - a first argument that is not a command word exits 64 with nothing on stdout, and its
 //   stderr is the same as for its blind twin, unless one of them is a typo of a command
 //   word ("did you mean refresh?"; found by this fuzzer: `\xDAqefresh`).
 import CallbackRouterCLI
 import CallbackRouter
 import FuzzSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Whether `word` or its blind twin is a typo of one of `names`: the error then names the
 /// name meant ("did you mean …?"), so the two errors may differ by design.
@@ -83,6 +92,7 @@ public func fuzzCLI(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 func rawArguments(_ bytes: [UInt8]) {
     if bytes[0] & 0x40 != 0 { return commandPosition(bytes) }
+    if bytes[0] & 0x20 != 0 { return deviceLogin(bytes) }
     let command = bytes[0] & 1 == 0 ? "parse" : "inspect"
     let arguments = bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)
         .map { String(decoding: $0, as: UTF8.self) }
@@ -111,6 +121,40 @@ func commandPosition(_ bytes: [UInt8]) {
     guard !isTypo(first, of: CallbackRouterTool.commandWords) else { return }
     let twin = run([String(decoding: first.map(blind), as: UTF8.self)] + rest)
     check(twin.stderr == result.stderr, "stderr depends on the command position:\n\(result.stderr)\n\(twin.stderr)")
+}
+
+// MARK: login --device, before the network
+
+/// Where stdin reads for `login --device`: nothing (`--client-secret-from-stdin` gets an
+/// empty input at once instead of waiting on the fuzzer's own stdin).
+let emptyInput = open("/dev/null", O_RDONLY)
+
+/// `login --device` with fuzzed arguments, in a PATH without curl: usage errors and the
+/// refusals made before any request, each in the command's contract.
+func deviceLogin(_ bytes: [UInt8]) {
+    let arguments = bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)
+        .map { String(decoding: $0, as: UTF8.self) }
+    let output = CapturedOutput()
+    let context = CommandContext(
+        output: output, environment: ["PATH": "/nonexistent/callback-router-fuzz", "HOME": "/nonexistent/callback-router-fuzz"],
+        executablePath: "/usr/local/bin/callback-router", standardInput: emptyInput)
+    let exit = CallbackRouterTool.run(["login", "--device"] + arguments, context: context)
+    let (stdout, stderr) = (output.stdout, output.stderr)
+    if stdout.hasPrefix("OVERVIEW:") { return check(exit == 0, "login --device --help exited \(exit)") }
+    if stdout.isEmpty {
+        check(exit == 64, "login --device exited \(exit) with nothing on stdout: \(stderr)")
+        check(!stderr.isEmpty, "a usage error of login --device without a message")
+        return
+    }
+    check(stdout.hasSuffix("\n") && stdout.utf8.filter { $0 == 0x0A }.count == 1, "login --device: stdout is not one line")
+    var json = JSONChecker(Array(stdout.utf8.dropLast()))
+    check(json.isOneObject(), "login --device: stdout is not one JSON object: \(stdout)")
+    guard let reason = rejectionReason(stdout) else { return check(false, "login --device printed \(stdout)") }
+    // transport_unavailable is the helper's own code (curl missing), beside the library's.
+    let code = ReasonCode(rawValue: reason)
+    let expected: [ReasonCode: Int32] = [ReasonCode(rawValue: "transport_unavailable"): 69, .invalidConfiguration: 64]
+    check(expected[code] == exit, "login --device: \(code) exited \(exit): \(stdout)")
+    check(!stderr.isEmpty, "login --device refused without a line on stderr")
 }
 
 // MARK: The contract every run keeps
