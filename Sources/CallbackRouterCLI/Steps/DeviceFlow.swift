@@ -281,7 +281,8 @@ struct DeviceFlow {
         }
         if tokens.idToken != nil {
             do {
-                claims = try tokens.checkDeviceFlowIDToken(clientID: clientID, issuer: issuer)
+                claims = try tokens.checkDeviceFlowIDToken(
+                    clientID: clientID, issuer: issuer, signingAlgorithms: step.signingAlgorithms)
             } catch {
                 return conclude(StepFailure(error, step: "id_token").json(), context: context, exit: Rendering.exitCode(for: error))
             }

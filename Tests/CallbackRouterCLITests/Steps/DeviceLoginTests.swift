@@ -35,9 +35,10 @@ import Testing
 
     static func error(_ code: String) -> DeviceProvider.Answer { .init(status: 400, body: #"{"error":"\#(code)"}"#) }
 
-    static func tokens(issuer: String) -> DeviceProvider.Answer {
+    static func tokens(issuer: String, alg: String = "RS256") -> DeviceProvider.Answer {
         let now = Int(time(nil))
-        let idToken = IDTokens.make(#"{"iss":"\#(issuer)","sub":"user-1","aud":"app","exp":\#(now + 600),"iat":\#(now)}"#)
+        let idToken = IDTokens.make(
+            #"{"iss":"\#(issuer)","sub":"user-1","aud":"app","exp":\#(now + 600),"iat":\#(now)}"#, header: #"{"alg":"\#(alg)","typ":"JWT"}"#)
         return .init(
             status: 200,
             body:
@@ -130,6 +131,24 @@ import Testing
         let run = Self.login(provider, ["--device-authorization-endpoint", provider.issuer + "/device"])
         #expect(run.exit == 0, "\(run.out) \(run.err)")
         #expect(run.out.contains(#""id_token_claims":{"sub":"user-1""#), "\(run.out)")
+    }
+
+    /// The ID token's `alg` is checked against the provider's discovered
+    /// `id_token_signing_alg_values_supported`, as the code flow's is, not against RS256 alone.
+    @Test(arguments: [("ES256", Int32(0)), ("RS256", Int32(65))])
+    func theIDTokensAlgIsCheckedAgainstTheProvidersList(_ alg: String, _ exit: Int32) throws {
+        var provider: DeviceProvider!
+        provider = try DeviceProvider(deviceAnswer: Self.deviceAnswer(), tokenAnswers: [], signingAlgorithms: ["ES256"])
+        defer { provider.stop() }
+        provider.setTokenAnswers([Self.tokens(issuer: provider.issuer, alg: alg)])
+        let run = Self.login(provider)
+        #expect(run.exit == exit, "\(run.out) \(run.err)")
+        if exit == 0 {
+            #expect(run.out.contains(#""id_token_claims":{"sub":"user-1""#), "\(run.out)")
+        } else {
+            #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"unsupported_algorithm""#), "\(run.out)")
+            #expect(run.out.contains(#""step":"id_token""#), "\(run.out)")
+        }
     }
 
     @Test func tokensWithoutAnIDTokenForOpenIDAreSaidNotRefused() throws {

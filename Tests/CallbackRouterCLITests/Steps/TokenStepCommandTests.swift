@@ -335,6 +335,26 @@ extension RefreshCommandTests {
         #expect(!run.curl.read("argv.1").contains("CODE-abc"))
     }
 
+    /// The code flow's ID token `alg` is checked against the discovered
+    /// `id_token_signing_alg_values_supported`: an ES256 provider's ES256 token passes, an
+    /// RS256 token from it is refused (`unsupported_algorithm`), as OpenID Connect Core
+    /// §3.1.3.7 item 7 says.
+    @Test(arguments: [("ES256", Int32(0)), ("RS256", Int32(65))])
+    func theIDTokensAlgIsCheckedAgainstTheDiscoveredList(_ alg: String, _ exit: Int32) throws {
+        let es256 =
+            #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/authorize","token_endpoint":"https://op.example/token","jwks_uri":"https://op.example/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["ES256"],"code_challenge_methods_supported":["S256"]}"#
+        let run = try Self.login(metadata: es256) { nonce in
+            Self.tokens(IDTokens.make(IDTokens.claims(nonce: nonce), header: #"{"alg":"\#(alg)","typ":"JWT"}"#))
+        }
+        defer { run.curl.remove() }
+        #expect(run.exit == exit, "\(run.out) \(run.err)")
+        if exit == 0 {
+            #expect(run.out.contains(#""nonce_matched":true}}"#), "\(run.out)")
+        } else {
+            #expect(run.out.contains(#""reason":"unsupported_algorithm""#) && run.out.contains(#""step":"id_token""#), "\(run.out)")
+        }
+    }
+
     static let refusals: [(String, String, @Sendable (String) -> String)] = [
         ("nonce_mismatch", "id_token", { _ in tokens(IDTokens.make(IDTokens.claims(nonce: "another-nonce"))) }),
         ("audience_mismatch", "id_token", { nonce in tokens(IDTokens.make(IDTokens.claims(aud: "other-app", nonce: nonce))) }),

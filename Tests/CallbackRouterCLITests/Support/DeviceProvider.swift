@@ -49,7 +49,8 @@ final class DeviceProvider: @unchecked Sendable {
     var polls: [(body: String, at: Int64)] { requests.filter { $0.line.hasPrefix("POST /token ") }.map { ($0.body, $0.at) } }
 
     /// A provider offering the device flow (`withDeviceEndpoint`), or one without it.
-    init(deviceAnswer: Answer, tokenAnswers: [Answer], withDeviceEndpoint: Bool = true) throws {
+    /// `signingAlgorithms` is its discovery document's `id_token_signing_alg_values_supported`.
+    init(deviceAnswer: Answer, tokenAnswers: [Answer], withDeviceEndpoint: Bool = true, signingAlgorithms: [String] = ["RS256"]) throws {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -80,7 +81,8 @@ final class DeviceProvider: @unchecked Sendable {
             body: #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token""#
                 + #","jwks_uri":"\#(issuer)/jwks","code_challenge_methods_supported":["S256"]"#
                 + #","response_types_supported":["code"],"subject_types_supported":["public"]"#
-                + #","id_token_signing_alg_values_supported":["RS256"]\#(device)}"#)
+                + #","id_token_signing_alg_values_supported":[\#(signingAlgorithms.map { "\"\($0)\"" }.joined(separator: ","))]"#
+                + #"\#(device)}"#)
         thread = BlockingThread { [self] in serve(discovery: discovery, device: deviceAnswer) }
     }
 
