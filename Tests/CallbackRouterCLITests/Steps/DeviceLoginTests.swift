@@ -38,7 +38,8 @@ import Testing
     static func tokens(issuer: String, alg: String = "RS256") -> DeviceProvider.Answer {
         let now = Int(time(nil))
         let idToken = IDTokens.make(
-            #"{"iss":"\#(issuer)","sub":"user-1","aud":"app","exp":\#(now + 600),"iat":\#(now)}"#, header: #"{"alg":"\#(alg)","typ":"JWT"}"#)
+            #"{"iss":"\#(issuer)","sub":"user-1","aud":"app","exp":\#(now + 600),"iat":\#(now)}"#, header: #"{"alg":"\#(alg)","typ":"JWT"}"#
+        )
         return .init(
             status: 200,
             body:
