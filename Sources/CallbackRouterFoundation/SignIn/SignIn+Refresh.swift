@@ -21,9 +21,11 @@ extension SignIn {
     /// Redeems the refresh token for new tokens (RFC 6749 §6) and keeps this value current:
     /// ``tokens`` becomes `TokenSet/refreshed(by:)` of the answer (a rotated refresh token
     /// replaces the old one; one the server did not rotate is kept), and ``claims`` the
-    /// refreshed ID token's, checked against the previous one (OpenID Connect Core §12.2:
-    /// same `iss`, `sub`, `aud`) when the answer has one. Store the value again afterwards:
-    /// the old refresh token may no longer work.
+    /// refreshed ID token's, checked against the previous one when the answer has one (OpenID
+    /// Connect Core §12.2: the same `iss`, `sub`, `aud` and `azp`, refused with
+    /// `issuer_mismatch`, `subject_mismatch`, `audience_mismatch`; the same `auth_time` as
+    /// `Options/refreshedAuthTime` says, `auth_time_mismatch`). Store the value again
+    /// afterwards: the old refresh token may no longer work.
     ///
     /// Before anything is sent, the stored ID token is read as the one to compare with
     /// (`TokenSet/checkPreviousIDToken(_:clientID:issuer:)`), so a mistaken stored value is
@@ -48,10 +50,12 @@ extension SignIn {
         case .tokens(let answer):
             var checked: IDTokenClaims?
             if let claims {
-                checked = try answer.checkRefreshedIDToken(previous: claims, clientID: clientID, maxClockSkew: options.maxClockSkew)
+                checked = try answer.checkRefreshedIDToken(
+                    previous: claims, clientID: clientID, maxClockSkew: options.maxClockSkew, authTime: options.refreshedAuthTime)
             } else if let previous = tokens.idToken {
                 checked = try answer.checkRefreshedIDToken(
-                    previousIDToken: previous, clientID: clientID, issuer: issuer, maxClockSkew: options.maxClockSkew)
+                    previousIDToken: previous, clientID: clientID, issuer: issuer, maxClockSkew: options.maxClockSkew,
+                    authTime: options.refreshedAuthTime)
             } else {
                 checked = try answer.checkRefreshedIDToken(clientID: clientID, issuer: issuer, maxClockSkew: options.maxClockSkew)
             }

@@ -43,7 +43,7 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     /// The ID token's claims checked in this process: the sign-in's, or those of the last
     /// refresh that returned an ID token. Nil for a sign-in decoded from storage until a
     /// refresh returns one (a stored ID token is not checked again: its `exp` has usually
-    /// passed; `TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)`
+    /// passed; `TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:authTime:)`
     /// compares a refreshed one with it).
     public internal(set) var claims: IDTokenClaims?
 
@@ -82,18 +82,27 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
         /// Further authorization request parameters (`prompt`, `login_hint`, `resource`…);
         /// the reserved ones (`state`, `nonce`, `code_challenge`…) are refused.
         public var extraParameters: [(String, String)]
+        /// Whether a refreshed ID token's `auth_time` must be the one it is compared with
+        /// (``refresh(options:)``): `RefreshedAuthTime/mustMatch` by default, as OpenID
+        /// Connect Core §12.2 says; `RefreshedAuthTime/mayChange` for a provider that sends
+        /// the time of the refresh, and then ``claims`` says so (`IDTokenClaims/authTimeChanged`).
+        /// The issuer, subject, audiences and `azp` are compared whatever this says.
+        public var refreshedAuthTime: RefreshedAuthTime
 
         /// The defaults: the shared session, five minutes, the ID token check's default
-        /// skew, a receiver on 127.0.0.1 at a port the system picks.
+        /// skew, a receiver on 127.0.0.1 at a port the system picks, and a refreshed ID
+        /// token's `auth_time` required to be the login's.
         public init(
             session: URLSession = .shared, timeout: Duration = .seconds(300), maxClockSkew: Duration = TokenSet.defaultMaxClockSkew,
-            loopback: LoopbackReceiver.Configuration = LoopbackReceiver.Configuration(), extraParameters: [(String, String)] = []
+            loopback: LoopbackReceiver.Configuration = LoopbackReceiver.Configuration(), extraParameters: [(String, String)] = [],
+            refreshedAuthTime: RefreshedAuthTime = .mustMatch
         ) {
             self.session = session
             self.timeout = timeout
             self.maxClockSkew = maxClockSkew
             self.loopback = loopback
             self.extraParameters = extraParameters
+            self.refreshedAuthTime = refreshedAuthTime
         }
     }
 
