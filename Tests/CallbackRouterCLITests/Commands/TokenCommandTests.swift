@@ -193,7 +193,7 @@ extension TokenCommandTests {
         try setup.curl.answer("discovery", body: LoginTokenStepTests.metadata)
         try setup.curl.answer(
             "token",
-            body: #"{"access_token":"AT-new-2","token_type":"Bearer","expires_in":600,"refresh_token":"RT-rotated-2","id_token":"#
+            body: #"{"access_token":"AT-new-2","token_type":"Bearer","expires_in":600,"refresh_token":"RT-rotated-2","id_token":""#
                 + refreshedIDToken + #""}"#)
         return (setup, login)
     }
