@@ -200,6 +200,14 @@ PY
     out=$("$cr" token "${T[@]}" 2>"$work/token.err")
     check "an expired token is refreshed at DOT (the ID token checked)" bash -c '[[ "$1" == *"\"refreshed\":true"* ]]' _ "$out"
     check "... and DOT's rotated refresh token is stored" bash -c '[ -n "$1" ] && [ "$1" != "$2" ]' _ "$(stored_refresh)" "$first_refresh"
+    # The refreshed ID token was compared with the login's (OpenID Connect Core §12.2: same
+    # iss, sub, aud, azp); DOT 3.4.1 gives it a new auth_time, which token accepts with one
+    # line on stderr, and the login's ID token stays the stored reference.
+    check "... its ID token compared with the login's: DOT's new auth_time is one warning line" \
+        bash -c '[ "$(grep -c "new auth_time" "$1")" = 1 ] && grep -q "OpenID Connect Core §12.2" "$1"' _ "$work/token.err"
+    stored_id_token() { "$SYSTEM_PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["id_token"])' "$store"; }
+    check "... and the login's ID token stays the stored one" \
+        bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$(stored_id_token)" "$(json_field "$(cat "$work/login.out")" id_token)"
     expire
     "$cr" token "${T[@]}" >"$work/token.a" 2>"$work/token.a.err" &
     local other=$!
