@@ -32,7 +32,8 @@ extension SignIn {
     /// refused before a (possibly rotating) refresh token is spent. On any error this value
     /// is left as it was.
     ///
-    /// - Throws: `missing_parameter` when there is no refresh token (sign in again; some
+    /// - Throws: `invalid_configuration` for an `http` issuer without
+    ///   `Options/allowingLoopbackHTTP`; `missing_parameter` when there is no refresh token (sign in again; some
     ///   providers need the `offline_access` scope for one); `TokenError` (`invalid_grant`:
     ///   the refresh token expired or was revoked: sign in again); the ID token's refusals;
     ///   `URLError`.
@@ -43,9 +44,10 @@ extension SignIn {
                 "this sign-in has no refresh token, so it cannot be refreshed: sign in again (some providers send one only for the offline_access scope)"
             )
         }
+        try SignIn.checkLoopbackHTTP(issuer, options: options)
         if let previous = tokens.idToken { try TokenSet.checkPreviousIDToken(previous, clientID: clientID, issuer: issuer) }
         let request = try TokenRequest.refresh(
-            refreshToken, tokenEndpoint: tokenEndpoint, clientID: clientID, allowingLoopbackHTTP: SignIn.isLoopbackHTTP(issuer))
+            refreshToken, tokenEndpoint: tokenEndpoint, clientID: clientID, allowingLoopbackHTTP: options.allowingLoopbackHTTP)
         switch try await options.session.exchange(request) {
         case .tokens(let answer):
             var checked: IDTokenClaims?

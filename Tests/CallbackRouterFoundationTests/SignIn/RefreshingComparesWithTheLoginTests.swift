@@ -37,7 +37,7 @@ import FoundationNetworking
         var signIn = try await Self.signIn(provider)
         provider.refreshSubject = "mallory"
         await #expect {
-            try await signIn.refresh()
+            try await signIn.refresh(options: KeepingASignInTests.options)
         } throws: { error in
             (error as? CallbackError)?.reason == .subjectMismatch && error.localizedDescription.contains("another account")
                 && !error.localizedDescription.contains("mallory")
@@ -51,7 +51,7 @@ import FoundationNetworking
         var signIn = try await Self.signIn(provider)
         provider.refreshAuthTime = Self.loginAuthTime + 60
         await #expect {
-            try await signIn.refresh()
+            try await signIn.refresh(options: KeepingASignInTests.options)
         } throws: { error in
             (error as? CallbackError)?.reason == .authTimeMismatch
         }
@@ -62,7 +62,7 @@ import FoundationNetworking
         let provider = try TestProvider()
         var signIn = try await Self.signIn(provider)
         provider.refreshAuthTime = Self.loginAuthTime + 60
-        try await signIn.refresh(options: SignIn.Options(refreshedAuthTime: .mayChange))
+        try await signIn.refresh(options: SignIn.Options(refreshedAuthTime: .mayChange, allowingLoopbackHTTP: true))
         #expect(signIn.tokens.accessToken == "access-2")
         #expect(signIn.claims?.authTimeChanged == true)
         #expect(signIn.claims.map { $0.authTime == Int64(Self.loginAuthTime + 60) } == true)
