@@ -128,6 +128,9 @@ extension ReasonCode {
         case "token_expired": (39, .unsafe)
         case "token_hash_mismatch": (40, .unsafe)
         case "unsupported_algorithm": (41, .unsafe)
+        // A refreshed ID token compared with the login's
+        case "subject_mismatch": (42, .unsafe)
+        case "auth_time_mismatch": (43, .unsafe)
         default: nil
         }
     }

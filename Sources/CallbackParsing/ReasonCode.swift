@@ -47,6 +47,8 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         // Added with the token endpoint, the ID token and discovery (docs/tokens.md):
         .unsupportedTokenType, .nonceMismatch, .audienceMismatch, .tokenExpired, .tokenHashMismatch,
         .unsupportedAlgorithm,
+        // Added with the comparison of a refreshed ID token with the login's (docs/tokens.md):
+        .subjectMismatch, .authTimeMismatch,
     ]
 
     // MARK: Syntax
@@ -155,6 +157,12 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `unsupported_algorithm`: the ID token's `alg` is `none`, is missing, or is one whose
     /// hash this package cannot compute while `at_hash` or `c_hash` needs it.
     public static let unsupportedAlgorithm = ReasonCode(rawValue: "unsupported_algorithm")
+    /// `subject_mismatch`: a refreshed ID token's `sub` is not the login's ID token's: the
+    /// refresh answered with another account (OIDC Core §12.2).
+    public static let subjectMismatch = ReasonCode(rawValue: "subject_mismatch")
+    /// `auth_time_mismatch`: a refreshed ID token's `auth_time` is not the login's, and the
+    /// check was told it must be (OIDC Core §12.2).
+    public static let authTimeMismatch = ReasonCode(rawValue: "auth_time_mismatch")
 }
 
 extension ReasonCode {

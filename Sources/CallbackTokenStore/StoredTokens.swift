@@ -59,13 +59,18 @@ public struct StoredTokens: Sendable, CustomStringConvertible, CustomDebugString
             refreshToken: tokens.refreshToken, idToken: tokens.idToken, grantedScope: tokens.scope, storedAt: now)
     }
 
-    /// The entry after a refresh at `now`: the new tokens, and the old refresh token (and ID
-    /// token) kept when the provider did not send new ones (RFC 6749 §6: it may not rotate).
+    /// The entry after a refresh at `now`: the new tokens, and the old refresh token kept
+    /// when the provider did not send a new one (RFC 6749 §6: it may not rotate). The ID
+    /// token stays the login's when the entry has one: a refreshed ID token is compared with
+    /// the login's (OpenID Connect Core §12.2: the same `iss`, `sub`, `aud`, `azp`, and the
+    /// original `auth_time`), so keeping the login's means every later refresh is compared
+    /// with the original sign-in, never with a token a refresh brought. A refreshed one is
+    /// kept only when the entry had none.
     public func refreshed(with tokens: TokenSet, at now: Int64) -> StoredTokens {
         let fresh = StoredTokens(key: key, tokens: tokens, receivedAt: now)
         return StoredTokens(
             key: key, accessToken: fresh.accessToken, tokenType: fresh.tokenType, expiresAt: fresh.expiresAt,
-            refreshToken: fresh.refreshToken ?? refreshToken, idToken: fresh.idToken ?? idToken,
+            refreshToken: fresh.refreshToken ?? refreshToken, idToken: idToken ?? fresh.idToken,
             grantedScope: fresh.grantedScope ?? grantedScope, storedAt: now)
     }
 

@@ -44,6 +44,7 @@ private let publishedReasonNumbers: [(String, Int)] = [
     ("no_route", 33), ("parameters_in_query", 34), ("invalid_record", 35),
     ("unsupported_token_type", 36), ("nonce_mismatch", 37), ("audience_mismatch", 38),
     ("token_expired", 39), ("token_hash_mismatch", 40), ("unsupported_algorithm", 41),
+    ("subject_mismatch", 42), ("auth_time_mismatch", 43),
 ]
 
 @Suite struct ErrorCategoryCompletenessTests {

@@ -35,7 +35,7 @@ import Testing
     @Test func everyReasonCodeIsDistinctAndSnakeCase() {
         let raw = ReasonCode.allCases.map(\.rawValue)
         #expect(Set(raw).count == raw.count)
-        #expect(raw.count == 41)
+        #expect(raw.count == 43)
         for code in raw {
             #expect(code.allSatisfy { $0 == "_" || ($0.isLetter && $0.isLowercase) || $0.isNumber }, "\(code)")
         }

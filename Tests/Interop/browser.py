@@ -25,13 +25,16 @@ from selenium.webdriver.support.ui import WebDriverWait
 STEP_TIMEOUT = 30
 
 
-def driver_for(profile):
+def driver_for(profile, trusted_spki=None):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-dev-shm-usage", f"--user-data-dir={profile}",
                  "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable"):
         options.add_argument(flag)
+    if trusted_spki:
+        # The suite's own TLS server: its key's SPKI hash is trusted, nothing else is.
+        options.add_argument(f"--ignore-certificate-errors-spki-list={trusted_spki}")
     service = Service(executable_path="/usr/bin/chromedriver")
     return webdriver.Chrome(options=options, service=service)
 
@@ -138,10 +141,11 @@ def main():
     parser.add_argument("--cookies")
     parser.add_argument("--dom")
     parser.add_argument("--landed", help="write the URL the browser was redirected to (the raw callback)")
+    parser.add_argument("--trust-spki", help="the base64 SHA-256 of the suite's TLS server key (its SPKI)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="interop-chromium-") as profile:
-        driver = driver_for(profile)
+        driver = driver_for(profile, args.trust_spki)
         try:
             driver.set_page_load_timeout(STEP_TIMEOUT)
             driver.get(args.url)

@@ -82,31 +82,70 @@ authorize_with_session() {
 # with the bound redirect URI (port included), the ID token checked. SIGN_IN_SAMPLE names
 # the built program; else the one next to the helper, else it is built here.
 flow_sign_in_sample() {
-    step "sign-in-sample: README's first sample, one call, against $SERVER"
+    step "sign-in-sample: README's first sample, one call, against $SERVER over https"
     local sample=${SIGN_IN_SAMPLE:-$(dirname "$cr")/sign-in-sample}
     if [ ! -x "$sample" ]; then
         (cd "$root" && swift build -c release --product sign-in-sample >"$work/sample-build.log" 2>&1) \
             || { fail "sign-in-sample builds" "$(tail -5 "$work/sample-build.log")"; return; }
         sample="$root/.build/release/sign-in-sample"
     fi
+    # SignIn takes an https issuer (http only with an opt-in the README's lines do not have),
+    # so the sample signs in at the same DOT served over TLS: a CA made for this run issues
+    # the server's certificate (IP 127.0.0.1); the sample trusts it through the system CA
+    # bundle, seen with the CA added in a mount namespace of its own (URLSession on Linux
+    # reads the bundle libcurl was built with: /etc/ssl/certs/ca-certificates.crt), and
+    # Chromium through the server key's SPKI hash.
+    local tls="$work/tls" tls_port; tls_port=$(free_port)
+    mkdir -p "$tls"
+    if ! {
+        openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=interop CA" -keyout "$tls/ca.key" -out "$tls/ca.pem" \
+            -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign
+        openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$tls/server.key" -out "$tls/server.csr"
+        printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$tls/server.ext"
+        openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial -days 1 \
+            -extfile "$tls/server.ext" -out "$tls/server.pem"
+        cat /etc/ssl/certs/ca-certificates.crt "$tls/ca.pem" >"$tls/bundle.pem"
+    } >"$tls/openssl.log" 2>&1; then
+        fail "a CA and a certificate for 127.0.0.1 made with openssl" "$(tail -3 "$tls/openssl.log")"; return
+    fi
+    local spki; spki=$(openssl x509 -in "$tls/server.pem" -pubkey -noout | openssl pkey -pubin -outform der \
+        | openssl dgst -sha256 -binary | base64)
+    local tls_base="https://127.0.0.1:$tls_port"
+    INTEROP_ISSUER="$tls_base/o" "$venv/bin/python" "$here/django/tls_server.py" "$tls_port" "$tls/server.pem" "$tls/server.key" \
+        >"$work/tls-server.log" 2>&1 &
+    pids+=($!)
+    local i
+    for i in $(seq 1 300); do
+        curl -s -o /dev/null --max-time 2 --cacert "$tls/ca.pem" "$tls_base/o/.well-known/openid-configuration" && break
+        sleep 0.1
+    done
+    check "DOT answers over TLS with the https issuer" \
+        test "$(json_field "$(curl -s --cacert "$tls/ca.pem" "$tls_base/o/.well-known/openid-configuration")" issuer)" = "$tls_base/o"
     rm -f "$work/sample.start"
-    SIGN_IN_ISSUER="$ISSUER" SIGN_IN_CLIENT_ID="$CLIENT_ID" SIGN_IN_START_FILE="$work/sample.start" \
-        "$sample" >"$work/sample.out" 2>"$work/sample.err" &
-    local pid=$! i
+    SIGN_IN_ISSUER="$tls_base/o" SIGN_IN_CLIENT_ID="$CLIENT_ID" SIGN_IN_START_FILE="$work/sample.start" \
+        unshare --map-root-user --mount sh -c 'mount --bind "$1" /etc/ssl/certs/ca-certificates.crt && exec "$2"' _ \
+        "$tls/bundle.pem" "$sample" >"$work/sample.out" 2>"$work/sample.err" &
+    local pid=$!
     pids+=("$pid")
     for i in $(seq 1 400); do [ -s "$work/sample.start" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
     [ -s "$work/sample.start" ] || { fail "the sample discovered the provider and opened the browser" "$(cat "$work/sample.out" "$work/sample.err")"; return; }
     pass "the sample discovered the provider and opened the browser"
     local start; start=$(head -1 "$work/sample.start")
     check "... on the receiver's one-time link" bash -c '[[ "$1" == http://127.0.0.1:*/start/* ]]' _ "$start"
-    browse sign-in-sample --url "$start" --until "${start%%/start/*}/callback" \
+    browse sign-in-sample --url "$start" --until "${start%%/start/*}/callback" --trust-spki "$spki" \
         || { fail "Chromium signed in and consented" "$(tail -3 "$work/sign-in-sample.browser.err")"; return; }
     wait_exit "$pid" 40
     check "the sample exits 0" bash -c '[ "$1" = 0 ] || { cat "$2"; false; }' _ "$EXIT_STATUS" "$work/sample.err"
     # DOT's sub is the user's primary key; "?" would mean no checked claims.
     check "... and prints the checked ID token's subject" bash -c '[[ "$1" =~ ^Signed\ in\ as\ [^?].*$ ]]' _ "$(cat "$work/sample.out")"
-    check "... and the server redeemed the code for the bound redirect URI" \
-        grep -q 'POST /o/token/ HTTP/1.1" 200' "$work/server.log"
+    check "... and the server redeemed the code for the bound redirect URI over TLS" \
+        grep -q 'POST /o/token/ HTTP/1.1" 200' "$work/tls-server.log"
+    # The same sample at the http issuer: refused before anything is opened, naming the opt-in.
+    local code=0
+    SIGN_IN_ISSUER="$ISSUER" SIGN_IN_CLIENT_ID="$CLIENT_ID" SIGN_IN_START_FILE="$work/sample-http.start" \
+        "$sample" >"$work/sample-http.out" 2>"$work/sample-http.err" || code=$?
+    check "at the http issuer the sample is refused, naming SignIn.Options.allowingLoopbackHTTP" \
+        bash -c '[ "$1" = 1 ] && grep -q "allowingLoopbackHTTP" "$2" && [ ! -e "$3" ]' _ "$code" "$work/sample-http.err" "$work/sample-http.start"
 }
 
 # login --device (RFC 8628): the helper asks for a code, the person (headless Chromium, in
@@ -200,6 +239,14 @@ PY
     out=$("$cr" token "${T[@]}" 2>"$work/token.err")
     check "an expired token is refreshed at DOT (the ID token checked)" bash -c '[[ "$1" == *"\"refreshed\":true"* ]]' _ "$out"
     check "... and DOT's rotated refresh token is stored" bash -c '[ -n "$1" ] && [ "$1" != "$2" ]' _ "$(stored_refresh)" "$first_refresh"
+    # The refreshed ID token was compared with the login's (OpenID Connect Core §12.2: same
+    # iss, sub, aud, azp); DOT 3.4.1 gives it a new auth_time, which token accepts with one
+    # line on stderr, and the login's ID token stays the stored reference.
+    check "... its ID token compared with the login's: DOT's new auth_time is one warning line" \
+        bash -c '[ "$(grep -c "new auth_time" "$1")" = 1 ] && grep -q "OpenID Connect Core §12.2" "$1"' _ "$work/token.err"
+    stored_id_token() { "$SYSTEM_PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["id_token"])' "$store"; }
+    check "... and the login's ID token stays the stored one" \
+        bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$(stored_id_token)" "$(json_field "$(cat "$work/login.out")" id_token)"
     expire
     "$cr" token "${T[@]}" >"$work/token.a" 2>"$work/token.a.err" &
     local other=$!

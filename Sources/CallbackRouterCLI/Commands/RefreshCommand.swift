@@ -34,8 +34,11 @@ enum RefreshCommand: Command {
            "refresh_token":…|null,"scope":…|null,"id_token":…|null,"id_token_claims":…|null}
           A refreshed ID token is checked when the issuer is known (--issuer, OpenID Connect
           Core §12.2): iss, aud/azp, exp, iat, alg not none, at_hash; c_hash refused. With
-          --id-token-from-stdin it must also name the login's sub, aud and auth_time, and
-          its nonce, if any, must be the login's. "id_token_claims" is then {"sub","iss",
+          --id-token-from-stdin it must also name the login's iss, sub, aud and azp
+          (issuer_mismatch, subject_mismatch, audience_mismatch), and its nonce, if any, must
+          be the login's; an auth_time other than the login's is accepted with a warning on
+          stderr (§12.2 forbids it; some providers send the refresh's time), and refused
+          with --require-same-auth-time (auth_time_mismatch). "id_token_claims" is then {"sub","iss",
           "aud","exp","iat","nonce_matched":true|null} (null: no nonce was compared), and
           null when no ID token came back. With --token-endpoint and no --issuer there is no
           issuer to check against: the ID token is passed on unchecked ("id_token_claims":
@@ -53,6 +56,7 @@ enum RefreshCommand: Command {
                 "The issuer whose discovery document names the token endpoint."),
             CommonOptions.scope.described("Ask for a narrower scope than the one granted (RFC 6749 §6)."),
             Option.idTokenFromStdin,
+            RefreshedIDTokenCheck.requireSameAuthTime,
             OutputOption.declaration,
         ]
         + TokenStep.sharedDeclarations.map { option in
@@ -143,7 +147,7 @@ enum RefreshCommand: Command {
             case .tokens(let tokens):
                 let claims = try Self.check(
                     tokens, clientID: clientID, issuer: issuer, previousIDToken: previousIDToken,
-                    signingAlgorithms: step.signingAlgorithms)
+                    signingAlgorithms: step.signingAlgorithms, authTime: RefreshedIDTokenCheck.authTime(args), context: context)
                 let members = TokenStep.tokenMembers(tokens, claims: claims).map { member in
                     member.0 == "id_token_claims" ? (member.0, Self.noncePrinted(member.1, checked: claims?.nonceChecked ?? false)) : member
                 }
@@ -155,18 +159,22 @@ enum RefreshCommand: Command {
         }
     }
 
-    /// The refreshed ID token's check (OpenID Connect Core §12.2): against the login's ID
-    /// token when given, else without it; nil without an issuer (nothing to check against)
-    /// or without an ID token.
+    /// The refreshed ID token's check (OpenID Connect Core §12.2): compared with the login's
+    /// ID token when given (a new `auth_time` as `authTime` says, with a line on stderr),
+    /// else on its own; nil without an issuer (nothing to check against) or without an ID token.
     static func check(
-        _ tokens: TokenSet, clientID: String, issuer: String?, previousIDToken: String?, signingAlgorithms: [String]
+        _ tokens: TokenSet, clientID: String, issuer: String?, previousIDToken: String?, signingAlgorithms: [String],
+        authTime: RefreshedAuthTime, context: CommandContext
     ) throws(StepFailure) -> IDTokenClaims? {
         guard let issuer else { return nil }
+        if let previousIDToken {
+            return try RefreshedIDTokenCheck.check(
+                tokens, previousIDToken: previousIDToken, clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms,
+                authTime: authTime, for: Self.self,
+                advice: "none of its tokens is printed; if the account is not the one you signed in with, sign in again",
+                context: context)
+        }
         do {
-            if let previousIDToken {
-                return try tokens.checkRefreshedIDToken(
-                    previousIDToken: previousIDToken, clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms)
-            }
             return try tokens.checkRefreshedIDToken(clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms)
         } catch {
             throw StepFailure(error, step: "id_token")

@@ -61,6 +61,7 @@ enum TokenCommand: Command {
             TokenStoring.account.only(in: serveMode),
             Option.bare, Option.execCredential, Option.minValid,
             Option.list,
+            RefreshedIDTokenCheck.requireSameAuthTime.listed(under: refreshGroup).only(in: serveMode),
         ] + TokenStep.sharedDeclarations.map { $0.listed(under: refreshGroup).only(in: serveMode) }
 
     /// The options only token reads.
@@ -174,7 +175,21 @@ enum TokenCommand: Command {
         case .ended(let exit): return exit
         }
         let tokens: TokenSet
+        // The logout of the same entry: login's selection options (issuer, client id, scope, account).
+        let logout = "callback-router logout" + login.dropFirst("callback-router login".count)
         do throws(StepFailure) {
+            if let loginIDToken = entry.idToken {
+                // Read before the refresh is sent, so that a stored ID token that cannot serve for
+                // the comparison is refused before a (possibly rotating) refresh token is spent.
+                do throws(CallbackError) {
+                    try TokenSet.checkPreviousIDToken(loginIDToken, clientID: entry.key.clientID, issuer: entry.key.issuer)
+                } catch {
+                    context.printError(
+                        "\(name): the stored sign-in's ID token cannot be read to compare the refreshed one with"
+                            + " (\(error.reason.rawValue)); no refresh was sent: sign in again: \(logout), then \(login)")
+                    throw StepFailure(error, step: "id_token")
+                }
+            }
             let request: TokenRequest
             do {
                 request = try TokenRequest.refresh(
@@ -199,11 +214,22 @@ enum TokenCommand: Command {
                 }
                 return ExitCode.providerFailure
             case .tokens(let received):
-                if received.idToken != nil {
-                    // On its own, against the provider's signing algorithms: not compared with the
-                    // stored login's ID token, since django-oauth-toolkit 3.4.1 gives a refreshed
-                    // ID token a new auth_time, which OpenID Connect Core §12.2 forbids and the
-                    // comparison refuses.
+                if let loginIDToken = entry.idToken {
+                    // Compared with the stored login's ID token (OpenID Connect Core §12.2): another
+                    // issuer, account or audience is refused and the entry kept as it is; a new
+                    // auth_time is tolerated with a line on stderr unless --require-same-auth-time
+                    // (django-oauth-toolkit 3.4.1 sends one on every refresh). The store keeps the
+                    // login's ID token (StoredTokens.refreshed), so every refresh is compared with
+                    // the original sign-in.
+                    _ = try RefreshedIDTokenCheck.check(
+                        received, previousIDToken: loginIDToken, clientID: entry.key.clientID, issuer: entry.key.issuer,
+                        signingAlgorithms: step.signingAlgorithms, authTime: RefreshedIDTokenCheck.authTime(args), for: Self.self,
+                        advice: "nothing of this answer was stored and the stored sign-in is kept; if the account is not the one"
+                            + " you signed in with, sign in again: \(logout), then \(login)",
+                        context: context)
+                } else if received.idToken != nil {
+                    // No login's ID token to compare with: checked on its own, against the
+                    // provider's signing algorithms.
                     do throws(CallbackError) {
                         _ = try received.checkRefreshedIDToken(
                             clientID: entry.key.clientID, issuer: entry.key.issuer, signingAlgorithms: step.signingAlgorithms)

@@ -33,8 +33,9 @@ extension SignIn {
     /// print("signed in as \(signIn.claims?.subject ?? "?")")
     /// ```
     ///
-    /// The issuer must be `https`, or `http` to a loopback IP literal (a server on this
-    /// machine). The client is public (RFC 8252 §8.4: a native app keeps no secret).
+    /// The issuer must be `https`; `http` to a loopback IP literal (a provider on this
+    /// machine, for tests) only with `Options.allowingLoopbackHTTP`. The client is public
+    /// (RFC 8252 §8.4: a native app keeps no secret).
     ///
     /// - Parameters:
     ///   - issuer: the provider's issuer, exactly as its discovery document names it.
@@ -53,7 +54,8 @@ extension SignIn {
         issuer: String, clientID: String, scope: String = "openid", options: Options = Options(),
         open: @escaping @Sendable (URL) async throws -> Void
     ) async throws -> SignIn {
-        let metadata = try await options.session.discover(issuer: issuer, allowingLoopbackHTTP: isLoopbackHTTP(issuer))
+        try checkLoopbackHTTP(issuer, options: options)
+        let metadata = try await options.session.discover(issuer: issuer, allowingLoopbackHTTP: options.allowingLoopbackHTTP)
         let receiver = try LoopbackReceiver(options.loopback)
         defer { receiver.close() }
         // The route names the receiver's host and path without the port (any port matches a
@@ -96,7 +98,8 @@ extension SignIn {
         issuer: String, clientID: String, redirectURI: String, scope: String = "openid", options: Options = Options(),
         open: @escaping @Sendable (URL) async throws -> URL
     ) async throws -> SignIn {
-        let metadata = try await options.session.discover(issuer: issuer, allowingLoopbackHTTP: isLoopbackHTTP(issuer))
+        try checkLoopbackHTTP(issuer, options: options)
+        let metadata = try await options.session.discover(issuer: issuer, allowingLoopbackHTTP: options.allowingLoopbackHTTP)
         let router = try router(for: try RedirectURI(redirectURI, policy: .native), metadata: metadata)
         let attempt = try router.beginLogin(on: routeID)
         let request = try attempt.authorizationRequest(
@@ -162,7 +165,7 @@ extension SignIn {
         }
         let request = try TokenRequest.authorizationCode(
             for: delivery, redirectURI: delivery.attempt.redirectURI.url.string, tokenEndpoint: metadata.tokenEndpoint,
-            clientID: clientID, allowingLoopbackHTTP: isLoopbackHTTP(metadata.issuer))
+            clientID: clientID, allowingLoopbackHTTP: options.allowingLoopbackHTTP)
         switch try await options.session.exchange(request) {
         case .tokens(let tokens):
             let claims = try tokens.checkIDToken(

@@ -43,7 +43,7 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     /// The ID token's claims checked in this process: the sign-in's, or those of the last
     /// refresh that returned an ID token. Nil for a sign-in decoded from storage until a
     /// refresh returns one (a stored ID token is not checked again: its `exp` has usually
-    /// passed; `TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:maxClockSkew:clock:)`
+    /// passed; `TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:authTime:)`
     /// compares a refreshed one with it).
     public internal(set) var claims: IDTokenClaims?
 
@@ -51,7 +51,9 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     /// the same from this type's own encoding). `claims` is nil (see ``claims``).
     ///
     /// - Throws: `invalid_configuration` for an issuer or token endpoint that is not
-    ///   `https` (or `http` to a loopback IP literal), or a bad client id.
+    ///   `https` (or `http` to a loopback IP literal: accepted here so that a stored sign-in
+    ///   of a provider on this machine can be rebuilt; its ``refresh(options:)`` needs
+    ///   `Options/allowingLoopbackHTTP`), or a bad client id.
     public init(issuer: String, clientID: String, tokenEndpoint: String, tokens: TokenSet) throws(CallbackError) {
         // The checks a refresh request makes of the endpoint and the client id, made now.
         _ = try TokenRequest.refresh(
@@ -82,18 +84,34 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
         /// Further authorization request parameters (`prompt`, `login_hint`, `resource`…);
         /// the reserved ones (`state`, `nonce`, `code_challenge`…) are refused.
         public var extraParameters: [(String, String)]
+        /// Whether a refreshed ID token's `auth_time` must be the one it is compared with
+        /// (``refresh(options:)``): `RefreshedAuthTime/mustMatch` by default, as OpenID
+        /// Connect Core §12.2 says; `RefreshedAuthTime/mayChange` for a provider that sends
+        /// the time of the refresh, and then ``claims`` says so (`IDTokenClaims/authTimeChanged`).
+        /// The issuer, subject, audiences and `azp` are compared whatever this says.
+        public var refreshedAuthTime: RefreshedAuthTime
+        /// Whether an `http` issuer (and its endpoints) on a loopback IP literal
+        /// (`http://127.0.0.1…`, `http://[::1]…`) is accepted: a provider on this machine, for a
+        /// test or development server. False by default: an `http` issuer is refused with
+        /// `invalid_configuration`, naming this option. `http` elsewhere (`localhost`
+        /// included) is refused whatever this says; a real provider is `https`.
+        public var allowingLoopbackHTTP: Bool
 
         /// The defaults: the shared session, five minutes, the ID token check's default
-        /// skew, a receiver on 127.0.0.1 at a port the system picks.
+        /// skew, a receiver on 127.0.0.1 at a port the system picks, and a refreshed ID
+        /// token's `auth_time` required to be the login's.
         public init(
             session: URLSession = .shared, timeout: Duration = .seconds(300), maxClockSkew: Duration = TokenSet.defaultMaxClockSkew,
-            loopback: LoopbackReceiver.Configuration = LoopbackReceiver.Configuration(), extraParameters: [(String, String)] = []
+            loopback: LoopbackReceiver.Configuration = LoopbackReceiver.Configuration(), extraParameters: [(String, String)] = [],
+            refreshedAuthTime: RefreshedAuthTime = .mustMatch, allowingLoopbackHTTP: Bool = false
         ) {
             self.session = session
             self.timeout = timeout
             self.maxClockSkew = maxClockSkew
             self.loopback = loopback
             self.extraParameters = extraParameters
+            self.refreshedAuthTime = refreshedAuthTime
+            self.allowingLoopbackHTTP = allowingLoopbackHTTP
         }
     }
 
@@ -103,6 +121,16 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     static func isLoopbackHTTP(_ url: String) -> Bool {
         guard let parsed = try? CallbackURL(parsing: url), parsed.scheme == "http", let host = parsed.host else { return false }
         return host.isLoopbackAddress
+    }
+
+    /// Refuses an `http` issuer on a loopback IP literal unless `options` allow it, with
+    /// words that name the option; any other issuer is left to discovery's own checks.
+    static func checkLoopbackHTTP(_ issuer: String, options: Options) throws(CallbackError) {
+        guard isLoopbackHTTP(issuer), !options.allowingLoopbackHTTP else { return }
+        throw CallbackError(
+            .invalidConfiguration,
+            "the issuer is http on a loopback address (\(issuer)), which is allowed only for a provider on this machine when SignIn.Options.allowingLoopbackHTTP is true; a real provider's issuer is https"
+        )
     }
 
     enum CodingKeys: String, CodingKey {

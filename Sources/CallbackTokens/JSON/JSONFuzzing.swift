@@ -61,6 +61,7 @@
     static let documentReasons: Set<ReasonCode> = allowedReasons.union([
         .invalidParameter, .missingParameter, .unknownStatus, .ambiguousResponse, .unsupportedTokenType, .issuerMissing, .issuerMismatch,
         .schemeNotAllowed, .audienceMismatch, .tokenExpired, .nonceMismatch, .tokenHashMismatch, .unsupportedAlgorithm,
+        .subjectMismatch, .authTimeMismatch,
     ])
 
     /// The same bytes as a token response (HTTP 200, 302, 400 and 503), a discovery document (an

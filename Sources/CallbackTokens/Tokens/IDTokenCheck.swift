@@ -28,12 +28,35 @@ enum IDTokenCheck {
 
     /// The claims of the login's ID token a refreshed one is compared with (read, not trusted).
     struct Previous {
+        let issuer: String
         let subject: String
         let audience: [String]
+        /// `azp`, when present.
+        let authorizedParty: String?
         let authTime: Int64?
         let nonce: String?
         /// Its `iat` when it is an integer (only named in a refusal, never required).
         let issuedAt: Int64?
+
+        /// The claims of a login's ID token checked in this process.
+        init(_ claims: IDTokenClaims) {
+            self.init(
+                issuer: claims.issuer, subject: claims.subject, audience: claims.audience, authorizedParty: claims.authorizedParty,
+                authTime: claims.authTime, nonce: claims.stringClaim("nonce"), issuedAt: claims.issuedAt)
+        }
+
+        init(
+            issuer: String, subject: String, audience: [String], authorizedParty: String?, authTime: Int64?, nonce: String?,
+            issuedAt: Int64?
+        ) {
+            self.issuer = issuer
+            self.subject = subject
+            self.audience = audience
+            self.authorizedParty = authorizedParty
+            self.authTime = authTime
+            self.nonce = nonce
+            self.issuedAt = issuedAt
+        }
     }
 
     /// What an ID token is checked against besides the login: the `alg` values allowed, the
@@ -248,23 +271,48 @@ enum IDTokenCheck {
         return try checkHash("c_hash", of: code, in: payload, algorithm: algorithm)
     }
 
-    /// OIDC Core §12.2: the refreshed token names the same user, audiences and
-    /// authentication as the login's.
-    static func compare(_ claims: IDTokenClaims, subject: String, audience: [String], authTime: Int64?) throws(CallbackError) {
-        guard claims.subject == subject else {
-            throw CallbackError(.invalidParameter, "the refreshed ID token's sub is not the first ID token's")
+    /// OIDC Core §12.2: the refreshed token names the same issuer, user, audiences and
+    /// authorized party as the login's (each refusal names the claim, never its value), and
+    /// the same authentication as `authTime` says: compared when both tokens carry an
+    /// `auth_time` (§12.2 binds it only "if the ID Token contains an auth_time Claim"), and a
+    /// change either refused or recorded in ``IDTokenClaims/authTimeChanged``.
+    static func compare(
+        _ claims: inout IDTokenClaims, with previous: Previous, authTime rule: RefreshedAuthTime
+    ) throws(CallbackError) {
+        let login = "the login's ID token's"
+        guard claims.issuer == previous.issuer else {
+            throw CallbackError(.issuerMismatch, "the refreshed ID token's iss is not \(login) (OpenID Connect Core §12.2)")
         }
-        guard Set(claims.audience) == Set(audience) else {
-            throw CallbackError(.audienceMismatch, "the refreshed ID token's aud is not the first ID token's")
+        guard claims.subject == previous.subject else {
+            throw CallbackError(
+                .subjectMismatch,
+                "the refreshed ID token's sub is not \(login): the provider answered the refresh with another account's ID token (OpenID Connect Core §12.2)"
+            )
         }
-        if let authTime, claims.authTime != authTime {
-            throw CallbackError(.invalidParameter, "the refreshed ID token's auth_time is not the first ID token's")
+        guard Set(claims.audience) == Set(previous.audience) else {
+            throw CallbackError(.audienceMismatch, "the refreshed ID token's aud is not \(login) (OpenID Connect Core §12.2)")
+        }
+        guard claims.authorizedParty == previous.authorizedParty else {
+            throw CallbackError(
+                .audienceMismatch,
+                "the refreshed ID token's azp is not \(login) (present in one and not the other, or another value; OpenID Connect Core §12.2)"
+            )
+        }
+        guard let original = previous.authTime, let refreshed = claims.authTime, refreshed != original else { return }
+        switch rule {
+        case .mustMatch:
+            throw CallbackError(
+                .authTimeMismatch,
+                "the refreshed ID token's auth_time is not \(login): OpenID Connect Core §12.2 says it must be the original authentication's (RefreshedAuthTime.mayChange accepts a provider that sends the time of the refresh)"
+            )
+        case .mayChange:
+            claims.authTimeChanged = true
         }
     }
 
     /// Reads the login's ID token as expectations: well-formed, `iss` the expected issuer,
     /// `sub`, `aud` with the client id, `auth_time` and `nonce` well-typed. Not trusted:
-    /// see ``TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``.
+    /// see ``TokenSet/checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:authTime:)``.
     static func previous(_ token: String, clientID: String, issuer: String) throws(CallbackError) -> Previous {
         do throws(CallbackError) {
             let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -299,7 +347,14 @@ enum IDTokenCheck {
                 guard let text = value.string else { throw CallbackError(.invalidParameter, "its nonce is not a string") }
                 nonce = text
             }
-            return Previous(subject: subject, audience: audience, authTime: authTime, nonce: nonce, issuedAt: payload["iat"]?.number?.int64)
+            var authorizedParty: String?
+            if let value = payload["azp"] {
+                guard let text = value.string else { throw CallbackError(.invalidParameter, "its azp is not a string") }
+                authorizedParty = text
+            }
+            return Previous(
+                issuer: issuer, subject: subject, audience: audience, authorizedParty: authorizedParty, authTime: authTime, nonce: nonce,
+                issuedAt: payload["iat"]?.number?.int64)
         } catch {
             throw CallbackError(error.reason, "the earlier (login's) ID token: " + error.detail)
         }

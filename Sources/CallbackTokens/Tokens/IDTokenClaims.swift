@@ -42,6 +42,11 @@ public struct IDTokenClaims: Sendable, CustomStringConvertible, CustomDebugStrin
     /// refresh only when the refreshed token carries a `nonce` and the login's token was
     /// given to compare it with.
     public let nonceChecked: Bool
+    /// Whether this is a refreshed ID token whose `auth_time` is not the login's, accepted
+    /// because the check was given ``RefreshedAuthTime/mayChange``: the provider sent a new
+    /// authentication time where OpenID Connect Core §12.2 says it must keep the original's
+    /// (worth telling the user). Always false after a login's check.
+    public internal(set) var authTimeChanged = false
     /// The payload's members, for claims this type does not name (`email`, `name`…).
     let claims: JSONObject
 
@@ -53,7 +58,7 @@ public struct IDTokenClaims: Sendable, CustomStringConvertible, CustomDebugStrin
 
     /// Issuer, audiences, times and which hashes were checked; the subject's length only.
     public var description: String {
-        "IDTokenClaims(iss: \(issuer), sub: <\(subject.utf8.count) bytes>, aud: [\(audience.map { ParameterName.shown($0) }.joined(separator: ", "))], exp: \(expiresAt), iat: \(issuedAt), alg: \(ParameterName.shown(algorithm)), nonce: \(nonceChecked ? "matched" : "not checked")\(accessTokenHashChecked ? ", at_hash: matched" : "")\(codeHashChecked ? ", c_hash: matched" : ""))"
+        "IDTokenClaims(iss: \(issuer), sub: <\(subject.utf8.count) bytes>, aud: [\(audience.map { ParameterName.shown($0) }.joined(separator: ", "))], exp: \(expiresAt), iat: \(issuedAt), alg: \(ParameterName.shown(algorithm)), nonce: \(nonceChecked ? "matched" : "not checked")\(authTimeChanged ? ", auth_time: changed" : "")\(accessTokenHashChecked ? ", at_hash: matched" : "")\(codeHashChecked ? ", c_hash: matched" : ""))"
     }
 
     /// The same text as `description`.

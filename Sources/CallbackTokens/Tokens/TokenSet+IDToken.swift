@@ -91,26 +91,23 @@ extension TokenSet {
     ///
     /// Everything ``checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``
     /// checks, with the first token's issuer as the expected one (the `iat` bound included: a
-    /// refreshed ID token is newly issued, OpenID Connect Core §12.2), and: `sub` the same
-    /// (`invalid_parameter`), `aud` the same audiences (`audience_mismatch`), `auth_time`
-    /// the same when the first had one (`invalid_parameter`), and `nonce` absent or the
-    /// same as the first token's (`nonce_mismatch`). A `c_hash` is refused: a refresh
-    /// redeems no code (`token_hash_mismatch`).
+    /// refreshed ID token is newly issued, OpenID Connect Core §12.2), and the comparisons of
+    /// ``checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:authTime:)``:
+    /// the same `iss` (`issuer_mismatch`), `sub` (`subject_mismatch`), audiences and `azp`
+    /// (`audience_mismatch`), `auth_time` as `authTime` says (`auth_time_mismatch`), and
+    /// `nonce` absent or the same as the first token's (`nonce_mismatch`). A `c_hash` is
+    /// refused: a refresh redeems no code (`token_hash_mismatch`).
     public func checkRefreshedIDToken(
         previous: IDTokenClaims, clientID: String, signingAlgorithms: [String] = TokenSet.defaultSigningAlgorithms,
         maxClockSkew: Duration = TokenSet.defaultMaxClockSkew, maxIssuedAtAge: Duration = TokenSet.defaultMaxIssuedAtAge,
-        clock: any AttemptClock = SystemAttemptClock()
+        clock: any AttemptClock = SystemAttemptClock(), authTime: RefreshedAuthTime = .mustMatch
     ) throws(CallbackError) -> IDTokenClaims? {
-        guard let idToken else { return nil }
-        let claims = try IDTokenCheck.check(
-            idToken, accessToken: accessToken, code: nil, nonce: .ifPresent(previous.stringClaim("nonce")),
-            clientID: clientID, issuer: previous.issuer,
+        try checkRefreshed(
+            against: IDTokenCheck.Previous(previous), clientID: clientID,
             settings: .init(
                 signingAlgorithms: signingAlgorithms, maxClockSkew: maxClockSkew, maxIssuedAtAge: maxIssuedAtAge,
                 previousIssuedAt: previous.issuedAt),
-            now: clock.wallClockNanoseconds() / 1_000_000_000)
-        try IDTokenCheck.compare(claims, subject: previous.subject, audience: previous.audience, authTime: previous.authTime)
-        return claims
+            clock: clock, authTime: authTime)
     }
 
     /// Checks the ID token of a refresh response (OpenID Connect Core §12.2) when the
@@ -127,7 +124,7 @@ extension TokenSet {
     /// A `nonce` in the refreshed token is not compared (there is nothing to compare it
     /// with; ``IDTokenClaims/nonceChecked`` is false), and neither is the subject: that
     /// the refreshed token names the same user as the login needs the login's token, given
-    /// to ``checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``.
+    /// to ``checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:authTime:)``.
     ///
     /// Not checked: the signature, as in ``checkIDToken(for:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``.
     public func checkRefreshedIDToken(
@@ -149,15 +146,18 @@ extension TokenSet {
     ///
     /// `previousIDToken` is read first, with ``checkPreviousIDToken(_:clientID:issuer:)``:
     /// it must be a well-formed JWS in compact form whose `iss` equals `issuer`, with a
-    /// `sub`, an `aud` containing `clientID`, and `auth_time` and `nonce` well-typed when
-    /// present; its `exp` is not looked at (the login's token has usually expired), nor is
+    /// `sub`, an `aud` containing `clientID`, and `auth_time`, `nonce` and `azp` well-typed
+    /// when present; its `exp` is not looked at (the login's token has usually expired), nor is
     /// its signature. Then everything
     /// ``checkRefreshedIDToken(clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``
-    /// checks, and: `sub`
-    /// the same (`invalid_parameter`), `aud` the same audiences (`audience_mismatch`),
-    /// `auth_time` the same when the earlier token had one (`invalid_parameter`), and
-    /// `nonce` absent or the same as the earlier token's (`nonce_mismatch`; a `nonce` when
-    /// the earlier token had none is refused too).
+    /// checks, and the comparisons OpenID Connect Core §12.2 asks for, each refusal naming
+    /// the claim and never its value: `iss` the same (`issuer_mismatch`); `sub` the same
+    /// (`subject_mismatch`: the provider answered with another account's token); `aud` the
+    /// same audiences, and `azp` the same or absent from both (`audience_mismatch`);
+    /// `auth_time`, when both tokens carry one, the same (`auth_time_mismatch`) unless
+    /// `authTime` is ``RefreshedAuthTime/mayChange``; and `nonce` absent or the same as the
+    /// earlier token's (`nonce_mismatch`; a `nonce` when the earlier token had none is
+    /// refused too).
     ///
     /// Why reading an unverified earlier token is safe: its claims are used only as
     /// expectations, never as facts returned to the caller. Every claim returned comes from
@@ -177,25 +177,40 @@ extension TokenSet {
     ///   - maxIssuedAtAge: how long before now, beyond the skew, the refreshed token may have
     ///     been issued (default ten minutes).
     ///   - clock: where the current calendar time is read (``AttemptClock/wallClockNanoseconds()``).
+    ///   - authTime: whether the refreshed token's `auth_time` must be the login's
+    ///     (``RefreshedAuthTime/mustMatch``, the default and the specification's rule) or may
+    ///     change (``RefreshedAuthTime/mayChange``: accepted, and
+    ///     ``IDTokenClaims/authTimeChanged`` says so).
     public func checkRefreshedIDToken(
         previousIDToken: String, clientID: String, issuer: String, signingAlgorithms: [String] = TokenSet.defaultSigningAlgorithms,
         maxClockSkew: Duration = TokenSet.defaultMaxClockSkew, maxIssuedAtAge: Duration = TokenSet.defaultMaxIssuedAtAge,
-        clock: any AttemptClock = SystemAttemptClock()
+        clock: any AttemptClock = SystemAttemptClock(), authTime: RefreshedAuthTime = .mustMatch
     ) throws(CallbackError) -> IDTokenClaims? {
         let previous = try IDTokenCheck.previous(previousIDToken, clientID: clientID, issuer: issuer)
-        guard let idToken else { return nil }
-        let claims = try IDTokenCheck.check(
-            idToken, accessToken: accessToken, code: nil, nonce: .ifPresent(previous.nonce), clientID: clientID, issuer: issuer,
+        return try checkRefreshed(
+            against: previous, clientID: clientID,
             settings: .init(
                 signingAlgorithms: signingAlgorithms, maxClockSkew: maxClockSkew, maxIssuedAtAge: maxIssuedAtAge,
                 previousIssuedAt: previous.issuedAt),
-            now: clock.wallClockNanoseconds() / 1_000_000_000)
-        try IDTokenCheck.compare(claims, subject: previous.subject, audience: previous.audience, authTime: previous.authTime)
+            clock: clock, authTime: authTime)
+    }
+
+    /// The refreshed ID token checked on its own against the login's issuer, then compared
+    /// with the login's claims (OpenID Connect Core §12.2).
+    private func checkRefreshed(
+        against previous: IDTokenCheck.Previous, clientID: String, settings: IDTokenCheck.Settings, clock: any AttemptClock,
+        authTime: RefreshedAuthTime
+    ) throws(CallbackError) -> IDTokenClaims? {
+        guard let idToken else { return nil }
+        var claims = try IDTokenCheck.check(
+            idToken, accessToken: accessToken, code: nil, nonce: .ifPresent(previous.nonce), clientID: clientID,
+            issuer: previous.issuer, settings: settings, now: clock.wallClockNanoseconds() / 1_000_000_000)
+        try IDTokenCheck.compare(&claims, with: previous, authTime: authTime)
         return claims
     }
 
     /// Checks that `previousIDToken` can serve as the login's ID token for
-    /// ``checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:)``, which
+    /// ``checkRefreshedIDToken(previousIDToken:clientID:issuer:signingAlgorithms:maxClockSkew:maxIssuedAtAge:clock:authTime:)``, which
     /// runs the same check first: call it before sending a refresh request, so that a
     /// mistaken earlier token is refused before a (possibly rotating) refresh token is spent.
     ///
@@ -203,7 +218,7 @@ extension TokenSet {
     /// or `alg` `none` in any spelling (`invalid_parameter`); `iss` missing or not `issuer`
     /// (`issuer_missing`, `issuer_mismatch`); no non-empty `sub` (`missing_parameter`,
     /// `invalid_parameter`); `aud` not containing `clientID` (`audience_mismatch`);
-    /// `auth_time` not a NumericDate or `nonce` not a string (`invalid_parameter`).
+    /// `auth_time` not a NumericDate, or `nonce` or `azp` not a string (`invalid_parameter`).
     /// Every detail names it as the earlier ID token.
     public static func checkPreviousIDToken(_ previousIDToken: String, clientID: String, issuer: String) throws(CallbackError) {
         _ = try IDTokenCheck.previous(previousIDToken, clientID: clientID, issuer: issuer)

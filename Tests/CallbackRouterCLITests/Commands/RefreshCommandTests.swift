@@ -78,7 +78,7 @@ extension RefreshCommandTests {
     }
 
     static let refusals: [(String, String?, String)] = [
-        ("invalid_parameter", loginIDToken, idClaims(sub: "someone-else")),
+        ("subject_mismatch", loginIDToken, idClaims(sub: "someone-else")),
         ("issuer_mismatch", nil, idClaims(iss: "https://evil.example")),
         ("issuer_mismatch", loginIDToken, idClaims(iss: "https://evil.example")),
         ("token_expired", nil, idClaims(exp: 1_000_000)),
@@ -142,5 +142,25 @@ extension RefreshCommandTests {
         defer { run.curl.remove() }
         #expect(run.exit == 0, "\(run.out) \(run.err)")
         #expect(run.curl.read("stdin.1").contains(#"header = "Authorization: Basic YXBwOmNsaWVudC1zZWNyZXQtdmFsdWU=""#))
+    }
+}
+
+/// With --id-token-from-stdin, `refresh` compares as `token` does: a new `auth_time` passes
+/// with one line on stderr, and --require-same-auth-time refuses it.
+extension RefreshCommandTests {
+    @Test func aNewAuthTimePassesWithAWarningUnlessTheSameIsRequired() throws {
+        let now = Int(time(nil))
+        let login = IDTokens.make(
+            #"{"iss":"https://op.example","sub":"user-1","aud":"app","exp":1000600,"iat":1000000,"auth_time":1000000}"#)
+        let refreshed = IDTokens.make(
+            #"{"iss":"https://op.example","sub":"user-1","aud":"app","exp":\#(now + 600),"iat":\#(now),"auth_time":\#(now)}"#)
+        let run = try Self.refresh(idToken: refreshed, previous: login)
+        defer { run.curl.remove() }
+        #expect(run.exit == 0, "\(run.out) \(run.err)")
+        #expect(run.err.contains("refresh: warning: the provider gave the refreshed ID token a new auth_time"))
+        let strict = try Self.refresh(idToken: refreshed, previous: login, extra: ["--require-same-auth-time"])
+        defer { strict.curl.remove() }
+        #expect(strict.exit == 65, "\(strict.out) \(strict.err)")
+        #expect(strict.out.hasPrefix(#"{"outcome":"rejected","reason":"auth_time_mismatch""#) && !strict.out.contains("AT-new-0123"))
     }
 }

@@ -165,3 +165,81 @@ import Darwin
         #expect(try FileSystem.status(unstored.curl.path + "/.local/state/callback-router/tokens.json") == nil)
     }
 }
+
+/// A refresh whose answer carries an ID token is compared with the stored login's
+/// (OpenID Connect Core §12.2): another account is refused and the entry kept; a new
+/// `auth_time` passes with a line on stderr, or is refused with `--require-same-auth-time`.
+extension TokenCommandTests {
+    static let loginAuthTime = Int(time(nil)) - 3000
+
+    static func idToken(sub: String = "user-1", authTime: Int, nonce: String? = nil) -> String {
+        let now = Int(time(nil))
+        let nonceMember = nonce.map { #","nonce":"\#($0)""# } ?? ""
+        return IDTokens.make(
+            #"{"iss":"\#(issuer)","sub":"\#(sub)","aud":"app","exp":\#(now + 600),"iat":\#(now),"auth_time":\#(authTime)\#(nonceMember)}"#)
+    }
+
+    /// An expiring entry signed in with `loginIDToken`, and a token endpoint that answers a
+    /// refresh with `refreshedIDToken`.
+    static func setUpRefresh(
+        answering refreshedIDToken: String
+    ) throws -> (setup: (curl: FakeCurl, environment: [String: String], store: TokenStore), login: String) {
+        let login = idToken(authTime: loginAuthTime, nonce: "login-nonce")
+        let now = Int64(time(nil))
+        let entry = StoredTokens(
+            key: TokenStoreKey(issuer: issuer, clientID: "app"), accessToken: "AT-stored-1", tokenType: "Bearer",
+            expiresAt: now + 10, refreshToken: "RT-stored-1", idToken: login, grantedScope: nil, storedAt: now)
+        let setup = try setUp(entry)
+        try setup.curl.answer("discovery", body: LoginTokenStepTests.metadata)
+        try setup.curl.answer(
+            "token",
+            body: #"{"access_token":"AT-new-2","token_type":"Bearer","expires_in":600,"refresh_token":"RT-rotated-2","id_token":""#
+                + refreshedIDToken + #""}"#)
+        return (setup, login)
+    }
+
+    @Test func aRefreshedIDTokenOfAnotherAccountIsExit65AndTheEntryIsKept() throws {
+        let (setup, login) = try Self.setUpRefresh(answering: Self.idToken(sub: "someone-else", authTime: Self.loginAuthTime))
+        defer { setup.curl.remove() }
+        let run = runWithStdin(Self.token, environment: setup.environment)
+        #expect(run.exit == 65, "\(run.out) \(run.err)")
+        #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"subject_mismatch""#) && run.out.contains(#""step":"id_token""#))
+        #expect(!run.out.contains("AT-new-2") && !run.out.contains("someone-else") && !run.err.contains("someone-else"))
+        #expect(run.err.contains("the provider answered the refresh with another account's ID token"))
+        #expect(run.err.contains("callback-router logout --issuer https://op.example --client-id app, then callback-router login"))
+        let stored = try setup.store.entries()
+        #expect(stored.map(\.accessToken) == ["AT-stored-1"] && stored.map(\.refreshToken) == ["RT-stored-1"])
+        #expect(stored.map(\.idToken) == [login])
+    }
+
+    @Test func aNewAuthTimePassesWithOneLineOnStderrAndTheLoginsIDTokenIsKept() throws {
+        let (setup, login) = try Self.setUpRefresh(answering: Self.idToken(authTime: Int(time(nil)) - 1))
+        defer { setup.curl.remove() }
+        let run = runWithStdin(Self.token, environment: setup.environment)
+        #expect(run.exit == 0, "\(run.out) \(run.err)")
+        #expect(run.out.contains(#""access_token":"AT-new-2""#) && run.out.contains(#""refreshed":true"#))
+        let warnings = run.err.split(separator: "\n").filter { $0.contains("auth_time") }
+        #expect(warnings.count == 1 && warnings.first?.contains("OpenID Connect Core §12.2") == true, "\(run.err)")
+        #expect(warnings.first?.contains("--require-same-auth-time") == true)
+        let stored = try setup.store.entries()
+        #expect(stored.map(\.accessToken) == ["AT-new-2"] && stored.map(\.idToken) == [login], "the login's ID token stays")
+    }
+
+    @Test func aNewAuthTimeIsRefusedWithRequireSameAuthTime() throws {
+        let (setup, _) = try Self.setUpRefresh(answering: Self.idToken(authTime: Int(time(nil)) - 1))
+        defer { setup.curl.remove() }
+        let run = runWithStdin(Self.token + ["--require-same-auth-time"], environment: setup.environment)
+        #expect(run.exit == 65, "\(run.out) \(run.err)")
+        #expect(run.out.hasPrefix(#"{"outcome":"rejected","reason":"auth_time_mismatch""#))
+        #expect(run.err.contains("--require-same-auth-time"))
+        #expect(try setup.store.entries().map(\.accessToken) == ["AT-stored-1"])
+    }
+
+    @Test func theSameAuthTimePassesSilently() throws {
+        let (setup, _) = try Self.setUpRefresh(answering: Self.idToken(authTime: Self.loginAuthTime))
+        defer { setup.curl.remove() }
+        let run = runWithStdin(Self.token + ["--require-same-auth-time"], environment: setup.environment)
+        #expect(run.exit == 0, "\(run.out) \(run.err)")
+        #expect(!run.err.contains("auth_time"))
+    }
+}

@@ -22,8 +22,12 @@ import FoundationNetworking
 /// A sign-in an app can keep: encoded with its tokens and absolute expiry, shown without
 /// them, rebuilt, and kept current by a refresh (against ``TestProvider``).
 @Suite(.serialized) struct KeepingASignInTests {
+    /// The test provider is `http` on 127.0.0.1: each call opts in.
+    static let options = SignIn.Options(allowingLoopbackHTTP: true)
+
     static func signIn(_ provider: TestProvider) async throws -> SignIn {
-        try await SignIn.loopback(issuer: provider.issuer, clientID: TestProvider.clientID, scope: "openid profile") { url in
+        try await SignIn.loopback(issuer: provider.issuer, clientID: TestProvider.clientID, scope: "openid profile", options: options) {
+            url in
             _ = try await URLSession.shared.data(from: url)
         }
     }
@@ -59,12 +63,12 @@ import FoundationNetworking
         let provider = try TestProvider()
         provider.refreshAnswers = ["refresh-2", nil]
         var signIn = try await Self.signIn(provider)
-        try await signIn.refresh()
+        try await signIn.refresh(options: Self.options)
         #expect(signIn.tokens.accessToken == "access-2")
         #expect(signIn.tokens.refreshToken == "refresh-2") // rotated: replaced
         #expect(provider.tokenRequests.last?["refresh_token"] == "refresh-1")
         #expect(signIn.claims?.subject == "alice")
-        try await signIn.refresh()
+        try await signIn.refresh(options: Self.options)
         #expect(signIn.tokens.accessToken == "access-3")
         #expect(signIn.tokens.refreshToken == "refresh-2") // not rotated: kept
         #expect(provider.tokenRequests.last?["refresh_token"] == "refresh-2")
@@ -76,7 +80,7 @@ import FoundationNetworking
         provider.refreshAnswers = ["refresh-2"]
         let data = try JSONEncoder().encode(try await Self.signIn(provider))
         var restored = try JSONDecoder().decode(SignIn.self, from: data)
-        try await restored.refresh()
+        try await restored.refresh(options: Self.options)
         #expect(restored.claims?.subject == "alice")
         #expect(restored.tokens.refreshToken == "refresh-2")
     }

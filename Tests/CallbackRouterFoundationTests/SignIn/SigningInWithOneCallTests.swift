@@ -28,7 +28,7 @@ import FoundationNetworking
     }
 
     static var options: SignIn.Options {
-        var options = SignIn.Options()
+        var options = SignIn.Options(allowingLoopbackHTTP: true) // the test provider is http on 127.0.0.1
         options.timeout = .seconds(60)
         return options
     }

@@ -32,6 +32,11 @@ final class TestProvider: @unchecked Sendable {
     var refreshAnswers: [String?] = []
     /// Whether a refresh answer carries an ID token.
     var refreshSendsIDToken = true
+    /// The `auth_time` of the login's ID token (none when nil).
+    var loginAuthTime: Int?
+    /// The `sub` and `auth_time` of a refresh answer's ID token.
+    var refreshSubject = "alice"
+    var refreshAuthTime: Int?
 
     private let lock = NSLock()
     private var nonce = ""
@@ -72,10 +77,12 @@ final class TestProvider: @unchecked Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    func idToken(base: String, nonce: String?) -> String {
+    func idToken(base: String, nonce: String?, subject: String = "alice", authTime: Int? = nil) -> String {
         let now = Int(Date().timeIntervalSince1970)
         let nonceMember = nonce.map { #","nonce":"\#($0)""# } ?? ""
-        let payload = #"{"iss":"\#(base)","sub":"alice","aud":"\#(Self.clientID)","exp":\#(now + 600),"iat":\#(now)\#(nonceMember)}"#
+        let authTimeMember = authTime.map { #","auth_time":\#($0)"# } ?? ""
+        let payload =
+            #"{"iss":"\#(base)","sub":"\#(subject)","aud":"\#(Self.clientID)","exp":\#(now + 600),"iat":\#(now)\#(nonceMember)\#(authTimeMember)}"#
         return Self.base64URL(#"{"alg":"RS256","typ":"JWT"}"#) + "." + Self.base64URL(payload) + ".c2lnbmF0dXJl"
     }
 
@@ -112,7 +119,9 @@ final class TestProvider: @unchecked Sendable {
             }
             if body["grant_type"] == "refresh_token" {
                 let refreshToken: String? = locked { refreshAnswers.isEmpty ? nil : refreshAnswers.removeFirst() }
-                let idToken = refreshSendsIDToken ? #","id_token":"\#(idToken(base: base, nonce: nil))""# : ""
+                let (subject, authTime) = locked { (refreshSubject, refreshAuthTime) }
+                let idToken =
+                    refreshSendsIDToken ? #","id_token":"\#(idToken(base: base, nonce: nil, subject: subject, authTime: authTime))""# : ""
                 let refresh = refreshToken.map { #","refresh_token":"\#($0)""# } ?? ""
                 return LocalHTTPServer.response(
                     status: "200 OK", headers: json,
@@ -125,7 +134,7 @@ final class TestProvider: @unchecked Sendable {
             return LocalHTTPServer.response(
                 status: "200 OK", headers: json,
                 body:
-                    #"{"access_token":"access-1","token_type":"Bearer","expires_in":3600,"refresh_token":"refresh-1","scope":"openid profile","id_token":"\#(idToken(base: base, nonce: nonce))"}"#
+                    #"{"access_token":"access-1","token_type":"Bearer","expires_in":3600,"refresh_token":"refresh-1","scope":"openid profile","id_token":"\#(idToken(base: base, nonce: nonce, authTime: loginAuthTime))"}"#
             )
         default:
             return LocalHTTPServer.response(status: "404 Not Found", body: "")

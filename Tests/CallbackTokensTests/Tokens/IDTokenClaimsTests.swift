@@ -209,9 +209,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("sub", #""someone-else""#, ReasonCode.invalidParameter), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
+        ("sub", #""someone-else""#, ReasonCode.subjectMismatch), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
         ("nonce", #""another-nonce""#, .nonceMismatch), ("iss", #""https://evil.example.com""#, .issuerMismatch),
-        ("auth_time", "1767225000", .invalidParameter), ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
+        ("auth_time", "1767225000", .authTimeMismatch), ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
         ("exp", "1767225000", .tokenExpired),
     ])
     func refusesARefreshedTokenForAnotherLogin(_ claim: String, _ value: String, _ reason: ReasonCode) throws {
@@ -301,9 +301,9 @@ extension RefreshedIDTokenTests {
     }
 
     @Test(arguments: [
-        ("sub", #""someone-else""#, ReasonCode.invalidParameter), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
+        ("sub", #""someone-else""#, ReasonCode.subjectMismatch), ("aud", #"["s6BhdRkqt3","api"]"#, .audienceMismatch),
         ("nonce", #""another-nonce""#, .nonceMismatch), ("iss", #""https://evil.example.com""#, .issuerMismatch),
-        ("auth_time", "1767225000", .invalidParameter), ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
+        ("auth_time", "1767225000", .authTimeMismatch), ("c_hash", #""77QmUPtjPfzWtF2AnpK9RQ""#, .tokenHashMismatch),
         ("exp", "1767225000", .tokenExpired),
     ])
     func againstTheLoginsTokenAnotherLoginIsRefused(_ claim: String, _ value: String, _ reason: ReasonCode) throws {
