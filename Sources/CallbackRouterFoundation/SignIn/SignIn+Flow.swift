@@ -168,10 +168,13 @@ extension SignIn {
             clientID: clientID, allowingLoopbackHTTP: options.allowingLoopbackHTTP)
         switch try await options.session.exchange(request) {
         case .tokens(let tokens):
+            let algorithms = metadata.idTokenSigningAlgorithms
             let claims = try tokens.checkIDToken(
-                for: delivery, clientID: clientID, issuer: metadata.issuer, maxClockSkew: options.maxClockSkew)
+                for: delivery, clientID: clientID, issuer: metadata.issuer, signingAlgorithms: algorithms,
+                maxClockSkew: options.maxClockSkew)
             return SignIn(
-                issuer: metadata.issuer, clientID: clientID, tokenEndpoint: metadata.tokenEndpoint, tokens: tokens, claims: claims)
+                issuer: metadata.issuer, clientID: clientID, tokenEndpoint: metadata.tokenEndpoint, tokens: tokens, claims: claims,
+                signingAlgorithms: algorithms)
         case .error(let error):
             throw error
         }

@@ -53,13 +53,15 @@ extension SignIn {
             var checked: IDTokenClaims?
             if let claims {
                 checked = try answer.checkRefreshedIDToken(
-                    previous: claims, clientID: clientID, maxClockSkew: options.maxClockSkew, authTime: options.refreshedAuthTime)
+                    previous: claims, clientID: clientID, signingAlgorithms: signingAlgorithms, maxClockSkew: options.maxClockSkew,
+                    authTime: options.refreshedAuthTime)
             } else if let previous = tokens.idToken {
                 checked = try answer.checkRefreshedIDToken(
-                    previousIDToken: previous, clientID: clientID, issuer: issuer, maxClockSkew: options.maxClockSkew,
-                    authTime: options.refreshedAuthTime)
+                    previousIDToken: previous, clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms,
+                    maxClockSkew: options.maxClockSkew, authTime: options.refreshedAuthTime)
             } else {
-                checked = try answer.checkRefreshedIDToken(clientID: clientID, issuer: issuer, maxClockSkew: options.maxClockSkew)
+                checked = try answer.checkRefreshedIDToken(
+                    clientID: clientID, issuer: issuer, signingAlgorithms: signingAlgorithms, maxClockSkew: options.maxClockSkew)
             }
             tokens = tokens.refreshed(by: answer)
             if let checked { claims = checked }

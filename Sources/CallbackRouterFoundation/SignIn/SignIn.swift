@@ -38,6 +38,10 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     public let clientID: String
     /// The token endpoint discovery named, where ``refresh(options:)`` goes.
     public let tokenEndpoint: String
+    /// The `alg` values the provider signs ID tokens with (discovery's
+    /// `id_token_signing_alg_values_supported`; RS256 when it lists none, OpenID Connect
+    /// Core §3.1.3.7): a refreshed ID token is checked against them, as the sign-in's was.
+    public let signingAlgorithms: [String]
     /// The tokens: the sign-in's, brought up to date by each refresh.
     public internal(set) var tokens: TokenSet
     /// The ID token's claims checked in this process: the sign-in's, or those of the last
@@ -54,17 +58,33 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
     ///   `https` (or `http` to a loopback IP literal: accepted here so that a stored sign-in
     ///   of a provider on this machine can be rebuilt; its ``refresh(options:)`` needs
     ///   `Options/allowingLoopbackHTTP`), or a bad client id.
-    public init(issuer: String, clientID: String, tokenEndpoint: String, tokens: TokenSet) throws(CallbackError) {
+    ///   `signingAlgorithms`: the provider's ID token `alg` values (default RS256); an empty
+    ///   list is `invalid_configuration`.
+    public init(
+        issuer: String, clientID: String, tokenEndpoint: String, tokens: TokenSet,
+        signingAlgorithms: [String] = TokenSet.defaultSigningAlgorithms
+    ) throws(CallbackError) {
         // The checks a refresh request makes of the endpoint and the client id, made now.
         _ = try TokenRequest.refresh(
             "-", tokenEndpoint: tokenEndpoint, clientID: clientID, allowingLoopbackHTTP: SignIn.isLoopbackHTTP(issuer))
-        self.init(issuer: issuer, clientID: clientID, tokenEndpoint: tokenEndpoint, tokens: tokens, claims: nil)
+        guard !signingAlgorithms.isEmpty else {
+            throw CallbackError(
+                .invalidConfiguration,
+                "signingAlgorithms is empty: give the provider's id_token_signing_alg_values_supported, or leave it out for RS256")
+        }
+        self.init(
+            issuer: issuer, clientID: clientID, tokenEndpoint: tokenEndpoint, tokens: tokens, claims: nil,
+            signingAlgorithms: signingAlgorithms)
     }
 
-    init(issuer: String, clientID: String, tokenEndpoint: String, tokens: TokenSet, claims: IDTokenClaims?) {
+    init(
+        issuer: String, clientID: String, tokenEndpoint: String, tokens: TokenSet, claims: IDTokenClaims?,
+        signingAlgorithms: [String]
+    ) {
         self.issuer = issuer
         self.clientID = clientID
         self.tokenEndpoint = tokenEndpoint
+        self.signingAlgorithms = signingAlgorithms
         self.tokens = tokens
         self.claims = claims
     }
@@ -138,6 +158,7 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
         case clientID = "client_id"
         case tokenEndpoint = "token_endpoint"
         case tokens
+        case signingAlgorithms = "id_token_signing_alg_values_supported"
     }
 
     /// Rebuilds a stored sign-in, checked as ``init(issuer:clientID:tokenEndpoint:tokens:)`` checks.
@@ -147,7 +168,10 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
             try self.init(
                 issuer: container.decode(String.self, forKey: .issuer), clientID: container.decode(String.self, forKey: .clientID),
                 tokenEndpoint: container.decode(String.self, forKey: .tokenEndpoint),
-                tokens: container.decode(TokenSet.self, forKey: .tokens))
+                tokens: container.decode(TokenSet.self, forKey: .tokens),
+                // Absent from a sign-in stored before the list was kept: RS256, as then.
+                signingAlgorithms: container.decodeIfPresent([String].self, forKey: .signingAlgorithms)
+                    ?? TokenSet.defaultSigningAlgorithms)
         } catch let error as CallbackError {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.detail))
         }
@@ -160,6 +184,7 @@ public struct SignIn: Sendable, Codable, CustomStringConvertible, CustomDebugStr
         try container.encode(clientID, forKey: .clientID)
         try container.encode(tokenEndpoint, forKey: .tokenEndpoint)
         try container.encode(tokens, forKey: .tokens)
+        try container.encode(signingAlgorithms, forKey: .signingAlgorithms)
     }
 
     /// The issuer, the client id and the redacted tokens.

@@ -85,6 +85,33 @@ import FoundationNetworking
         #expect(restored.tokens.refreshToken == "refresh-2")
     }
 
+    /// A provider that signs its ID tokens with ES256 (and lists it in discovery): the
+    /// sign-in's ID token and every refreshed one are checked against that list, which the
+    /// stored sign-in keeps; one stored before the list was kept decodes as RS256.
+    @Test func theProvidersSigningAlgorithmsServeTheSignInAndEveryRefreshAfterARestart() async throws {
+        let provider = try TestProvider()
+        provider.signingAlgorithm = "ES256"
+        provider.refreshAnswers = ["refresh-2", "refresh-3"]
+        var signIn = try await Self.signIn(provider)
+        #expect(signIn.signingAlgorithms == ["ES256"])
+        try await signIn.refresh(options: Self.options)
+        #expect(signIn.claims?.subject == "alice")
+        var restored = try JSONDecoder().decode(SignIn.self, from: try JSONEncoder().encode(signIn))
+        #expect(restored.signingAlgorithms == ["ES256"])
+        try await restored.refresh(options: Self.options)
+        #expect(restored.tokens.refreshToken == "refresh-3")
+
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(restored)) as? [String: Any])
+        object["id_token_signing_alg_values_supported"] = nil
+        let older = try JSONDecoder().decode(SignIn.self, from: try JSONSerialization.data(withJSONObject: object))
+        #expect(older.signingAlgorithms == ["RS256"])
+        #expect(throws: CallbackError.self) {
+            _ = try SignIn(
+                issuer: "https://accounts.example.com", clientID: "abc123", tokenEndpoint: "https://accounts.example.com/token",
+                tokens: restored.tokens, signingAlgorithms: [])
+        }
+    }
+
     @Test func aRefreshWithoutARefreshTokenSaysToSignInAgain() async throws {
         let tokens = try TokenSet(accessToken: "a", tokenType: "Bearer", expiresAt: nil)
         var signIn = try SignIn(

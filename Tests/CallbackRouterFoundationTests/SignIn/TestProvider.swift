@@ -37,6 +37,8 @@ final class TestProvider: @unchecked Sendable {
     /// The `sub` and `auth_time` of a refresh answer's ID token.
     var refreshSubject = "alice"
     var refreshAuthTime: Int?
+    /// The `alg` its discovery document lists and its ID tokens carry.
+    var signingAlgorithm = "RS256"
 
     private let lock = NSLock()
     private var nonce = ""
@@ -83,7 +85,7 @@ final class TestProvider: @unchecked Sendable {
         let authTimeMember = authTime.map { #","auth_time":\#($0)"# } ?? ""
         let payload =
             #"{"iss":"\#(base)","sub":"\#(subject)","aud":"\#(Self.clientID)","exp":\#(now + 600),"iat":\#(now)\#(nonceMember)\#(authTimeMember)}"#
-        return Self.base64URL(#"{"alg":"RS256","typ":"JWT"}"#) + "." + Self.base64URL(payload) + ".c2lnbmF0dXJl"
+        return Self.base64URL(#"{"alg":"\#(signingAlgorithm)","typ":"JWT"}"#) + "." + Self.base64URL(payload) + ".c2lnbmF0dXJl"
     }
 
     private func answer(_ request: [UInt8], base: String) -> [UInt8] {
@@ -99,7 +101,7 @@ final class TestProvider: @unchecked Sendable {
             return LocalHTTPServer.response(
                 status: "200 OK", headers: json,
                 body:
-                    #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"],"code_challenge_methods_supported":["S256"]}"#
+                    #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","jwks_uri":"\#(base)/jwks","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["\#(signingAlgorithm)"],"code_challenge_methods_supported":["S256"]}"#
             )
         case "/authorize":
             let fields = Self.fields(query)
