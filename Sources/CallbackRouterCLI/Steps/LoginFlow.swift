@@ -138,6 +138,25 @@ struct LoginFlow {
             storing: try TokenStoring.read(args))
     }
 
+    /// The token step of a sign-in that another command runs with the client secret it has
+    /// already read (`login` reads its own: ``TokenStep/prepareLogin(_:for:clientID:scope:expectations:context:)``):
+    /// discovery, the RFC 9207 requirement the metadata turns on, and the metadata's check of
+    /// the request before the browser opens.
+    static func prepare<C: Command>(
+        _ args: Arguments, for command: C.Type, plan: inout Plan, secret: String?, context: CommandContext
+    ) -> TokenStep.Prepared {
+        let expectsIDToken = plan.scope?.split(separator: " ").contains("openid") ?? false
+        let prepared = TokenStep.prepare(
+            args, for: command, clientID: plan.clientID, issuer: plan.expectations.issuer, secret: secret,
+            expectsIDToken: expectsIDToken, context: context)
+        guard case .ready(let step) = prepared, let metadata = step.metadata else { return prepared }
+        if metadata.authorizationResponseIssParameterSupported == true { plan.expectations.requiresIssuer = true }
+        if let refusal = TokenStep.unsupported(by: metadata, scope: plan.scope, command: command, context: context) {
+            return .ended(refusal)
+        }
+        return prepared
+    }
+
     /// Runs the sign-in once the token step is ready: over SSH without a display, the device
     /// flow when the provider offers it (``DeviceFlow/instead(of:issuer:clientID:scope:codeFlowOptionGiven:command:storing:context:)``);
     /// else the code flow, on the authorization endpoint discovery names when none was given.
@@ -202,7 +221,7 @@ struct LoginFlow {
             context.printError("\(command.name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
         context.printError(
-            "\(command.name): waiting for the callback on \(receiver.redirectURI) (at most \(Durations.describe(seconds: seconds)); --timeout)")
+            "\(command.name): waiting for the callback on \(receiver.redirectURI) (at most \(Durations.describe(seconds: seconds))\(timeoutOption))")
         let reminding = WaitReminder.start(seconds: seconds, redirectURI: receiver.redirectURI, name: command.name, context: context)
         defer { reminding.withLock { $0 = true } }
 
@@ -284,7 +303,7 @@ struct LoginFlow {
             presenting = BrowserLauncher.presentStartLink(link, noBrowser: plan.noBrowser, seconds: seconds, name: command.name, context: context)
             context.printError(
                 "\(command.name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register';"
-                    + " at most \(Durations.describe(seconds: seconds)); --timeout)")
+                    + " at most \(Durations.describe(seconds: seconds))\(timeoutOption))")
             reminding = WaitReminder.start(seconds: seconds, redirectURI: redirectText, scheme: scheme.name, name: command.name, context: context)
         }
         // The wait is over: the link is not served a moment longer than it is needed, and no reminder follows.
@@ -300,6 +319,9 @@ struct LoginFlow {
         }
         return finish(ending, of: attempt, tokenStep: tokenStep, context: context)
     }
+    /// `; --timeout` after the wait's length, when the command has that option to change it.
+    var timeoutOption: String { command.options.contains { $0.name == CommonOptions.timeout.name } ? "; --timeout" : "" }
+
     /// Where the person signs in, as the last line names it.
     var place: (String, expected: String?) {
         (SignInSummary.place(issuer: plan.expectations.issuer, endpoint: plan.endpoint), expected: plan.expectations.issuer)
