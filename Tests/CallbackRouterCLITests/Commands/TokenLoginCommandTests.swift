@@ -74,6 +74,11 @@ import Darwin
         var tokenRequests: Int { provider.requests.filter { $0.line.hasPrefix("POST /token ") }.count }
 
         func remove() {
+            // A browser still at the gate (a test that failed early) is let go.
+            if gated {
+                let fd = open(gate, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+            }
             provider.stop()
             home.remove()
         }
@@ -170,6 +175,25 @@ import Darwin
         #expect(second.output.stderr.contains("waiting for it to end, at most 360 seconds"), "\(second.output.stderr)")
         #expect(!second.output.stderr.contains("signing in"), "\(second.output.stderr)")
         #expect(setup.provider.authorizations == 1 && setup.tokenRequests == 1, "one sign-in at the provider")
+    }
+
+    /// The store refuses the tokens once the sign-in is under way (its directory was opened
+    /// to others): the token is printed all the same, and stderr says why it was not stored.
+    @Test func aTokenThatCouldNotBeStoredIsStillPrintedAndStderrSaysWhy() throws {
+        let setup = try Setup(gated: true)
+        defer { setup.remove() }
+        let run = try Running(Self.token(setup, ["--login"]), environment: setup.environment)
+        try run.waitFor("/start/")
+        let directory = try setup.store.directory
+        chmod(directory, 0o755)
+        defer { chmod(directory, 0o700) }
+        setup.openGate()
+        #expect(run.waitForExit() == 0, "\(run.output.stdout) \(run.output.stderr)")
+        let out = run.output.stdout
+        #expect(out.hasPrefix(#"{"outcome":"token","access_token":"AT-signed-in-1""#), "\(out)")
+        #expect(out.contains(#""store":null,"signed_in":true,"store_error":{"reason":"store_not_private","detail":"#), "\(out)")
+        #expect(run.output.stderr.contains("token: the tokens were not stored (store_not_private)"), "\(run.output.stderr)")
+        #expect(run.output.stderr.contains("this token is valid, but it was not stored: the next call signs in again"))
     }
 
     @Test func kubectlWithoutATerminalGetsNoPastePrompt() {
