@@ -338,7 +338,8 @@ enum TokenCommand: Command {
             case .error(let tokenError):
                 if tokenError.code == .invalidGrant, let signIn {
                     removeRefused(entry, from: store, context: context)
-                    return signIn("the provider refused the stored refresh token (invalid_grant: expired or revoked); the entry was removed")
+                    return signIn(
+                        "the provider refused the stored refresh token (invalid_grant: expired or revoked); the entry was removed")
                 }
                 context.printJSON(TokenStep.errorJSON(tokenError))
                 if tokenError.code == .invalidGrant {

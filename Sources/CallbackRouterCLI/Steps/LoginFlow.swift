@@ -221,14 +221,17 @@ struct LoginFlow {
             context.printError("\(command.name): or paste here the URL the browser was sent to (from its address bar) and press Enter")
         }
         context.printError(
-            "\(command.name): waiting for the callback on \(receiver.redirectURI) (at most \(Durations.describe(seconds: seconds))\(timeoutOption))")
+            "\(command.name): waiting for the callback on \(receiver.redirectURI)"
+                + " (at most \(Durations.describe(seconds: seconds))\(timeoutOption))")
         let reminding = WaitReminder.start(seconds: seconds, redirectURI: receiver.redirectURI, name: command.name, context: context)
         defer { reminding.withLock { $0 = true } }
 
         let ending: Ending
         do {
             let result = try context.stoppable(by: receiver.close) { () throws(CallbackError) -> LoopbackWaitResult in
-                try receiver.receive(expecting: plan.expectations, until: deadline) { line in context.printError("\(command.name): \(line)") }
+                try receiver.receive(expecting: plan.expectations, until: deadline) { line in
+                    context.printError("\(command.name): \(line)")
+                }
             }
             switch result {
             case .callback(let judged): ending = .judged(judged)
@@ -300,11 +303,13 @@ struct LoginFlow {
             scheme: scheme, state: secrets.state, timeout: .milliseconds(Int64(seconds * 1000)), judge: judge, command: command.name,
             context: context
         ) {
-            presenting = BrowserLauncher.presentStartLink(link, noBrowser: plan.noBrowser, seconds: seconds, name: command.name, context: context)
+            presenting = BrowserLauncher.presentStartLink(
+                link, noBrowser: plan.noBrowser, seconds: seconds, name: command.name, context: context)
             context.printError(
                 "\(command.name): waiting for the callback on \(scheme.name): (the handler registered with 'callback-router register';"
                     + " at most \(Durations.describe(seconds: seconds))\(timeoutOption))")
-            reminding = WaitReminder.start(seconds: seconds, redirectURI: redirectText, scheme: scheme.name, name: command.name, context: context)
+            reminding = WaitReminder.start(
+                seconds: seconds, redirectURI: redirectText, scheme: scheme.name, name: command.name, context: context)
         }
         // The wait is over: the link is not served a moment longer than it is needed, and no reminder follows.
         reminding?.withLock { $0 = true }
@@ -403,7 +408,10 @@ extension LoginFlow.Plan {
         issuer: String, clientID: String, scope: String?, account: String?, context: CommandContext
     ) throws(Arguments.UsageError) {
         // `--name=value`: a value that starts with '-' is still the option's value.
-        let given = [(CommonOptions.issuer, issuer), (CommonOptions.clientID, clientID), (CommonOptions.scope, scope), (TokenStoring.account, account)]
+        let given = [
+            (CommonOptions.issuer, issuer), (CommonOptions.clientID, clientID), (CommonOptions.scope, scope),
+            (TokenStoring.account, account),
+        ]
         let arguments = given.compactMap { option, value in value.map { "--\(option.name)=\($0)" } }
         let names = Set(given.map(\.0.name))
         self = try LoginFlow.plan(try Arguments(arguments, options: names, flags: []), context: context)

@@ -41,7 +41,7 @@ enum SignInLock {
         do throws(SystemError) {
             do throws(SystemError) {
                 return .success(try FileLock.acquire(path, mode: 0o600, until: .after(milliseconds: 0)))
-            } catch where error.code == FileLock.heldElsewhere {
+            } catch  where error.code == FileLock.heldElsewhere {
                 context.printError(
                     "\(command): another sign-in for \(key) is under way (another 'token --login'): waiting for it to end,"
                         + " at most \(Durations.describe(seconds: seconds)), then serving what it stored")
@@ -52,7 +52,8 @@ enum SignInLock {
                 error.code == FileLock.heldElsewhere
                 ? TokenStoreError(
                     TokenStoreError.busy,
-                    "another sign-in for \(key) was still under way after \(Durations.describe(seconds: seconds)): try again once it has ended")
+                    "another sign-in for \(key) was still under way after \(Durations.describe(seconds: seconds)): try again once it has ended"
+                )
                 : TokenStoreError(TokenStoreError.ioFailed, "\(path) could not be locked (\(error.reason))")
             return .failure(TokenStoring.Ended(exit: TokenStoring.fail(failure, context: context)))
         }

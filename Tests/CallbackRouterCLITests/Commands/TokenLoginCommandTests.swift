@@ -97,7 +97,8 @@ import Darwin
         if format == ["--bare"] {
             #expect(run.out == "AT-signed-in-1\n", "the token alone, never login's JSON")
         } else {
-            #expect(run.out.hasPrefix(#"{"outcome":"token","access_token":"AT-signed-in-1","token_type":"Bearer","expires_at":"#), "\(run.out)")
+            #expect(
+                run.out.hasPrefix(#"{"outcome":"token","access_token":"AT-signed-in-1","token_type":"Bearer","expires_at":"#), "\(run.out)")
             #expect(run.out.hasSuffix(#""scope":"profile","account":null,"store":"file","signed_in":true}"# + "\n"), "\(run.out)")
             #expect(run.out.split(separator: "\n").count == 1 && !run.out.contains("code_verifier"), "only token's JSON")
         }
