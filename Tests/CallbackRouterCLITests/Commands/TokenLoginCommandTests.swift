@@ -51,8 +51,11 @@ import Darwin
             self.gated = gated
             _ = home.privateSubdirectory("run")
             if gated { guard mkfifo(gate, 0o600) == 0 else { throw HarnessError("mkfifo") } }
-            let wait = gated ? "cat '\(gate)' > /dev/null\n" : ""
-            let script = "#!/bin/sh\n\(wait)exec /usr/bin/curl -s -L -o /dev/null \"$1\"\n"
+            // The browser exits at once and leaves the following to a process it does not wait
+            // for: an unreaped child of the test process would keep Swift Testing's exit-test
+            // monitor spinning on it.
+            let wait = gated ? "cat '\(gate)' > /dev/null; " : ""
+            let script = "#!/bin/sh\n(\(wait)exec /usr/bin/curl -s -L -o /dev/null \"$1\") </dev/null >/dev/null 2>&1 &\nexit 0\n"
             let fd = open(home.path + "/browser", O_WRONLY | O_CREAT | O_TRUNC, 0o755)
             _ = script.withCString { write(fd, $0, strlen($0)) }
             close(fd)
