@@ -3,7 +3,9 @@
 # curl and a small provider on 127.0.0.1 (token_store_op.py): login stores, token serves
 # from the store and refreshes (once for two concurrent calls: the lock), kubectl uses
 # `token --exec-credential` as its exec plugin against the provider's bearer-checking API,
-# logout revokes (the refresh token then fails at the provider) and removes. Run twice: with
+# logout revokes (the refresh token then fails at the provider) and removes; then
+# `token --login` signs in through the browser (kubectl's plugin with interactiveMode
+# IfAvailable; two concurrent calls sign in once). Run twice: with
 # the file store (no session bus), and with the Secret Service for real (gnome-keyring under
 # dbus-run-session, unlocked with a known password), where no token file may appear; then
 # the keyring locked: a clear error, nothing lost.
@@ -112,6 +114,33 @@ YAML
     check [ $code = 77 ]
     check grep -q "run callback-router login --issuer $issuer --client-id app" "$work/err"
     kubectl --kubeconfig "$work/kubeconfig" get --raw /api >/dev/null 2>&1 && fail "$kind: kubectl still got in after logout" || pass
+
+    # token --login with nothing stored: kubectl runs the plugin, which signs in through the
+    # browser (kubectl gives it no terminal: "interactive": false) and serves kubectl.
+    local logins; logins=$(stat_of logins)
+    sed -e 's/--exec-credential\]/--exec-credential, --scope, profile, --login]/' -e 's/interactiveMode: Never/interactiveMode: IfAvailable/' \
+        "$work/kubeconfig" >"$work/kubeconfig-login"
+    out=$(BROWSER="$work/browser" kubectl --kubeconfig "$work/kubeconfig-login" get --raw /api 2>"$work/kube.err" </dev/null)
+    check [ $? = 0 ]
+    echo "$out" | grep -q APIVersions || fail "$kind: kubectl with --login got no answer: $out $(cat "$work/kube.err")"
+    check grep -q 'signing in (--login)' "$work/kube.err"
+    check [ "$(stat_of logins)" = $((logins + 1)) ]
+    # The next call serves the stored token: no sign-in.
+    out=$(timeout 30 "$helper" token "${T[@]}" --scope profile --login --bare 2>"$work/err"); check [ $? = 0 ]
+    check [ "$(stat_of logins)" = $((logins + 1)) ]
+    echo "$out" | grep -q '^AT-[0-9]*$' || fail "$kind: token --login --bare printed more than the token: $out"
+    # Forgotten again; two calls at the same instant sign in once and print the same token.
+    "$helper" logout "${T[@]}" >/dev/null 2>&1
+    BROWSER="$work/browser" "$helper" token "${T[@]}" --scope profile --login --bare >"$work/a" 2>"$work/a.err" &
+    first=$!
+    BROWSER="$work/browser" "$helper" token "${T[@]}" --scope profile --login --bare >"$work/b" 2>"$work/b.err"
+    second=$?
+    wait $first
+    check [ $? = 0 ] && check [ $second = 0 ]
+    check [ "$(stat_of logins)" = $((logins + 2)) ]
+    check cmp -s "$work/a" "$work/b"
+    grep -q '^AT-[0-9]*$' "$work/a" || fail "$kind: concurrent token --login printed: $(cat "$work/a") $(cat "$work/a.err")"
+    "$helper" logout "${T[@]}" >/dev/null 2>&1
 }
 
 if [ "${1:-}" = --keyring ]; then

@@ -15,7 +15,8 @@ the system picks, printed as its first line on stdout. The issuer is http://127.
                                       with --tls CERT KEY also served over https on a second
                                       port, printed as the second line (kubectl sends exec
                                       credentials over TLS only)
-  /stats                              {"refreshes":N,"revoked":[…],"live_refresh_tokens":N}
+  /stats                              {"refreshes":N,"revoked":[…],"live_refresh_tokens":N,
+                                      "logins":N} (logins: the browsers sent to /authorize)
   /config?lifetime=N                  the lifetime of the access tokens issued from now on
 
 Exits after --timeout seconds. Nothing leaves the machine.
@@ -30,7 +31,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
-STATE = {"n": 0, "refreshes": 0, "access": {}, "refresh": set(), "revoked": []}
+STATE = {"n": 0, "refreshes": 0, "access": {}, "refresh": set(), "revoked": [], "logins": 0}
 LIFETIME = [300]
 
 
@@ -69,6 +70,8 @@ class Handler(BaseHTTPRequestHandler):
                 "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"]})
         if url.path == "/authorize":
             query = dict(urllib.parse.parse_qsl(url.query))
+            with LOCK:
+                STATE["logins"] += 1
             target = query["redirect_uri"] + "?" + urllib.parse.urlencode({"code": "CODE-1", "state": query["state"]})
             self.send_response(302)
             self.send_header("Location", target)
@@ -80,7 +83,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"lifetime": LIFETIME[0]})
         if url.path == "/stats":
             with LOCK:
-                return self.send(200, {"refreshes": STATE["refreshes"], "revoked": STATE["revoked"], "live_refresh_tokens": len(STATE["refresh"])})
+                return self.send(200, {"refreshes": STATE["refreshes"], "revoked": STATE["revoked"], "live_refresh_tokens": len(STATE["refresh"]),
+                                       "logins": STATE["logins"]})
         if url.path == "/api" or url.path.startswith("/apis") or url.path.startswith("/version"):
             token = (self.headers.get("Authorization") or "")[len("Bearer "):]
             with LOCK:

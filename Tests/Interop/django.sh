@@ -268,10 +268,45 @@ PY
     check "token then names the login to run (exit 77)" bash -c '[ "$1" = 77 ] && grep -q "run callback-router login" "$2"' _ "$code" "$work/token.err"
 }
 
+# token --login with an empty store (flow_token_store ended with logout): the sign-in at DOT
+# through headless Chromium, as login's; stdout is the token alone, DOT's userinfo accepts
+# it, and the next token call serves it from the store without signing in.
+flow_token_login() {
+    step "token --login: an empty store signs in at DOT through Chromium; the next call serves the store"
+    local T=(--issuer "$ISSUER" --client-id "$CLIENT_ID" --scope "$SCOPE" --allow-http-loopback)
+    printf '#!/bin/sh\nprintf "%%s\\n" "$1" >"%s"\n' "$work/token-login.start" >"$work/token-login-browser"
+    chmod 755 "$work/token-login-browser"
+    rm -f "$work/token-login.start"
+    BROWSER="$work/token-login-browser" "$cr" token "${T[@]}" --login --bare >"$work/token-login.out" 2>"$work/token-login.err" &
+    local pid=$! i
+    pids+=("$pid")
+    for i in $(seq 1 200); do [ -s "$work/token-login.start" ] && break; sleep 0.05; done
+    [ -s "$work/token-login.start" ] || {
+        fail "token --login found nothing stored and started the browser" "$(cat "$work/token-login.out" "$work/token-login.err")"
+        return
+    }
+    pass "token --login found nothing stored and started the browser"
+    local start; start=$(head -1 "$work/token-login.start")
+    browse token-login --url "$start" --until "${start%%/start/*}/callback" \
+        || { fail "Chromium signed in and consented" "$(tail -3 "$work/token-login.browser.err")"; return; }
+    wait_exit "$pid" 40
+    check "token --login exits 0" test "$EXIT_STATUS" = 0
+    local token; token=$(cat "$work/token-login.out")
+    check "stdout is the token alone" bash -c '[ "$(wc -l <"$1")" = 1 ] && [ -n "$2" ] && [[ "$2" != *"{"* ]]' _ "$work/token-login.out" "$token"
+    check "stderr says it signed in" grep -q "Signed in" "$work/token-login.err"
+    local userinfo; userinfo=$(curl -s -H "Authorization: Bearer $token" "$(json_field "$discovery" userinfo_endpoint)")
+    check "DOT's userinfo accepts the token" bash -c '[[ "$1" == *"\"sub\":"* ]]' _ "$userinfo"
+    local again; again=$(timeout 30 "$cr" token "${T[@]}" --login --bare 2>"$work/token-login.again.err")
+    check "the next token call serves it from the store, without signing in" \
+        bash -c '[ "$1" = "$2" ] && ! grep -q "signing in" "$3"' _ "$again" "$token" "$work/token-login.again.err"
+    "$cr" logout "${T[@]}" --revocation-endpoint "$BASE/o/revoke_token/" >/dev/null 2>&1 || true
+}
+
 run_flows
 flow_sign_in_sample
 source "$here/web-backend/flow.sh"
 flow_web_backend
 flow_token_store
+flow_token_login
 flow_login_device
 summary

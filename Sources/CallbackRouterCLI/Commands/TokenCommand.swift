@@ -28,13 +28,17 @@ enum TokenCommand: Command {
     static let overview = """
         OVERVIEW: Print a currently valid access token of a stored sign-in ('login' stores
         them). A token that expires within --min-valid seconds is refreshed first (the
-        rotated refresh token is stored); two calls at the same instant refresh once. It
-        never opens a browser: with nothing valid stored it fails with the 'login' to run.
+        rotated refresh token is stored); two calls at the same instant refresh once.
+        Without --login it never opens a browser: with nothing valid stored it fails with
+        the 'login' to run. With --login it signs in then, as that 'login' would, stores
+        the tokens and prints the token.
 
         OUTPUT (one JSON object on stdout; the token is a secret):
           {"outcome":"token","access_token":…,"token_type":…,"expires_at":N|null,
            "expires_in":N|null,"refreshed":true|false,"issuer":…,"client_id":…,"scope":…|null,
            "account":…|null,"store":"file"|"secret-service"}
+          After a sign-in (--login), "signed_in":true follows; "store" is null when the
+          tokens could not be stored, and "store_error":{"reason":…,"detail":…} says why.
           With --bare: the access token alone, and a newline.
           With --exec-credential: kubectl's ExecCredential, in the apiVersion that
           KUBERNETES_EXEC_INFO names (client.authentication.k8s.io/v1 or v1beta1; v1 without it):
@@ -59,7 +63,7 @@ enum TokenCommand: Command {
             CommonOptions.scope.described("The scopes given to login, when several entries of this client are stored.").only(
                 in: serveMode),
             TokenStoring.account.only(in: serveMode),
-            Option.bare, Option.execCredential, Option.minValid,
+            Option.bare, Option.execCredential, Option.minValid, Option.login,
             Option.list,
             RefreshedIDTokenCheck.requireSameAuthTime.listed(under: refreshGroup).only(in: serveMode),
         ] + TokenStep.sharedDeclarations.map { $0.listed(under: refreshGroup).only(in: serveMode) }
@@ -75,10 +79,23 @@ enum TokenCommand: Command {
         ).only(in: serveMode)
         static let list = OptionDeclaration.flag(
             "list", "List the stored sign-ins: issuers, clients, scopes, accounts, expiry; never a token.")
+        static let login = OptionDeclaration.flag(
+            "login",
+            "When nothing valid is stored (no entry; an expired token and no refresh token; a refresh token the provider refused), sign in as 'callback-router login --issuer I --client-id C [--scope S] [--account A]' would (the browser; over SSH without a display, the device flow when offered), store the tokens, then print the token. Never otherwise."
+        ).only(in: serveMode)
     }
-    static let refreshGroup = OptionGroup("REFRESH OPTIONS", note: "used only when the stored token must be refreshed; needs curl")
+    static let refreshGroup = OptionGroup(
+        "REFRESH OPTIONS", note: "for a refresh, or the sign-in of --login; needs curl")
 
     static let discussion = """
+        SIGN-IN (--login):
+          Progress and the last line ("✓ Signed in at …") go to stderr; stdout carries the
+          token only. Calls for the same entry at the same time sign in once: the others say
+          so on stderr and wait for it, then serve what it stored (or sign in themselves when
+          it failed). The client secret of --client-secret-from-stdin serves the refresh and
+          the sign-in. With --exec-credential and kubectl's "interactive": false (no terminal),
+          no pasted address is read from stdin; the browser and the loopback still work.
+
         EXIT CODES:
           0 a valid token; 1 the refresh was refused by the token endpoint (invalid_grant:
           the entry is removed, log in again); 64 usage; 65 a refused response, or a store
@@ -86,6 +103,12 @@ enum TokenCommand: Command {
           no keyring; 74 the store could not be written; 75 the store or keyring is locked,
           try again; 77 nothing valid is stored (the 'login' to run is on stderr), or a store
           file that is not yours or not private.
+          With --login, a sign-in that fails ends as 'login' ends: its JSON on stdout, its
+          line on stderr, its exit code (1 refused at the provider; 65 a refused callback or
+          response; 75 no callback in time, the device code expired, or another sign-in for
+          the same entry still under way after its 300 seconds and one minute more;
+          130 / 143 Ctrl-C / SIGTERM). A corrupt, locked or foreign store, a network failure
+          or any other token error never starts a sign-in.
 
         EXAMPLE:
           curl -H "Authorization: Bearer $(callback-router token --issuer https://example.auth0.com/ \\
@@ -94,6 +117,10 @@ enum TokenCommand: Command {
           #   exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: callback-router,
           #          args: [token, --issuer, https://example.auth0.com/, --client-id, abc123,
           #                 --exec-credential], interactiveMode: Never}
+          # one that signs in when needed (kubectl starts the browser through it):
+          #   exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: callback-router,
+          #          args: [token, --issuer, https://example.auth0.com/, --client-id, abc123,
+          #                 --exec-credential, --login], interactiveMode: IfAvailable}
 
         """
 
@@ -116,26 +143,150 @@ enum TokenCommand: Command {
             }
             margin = seconds
             format = try readFormat(args, context: context)
+            if args.has(Option.login), args.gave(CommonOptions.tokenEndpoint) {
+                throw Arguments.UsageError(
+                    description: "--login signs in through --issuer's discovery, as login does: leave out --token-endpoint")
+            }
         } catch {
             return usageError(error.description, context: context)
         }
-        let (issuer, clientID, scope, account) = (selection.issuer, selection.clientID, selection.scope, selection.account)
-        let login = TokenStoring.loginCommand(issuer: issuer, clientID: clientID, scope: scope, account: account)
-        return TokenStoring.withSelectedEntry(
-            selection, args: args, for: Self.self, context: context,
-            advice: "run \(login)"
-        ) { store, entry, secret throws(TokenStoreError) -> Int32 in
+        let secret: String?
+        switch TokenStoring.readClientSecret(args, for: Self.self, context: context) {
+        case .success(let read): secret = read
+        case .failure(let ended): return ended.exit
+        }
+        let request = Request(selection: selection, margin: margin, format: format, secret: secret, signsIn: args.has(Option.login))
+        let served = serve(request, args: args, context: context)
+        guard case .signIn(let reason, let directory) = served else { return served.exit }
+        return signIn(request, because: reason, directory: directory, args: args, context: context)
+    }
+
+    /// What one call asks for.
+    struct Request {
+        let selection: TokenStoreKey
+        let margin: Int64
+        let format: Format
+        /// The client secret (`--client-secret-from-stdin`), read once for the refresh and the sign-in.
+        let secret: String?
+        /// `--login`: sign in when nothing valid is stored.
+        let signsIn: Bool
+
+        /// The `login` that stores tokens for this entry, for the messages.
+        var login: String {
+            TokenStoring.loginCommand(
+                issuer: selection.issuer, clientID: selection.clientID, scope: selection.scope, account: selection.account)
+        }
+    }
+
+    /// How serving from the store ended.
+    enum Served {
+        /// Printed (a token, or a refusal), with this exit code.
+        case ended(Int32)
+        /// Nothing valid is stored and `--login` asks to sign in: why, in words, and the store's directory.
+        case signIn(String, directory: String)
+
+        var exit: Int32 {
+            if case .ended(let exit) = self { return exit }
+            return ExitCode.success
+        }
+    }
+
+    /// The token of the stored entry, refreshed when it expires within the margin, under the
+    /// store's lock. Nothing valid (no entry, an expired token without a refresh token, a
+    /// refresh token refused with `invalid_grant`): the line naming the login to run, or
+    /// `.signIn` with `--login`, once the store's lock is released.
+    static func serve(_ request: Request, args: Arguments, context: CommandContext) -> Served {
+        let login = request.login
+        var signIn: (reason: String, directory: String)?
+        let noted: (TokenStore, String) -> Int32 = { store, reason in
+            signIn = (reason, store.directory)
+            return ExitCode.success
+        }
+        let exit = TokenStoring.withSelectedEntry(
+            request.selection, for: Self.self, context: context, advice: "run \(login)", missing: request.signsIn ? noted : nil
+        ) { store, entry throws(TokenStoreError) -> Int32 in
             let now = WallClock.system.seconds()
-            if entry.isValid(at: now, margin: margin) {
-                return print(entry, refreshed: false, format: format, store: store, now: now, context: context)
+            if entry.isValid(at: now, margin: request.margin) {
+                return print(entry, refreshed: false, format: request.format, store: store, now: now, context: context)
             }
             guard let refreshToken = entry.refreshToken else {
+                if request.signsIn { return noted(store, "the stored access token has expired and no refresh token was issued") }
                 return TokenStoring.refuse(
                     "the stored access token has expired and no refresh token was issued: run \(login)", context: context)
             }
             return try refresh(
-                entry, with: refreshToken, secret: secret, args: args, login: login, format: format, store: store, context: context)
+                entry, with: refreshToken, secret: request.secret, args: args, login: login, format: request.format, store: store,
+                context: context, refused: request.signsIn ? { noted(store, $0) } : nil)
         }
+        guard let signIn else { return .ended(exit) }
+        return .signIn(signIn.reason, directory: signIn.directory)
+    }
+
+    /// `--login` with nothing valid stored: under the entry's sign-in lock (``SignInLock``),
+    /// serves what a concurrent call stored meanwhile, else signs in as `login` would
+    /// (``LoginFlow``), stores the tokens and prints the token. A failed sign-in ends as
+    /// login's does.
+    static func signIn(_ request: Request, because reason: String, directory: String, args: Arguments, context: CommandContext) -> Int32 {
+        let selection = request.selection
+        var plan: LoginFlow.Plan
+        do throws(Arguments.UsageError) {
+            plan = try LoginFlow.Plan(
+                issuer: selection.issuer, clientID: selection.clientID, scope: selection.scope, account: selection.account,
+                context: context)
+        } catch {
+            return usageError(error.description, context: context)
+        }
+        let lock: FileLock
+        switch SignInLock.acquire(for: selection, in: directory, waiting: plan.seconds + 60, command: name, context: context) {
+        case .success(let taken): lock = taken
+        case .failure(let ended): return ended.exit
+        }
+        defer { lock.release() }
+        // Another call may have signed in while this one waited for the lock: its tokens are served.
+        let served = serve(request, args: args, context: context)
+        guard case .signIn = served else { return served.exit }
+        context.printError("\(name): \(reason): signing in (--login), as \(request.login) would")
+        plan.storing.command = name
+        // stdin is not a person's when it carried the client secret, or when kubectl says no terminal is there.
+        if request.secret != nil || !execCredentialIsInteractive(request.format, context: context) {
+            plan.loopback.pasteDescriptor = nil
+        }
+        let step: TokenStep
+        switch LoginFlow.prepare(args, for: Self.self, plan: &plan, secret: request.secret, context: context) {
+        case .ready(let ready): step = ready
+        case .ended(let exit): return exit
+        }
+        let keeper = SignInKeeper()
+        let exit = LoginFlow.signIn(
+            plan, tokenStep: step, codeFlowOptionGiven: false, redirectURI: nil, command: Self.self, keeper: keeper, context: context)
+        guard let json = keeper.tokens else { return exit }
+        return printSignedIn(json, plan: plan, format: request.format, context: context)
+    }
+
+    /// Prints the token of a sign-in's JSON (login's, with `"stored"`) as `format` asks; when
+    /// storing failed, stderr says the next call signs in again.
+    static func printSignedIn(_ json: JSONValue, plan: LoginFlow.Plan, format: Format, context: CommandContext) -> Int32 {
+        let now = WallClock.system.seconds()
+        let key = TokenStoreKey(
+            issuer: plan.expectations.issuer ?? "", clientID: plan.clientID, scope: plan.scope, account: plan.storing.account)
+        guard let entry = TokenStoring.entry(of: json, key: key, at: now) else { return ExitCode.success }
+        let object = json.object
+        var members: [(String, JSONValue)] = [("store", .string(object?["stored"]?.object?["store"]?.string)), ("signed_in", .bool(true))]
+        if let failure = object?["store_error"] {
+            members.append(("store_error", failure))
+            context.printError("\(name): this token is valid, but it was not stored: the next call signs in again")
+        }
+        return print(entry, refreshed: false, format: format, members: members, now: now, context: context)
+    }
+
+    /// Whether kubectl gives the plugin a terminal: false when `--exec-credential` runs
+    /// under a KUBERNETES_EXEC_INFO whose `spec.interactive` is false; true otherwise.
+    static func execCredentialIsInteractive(_ format: Format, context: CommandContext) -> Bool {
+        guard case .execCredential = format, let info = context.environment["KUBERNETES_EXEC_INFO"],
+            let spec = (try? JSONReader.parse(info))?.object?["spec"]?.object
+        else { return true }
+        if case .bool(let interactive) = spec["interactive"]?.storage { return interactive }
+        return true
     }
 
     /// `--bare` / `--exec-credential` (with the apiVersion kubectl asks for), or JSON.
@@ -164,7 +315,7 @@ enum TokenCommand: Command {
     /// new tokens (the rotated refresh token) and prints the access token.
     static func refresh(
         _ entry: StoredTokens, with refreshToken: String, secret: String?, args: Arguments, login: String, format: Format,
-        store: TokenStore, context: CommandContext
+        store: TokenStore, context: CommandContext, refused signIn: ((String) -> Int32)? = nil
     ) throws(TokenStoreError) -> Int32 {
         let step: TokenStep
         switch TokenStep.prepare(
@@ -200,11 +351,14 @@ enum TokenCommand: Command {
             }
             switch try step.exchange(request, context: context) {
             case .error(let tokenError):
+                if tokenError.code == .invalidGrant, let signIn {
+                    removeRefused(entry, from: store, context: context)
+                    return signIn(
+                        "the provider refused the stored refresh token (invalid_grant: expired or revoked); the entry was removed")
+                }
                 context.printJSON(TokenStep.errorJSON(tokenError))
                 if tokenError.code == .invalidGrant {
-                    if case .failure(let error) = Result(catching: { () throws(TokenStoreError) in try store.remove(entry.key) }) {
-                        context.printError("\(name): the refused entry could not be removed (\(error.detail))")
-                    }
+                    removeRefused(entry, from: store, context: context)
                     context.printError(
                         "\(name): the provider refused the stored refresh token (invalid_grant: expired or revoked);"
                             + " the entry was removed: run \(login)")
@@ -254,9 +408,23 @@ enum TokenCommand: Command {
         return print(renewed, refreshed: true, format: format, store: store, now: now, context: context)
     }
 
+    /// Removes an entry whose refresh token the provider refused; a failure is said, not fatal.
+    static func removeRefused(_ entry: StoredTokens, from store: TokenStore, context: CommandContext) {
+        if case .failure(let error) = Result(catching: { () throws(TokenStoreError) in try store.remove(entry.key) }) {
+            context.printError("\(name): the refused entry could not be removed (\(error.detail))")
+        }
+    }
+
     /// Prints the access token of `entry` as `format` asks.
     static func print(
         _ entry: StoredTokens, refreshed: Bool, format: Format, store: TokenStore, now: Int64, context: CommandContext
+    ) -> Int32 {
+        print(entry, refreshed: refreshed, format: format, members: [("store", .string(store.backend.name))], now: now, context: context)
+    }
+
+    /// Prints the access token of `entry` as `format` asks; the JSON ends with `members`.
+    static func print(
+        _ entry: StoredTokens, refreshed: Bool, format: Format, members: [(String, JSONValue)], now: Int64, context: CommandContext
     ) -> Int32 {
         switch format {
         case .bare:
@@ -274,7 +442,7 @@ enum TokenCommand: Command {
                         ("token_type", .string(entry.tokenType)),
                         ("expires_at", .int(entry.expiresAt.map { Int(clamping: $0) })),
                         ("expires_in", .int(entry.expiresAt.map { Int(clamping: max(0, $0 - now)) })), ("refreshed", .bool(refreshed)),
-                    ] + TokenStoring.keyMembers(entry.key) + [("store", .string(store.backend.name))]))
+                    ] + TokenStoring.keyMembers(entry.key) + members))
         }
         return ExitCode.success
     }

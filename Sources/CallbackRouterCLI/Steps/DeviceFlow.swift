@@ -34,6 +34,8 @@ struct DeviceFlow {
     var endpoint: String?
     /// Where the tokens are kept after the sign-in (`--no-store`, `--account`), as the code flow keeps them.
     var storing = TokenStoring(enabled: false, account: nil)
+    /// Keeps the tokens for the command that asked for the sign-in (`token --login`) instead of printing them; nil: printed.
+    var keeper: SignInKeeper?
 
     /// The step every refusal of the device authorization request names.
     static let authorizationStep = "device_authorization"
@@ -312,7 +314,7 @@ struct DeviceFlow {
     /// (``SignInSummary``). Returns `exit`, else 1 for a provider's error answer and 0 for tokens.
     func conclude(_ json: JSONValue, line: String? = nil, context: CommandContext, exit: Int32? = nil) -> Int32 {
         let code = exit ?? (line == nil ? ExitCode.success : ExitCode.providerFailure)
-        guard context.printOutcome(json) else { return code }
+        guard keeper?.conclude(json, context: context) ?? context.printOutcome(json) else { return code }
         context.writeHumanLine(
             line ?? SignInSummary.line(for: json, place: issuer, expectedIssuer: issuer, colour: context.colourOnStandardError))
         return code

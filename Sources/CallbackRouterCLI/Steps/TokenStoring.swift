@@ -35,6 +35,8 @@ struct TokenStoring {
     /// Whether login stores, and under which account.
     let enabled: Bool
     let account: String?
+    /// The command that signed in, naming the messages (`login`; `token` for `token --login`).
+    var command = "login"
 
     /// Login's store options.
     static func read(_ args: Arguments) throws(Arguments.UsageError) -> TokenStoring {
@@ -79,7 +81,20 @@ struct TokenStoring {
         case .success(let read): secret = read
         case .failure(let ended): return ended.exit
         }
-        return withStore(context: context) { store throws(TokenStoreError) -> Int32 in
+        return withSelectedEntry(selection, for: command, context: context, advice: advice) { store, entry throws(TokenStoreError) in
+            try body(store, entry, secret)
+        }
+    }
+
+    /// Runs `body` under the store's lock with the one entry `selection` names; none stored:
+    /// `missing` with the store and what is missing in words, else (no `missing`)
+    /// `not_signed_in`, then `advice`; several (other scopes): a usage error asking for `--scope`.
+    static func withSelectedEntry<C: Command>(
+        _ selection: TokenStoreKey, for command: C.Type, context: CommandContext, advice: String,
+        missing: ((TokenStore, String) -> Int32)? = nil,
+        _ body: (TokenStore, StoredTokens) throws(TokenStoreError) -> Int32
+    ) -> Int32 {
+        withStore(context: context) { store throws(TokenStoreError) -> Int32 in
             let found = try store.entries(
                 issuer: selection.issuer, clientID: selection.clientID, scope: selection.scope, account: selection.account)
             if found.count > 1 {
@@ -89,9 +104,10 @@ struct TokenStoring {
             }
             guard let entry = found.first else {
                 let what = "no tokens are stored for \(selection.issuer) client \(selection.clientID) in \(store.location)"
+                if let missing { return missing(store, what) }
                 return refuse(what + ": " + advice, context: context)
             }
-            return try body(store, entry, secret)
+            return try body(store, entry)
         }
     }
 
@@ -114,17 +130,15 @@ struct TokenStoring {
     /// nothing was stored; then `"store_error"` says why, when storing failed). Other
     /// outcomes are returned as they are. Storing never changes what login printed before.
     func afterLogin(_ json: JSONValue, issuer: String?, clientID: String, scope: String?, context: CommandContext) -> JSONValue {
-        guard let object = json.object, let accessToken = object["access_token"]?.string else { return json }
+        guard json.object?["access_token"]?.string != nil else { return json }
         guard enabled, let issuer else {
-            if enabled { context.printError("login: the tokens were not stored: without --issuer there is no issuer to keep them under") }
+            if enabled {
+                context.printError("\(command): the tokens were not stored: without --issuer there is no issuer to keep them under")
+            }
             return TokenStoring.inserting(("stored", .null), into: json)
         }
-        let now = WallClock.system.seconds()
-        let entry = StoredTokens(
-            key: TokenStoreKey(issuer: issuer, clientID: clientID, scope: scope, account: account), accessToken: accessToken,
-            tokenType: object["token_type"]?.string ?? "Bearer",
-            expiresAt: object["expires_in"]?.number?.int64.map { now + $0 }, refreshToken: object["refresh_token"]?.string,
-            idToken: object["id_token"]?.string, grantedScope: object["scope"]?.string, storedAt: now)
+        let key = TokenStoreKey(issuer: issuer, clientID: clientID, scope: scope, account: account)
+        guard let entry = TokenStoring.entry(of: json, key: key, at: WallClock.system.seconds()) else { return json }
         do throws(TokenStoreError) {
             let store = try TokenStore(environment: context.environment)
             let saved: Result<Void, TokenStoreError> = try store.locked { () -> Result<Void, TokenStoreError> in
@@ -138,10 +152,20 @@ struct TokenStoring {
             if case .failure(let error) = saved { throw error }
             return TokenStoring.inserting(("stored", TokenStoring.whereJSON(store, account: account)), into: json)
         } catch {
-            context.printError("login: the tokens were not stored (\(error.reason.rawValue)): \(error.detail)")
+            context.printError("\(command): the tokens were not stored (\(error.reason.rawValue)): \(error.detail)")
             let failure = JSONValue.object([("reason", .string(error.reason.rawValue)), ("detail", .string(error.detail))])
             return TokenStoring.inserting(("stored", .null), ("store_error", failure), into: json)
         }
+    }
+
+    /// The entry a sign-in's JSON (login's, with an `access_token`) makes under `key`,
+    /// received at `now`; nil without an access token.
+    static func entry(of json: JSONValue, key: TokenStoreKey, at now: Int64) -> StoredTokens? {
+        guard let object = json.object, let accessToken = object["access_token"]?.string else { return nil }
+        return StoredTokens(
+            key: key, accessToken: accessToken, tokenType: object["token_type"]?.string ?? "Bearer",
+            expiresAt: object["expires_in"]?.number?.int64.map { now + $0 }, refreshToken: object["refresh_token"]?.string,
+            idToken: object["id_token"]?.string, grantedScope: object["scope"]?.string, storedAt: now)
     }
 
     /// `json` with `members` before its `access_token` (the members login printed before

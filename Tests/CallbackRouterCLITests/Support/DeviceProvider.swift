@@ -23,11 +23,15 @@ import CallbackTestSupport
 /// A small OpenID provider for `login --device` on 127.0.0.1 (real sockets, real curl):
 /// its discovery document, its device authorization endpoint (`/device`) answering
 /// `deviceAnswer`, and its token endpoint (`/token`) answering `tokenAnswers` in turn (the
-/// last one repeats). Every request's body is recorded with the time it arrived.
+/// last one repeats). Every request's body is recorded with the time it arrived. Its
+/// authorization endpoint (`/authorize`) signs the browser in at once: a redirect to the
+/// request's `redirect_uri` with a code and the state (or `authorizeError` and the state).
 final class DeviceProvider: @unchecked Sendable {
     struct Answer: Sendable {
         let status: Int
         let body: String
+        /// A redirect's target (status 302).
+        var location: String?
     }
 
     let port: UInt16
@@ -38,6 +42,8 @@ final class DeviceProvider: @unchecked Sendable {
     struct State {
         var stopped = false
         var tokenAnswers: [Answer] = []
+        /// What `/authorize` sends back instead of a code (`access_denied`), nil: a code.
+        var authorizeError: String?
         var served = 0
         /// Each request: its request line, its body, and when it arrived (monotonic milliseconds).
         var requests: [(line: String, body: String, at: Int64)] = []
@@ -45,6 +51,8 @@ final class DeviceProvider: @unchecked Sendable {
 
     var issuer: String { "http://127.0.0.1:\(port)" }
     var requests: [(line: String, body: String, at: Int64)] { state.withLock { $0.requests } }
+    /// The sign-ins the authorization endpoint saw (each a browser sent there).
+    var authorizations: Int { requests.filter { $0.line.hasPrefix("GET /authorize?") }.count }
     /// The bodies of the token endpoint's requests (the polls), in order.
     var polls: [(body: String, at: Int64)] { requests.filter { $0.line.hasPrefix("POST /token ") }.map { ($0.body, $0.at) } }
 
@@ -91,6 +99,11 @@ final class DeviceProvider: @unchecked Sendable {
         state.withLock { $0.tokenAnswers = answers }
     }
 
+    /// What `/authorize` answers from now on: an error code, or nil for a code.
+    func setAuthorizeError(_ error: String?) {
+        state.withLock { $0.authorizeError = error }
+    }
+
     func stop() {
         state.withLock { $0.stopped = true }
         _ = thread?.join()
@@ -109,15 +122,17 @@ final class DeviceProvider: @unchecked Sendable {
                 state.requests.append((line, body, SystemClock.monotonicMilliseconds()))
                 if line.hasPrefix("GET /.well-known/openid-configuration ") { return discovery }
                 if line.hasPrefix("POST /device ") { return device }
+                if line.hasPrefix("GET /authorize?") { return Self.signedIn(line, error: state.authorizeError) }
                 if line.hasPrefix("POST /token "), !state.tokenAnswers.isEmpty {
                     defer { state.served += 1 }
                     return state.tokenAnswers[min(state.served, state.tokenAnswers.count - 1)]
                 }
                 return Answer(status: 404, body: #"{"error":"not_found"}"#)
             }
-            let reason = answer.status == 200 ? "OK" : "Bad Request"
+            let reason = answer.status == 200 ? "OK" : answer.status == 302 ? "Found" : "Bad Request"
+            let location = answer.location.map { "Location: \($0)\r\n" } ?? ""
             let text =
-                "HTTP/1.1 \(answer.status) \(reason)\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n"
+                "HTTP/1.1 \(answer.status) \(reason)\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n\(location)"
                 + "Content-Length: \(answer.body.utf8.count)\r\nConnection: close\r\n\r\n\(answer.body)"
             let bytes = Array(text.utf8)
             bytes.withUnsafeBytes { raw in
@@ -131,6 +146,18 @@ final class DeviceProvider: @unchecked Sendable {
             shutdown(connection, Int32(SHUT_WR))
             close(connection)
         }
+    }
+
+    /// The authorization endpoint's answer to `line` (`GET /authorize?… HTTP/1.1`): back to
+    /// its `redirect_uri` with a code and its state, or with `error` and its state.
+    private static func signedIn(_ line: String, error: String?) -> Answer {
+        let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        guard let request = try? CallbackURL(parsing: "http://127.0.0.1" + target),
+            let redirect = try? request.queryParameters.value(named: "redirect_uri"),
+            let state = try? request.queryParameters.value(named: "state")
+        else { return Answer(status: 400, body: #"{"error":"invalid_request"}"#) }
+        let answer = error.map { "error=\($0)" } ?? "code=CODE-signed-in"
+        return Answer(status: 302, body: "", location: "\(redirect)?\(answer)&state=\(state)")
     }
 
     /// The request line and the body of `Content-Length` bytes.
