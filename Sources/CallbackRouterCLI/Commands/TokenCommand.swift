@@ -252,7 +252,10 @@ enum TokenCommand: Command {
             plan.loopback.pasteDescriptor = nil
         }
         let step: TokenStep
-        switch LoginFlow.prepare(args, for: Self.self, plan: &plan, secret: request.secret, context: context) {
+        switch TokenStep.prepareLogin(
+            args, for: Self.self, clientID: plan.clientID, scope: plan.scope, expectations: &plan.expectations, secret: request.secret,
+            context: context)
+        {
         case .ready(let ready): step = ready
         case .ended(let exit): return exit
         }

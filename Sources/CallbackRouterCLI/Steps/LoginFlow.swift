@@ -138,25 +138,6 @@ struct LoginFlow {
             storing: try TokenStoring.read(args))
     }
 
-    /// The token step of a sign-in that another command runs with the client secret it has
-    /// already read (`login` reads its own: ``TokenStep/prepareLogin(_:for:clientID:scope:expectations:context:)``):
-    /// discovery, the RFC 9207 requirement the metadata turns on, and the metadata's check of
-    /// the request before the browser opens.
-    static func prepare<C: Command>(
-        _ args: Arguments, for command: C.Type, plan: inout Plan, secret: String?, context: CommandContext
-    ) -> TokenStep.Prepared {
-        let expectsIDToken = plan.scope?.split(separator: " ").contains("openid") ?? false
-        let prepared = TokenStep.prepare(
-            args, for: command, clientID: plan.clientID, issuer: plan.expectations.issuer, secret: secret,
-            expectsIDToken: expectsIDToken, context: context)
-        guard case .ready(let step) = prepared, let metadata = step.metadata else { return prepared }
-        if metadata.authorizationResponseIssParameterSupported == true { plan.expectations.requiresIssuer = true }
-        if let refusal = TokenStep.unsupported(by: metadata, scope: plan.scope, command: command, context: context) {
-            return .ended(refusal)
-        }
-        return prepared
-    }
-
     /// Runs the sign-in once the token step is ready: over SSH without a display, the device
     /// flow when the provider offers it (``DeviceFlow/instead(of:issuer:clientID:scope:codeFlowOptionGiven:command:storing:context:)``);
     /// else the code flow, on the authorization endpoint discovery names when none was given.

@@ -113,8 +113,8 @@ struct TokenStep {
         case ended(Int32)
     }
 
-    /// `login`'s preparation: the secret (one line of stdin) when asked, discovery, and
-    /// the RFC 9207 requirement the metadata turns on (`iss` then must be in the callback).
+    /// `login`'s preparation: the secret (one line of stdin) when asked, then
+    /// ``prepareLogin(_:for:clientID:scope:expectations:secret:context:)``.
     static func prepareLogin<C: Command>(
         _ args: Arguments, for command: C.Type, clientID: String, scope: String?, expectations: inout LoopbackExpectations,
         context: CommandContext
@@ -127,6 +127,17 @@ struct TokenStep {
             }
             secret = lines[0]
         }
+        return prepareLogin(
+            args, for: command, clientID: clientID, scope: scope, expectations: &expectations, secret: secret, context: context)
+    }
+
+    /// A sign-in's preparation with the client secret already read (nil: a public client):
+    /// discovery, the RFC 9207 requirement the metadata turns on (`iss` then must be in the
+    /// callback), and the metadata's check of the request before the browser opens.
+    static func prepareLogin<C: Command>(
+        _ args: Arguments, for command: C.Type, clientID: String, scope: String?, expectations: inout LoopbackExpectations,
+        secret: String?, context: CommandContext
+    ) -> Prepared {
         let expectsIDToken = scope?.split(separator: " ").contains("openid") ?? false
         if expectsIDToken && expectations.issuer == nil {
             return .ended(
@@ -137,12 +148,9 @@ struct TokenStep {
         let prepared = prepare(
             args, for: command, clientID: clientID, issuer: expectations.issuer, secret: secret,
             expectsIDToken: expectsIDToken, context: context)
-        if case .ready(let step) = prepared, step.metadata?.authorizationResponseIssParameterSupported == true {
-            expectations.requiresIssuer = true
-        }
-        if case .ready(let step) = prepared, let metadata = step.metadata {
-            if let refusal = unsupported(by: metadata, scope: scope, command: command, context: context) { return .ended(refusal) }
-        }
+        guard case .ready(let step) = prepared, let metadata = step.metadata else { return prepared }
+        if metadata.authorizationResponseIssParameterSupported == true { expectations.requiresIssuer = true }
+        if let refusal = unsupported(by: metadata, scope: scope, command: command, context: context) { return .ended(refusal) }
         return prepared
     }
 
