@@ -95,7 +95,7 @@ refresh_case "checked without the login's ID token" 0 $'RT-good\n' "$good" \
 refresh_case "checked against the login's ID token" 0 "RT-good"$'\n'"$login_id_token"$'\n' "$good --id-token-from-stdin" \
     '"access_token":"AT-refreshed"' '"id_token_claims":{"sub":"user-42"'
 refresh_case "a refreshed ID token of another user" 65 "RT-other-sub"$'\n'"$login_id_token"$'\n' "$good --id-token-from-stdin" \
-    '"reason":"invalid_parameter"' '"step":"id_token"'
+    '"reason":"subject_mismatch"' '"step":"id_token"'
 refresh_case "a refreshed ID token of another issuer" 65 $'RT-other-iss\n' "$good" '"reason":"issuer_mismatch"' '"step":"id_token"'
 refresh_case "an expired refreshed ID token" 65 $'RT-expired\n' "$good" '"reason":"token_expired"' '"step":"id_token"'
 refresh_case "no ID token in the response" 0 "RT-no-id-token"$'\n'"$login_id_token"$'\n' "$good --id-token-from-stdin" \
