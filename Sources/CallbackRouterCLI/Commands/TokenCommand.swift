@@ -212,7 +212,7 @@ enum TokenCommand: Command {
             guard let refreshToken = entry.refreshToken else {
                 if request.signsIn { return noted(store, "the stored access token has expired and no refresh token was issued") }
                 return TokenStoring.refuse(
-                    "the stored access token has expired and no refresh token was issued: run \(login)", context: context)
+                    "the stored access token has expired and no refresh token was issued: run \(login)", command: name, context: context)
             }
             return try refresh(
                 entry, with: refreshToken, secret: request.secret, args: args, login: login, format: request.format, store: store,

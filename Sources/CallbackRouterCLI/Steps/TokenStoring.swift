@@ -105,7 +105,7 @@ struct TokenStoring {
             guard let entry = found.first else {
                 let what = "no tokens are stored for \(selection.issuer) client \(selection.clientID) in \(store.location)"
                 if let missing { return missing(store, what) }
-                return refuse(what + ": " + advice, context: context)
+                return refuse(what + ": " + advice, command: command.name, context: context)
             }
             return try body(store, entry)
         }
@@ -231,9 +231,9 @@ struct TokenStoring {
     }
 
     /// Nothing valid is stored: the rejection `not_signed_in` (77) and the line naming the login.
-    static func refuse(_ detail: String, context: CommandContext) -> Int32 {
+    static func refuse(_ detail: String, command: String, context: CommandContext) -> Int32 {
         context.printJSON(Rendering.rejectionJSON(reason: notSignedIn, detail: detail, offset: nil).appending([("step", .string("store"))]))
-        context.printError(detail)
+        context.printError("\(command): \(detail)")
         return ExitCode.permission
     }
 
