@@ -105,7 +105,9 @@ import Darwin
         let expired = try Self.setUp(Self.entry(expiresIn: -10, refreshToken: nil))
         defer { expired.curl.remove() }
         let noRefresh = runWithStdin(Self.token, environment: expired.environment)
-        #expect(noRefresh.exit == 77 && noRefresh.err.contains("callback-router: token: the stored access token has expired and no refresh token"))
+        #expect(
+            noRefresh.exit == 77
+                && noRefresh.err.contains("callback-router: token: the stored access token has expired and no refresh token"))
     }
 
     @Test(arguments: ["client.authentication.k8s.io/v1beta1", "client.authentication.k8s.io/v1"])
