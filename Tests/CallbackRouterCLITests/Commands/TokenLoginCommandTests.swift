@@ -105,7 +105,7 @@ import Darwin
             #expect(run.out.hasSuffix(#""scope":"profile","account":null,"store":"file","signed_in":true}"# + "\n"), "\(run.out)")
             #expect(run.out.split(separator: "\n").count == 1 && !run.out.contains("code_verifier"), "only token's JSON")
         }
-        #expect(run.err.contains("nothing") || run.err.contains("no tokens are stored"), "\(run.err)")
+        #expect(run.err.contains("callback-router: token: no tokens are stored for \(setup.provider.issuer) client app"), "\(run.err)")
         #expect(run.err.contains("signing in (--login), as callback-router login --issuer \(setup.provider.issuer) --client-id app"))
         #expect(run.err.contains("✓ Signed in"), "\(run.err)")
         #expect(!run.err.contains("AT-signed-in-1") && !run.err.contains("RT-signed-in-1"), "no token on stderr")
